@@ -1,0 +1,77 @@
+/**
+ * Builds the Hono app: the middleware chain, the modules, the OpenAPI document and the reference page.
+ *
+ *   request-context → audit → host routing (tenancy) → surface guards → route guards → handler
+ *   surface guards: {api}: bearer auth + organization `api` bucket; /platform: platform token + archive
+ *   route guards:   scope (403) → extra buckets → body archive (413/415, R2)
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import type { AppEnv, Deps } from "./env";
+import { onError, notFoundHandler } from "./http/errors";
+import { systemClock } from "./lib/clock";
+import { systemIds } from "./lib/ids";
+import { SCOPES } from "./lib/scopes";
+import { archiveBody } from "./middleware/archive";
+import { audit } from "./middleware/audit";
+import { bearerAuth, platformAuth } from "./middleware/auth";
+import { hostRouting } from "./middleware/host";
+import { requestContext } from "./middleware/request-context";
+import { apiClientRoutes } from "./modules/api-clients/routes";
+import { tokenRoutes } from "./modules/auth/routes";
+import { meRoutes } from "./modules/me/routes";
+import { platformRoutes } from "./modules/workspaces/routes";
+
+export const API_PREFIX = "/admin/api/v1";
+
+export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  // The ceiling route for the benchmark and load balancers: no tenancy, no audit.
+  app.use("*", requestContext(deps));
+  app.get("/health", (c) => c.json({ status: "ok" }));
+
+  app.use("*", audit);
+  app.use("*", hostRouting);
+
+  app.use("/platform/v1/*", platformAuth, archiveBody);
+  app.route("/platform/v1", platformRoutes);
+
+  app.route("/", tokenRoutes);
+
+  app.use(`${API_PREFIX}/*`, bearerAuth);
+  app.route(API_PREFIX, meRoutes);
+  app.route(API_PREFIX, apiClientRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
+    type: "oauth2",
+    description: "Client credentials at {base_url}/admin/oauth2/token; send `Authorization: Bearer <access_token>`.",
+    flows: {
+      clientCredentials: {
+        tokenUrl: "/admin/oauth2/token",
+        scopes: Object.fromEntries(SCOPES.map((s) => [s, s])),
+      },
+    },
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "platformAdmin", {
+    type: "http",
+    scheme: "bearer",
+    description: "PLATFORM_ADMIN_TOKEN, on the bare base host only",
+  });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Trade Compliance API",
+      version: "1.0.0",
+      description:
+        "Consignments, HS classification, duty and tax calculation, restricted goods, denied-party screening, request archive and webhooks. " +
+        "Workspace routes are served on `{slug}.{WORKSPACE_BASE_DOMAIN}`; the platform API on the bare host.",
+    },
+    servers: [{ url: "http://{workspace}.localhost:8787", variables: { workspace: { default: "demo" } } }],
+  });
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Trade Compliance API reference" }));
+
+  app.notFound(notFoundHandler(() => app.routes));
+  app.onError(onError);
+  return app;
+}

@@ -1,0 +1,118 @@
+/**
+ * Platform tables: tenancy, API clients, the request audit trail.
+ * Later areas add their own tables beside these; every tenant-owned row carries `workspace_id`.
+ * Times are ISO 8601 strings in UTC so that they sort and compare as text.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** JSON object of bucket name → {limit, window_seconds}; overrides the spec's defaults. */
+  rateLimits: text("rate_limits").notNull().default("{}"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["live", "sandbox"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("workspaces_slug_uq").on(t.slug), index("workspaces_org_idx").on(t.organizationId)],
+);
+
+/** Customers of a workspace; API clients may be pinned to one. The consignments area extends this resource. */
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    name: text("name").notNull(),
+    email: text("email"),
+    externalRef: text("external_ref"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("customers_ws_idx").on(t.workspaceId, t.id)],
+);
+
+export const apiClients = sqliteTable(
+  "api_clients",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    name: text("name").notNull(),
+    clientId: text("client_id").notNull(),
+    /** Hex SHA-256 of the secret; the secret itself is shown once and never stored. */
+    secretHash: text("secret_hash").notNull(),
+    /** JSON array of scope strings. */
+    scopes: text("scopes").notNull(),
+    customerId: integer("customer_id").references(() => customers.id),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** Set on deletion: the row stays so the audit trail can still name the actor. */
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [uniqueIndex("api_clients_client_id_uq").on(t.clientId), index("api_clients_ws_idx").on(t.workspaceId, t.id)],
+);
+
+/** One row per request (and per internal run); written after the response. */
+export const requestAudit = sqliteTable(
+  "request_audit",
+  {
+    id: text("id").primaryKey(),
+    /** Null for requests that never reached a workspace (platform host, unknown subdomain). */
+    workspaceId: text("workspace_id"),
+    surface: text("surface").notNull(),
+    route: text("route").notNull(),
+    path: text("path").notNull(),
+    method: text("method").notNull(),
+    source: text("source").notNull(),
+    actor: text("actor"),
+    customerId: integer("customer_id"),
+    httpStatus: integer("http_status").notNull(),
+    outcome: text("outcome", { enum: ["completed", "failed"] }).notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    hasBody: integer("has_body", { mode: "boolean" }).notNull(),
+    bodyKey: text("body_key"),
+    bodyContentType: text("body_content_type"),
+    bodySize: integer("body_size"),
+    errorSummary: text("error_summary"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("request_audit_ws_id_idx").on(t.workspaceId, t.id),
+    index("request_audit_ws_created_idx").on(t.workspaceId, t.createdAt),
+  ],
+);
+
+/** Identifiers pulled from archived bodies (tracking numbers, shipment refs...) for the archive search. */
+export const requestRefs = sqliteTable(
+  "request_refs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: text("request_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    refType: text("ref_type").notNull(),
+    refValue: text("ref_value").notNull(),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [
+    index("request_refs_ws_value_idx").on(t.workspaceId, t.refValue),
+    index("request_refs_request_idx").on(t.requestId),
+  ],
+);

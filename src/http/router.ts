@@ -1,0 +1,74 @@
+/**
+ * Every module builds its routes on `newRouter()`: one OpenAPIHono with the shared validation hook, so a
+ * zod failure anywhere becomes the same 400 `{success: false, message, errors: [{field, message}]}`.
+ */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { type FieldError, validationFailed } from "../lib/errors";
+import type { Scope } from "../lib/scopes";
+import { archiveBody } from "../middleware/archive";
+import { requireScope } from "../middleware/auth";
+
+export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[], target?: string): FieldError[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return { field: path || (target === "json" ? "body" : (target ?? "")), message: issue.message };
+  });
+}
+
+export const newRouter = () =>
+  new OpenAPIHono<AppEnv>({
+    defaultHook: (result, _c) => {
+      if (!result.success) throw validationFailed(zodIssuesToFieldErrors(result.error.issues, result.target));
+    },
+  });
+
+/**
+ * Guard for a workspace route: scope check (403), optional extra buckets, then the body archive, in that
+ * order, so refused requests are never archived as processed. Spread into createRoute().
+ */
+export function scoped(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[]) {
+  return {
+    middleware: [requireScope(scope), ...extra, archiveBody] as MiddlewareHandler[],
+    security: [{ oauth2: [scope] }],
+  };
+}
+
+/** Common wire schemas. */
+export const ErrorSchema = z
+  .object({
+    success: z.literal(false),
+    message: z.string(),
+    error: z.string().openapi({ example: "not_found" }),
+    request_id: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Error");
+
+export const RateLimitedSchema = z
+  .object({ error: z.literal("rate_limited"), message: z.string() })
+  .openapi("RateLimited");
+
+export const errorResponses = {
+  400: { description: "Invalid request", content: { "application/json": { schema: ErrorSchema } } },
+  401: { description: "Missing, invalid, expired or revoked token", content: { "application/json": { schema: ErrorSchema } } },
+  403: { description: "Missing scope", content: { "application/json": { schema: ErrorSchema } } },
+  429: { description: "Rate limited", content: { "application/json": { schema: RateLimitedSchema } } },
+} as const;
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
+/** Keyset list query shared by list endpoints. */
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ example: 50 }),
+  starting_after: z.string().min(1).max(100).optional().openapi({ description: "Return items older than this id" }),
+});

@@ -1,0 +1,21 @@
+/**
+ * Identifiers. Request ids are UUIDv7 (time-sortable, as the spec's archive expects); resource ids are
+ * `<prefix>_<32 hex>` built from a UUIDv7 so they sort by creation time too.
+ * Everything that mints ids takes an IdSource so tests can pin them.
+ */
+import { uuidv7 } from "uuidv7";
+
+export type IdPrefix = "org" | "ws" | "apc" | "con" | "asm" | "we" | "whd" | "evt";
+
+export interface IdSource {
+  requestId(): string;
+  prefixed(prefix: IdPrefix): string;
+}
+
+export const systemIds: IdSource = {
+  requestId: () => uuidv7(),
+  prefixed: (prefix) => `${prefix}_${uuidv7().replaceAll("-", "")}`,
+};
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID_RE.test(value);

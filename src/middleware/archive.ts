@@ -1,0 +1,53 @@
+/**
+ * Archives the verbatim body of every mutating request in R2 before the handler runs, so any write the API
+ * acknowledges already has its evidence stored (and a failed archive means nothing was processed).
+ * Also the gate for size (413) and content type (415). The body stays cached on the request, so the JSON
+ * validator reads the same bytes.
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+
+/** 12 MiB: room for the spec's ~9 MB image data URL inside a JSON body. */
+export const MAX_BODY_BYTES = 12 * 1024 * 1024;
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\b/i;
+
+export const tooLarge = () =>
+  new ApiError("payload_too_large", `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes`, { limit_bytes: MAX_BODY_BYTES });
+
+/** Reads the body once, refusing oversized ones early by Content-Length and again by actual size. */
+export async function readBodyLimited(req: { header(name: string): string | undefined; arrayBuffer(): Promise<ArrayBuffer> }) {
+  const declared = Number(req.header("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const raw = await req.arrayBuffer();
+  if (raw.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  return raw;
+}
+
+/** R2 key: workspace, then day, then request id, so retention can purge by prefix and day. */
+export function archiveKey(workspaceId: string | undefined, createdAtMs: number, requestId: string): string {
+  const day = new Date(createdAtMs).toISOString().slice(0, 10).replaceAll("-", "/");
+  return `${workspaceId ?? "platform"}/${day}/${requestId}`;
+}
+
+export const archiveBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (!MUTATING.has(c.req.method)) return next();
+  const raw = await readBodyLimited(c.req);
+  if (raw.byteLength > 0) {
+    const contentType = c.req.header("content-type") ?? null;
+    if (!contentType || !JSON_TYPE.test(contentType)) {
+      throw new ApiError("unsupported_media_type", "Content-Type must be application/json", {
+        received: contentType,
+      });
+    }
+    const key = archiveKey(c.var.workspace?.id, c.var.startedAt, c.var.requestId);
+    await c.env.ARCHIVE.put(key, raw, {
+      httpMetadata: { contentType },
+      customMetadata: { request_id: c.var.requestId, method: c.req.method, path: c.req.path },
+    });
+    c.set("archived", { key, size: raw.byteLength, contentType });
+  }
+  await next();
+});

@@ -1,0 +1,45 @@
+/**
+ * Tenancy from the Host header: `{slug}.{WORKSPACE_BASE_DOMAIN}` is workspace `slug`; anything else is the
+ * bare platform host. Workspace surfaces (`/admin/*`, `/api/*`) exist only on workspace hosts and the
+ * operator surface (`/platform/*`) only on the bare host; both answer 404 JSON elsewhere.
+ */
+import { createMiddleware } from "hono/factory";
+import { createDb } from "../db/client";
+import type { AppEnv, Surface } from "../env";
+import { notFound } from "../lib/errors";
+import { findWorkspaceBySlug } from "../modules/workspaces/service";
+
+/** The workspace slug a host names, or null for the bare host. Ports are ignored. */
+export function slugFromHost(host: string | undefined, baseDomain: string): string | null {
+  if (!host) return null;
+  const name = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  const suffix = `.${baseDomain.toLowerCase()}`;
+  if (!name.endsWith(suffix)) return null;
+  return name.slice(0, -suffix.length);
+}
+
+function surfaceOf(path: string): Surface {
+  if (path.startsWith("/admin/")) return "admin-api";
+  if (path.startsWith("/api/")) return "api";
+  if (path.startsWith("/platform/")) return "platform";
+  return "public";
+}
+
+export const hostRouting = createMiddleware<AppEnv>(async (c, next) => {
+  const path = c.req.path;
+  const surface = surfaceOf(path);
+  c.set("surface", surface);
+  const slug = slugFromHost(c.req.header("host"), c.env.WORKSPACE_BASE_DOMAIN);
+
+  if (slug === null) {
+    if (surface === "admin-api" || surface === "api") {
+      throw notFound(`No workspace: call {slug}.${c.env.WORKSPACE_BASE_DOMAIN} for workspace routes`);
+    }
+    return next();
+  }
+  if (surface === "platform") throw notFound("The platform API is served on the bare host only");
+  const workspace = await findWorkspaceBySlug({ db: createDb(c.env.DB), deps: c.var.deps }, slug);
+  if (!workspace) throw notFound(`Unknown workspace '${slug}'`);
+  c.set("workspace", workspace);
+  return next();
+});

@@ -1,0 +1,91 @@
+/**
+ * Isolate side of the rate limiter. Every decision is the organization's Durable Object's, except in
+ * RATE_LIMIT_MODE=lease (production), where an isolate may spend a short allowance the object reserved for
+ * it while the organization is below half of a bucket's limit. Unused allowance is handed back on the next
+ * call. Under `wrangler dev` and in tests the mode is `exact`: one DO call per decision.
+ */
+import { createMiddleware } from "hono/factory";
+import type { BucketName } from "../engines/rate-limit/buckets";
+import type { Decision } from "../engines/rate-limit/sliding-window";
+import type { AppEnv, WorkspaceContext } from "../env";
+import { ApiError } from "../lib/errors";
+
+interface Allowance {
+  remaining: number;
+  expiresAt: number;
+  windowStart: number;
+  decision: Decision;
+}
+
+const allowances = new Map<string, Allowance>();
+
+export interface HitOptions {
+  bucket: BucketName;
+  key: string;
+  cost?: number;
+  consume?: boolean;
+}
+
+/** Bucket key for an authenticated caller: customer-pinned clients count in a bucket of their own. */
+export function callerKey(bucket: BucketName, workspace: WorkspaceContext, customerId: number | null | undefined): string {
+  return customerId != null ? `${bucket}:customer:${workspace.id}:${customerId}` : bucket;
+}
+
+export async function hitBucket(env: Env, workspace: WorkspaceContext, opts: HitOptions, nowMs: number): Promise<Decision> {
+  const { limit, windowMs } = workspace.limits[opts.bucket];
+  const cost = opts.cost ?? 1;
+  const consume = opts.consume ?? true;
+  const lease = env.RATE_LIMIT_MODE === "lease" && consume;
+  const localKey = `${workspace.organizationId}|${opts.key}`;
+  let refund: { windowStart: number; count: number } | undefined;
+  if (lease) {
+    const a = allowances.get(localKey);
+    if (a && a.expiresAt > nowMs && a.remaining >= cost) {
+      a.remaining -= cost;
+      return { ...a.decision, remaining: Math.max(0, a.decision.remaining + a.remaining) };
+    }
+    if (a && a.remaining > 0) refund = { windowStart: a.windowStart, count: a.remaining };
+    allowances.delete(localKey);
+  }
+  const ns = env.RATE_LIMITER;
+  const stub = ns.get(ns.idFromName(workspace.organizationId));
+  const res = await stub.hit({ key: opts.key, limit, windowMs, cost, consume, lease, refund });
+  if (res.lease > 0) {
+    allowances.set(localKey, { remaining: res.lease, expiresAt: res.leaseExpiresAt, windowStart: res.windowStart, decision: res });
+  }
+  return res;
+}
+
+export function rateLimitHeaders(d: Decision): Record<string, string> {
+  return {
+    "RateLimit-Limit": String(d.limit),
+    "RateLimit-Remaining": String(d.remaining),
+    "RateLimit-Reset": String(Math.max(0, Math.ceil(d.resetMs / 1000))),
+  };
+}
+
+export function rateLimited(d: Decision, what: string): ApiError {
+  const retry = Number.isFinite(d.retryAfterMs) ? Math.max(1, Math.ceil(d.retryAfterMs / 1000)) : 60;
+  return new ApiError("rate_limited", `Rate limit exceeded for ${what}; retry after ${retry} s`, {}, {
+    ...rateLimitHeaders(d),
+    "Retry-After": String(retry),
+  });
+}
+
+/**
+ * Route middleware for a bucket. `cost` may read the request (classify counts items); the `api` bucket is
+ * applied once, globally, by the auth chain.
+ */
+export const rateLimit = (bucket: BucketName, cost?: (c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0]) => number | Promise<number>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const workspace = c.var.workspace;
+    if (!workspace) return next();
+    const decision = await hitBucket(
+      c.env,
+      workspace,
+      { bucket, key: callerKey(bucket, workspace, c.var.auth?.customerId), cost: cost ? await cost(c) : 1 },
+      c.var.deps.clock.now(),
+    );
+    if (!decision.allowed) throw rateLimited(decision, bucket);
+    await next();
+  });

@@ -1,0 +1,16 @@
+/**
+ * First in the chain: mints the request id (UUIDv7), starts the clock, and stamps X-Request-Id on every
+ * response, errors and 429s included (onError and notFound run inside `next`, so their responses pass here).
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv, Deps } from "../env";
+
+export const requestContext = (deps: Deps) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const requestId = deps.ids.requestId();
+    c.set("requestId", requestId);
+    c.set("startedAt", deps.clock.now());
+    c.set("deps", deps);
+    await next();
+    c.res.headers.set("X-Request-Id", requestId);
+  });

@@ -1,0 +1,64 @@
+/**
+ * Access tokens: HS256 JWTs signed with TOKEN_SIGNING_SECRET. Self-contained, so the hot path verifies a
+ * token without reading D1; the client behind it is then checked through the 30-second client cache,
+ * which is how revocation and scope changes take effect within 60 s.
+ * Claims: sub (API client row id), ws (workspace id), cid (public client_id), scp (granted scopes, space
+ * separated), iat, exp (seconds), jti.
+ */
+import { sign, verify } from "hono/jwt";
+import { randomToken } from "../../lib/crypto";
+
+export interface TokenClaims {
+  sub: string;
+  ws: string;
+  cid: string;
+  scp: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+export async function issueToken(
+  secret: string,
+  claims: Omit<TokenClaims, "iat" | "exp" | "jti">,
+  nowMs: number,
+  ttlSeconds: number,
+): Promise<{ token: string; claims: TokenClaims }> {
+  const iat = Math.floor(nowMs / 1000);
+  const full: TokenClaims = { ...claims, iat, exp: iat + ttlSeconds, jti: randomToken(12) };
+  return { token: await sign({ ...full }, secret, "HS256"), claims: full };
+}
+
+export type VerifyFailure = "malformed" | "bad_signature" | "expired";
+
+/**
+ * Checks signature and shape, then expiry against the injected clock (the JWT library's own time checks
+ * are off so that tests can move time).
+ */
+export async function verifyToken(
+  secret: string,
+  token: string,
+  nowMs: number,
+): Promise<{ ok: true; claims: TokenClaims } | { ok: false; reason: VerifyFailure }> {
+  if (token.split(".").length !== 3) return { ok: false, reason: "malformed" };
+  let payload: Record<string, unknown>;
+  try {
+    payload = (await verify(token, secret, { alg: "HS256", exp: false, nbf: false, iat: false })) as Record<string, unknown>;
+  } catch {
+    return { ok: false, reason: "bad_signature" };
+  }
+  const { sub, ws, cid, scp, iat, exp, jti } = payload;
+  if (
+    typeof sub !== "string" ||
+    typeof ws !== "string" ||
+    typeof cid !== "string" ||
+    typeof scp !== "string" ||
+    typeof iat !== "number" ||
+    typeof exp !== "number" ||
+    typeof jti !== "string"
+  ) {
+    return { ok: false, reason: "malformed" };
+  }
+  if (exp * 1000 <= nowMs) return { ok: false, reason: "expired" };
+  return { ok: true, claims: { sub, ws, cid, scp, iat, exp, jti } };
+}

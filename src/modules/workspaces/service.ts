@@ -1,0 +1,147 @@
+/**
+ * Organizations and workspaces: provisioning and host → workspace resolution.
+ * No Hono here; callers pass the db and the injected clock/ids.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { organizations, workspaces } from "../../db/schema";
+import { type LimitOverrides, effectiveLimits } from "../../engines/rate-limit/buckets";
+import type { Deps, WorkspaceContext } from "../../env";
+import { isoAt } from "../../lib/clock";
+import { conflict, notFound } from "../../lib/errors";
+import { TtlCache } from "../../lib/ttl-cache";
+
+export interface ServiceCtx {
+  db: Db;
+  deps: Deps;
+}
+
+/** Positive lookups live 30 s; unknown slugs 5 s, so a slug provisioned elsewhere shows up quickly. */
+const bySlug = new TtlCache<WorkspaceContext | null>(30_000);
+const NEGATIVE_TTL_MS = 5_000;
+
+function toContext(row: typeof workspaces.$inferSelect, orgLimits: string): WorkspaceContext {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    mode: row.mode,
+    organizationId: row.organizationId,
+    createdAt: row.createdAt,
+    limits: effectiveLimits(JSON.parse(orgLimits) as LimitOverrides),
+  };
+}
+
+/** Resolves a subdomain slug; null when no such workspace exists. */
+export async function findWorkspaceBySlug({ db, deps }: ServiceCtx, slug: string): Promise<WorkspaceContext | null> {
+  const cached = bySlug.get(slug, deps.clock);
+  if (cached !== undefined) return cached;
+  const rows = await db
+    .select({ ws: workspaces, limits: organizations.rateLimits })
+    .from(workspaces)
+    .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
+    .where(eq(workspaces.slug, slug))
+    .limit(1);
+  const row = rows[0];
+  const value = row ? toContext(row.ws, row.limits) : null;
+  bySlug.set(slug, value, deps.clock, value ? undefined : NEGATIVE_TTL_MS);
+  return value;
+}
+
+/** Forgets cached workspaces after a change made in this isolate (other isolates catch up within the TTL). */
+export function forgetWorkspaces(slugs?: string[]): void {
+  if (!slugs) return bySlug.clear();
+  for (const s of slugs) bySlug.delete(s);
+}
+
+export function workspaceToWire(ws: WorkspaceContext) {
+  return {
+    id: ws.id,
+    slug: ws.slug,
+    name: ws.name,
+    mode: ws.mode,
+    organization_id: ws.organizationId,
+    created_at: ws.createdAt,
+  };
+}
+
+export interface CreateWorkspaceInput {
+  slug: string;
+  name: string;
+  mode?: "live" | "sandbox";
+  organization_id?: string;
+}
+
+/**
+ * Creates a workspace, and its organization when none is named. Fails with 409 on a taken slug and
+ * 404 on an unknown organization. Organization and workspace are written in one batch.
+ */
+export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInput): Promise<WorkspaceContext> {
+  const { db, deps } = ctx;
+  const now = isoAt(deps.clock.now());
+  const existing = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, input.slug)).limit(1);
+  if (existing.length) throw conflict(`A workspace with slug '${input.slug}' already exists`);
+
+  let orgId = input.organization_id;
+  let orgLimits = "{}";
+  if (orgId) {
+    const org = await db.select().from(organizations).where(eq(organizations.id, orgId)).limit(1);
+    if (!org[0]) throw notFound(`Organization '${orgId}' not found`);
+    orgLimits = org[0].rateLimits;
+  }
+  const wsRow = {
+    id: deps.ids.prefixed("ws"),
+    organizationId: orgId ?? deps.ids.prefixed("org"),
+    slug: input.slug,
+    name: input.name,
+    mode: input.mode ?? "live",
+    createdAt: now,
+    updatedAt: now,
+  } as const;
+  const insertWs = db.insert(workspaces).values(wsRow);
+  try {
+    if (orgId) await insertWs;
+    else {
+      orgId = wsRow.organizationId;
+      await db.batch([db.insert(organizations).values({ id: orgId, name: input.name, createdAt: now, updatedAt: now }), insertWs]);
+    }
+  } catch (err) {
+    // Two concurrent creates of one slug: the unique index decides, and the loser gets the same 409.
+    if (String(err).includes("UNIQUE")) throw conflict(`A workspace with slug '${input.slug}' already exists`);
+    throw err;
+  }
+  forgetWorkspaces([input.slug]);
+  return toContext(wsRow, orgLimits);
+}
+
+export interface UpdateWorkspaceInput {
+  name?: string;
+  rate_limits?: LimitOverrides;
+}
+
+/** Renames a workspace and/or sets rate-limit overrides on its organization (shared by its workspaces). */
+export async function updateWorkspace(ctx: ServiceCtx, slug: string, input: UpdateWorkspaceInput): Promise<WorkspaceContext> {
+  const { db, deps } = ctx;
+  const now = isoAt(deps.clock.now());
+  const ws = await findWorkspaceBySlug(ctx, slug);
+  if (!ws) throw notFound(`Workspace '${slug}' not found`);
+  const writes = [];
+  if (input.name !== undefined) {
+    writes.push(db.update(workspaces).set({ name: input.name, updatedAt: now }).where(eq(workspaces.id, ws.id)));
+  }
+  if (input.rate_limits) {
+    const org = await db.select().from(organizations).where(eq(organizations.id, ws.organizationId)).limit(1);
+    const merged = { ...(JSON.parse(org[0]?.rateLimits ?? "{}") as LimitOverrides), ...input.rate_limits };
+    writes.push(
+      db.update(organizations).set({ rateLimits: JSON.stringify(merged), updatedAt: now }).where(eq(organizations.id, ws.organizationId)),
+    );
+  }
+  const [first, ...rest] = writes;
+  if (first) await db.batch([first, ...rest]);
+  // Every workspace of the organization shares the limits: drop them all from this isolate's cache.
+  const siblings = await db.select({ slug: workspaces.slug }).from(workspaces).where(eq(workspaces.organizationId, ws.organizationId));
+  forgetWorkspaces(siblings.map((s) => s.slug));
+  const fresh = await findWorkspaceBySlug(ctx, slug);
+  if (!fresh) throw notFound(`Workspace '${slug}' not found`);
+  return fresh;
+}

@@ -1,0 +1,117 @@
+/**
+ * Test helpers: every call goes through the Worker's real fetch handler with the real bindings, and
+ * waits for its waitUntil work (the audit row) before returning.
+ */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../src/index";
+
+export const BASE = "localhost";
+export const ADMIN_TOKEN = "test-platform-admin-token";
+export const ALL_SCOPES = [
+  "consignments:read",
+  "consignments:write",
+  "customers:read",
+  "customers:write",
+  "catalogue:read",
+  "catalogue:write",
+  "classify:read",
+  "calculate:read",
+  "restrict:read",
+  "screen:read",
+  "settings:read",
+  "settings:write",
+  "requests:read",
+];
+
+export interface CallOptions {
+  method?: string;
+  host?: string;
+  headers?: Record<string, string>;
+  body?: BodyInit | null;
+  json?: unknown;
+  token?: string;
+}
+
+/** Calls the Worker as a client would, by path and Host. */
+export async function call(path: string, opts: CallOptions = {}): Promise<Response> {
+  const headers = new Headers(opts.headers);
+  headers.set("host", opts.host ?? BASE);
+  let body = opts.body ?? null;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  const request = new Request(`http://${opts.host ?? BASE}${path}`, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+let counter = 0;
+export const uniqueSlug = (prefix = "ws") => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+export interface TestWorkspace {
+  slug: string;
+  host: string;
+  id: string;
+  organizationId: string;
+}
+
+export async function createWorkspace(input: { slug?: string; mode?: string; organization_id?: string } = {}): Promise<TestWorkspace> {
+  const slug = input.slug ?? uniqueSlug();
+  const res = await call("/platform/v1/workspaces", { token: ADMIN_TOKEN, json: { slug, name: `Test ${slug}`, ...input } });
+  if (res.status !== 201) throw new Error(`createWorkspace: ${res.status} ${await res.text()}`);
+  const { workspace } = (await res.json()) as { workspace: { id: string; organization_id: string } };
+  return { slug, host: `${slug}.${BASE}`, id: workspace.id, organizationId: workspace.organization_id };
+}
+
+export interface TestClient {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export async function createClient(ws: TestWorkspace, scopes = ALL_SCOPES, customerId?: number): Promise<TestClient> {
+  const res = await call(`/platform/v1/workspaces/${ws.slug}/api-clients`, {
+    token: ADMIN_TOKEN,
+    json: { name: "test client", scopes, ...(customerId !== undefined ? { customer_id: customerId } : {}) },
+  });
+  if (res.status !== 201) throw new Error(`createClient: ${res.status} ${await res.text()}`);
+  const { api_client } = (await res.json()) as { api_client: { id: string; client_id: string; client_secret: string } };
+  return { id: api_client.id, clientId: api_client.client_id, clientSecret: api_client.client_secret };
+}
+
+export async function getToken(ws: TestWorkspace, client: TestClient, extra: Record<string, string> = {}): Promise<string> {
+  const res = await call("/admin/oauth2/token", {
+    host: ws.host,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret, ...extra }).toString(),
+  });
+  if (res.status !== 200) throw new Error(`getToken: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** A workspace with an all-scopes client and a token: the usual starting point of a test. */
+export async function setup(scopes = ALL_SCOPES) {
+  const ws = await createWorkspace();
+  const client = await createClient(ws, scopes);
+  const token = await getToken(ws, client);
+  const api = (path: string, opts: CallOptions = {}) => call(`/admin/api/v1${path}`, { host: ws.host, token, ...opts });
+  return { ws, client, token, api };
+}
+
+export async function auditRow(requestId: string) {
+  return env.DB.prepare("SELECT * FROM request_audit WHERE id = ?").bind(requestId).first<Record<string, unknown>>();
+}
+
+/** Inserts a customer directly: the customers API arrives with the consignments area. */
+export async function insertCustomer(ws: TestWorkspace, name = "Customer"): Promise<number> {
+  const now = new Date().toISOString();
+  const row = await env.DB.prepare("INSERT INTO customers (workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id")
+    .bind(ws.id, name, now, now)
+    .first<{ id: number }>();
+  return row!.id;
+}
