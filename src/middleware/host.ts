@@ -29,7 +29,8 @@ export const hostRouting = createMiddleware<AppEnv>(async (c, next) => {
   const path = c.req.path;
   const surface = surfaceOf(path);
   c.set("surface", surface);
-  const slug = slugFromHost(c.req.header("host"), c.env.WORKSPACE_BASE_DOMAIN);
+  // The Host header is what the client called; a request built in code may carry it only in its URL.
+  const slug = slugFromHost(c.req.header("host") ?? new URL(c.req.url).host, c.env.WORKSPACE_BASE_DOMAIN);
 
   if (slug === null) {
     if (surface === "admin-api" || surface === "api") {

@@ -100,9 +100,13 @@ export function refund(state: WindowState, windowStart: number, count: number, w
 /**
  * Lease sizing for production: while an organization's usage is below half of a bucket's limit, an isolate
  * may take a small allowance (a quarter of the free half, at most `maxLease`) and spend it without asking
- * the Durable Object. Near the limit the lease is 0 and every request is decided exactly.
+ * the Durable Object. Near the limit the lease is 0 and every request is decided exactly. Buckets with small
+ * limits (sign-in, heavy work: below MIN_LEASED_LIMIT) are never leased: each of their requests matters.
  */
+export const MIN_LEASED_LIMIT = 100;
+
 export function leaseSize(usedAfter: number, limit: number, maxLease = 50): number {
+  if (limit < MIN_LEASED_LIMIT) return 0;
   const headroom = limit / 2 - usedAfter;
   if (headroom < 4) return 0;
   return Math.min(maxLease, Math.floor(headroom / 4));

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+/**
+ * `npm run dev`: prepares local state and starts `wrangler dev` on http://127.0.0.1:8787.
+ *
+ * 1. writes .dev.vars with fresh local secrets when it is missing (kept on later runs);
+ * 2. applies D1 migrations to the local database (a no-op when up to date);
+ * 3. loads reference data into local D1 when its version is not loaded yet (scripts/load-data.mjs);
+ * 4. starts wrangler dev, then makes sure the `demo` workspace and its all-scopes client exist, through the
+ *    platform API, and prints the base URL and credentials. The credentials are kept in .dev-demo.json,
+ *    because the server stores only a hash of the secret; running again reuses them.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PORT = Number(process.env.PORT ?? 8787);
+const HOST = "127.0.0.1";
+const DEMO_SLUG = "demo";
+const DEV_VARS = join(root, ".dev.vars");
+const DEMO_FILE = join(root, ".dev-demo.json");
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+
+const ALL_SCOPES = [
+  "consignments:read", "consignments:write", "customers:read", "customers:write", "catalogue:read",
+  "catalogue:write", "classify:read", "calculate:read", "restrict:read", "screen:read", "settings:read",
+  "settings:write", "requests:read",
+];
+
+function log(msg) {
+  process.stdout.write(`[dev] ${msg}\n`);
+}
+
+function readDevVars() {
+  const vars = {};
+  for (const line of readFileSync(DEV_VARS, "utf8").split("\n")) {
+    const m = /^\s*([A-Z0-9_]+)\s*=\s*"?([^"]*)"?\s*$/.exec(line);
+    if (m) vars[m[1]] = m[2];
+  }
+  return vars;
+}
+
+function ensureDevVars() {
+  if (existsSync(DEV_VARS)) {
+    log(".dev.vars exists: keeping its secrets");
+    return readDevVars();
+  }
+  const vars = {
+    PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
+    TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+  };
+  writeFileSync(DEV_VARS, Object.entries(vars).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n", { mode: 0o600 });
+  log("wrote .dev.vars with fresh local secrets");
+  return vars;
+}
+
+function run(cmd, args) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, CI: "true" } });
+  if (res.status !== 0) {
+    process.stderr.write(`[dev] failed: ${cmd} ${args.join(" ")}\n`);
+    process.exit(res.status ?? 1);
+  }
+}
+
+async function waitForHealth(base, child) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error("wrangler dev exited");
+    try {
+      const res = await fetch(`${base}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("wrangler dev did not become ready");
+}
+
+/** The Host header carries the workspace: Node's fetch does not resolve *.localhost, so connect to the IP. */
+async function api(path, { host = "localhost", method = "GET", token, json, form } = {}) {
+  const headers = { host: `${host}:${PORT}` };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body;
+  if (json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(json);
+  }
+  if (form) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(form).toString();
+  }
+  const res = await fetch(`http://${HOST}:${PORT}${path}`, { method, headers, body });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+async function ensureDemo(adminToken) {
+  const demoHost = `${DEMO_SLUG}.localhost`;
+  if (existsSync(DEMO_FILE)) {
+    const saved = JSON.parse(readFileSync(DEMO_FILE, "utf8"));
+    const t = await api("/admin/oauth2/token", {
+      host: demoHost,
+      method: "POST",
+      form: { grant_type: "client_credentials", client_id: saved.client_id, client_secret: saved.client_secret },
+    });
+    if (t.status === 200) return saved;
+    log(`saved demo credentials no longer work (${t.status}); creating a new client`);
+  }
+  const ws = await api("/platform/v1/workspaces", {
+    method: "POST",
+    token: adminToken,
+    json: { slug: DEMO_SLUG, name: "Demo workspace", mode: "sandbox" },
+  });
+  if (ws.status !== 201 && ws.status !== 409) throw new Error(`creating the demo workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
+  const client = await api(`/platform/v1/workspaces/${DEMO_SLUG}/api-clients`, {
+    method: "POST",
+    token: adminToken,
+    json: { name: "Demo all-scopes client", scopes: ALL_SCOPES },
+  });
+  if (client.status !== 201) throw new Error(`creating the demo client: ${client.status} ${JSON.stringify(client.body)}`);
+  const saved = { client_id: client.body.api_client.client_id, client_secret: client.body.api_client.client_secret };
+  writeFileSync(DEMO_FILE, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
+  return saved;
+}
+
+const vars = ensureDevVars();
+log("applying D1 migrations to the local database");
+run(wrangler, ["d1", "migrations", "apply", "DB", "--local"]);
+if (existsSync(join(root, "scripts", "load-data.mjs"))) run(process.execPath, [join(root, "scripts", "load-data.mjs"), "--local"]);
+
+const child = spawn(wrangler, ["dev", "--ip", HOST, "--port", String(PORT), "--test-scheduled"], {
+  cwd: root,
+  stdio: ["inherit", "inherit", "inherit"],
+});
+const stop = (signal) => {
+  if (child.exitCode === null) child.kill(signal);
+};
+process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => stop("SIGTERM"));
+child.on("exit", (code) => process.exit(code ?? 0));
+
+try {
+  await waitForHealth(`http://${HOST}:${PORT}`, child);
+  const demo = await ensureDemo(vars.PLATFORM_ADMIN_TOKEN);
+  const base = `http://${DEMO_SLUG}.localhost:${PORT}`;
+  process.stdout.write(
+    [
+      "",
+      "  Trade Compliance API is running.",
+      `  Platform host : http://localhost:${PORT}   (docs: http://localhost:${PORT}/docs)`,
+      `  Demo workspace: ${base}`,
+      `  API base      : ${base}/admin/api/v1`,
+      `  client_id     : ${demo.client_id}`,
+      `  client_secret : ${demo.client_secret}`,
+      `  platform token: ${vars.PLATFORM_ADMIN_TOKEN}   (from .dev.vars)`,
+      "",
+      "  Get a token:",
+      `  curl -s ${base}/admin/oauth2/token -d grant_type=client_credentials -d client_id=${demo.client_id} -d client_secret=${demo.client_secret}`,
+      "",
+    ].join("\n") + "\n",
+  );
+} catch (err) {
+  process.stderr.write(`[dev] ${err.message}\n`);
+  stop("SIGTERM");
+  process.exit(1);
+}

@@ -1,0 +1,117 @@
+/** Every request audited; every mutating body archived verbatim in R2 before a 2xx; reads never archived. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, auditRow, call, createWorkspace, setup, uniqueSlug } from "./helpers";
+
+const idOf = (res: Response) => res.headers.get("X-Request-Id")!;
+
+describe("audit rows", () => {
+  it("records a successful read with every spec field", async () => {
+    const { api, ws, client } = await setup();
+    const res = await api("/me");
+    const row = await auditRow(idOf(res));
+    expect(row).toMatchObject({
+      id: idOf(res),
+      workspace_id: ws.id,
+      surface: "admin-api",
+      route: "/admin/api/v1/me",
+      path: "/admin/api/v1/me",
+      method: "GET",
+      source: "http",
+      actor: client.clientId,
+      customer_id: null,
+      http_status: 200,
+      outcome: "completed",
+      has_body: 0,
+      error_summary: null,
+    });
+    expect(row!.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(String(row!.created_at)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it.each([
+    ["401 (no token)", async (host: string) => call("/admin/api/v1/me", { host }), 401, "unauthorized: Missing bearer token"],
+    ["404 (unknown route)", async (host: string, token: string) => call("/admin/api/v1/nothing", { host, token }), 404, "not_found: No route for GET /admin/api/v1/nothing"],
+    ["403 (missing scope)", async (host: string, token: string) => call("/admin/api/v1/settings/api-clients", { host, token }), 403, "forbidden: Missing scope: settings:read"],
+  ])("records a failure: %s", async (_n, send, status, summary) => {
+    const { ws, token } = await setup(["screen:read"]);
+    const res = await send(ws.host, token);
+    expect(res.status).toBe(status);
+    const row = await auditRow(idOf(res));
+    expect(row).toMatchObject({ workspace_id: ws.id, http_status: status, outcome: "failed", error_summary: summary });
+  });
+
+  it("records requests to an unknown subdomain without a workspace", async () => {
+    const res = await call("/admin/api/v1/me", { host: "ghost-town.localhost" });
+    expect(await auditRow(idOf(res))).toMatchObject({ workspace_id: null, http_status: 404, outcome: "failed" });
+  });
+
+  it("records the route pattern, not the concrete path", async () => {
+    const { api } = await setup();
+    const res = await api("/settings/api-clients/apc_missing");
+    expect(await auditRow(idOf(res))).toMatchObject({ route: "/admin/api/v1/settings/api-clients/:id", path: "/admin/api/v1/settings/api-clients/apc_missing", http_status: 404 });
+  });
+
+  it("names the operator as actor on platform calls", async () => {
+    const res = await call("/platform/v1/workspaces", { token: ADMIN_TOKEN, json: { slug: uniqueSlug(), name: "A" } });
+    expect(await auditRow(idOf(res))).toMatchObject({ surface: "platform", actor: "platform-admin", http_status: 201, has_body: 1 });
+  });
+});
+
+describe("body archive", () => {
+  it("stores a 2xx mutation's body byte for byte, with its content type", async () => {
+    const { api, ws } = await setup();
+    // Odd spacing, key order and non-ASCII must survive exactly as sent.
+    const raw = '{ "scopes":["screen:read"],   "name": "Zoë — Überprüfung 検査" }';
+    const res = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: raw });
+    expect(res.status).toBe(201);
+    const row = await auditRow(idOf(res));
+    expect(row).toMatchObject({ has_body: 1, body_content_type: "application/json; charset=utf-8", body_size: new TextEncoder().encode(raw).byteLength });
+    expect(String(row!.body_key)).toMatch(new RegExp(`^${ws.id}/\\d{4}/\\d\\d/\\d\\d/${idOf(res)}$`));
+    const obj = await env.ARCHIVE.get(String(row!.body_key));
+    expect(obj).not.toBeNull();
+    expect(new Uint8Array(await obj!.arrayBuffer())).toEqual(new TextEncoder().encode(raw));
+    expect(obj!.httpMetadata?.contentType).toBe("application/json; charset=utf-8");
+  });
+
+  it("archives mutations that fail validation too (evidence of what was sent)", async () => {
+    const { api } = await setup();
+    const res = await api("/settings/api-clients", { json: { name: "" } });
+    expect(res.status).toBe(400);
+    const row = await auditRow(idOf(res));
+    expect(row).toMatchObject({ has_body: 1 });
+    expect(await env.ARCHIVE.head(String(row!.body_key))).not.toBeNull();
+  });
+
+  it("archives nothing for reads", async () => {
+    const { api, ws } = await setup();
+    const res = await api("/settings/api-clients");
+    expect(res.status).toBe(200);
+    expect(await auditRow(idOf(res))).toMatchObject({ has_body: 0, body_key: null });
+    expect((await env.ARCHIVE.list({ prefix: `${ws.id}/` })).objects).toHaveLength(0);
+  });
+
+  it("archives nothing for refused requests (401, 403, 415)", async () => {
+    const { ws, token } = await setup(["screen:read"]);
+    const refused = [
+      await call("/admin/api/v1/settings/api-clients", { host: ws.host, json: { name: "x", scopes: [] } }),
+      await call("/admin/api/v1/settings/api-clients", { host: ws.host, token, json: { name: "x", scopes: [] } }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([401, 403]);
+    expect((await env.ARCHIVE.list({ prefix: `${ws.id}/` })).objects).toHaveLength(0);
+  });
+
+  it("archives under the platform prefix when there is no workspace", async () => {
+    const res = await call("/platform/v1/workspaces", { token: ADMIN_TOKEN, json: { slug: uniqueSlug(), name: "A" } });
+    const row = await auditRow(idOf(res));
+    expect(String(row!.body_key)).toMatch(/^platform\//);
+    expect(await env.ARCHIVE.head(String(row!.body_key))).not.toBeNull();
+  });
+
+  it("the refs table exists for the archive search", async () => {
+    const ws = await createWorkspace();
+    await env.DB.prepare("INSERT INTO request_refs (request_id, workspace_id, ref_type, ref_value) VALUES (?, ?, ?, ?)").bind("r1", ws.id, "shipment_ref", "S-1").run();
+    const row = await env.DB.prepare("SELECT ref_type, ref_value, created_at FROM request_refs WHERE workspace_id = ?").bind(ws.id).first();
+    expect(row).toMatchObject({ ref_type: "shipment_ref", ref_value: "S-1", created_at: expect.any(String) });
+  });
+});
