@@ -12,6 +12,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -78,8 +79,11 @@ async function waitForHealth(base, child) {
   throw new Error("wrangler dev did not become ready");
 }
 
-/** The Host header carries the workspace: Node's fetch does not resolve *.localhost, so connect to the IP. */
-async function api(path, { host = "localhost", method = "GET", token, json, form } = {}) {
+/**
+ * The Host header carries the workspace. Node's fetch drops a Host header (a forbidden header name) and does not
+ * resolve *.localhost, so this goes through node:http to the loopback address with the Host set explicitly.
+ */
+function api(path, { host = "localhost", method = "GET", token, json, form } = {}) {
   const headers = { host: `${host}:${PORT}` };
   if (token) headers.authorization = `Bearer ${token}`;
   let body;
@@ -91,8 +95,24 @@ async function api(path, { host = "localhost", method = "GET", token, json, form
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(form).toString();
   }
-  const res = await fetch(`http://${HOST}:${PORT}${path}`, { method, headers, body });
-  return { status: res.status, body: await res.json().catch(() => null) };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: HOST, port: PORT, path, method, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => {
+        let parsed = null;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: leave null
+        }
+        resolve({ status: res.statusCode, body: parsed });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 async function ensureDemo(adminToken) {
