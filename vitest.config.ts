@@ -1,8 +1,23 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { datasetStatements, loadDatasetModules } from "./scripts/data/lib.mjs";
+
+/**
+ * Reference data for the tests, as SQL statements per dataset (full and fixture slice), handed to the Worker
+ * as a binding; test files load what they need with `loadDataset()` (test/helpers.ts).
+ */
+async function testData(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const mod of await loadDatasetModules()) {
+    out[mod.dataset] = await datasetStatements(mod);
+    out[`${mod.dataset}:fixture`] = await datasetStatements(mod, { fixture: true });
+  }
+  return out;
+}
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  const data = await testData();
   return {
     plugins: [
       cloudflareTest({
@@ -11,6 +26,7 @@ export default defineConfig(async () => {
           // Test-only secrets; the real ones come from `wrangler secret put` or .dev.vars.
           bindings: {
             TEST_MIGRATIONS: migrations,
+            TEST_DATA: data,
             PLATFORM_ADMIN_TOKEN: "test-platform-admin-token",
             TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
           },

@@ -147,7 +147,8 @@ async function ensureDemo(adminToken) {
 const vars = ensureDevVars();
 log("applying D1 migrations to the local database");
 run(wrangler, ["d1", "migrations", "apply", "DB", "--local"]);
-if (existsSync(join(root, "scripts", "load-data.mjs"))) run(process.execPath, [join(root, "scripts", "load-data.mjs"), "--local"]);
+log("loading reference data (skipped for datasets already at their version)");
+run(process.execPath, [join(root, "scripts", "load-data.mjs")]);
 
 const child = spawn(wrangler, ["dev", "--ip", HOST, "--port", String(PORT), "--test-scheduled"], {
   cwd: root,

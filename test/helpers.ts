@@ -115,3 +115,15 @@ export async function insertCustomer(ws: TestWorkspace, name = "Customer"): Prom
     .first<{ id: number }>();
   return row!.id;
 }
+
+/**
+ * Loads a reference dataset into this test file's D1 (storage is per test file): `fixture` for the small
+ * slice a module provides, otherwise the full data. Idempotent within a file.
+ */
+export async function loadDataset(name: string, { fixture = false } = {}): Promise<void> {
+  const statements = env.TEST_DATA[fixture ? `${name}:fixture` : name];
+  if (!statements) throw new Error(`unknown dataset ${name} (see scripts/data)`);
+  for (let i = 0; i < statements.length; i += 50) {
+    await env.DB.batch(statements.slice(i, i + 50).map((s) => env.DB.prepare(s)));
+  }
+}

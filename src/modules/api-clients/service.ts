@@ -4,7 +4,7 @@
  * 30-second per-isolate cache, so amendments and deletions reach every isolate within 60 s.
  */
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
-import { apiClients, customers } from "../../db/schema";
+import { apiClients, customers } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { notFound, unprocessable } from "../../lib/errors";

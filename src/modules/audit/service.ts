@@ -2,7 +2,7 @@
  * The request audit trail: one row per request or internal run. Writes happen off the response path
  * (waitUntil); the row is the spec's audit row plus where its archived body lives.
  */
-import { requestAudit } from "../../db/schema";
+import { requestAudit } from "../../db/schema/index";
 import type { Db } from "../../db/client";
 
 export type AuditRow = typeof requestAudit.$inferInsert;

@@ -2,7 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { createDb } from "../../db/client";
-import { customers } from "../../db/schema";
+import { customers } from "../../db/schema/index";
 import { errorResponses, json, newRouter } from "../../http/router";
 import { WorkspaceSchema } from "../workspaces/schemas";
 import { workspaceToWire } from "../workspaces/service";

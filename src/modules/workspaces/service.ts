@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { organizations, workspaces } from "../../db/schema";
+import { organizations, workspaces } from "../../db/schema/index";
 import { type LimitOverrides, effectiveLimits } from "../../engines/rate-limit/buckets";
 import type { Deps, WorkspaceContext } from "../../env";
 import { isoAt } from "../../lib/clock";

@@ -116,3 +116,15 @@ export const requestRefs = sqliteTable(
     index("request_refs_request_idx").on(t.requestId),
   ],
 );
+
+/**
+ * One row per reference dataset loaded into D1 (tariffs, sanctions lists, rules...). Engines report it as
+ * `data_source` {version, source, imported_at}; the loaders skip a dataset whose version is already loaded.
+ */
+export const dataSources = sqliteTable("data_sources", {
+  dataset: text("dataset").primaryKey(),
+  version: text("version").notNull(),
+  source: text("source").notNull(),
+  importedAt: text("imported_at").notNull(),
+  rowCount: integer("row_count").notNull().default(0),
+});

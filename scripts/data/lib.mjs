@@ -1,0 +1,78 @@
+/**
+ * Helpers for dataset modules (scripts/data/<dataset>.mjs). A dataset module exports:
+ *
+ *   export const dataset = "sanctions";       // key in the data_sources table
+ *   export const version = "2026-06";         // bump whenever the files under data/ change
+ *   export const source = "OFAC SDN (…); UN SC consolidated list (…)";
+ *   export const tables = ["sanction_entries", ...];   // tables this dataset owns (emptied on reload)
+ *   export async function rows({ fixture })   // → { [table]: { columns: [...], rows: [[...], ...] } }
+ *
+ * `fixture: true` asks for a small slice for tests that do not need the full data; a module may ignore it.
+ * Everything here runs in Node (npm run dev, the vitest config, the bench), never in the Worker.
+ */
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const dataDir = join(root, "data");
+
+/** SQL literal for a JS value: strings quoted, booleans as 0/1, null/undefined as NULL. */
+export function sqlValue(v) {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "boolean") return v ? "1" : "0";
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return String(v);
+  }
+  if (typeof v === "object") v = JSON.stringify(v);
+  return `'${String(v).replaceAll("'", "''")}'`;
+}
+
+/** Multi-row INSERTs kept under D1's statement size limit (100 KB); literals, so no bound-parameter limit. */
+export function insertStatements(table, columns, rows, maxBytes = 90_000) {
+  const head = `INSERT INTO ${table} (${columns.join(", ")}) VALUES `;
+  const out = [];
+  let parts = [];
+  let size = head.length;
+  for (const row of rows) {
+    if (row.length !== columns.length) throw new Error(`${table}: row has ${row.length} values for ${columns.length} columns`);
+    const tuple = `(${row.map(sqlValue).join(", ")})`;
+    if (parts.length && size + tuple.length + 2 > maxBytes) {
+      out.push(head + parts.join(", "));
+      parts = [];
+      size = head.length;
+    }
+    parts.push(tuple);
+    size += tuple.length + 2;
+  }
+  if (parts.length) out.push(head + parts.join(", "));
+  return out;
+}
+
+/** Every statement that replaces one dataset: delete its tables, insert its rows, record its version. */
+export async function datasetStatements(mod, { fixture = false, importedAt = new Date().toISOString() } = {}) {
+  const data = await mod.rows({ fixture });
+  const statements = mod.tables.map((t) => `DELETE FROM ${t}`);
+  let count = 0;
+  for (const table of mod.tables) {
+    const t = data[table];
+    if (!t) continue;
+    statements.push(...insertStatements(table, t.columns, t.rows));
+    count += t.rows.length;
+  }
+  const version = fixture ? `${mod.version}+fixture` : mod.version;
+  statements.push(
+    `INSERT OR REPLACE INTO data_sources (dataset, version, source, imported_at, row_count) VALUES (${[mod.dataset, version, mod.source, importedAt, count].map(sqlValue).join(", ")})`,
+  );
+  return statements;
+}
+
+/** All dataset modules in scripts/data, sorted by name. */
+export async function loadDatasetModules() {
+  const dir = join(root, "scripts", "data");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "lib.mjs").sort();
+  const mods = [];
+  for (const f of files) mods.push(await import(pathToFileURL(join(dir, f)).href));
+  return mods;
+}

@@ -1,0 +1,2 @@
+/** The drizzle schema, one file per area; drizzle-kit reads this folder to generate migrations. */
+export * from "./platform";

@@ -1,0 +1,41 @@
+/** Wire-level zod schemas shared by modules: ISO codes, dates, HS codes, money. */
+import { z } from "@hono/zod-openapi";
+import { isCountry, isCurrency } from "../lib/iso";
+
+/** ISO 3166-1 alpha-2, case-insensitive on input, upper-case after parsing. */
+export const CountryCode = z
+  .string()
+  .trim()
+  .length(2, "must be an ISO 3166-1 alpha-2 code")
+  .transform((s) => s.toUpperCase())
+  .refine(isCountry, "is not an ISO 3166-1 alpha-2 country code")
+  .openapi({ example: "US", type: "string" });
+
+/** ISO 4217 alphabetic code, case-insensitive on input. */
+export const CurrencyCode = z
+  .string()
+  .trim()
+  .length(3, "must be an ISO 4217 code")
+  .transform((s) => s.toUpperCase())
+  .refine(isCurrency, "is not an ISO 4217 currency code")
+  .openapi({ example: "USD", type: "string" });
+
+/** `YYYY-MM-DD` that is a real calendar date. */
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, "is not a calendar date")
+  .openapi({ example: "2026-11-22" });
+
+/** An HS / tariff code of `min`-`max` digits; dots and spaces allowed on input, digits only after parsing. */
+export const hsCode = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9][0-9. ]*$/, "must be digits, optionally with dots")
+    .transform((s) => s.replace(/[. ]/g, ""))
+    .refine((s) => s.length >= min && s.length <= max, `must have ${min}-${max} digits`)
+    .openapi({ example: "6109.10", type: "string" });
