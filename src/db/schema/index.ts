@@ -1,2 +1,3 @@
 /** The drizzle schema, one file per area; drizzle-kit reads this folder to generate migrations. */
 export * from "./platform";
+export * from "./usage";

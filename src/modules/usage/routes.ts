@@ -1,0 +1,34 @@
+/**
+ * `GET {api}/usage-history/{kind}` factory: each engine area mounts its own history with its scope and its
+ * row shape, over the shared usage log.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { createDb } from "../../db/client";
+import { errorResponses, json, newRouter, scoped } from "../../http/router";
+import type { Scope } from "../../lib/scopes";
+import { type UsageKind, type UsageRow, listUsage } from "./service";
+
+export const HistoryQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  starting_after: z.string().uuid().optional().openapi({ description: "A request id: return older rows" }),
+  ending_before: z.string().uuid().optional().openapi({ description: "A request id: return newer rows" }),
+});
+
+export function usageHistoryRoutes<T extends z.ZodType>(kind: UsageKind, scope: Scope, rowSchema: T, toWire: (row: UsageRow) => z.output<T>) {
+  const route = createRoute({
+    method: "get",
+    path: `/usage-history/${kind}`,
+    tags: ["Usage history"],
+    summary: `History of ${kind} requests, newest first`,
+    ...scoped(scope),
+    request: { query: HistoryQuerySchema },
+    responses: {
+      200: json(z.object({ success: z.literal(true), message: z.string(), data: z.array(rowSchema), has_more: z.boolean() }), "One page"),
+      ...errorResponses,
+    },
+  });
+  return newRouter().openapi(route, async (c) => {
+    const { rows, hasMore } = await listUsage(createDb(c.env.DB), c.var.workspace!.id, kind, c.req.valid("query"), c.var.auth?.customerId ?? null);
+    return c.json({ success: true as const, message: "", data: rows.map(toWire), has_more: hasMore }, 200);
+  });
+}
