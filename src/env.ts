@@ -12,6 +12,7 @@ export interface WorkspaceContext {
   mode: "live" | "sandbox";
   organizationId: string;
   createdAt: string;
+  archiveRetentionDays: number;
   limits: Record<BucketName, BucketLimit>;
 }
 

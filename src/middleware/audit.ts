@@ -8,7 +8,10 @@ import { routePath } from "hono/route";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { isoAt } from "../lib/clock";
-import { outcomeOf, writeAudit } from "../modules/audit/service";
+import { extractRefs } from "../engines/refs/extract";
+import { outcomeOf } from "../modules/audit/service";
+import { refInserts } from "../modules/requests/service";
+import { requestAudit } from "../db/schema/index";
 
 const NOT_AUDITED = new Set(["/health", "/openapi.json", "/docs"]);
 
@@ -28,7 +31,7 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
     route: matched && matched !== "*" && matched !== "/*" ? matched : c.req.path,
     path: c.req.path,
     method: c.req.method,
-    source: "http",
+    source: "http" as const,
     actor: auth?.clientId ?? (c.var.platformAdmin ? "platform-admin" : null),
     customerId: auth?.customerId ?? null,
     httpStatus: status,
@@ -41,7 +44,15 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
     errorSummary: status >= 400 ? (c.var.errorSummary ?? `HTTP ${status}`).slice(0, 500) : null,
     createdAt: isoAt(startedAt),
   };
-  const write = writeAudit(createDb(c.env.DB), row).catch((err) => {
+  const db = createDb(c.env.DB);
+  // The body is still cached on the request from the archive step; parsing it happens after the response.
+  const body = archived && c.var.workspace ? c.req.arrayBuffer() : null;
+  const workspaceId = c.var.workspace?.id;
+  const write = (async () => {
+    const refs = body && workspaceId ? refsOf(await body) : [];
+    const inserts = workspaceId ? refInserts(db, workspaceId, requestId, refs, row.createdAt) : [];
+    await db.batch([db.insert(requestAudit).values(row), ...inserts]);
+  })().catch((err) => {
     // The response is already on its way; the failure goes to the logs (never the body or headers).
     console.error(JSON.stringify({ msg: "audit write failed", request_id: requestId, error: String(err) }));
   });
@@ -51,3 +62,11 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
     await write; // no execution context (plain app.request in unit tests)
   }
 });
+
+function refsOf(raw: ArrayBuffer) {
+  try {
+    return extractRefs(JSON.parse(new TextDecoder().decode(raw)));
+  } catch {
+    return []; // not JSON (it was refused or failed validation): nothing to extract
+  }
+}

@@ -25,6 +25,8 @@ export const workspaces = sqliteTable(
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     mode: text("mode", { enum: ["live", "sandbox"] }).notNull(),
+    /** Audit rows, their refs and archived bodies older than this are purged by the cron job. */
+    archiveRetentionDays: integer("archive_retention_days").notNull().default(2557),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -81,7 +83,7 @@ export const requestAudit = sqliteTable(
     route: text("route").notNull(),
     path: text("path").notNull(),
     method: text("method").notNull(),
-    source: text("source").notNull(),
+    source: text("source", { enum: ["http", "internal", "flow"] }).notNull(),
     actor: text("actor"),
     customerId: integer("customer_id"),
     httpStatus: integer("http_status").notNull(),

@@ -57,6 +57,7 @@ const updateWorkspaceRoute = createRoute({
         message: z.string(),
         workspace: WorkspaceSchema.extend({
           rate_limits: z.record(z.string(), z.object({ limit: z.number(), window_seconds: z.number() })),
+          archive_retention_days: z.number().int(),
         }),
       }),
       "Updated",
@@ -84,7 +85,7 @@ export const platformRoutes = newRouter()
   .openapi(updateWorkspaceRoute, async (c) => {
     const ws = await updateWorkspace({ db: createDb(c.env.DB), deps: c.var.deps }, c.req.valid("param").slug, c.req.valid("json"));
     return c.json(
-      { success: true as const, message: "Workspace updated", workspace: { ...workspaceToWire(ws), rate_limits: limitsToWire(ws.limits) } },
+      { success: true as const, message: "Workspace updated", workspace: { ...workspaceToWire(ws), rate_limits: limitsToWire(ws.limits), archive_retention_days: ws.archiveRetentionDays } },
       200,
     );
   });

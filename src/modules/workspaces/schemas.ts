@@ -44,6 +44,13 @@ export const UpdateWorkspaceBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     rate_limits: RateLimitsSchema.optional(),
+    archive_retention_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(36_525)
+      .optional()
+      .openapi({ description: "Days the request archive keeps audit rows and bodies (default 2557, seven years)" }),
   })
   .strict();
 

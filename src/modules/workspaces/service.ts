@@ -11,6 +11,9 @@ import { isoAt } from "../../lib/clock";
 import { conflict, notFound } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 
+/** Seven years: customs record-keeping rules run from three (EU) to five (US) years after entry. */
+export const DEFAULT_RETENTION_DAYS = 2557;
+
 export interface ServiceCtx {
   db: Db;
   deps: Deps;
@@ -28,6 +31,7 @@ function toContext(row: typeof workspaces.$inferSelect, orgLimits: string): Work
     mode: row.mode,
     organizationId: row.organizationId,
     createdAt: row.createdAt,
+    archiveRetentionDays: row.archiveRetentionDays,
     limits: effectiveLimits(JSON.parse(orgLimits) as LimitOverrides),
   };
 }
@@ -95,6 +99,7 @@ export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInp
     slug: input.slug,
     name: input.name,
     mode: input.mode ?? "live",
+    archiveRetentionDays: DEFAULT_RETENTION_DAYS,
     createdAt: now,
     updatedAt: now,
   } as const;
@@ -117,6 +122,7 @@ export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInp
 export interface UpdateWorkspaceInput {
   name?: string;
   rate_limits?: LimitOverrides;
+  archive_retention_days?: number;
 }
 
 /** Renames a workspace and/or sets rate-limit overrides on its organization (shared by its workspaces). */
@@ -126,8 +132,17 @@ export async function updateWorkspace(ctx: ServiceCtx, slug: string, input: Upda
   const ws = await findWorkspaceBySlug(ctx, slug);
   if (!ws) throw notFound(`Workspace '${slug}' not found`);
   const writes = [];
-  if (input.name !== undefined) {
-    writes.push(db.update(workspaces).set({ name: input.name, updatedAt: now }).where(eq(workspaces.id, ws.id)));
+  if (input.name !== undefined || input.archive_retention_days !== undefined) {
+    writes.push(
+      db
+        .update(workspaces)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.archive_retention_days !== undefined ? { archiveRetentionDays: input.archive_retention_days } : {}),
+          updatedAt: now,
+        })
+        .where(eq(workspaces.id, ws.id)),
+    );
   }
   if (input.rate_limits) {
     const org = await db.select().from(organizations).where(eq(organizations.id, ws.organizationId)).limit(1);

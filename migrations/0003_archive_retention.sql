@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `archive_retention_days` integer DEFAULT 2557 NOT NULL;
