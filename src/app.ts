@@ -21,6 +21,7 @@ import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
+import { webhookRoutes } from "./modules/webhooks/routes";
 import { platformRoutes } from "./modules/workspaces/routes";
 
 export const API_PREFIX = "/admin/api/v1";
@@ -45,6 +46,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, meRoutes);
   app.route(API_PREFIX, apiClientRoutes);
   app.route(API_PREFIX, requestRoutes);
+  app.route(API_PREFIX, webhookRoutes);
   app.route("/api", requestRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {

@@ -1,5 +1,7 @@
 import { createApp } from "./app";
 import { runCron } from "./jobs/cron";
+import { consumeDeliveries } from "./jobs/webhooks";
+import type { DeliveryMessage } from "./modules/webhooks/service";
 import { systemClock } from "./lib/clock";
 import { systemIds } from "./lib/ids";
 
@@ -10,11 +12,10 @@ const app = createApp(deps);
 
 export default {
   fetch: app.fetch,
-  // Webhook delivery (the queue consumer) arrives with the webhooks area.
-  async queue(batch: MessageBatch) {
-    batch.ackAll();
+  async queue(batch: MessageBatch<DeliveryMessage>, env) {
+    await consumeDeliveries(batch, env, deps);
   },
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runCron(env, deps, controller.scheduledTime));
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -1,13 +1,16 @@
 /**
- * The every-minute Cron Trigger. Today: the archive retention purge. Each purge that removed something is
- * itself recorded in that workspace's archive as an `internal` run, so the trail shows what was removed when.
+ * The every-minute Cron Trigger: enqueue due webhook deliveries, then the archive retention purge. Each purge
+ * that removed something is itself recorded in that workspace's archive as an `internal` run, so the trail
+ * shows what was removed when.
  */
 import { createDb } from "../db/client";
 import type { Deps } from "../env";
 import { purgeExpired, recordInternalRun } from "../modules/requests/service";
+import { sweepDeliveries } from "./webhooks";
 
 export async function runCron(env: Env, deps: Deps, scheduledTimeMs: number): Promise<void> {
   const db = createDb(env.DB);
+  await sweepDeliveries(env, deps);
   const started = deps.clock.now();
   const purged = await purgeExpired(db, env.ARCHIVE, scheduledTimeMs);
   for (const p of purged) {
