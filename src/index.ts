@@ -12,7 +12,7 @@ const app = createApp(deps);
 
 export default {
   fetch: app.fetch,
-  async queue(batch: MessageBatch<DeliveryMessage>, env) {
+  async queue(batch: MessageBatch<DeliveryMessage>, env, _ctx) {
     await consumeDeliveries(batch, env, deps);
   },
   async scheduled(controller, env, ctx) {
