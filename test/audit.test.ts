@@ -58,6 +58,18 @@ describe("audit rows", () => {
   });
 });
 
+describe("group commit", () => {
+  it("concurrent requests share flushes and every one of them gets its row", async () => {
+    const { api } = await setup();
+    // Fired together: the first schedules the flush, the rest join its buffer.
+    const responses = await Promise.all(Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? api("/nope") : api("/me"))));
+    const ids = responses.map(idOf);
+    const rows = await env.DB.prepare(`SELECT id, http_status FROM request_audit WHERE id IN (${ids.map(() => "?").join(",")})`).bind(...ids).all<{ id: string; http_status: number }>();
+    expect(rows.results).toHaveLength(25);
+    expect(rows.results.filter((r) => r.http_status === 404)).toHaveLength(5);
+  });
+});
+
 describe("body archive", () => {
   it("stores a 2xx mutation's body byte for byte, with its content type", async () => {
     const { api, ws } = await setup();

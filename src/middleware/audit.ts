@@ -10,8 +10,7 @@ import type { AppEnv } from "../env";
 import { isoAt } from "../lib/clock";
 import { extractRefs } from "../engines/refs/extract";
 import { outcomeOf } from "../modules/audit/service";
-import { refInserts } from "../modules/requests/service";
-import { requestAudit } from "../db/schema/index";
+import { queueAudit, writeEntries } from "../modules/audit/writer";
 
 const NOT_AUDITED = new Set(["/health", "/openapi.json", "/docs"]);
 
@@ -44,23 +43,19 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
     errorSummary: status >= 400 ? (c.var.errorSummary ?? `HTTP ${status}`).slice(0, 500) : null,
     createdAt: isoAt(startedAt),
   };
+  // The body is still cached on the request from the archive step (this resolves at once). It is kept as
+  // plain bytes, and refs are parsed at flush time, off the response path.
+  const raw = archived && c.var.workspace ? await c.req.arrayBuffer() : null;
+  const entry = { row, refs: async () => (raw ? refsOf(raw) : []) };
   const db = createDb(c.env.DB);
-  // The body is still cached on the request from the archive step; parsing it happens after the response.
-  const body = archived && c.var.workspace ? c.req.arrayBuffer() : null;
-  const workspaceId = c.var.workspace?.id;
-  const write = (async () => {
-    const refs = body && workspaceId ? refsOf(await body) : [];
-    const inserts = workspaceId ? refInserts(db, workspaceId, requestId, refs, row.createdAt) : [];
-    await db.batch([db.insert(requestAudit).values(row), ...inserts]);
-  })().catch((err) => {
-    // The response is already on its way; the failure goes to the logs (never the body or headers).
-    console.error(JSON.stringify({ msg: "audit write failed", request_id: requestId, error: String(err) }));
-  });
+  let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
   try {
-    c.executionCtx.waitUntil(write);
+    ctx = c.executionCtx;
   } catch {
-    await write; // no execution context (plain app.request in unit tests)
+    ctx = undefined; // no execution context: plain app.request in unit tests
   }
+  if (ctx) queueAudit(db, entry, (p) => ctx.waitUntil(p));
+  else await writeEntries(db, [entry]);
 });
 
 function refsOf(raw: ArrayBuffer) {

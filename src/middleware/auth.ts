@@ -9,7 +9,7 @@ import type { AppEnv } from "../env";
 import { forbidden, unauthorized } from "../lib/errors";
 import { type Scope, hasScope, isScope } from "../lib/scopes";
 import { loadClientForAuth } from "../modules/api-clients/service";
-import { verifyToken } from "../modules/auth/tokens";
+import { verifyTokenCached } from "../modules/auth/tokens";
 import { callerKey, hitBucket, rateLimitHeaders, rateLimited } from "./rate-limit";
 
 const BEARER_RE = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
@@ -24,7 +24,7 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
 
   const deps = c.var.deps;
   const now = deps.clock.now();
-  const verified = await verifyToken(c.env.TOKEN_SIGNING_SECRET, match[1], now);
+  const verified = await verifyTokenCached(c.env.TOKEN_SIGNING_SECRET, match[1], now);
   if (!verified.ok) {
     throw unauthorized(verified.reason === "expired" ? "Access token expired" : "Invalid access token");
   }

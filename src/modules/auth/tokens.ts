@@ -62,3 +62,27 @@ export async function verifyToken(
   if (exp * 1000 <= nowMs) return { ok: false, reason: "expired" };
   return { ok: true, claims: { sub, ws, cid, scp, iat, exp, jti } };
 }
+
+/**
+ * Tokens already verified in this isolate, so the hot path does not import a key and compute an HMAC for
+ * every request of a client. Only good signatures are kept (a flood of bad tokens cannot fill it), for at most
+ * a minute, keyed by the secret too; expiry is still checked on every use.
+ */
+const verified = new Map<string, { claims: TokenClaims; until: number }>();
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 10_000;
+
+export async function verifyTokenCached(secret: string, token: string, nowMs: number): ReturnType<typeof verifyToken> {
+  const key = `${secret.length}:${secret.slice(0, 8)}:${token}`;
+  const hit = verified.get(key);
+  if (hit && hit.until > nowMs) {
+    if (hit.claims.exp * 1000 <= nowMs) return { ok: false, reason: "expired" };
+    return { ok: true, claims: hit.claims };
+  }
+  const result = await verifyToken(secret, token, nowMs);
+  if (result.ok) {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(key, { claims: result.claims, until: nowMs + VERIFIED_TTL_MS });
+  }
+  return result;
+}
