@@ -19,6 +19,8 @@ import { hostRouting } from "./middleware/host";
 import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
+import { catalogueRoutes } from "./modules/catalogue/routes";
+import { customerRoutes } from "./modules/customers/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
@@ -47,6 +49,8 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, apiClientRoutes);
   app.route(API_PREFIX, requestRoutes);
   app.route(API_PREFIX, webhookRoutes);
+  app.route(API_PREFIX, customerRoutes);
+  app.route(API_PREFIX, catalogueRoutes);
   app.route("/api", requestRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {

@@ -41,6 +41,12 @@ describe("POST /platform/v1/workspaces", () => {
     expect(after!.n).toBe(before!.n);
   });
 
+  it("two concurrent creates of one slug: one 201, one 409, never a 500", async () => {
+    const slug = uniqueSlug();
+    const results = await Promise.all([post("/platform/v1/workspaces", { slug, name: "A" }), post("/platform/v1/workspaces", { slug, name: "B" })]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
+
   it("404 for an unknown organization_id", async () => {
     const res = await post("/platform/v1/workspaces", { slug: uniqueSlug(), name: "X", organization_id: "org_nope" });
     expect(res.status).toBe(404);

@@ -2,3 +2,4 @@
 export * from "./platform";
 export * from "./usage";
 export * from "./webhooks";
+export * from "./catalogue";

@@ -43,11 +43,16 @@ export const customers = sqliteTable(
       .references(() => workspaces.id),
     name: text("name").notNull(),
     email: text("email"),
+    phone: text("phone"),
     externalRef: text("external_ref"),
+    /** JSON array of addresses (slim address shape, each with a `type` such as billing or shipping). */
+    addresses: text("addresses").notNull().default("[]"),
+    /** JSON object: eori_id, vat_id, ioss_id, tax_id, ukims_number. */
+    taxRegistrations: text("tax_registrations").notNull().default("{}"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("customers_ws_idx").on(t.workspaceId, t.id)],
+  (t) => [index("customers_ws_idx").on(t.workspaceId, t.id), index("customers_ws_external_ref_idx").on(t.workspaceId, t.externalRef)],
 );
 
 export const apiClients = sqliteTable(

@@ -3,7 +3,7 @@
  * No Hono here; callers pass the db and the injected clock/ids.
  */
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { type Db, isUniqueViolation } from "../../db/client";
 import { organizations, workspaces } from "../../db/schema/index";
 import { type LimitOverrides, effectiveLimits } from "../../engines/rate-limit/buckets";
 import type { Deps, WorkspaceContext } from "../../env";
@@ -112,7 +112,7 @@ export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInp
     }
   } catch (err) {
     // Two concurrent creates of one slug: the unique index decides, and the loser gets the same 409.
-    if (String(err).includes("UNIQUE")) throw conflict(`A workspace with slug '${input.slug}' already exists`);
+    if (isUniqueViolation(err)) throw conflict(`A workspace with slug '${input.slug}' already exists`);
     throw err;
   }
   forgetWorkspaces([input.slug]);
