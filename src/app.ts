@@ -20,6 +20,7 @@ import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
 import { catalogueRoutes } from "./modules/catalogue/routes";
+import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
@@ -51,6 +52,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, webhookRoutes);
   app.route(API_PREFIX, customerRoutes);
   app.route(API_PREFIX, catalogueRoutes);
+  app.route(API_PREFIX, consignmentRoutes);
   app.route("/api", requestRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {

@@ -3,3 +3,4 @@ export * from "./platform";
 export * from "./usage";
 export * from "./webhooks";
 export * from "./catalogue";
+export * from "./consignments";
