@@ -22,6 +22,7 @@ import { tokenRoutes } from "./modules/auth/routes";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
+import { validationRuleRoutes } from "./modules/validation-rules/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
@@ -53,6 +54,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, customerRoutes);
   app.route(API_PREFIX, catalogueRoutes);
   app.route(API_PREFIX, consignmentRoutes);
+  app.route(API_PREFIX, validationRuleRoutes);
   app.route("/api", requestRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {

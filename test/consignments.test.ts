@@ -274,3 +274,53 @@ describe("read, list, delete", () => {
     expect((await none.api("/consignments")).status).toBe(403);
   });
 });
+
+describe("validation rules", () => {
+  const rule = (over: Record<string, unknown>) => ({ name: "r", severity: "error", message: "m", condition: { field: "incoterm", op: "equals", value: "DDP" }, ...over });
+
+  it("CRUD under settings, with condition validation", async () => {
+    const { api } = await setup();
+    const created = await api("/settings/validation-rules", { json: rule({ name: "No DDP" }) });
+    expect(created.status).toBe(201);
+    const { rule: r } = (await created.json()) as { rule: { id: number } };
+    expect(((await (await api("/settings/validation-rules")).json()) as { rules: { id: number }[] }).rules.map((x) => x.id)).toEqual([r.id]);
+    expect((await api(`/settings/validation-rules/${r.id}`, { method: "PATCH", json: { severity: "warning" } })).status).toBe(200);
+    expect((await api(`/settings/validation-rules/${r.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await api(`/settings/validation-rules/${r.id}`)).status).toBe(404);
+    for (const bad of [
+      rule({ severity: "fatal" }),
+      rule({ condition: { field: "incoterm", op: "matches", value: "x" } }),
+      rule({ condition: { field: "incoterm", op: "equals" } }),
+      rule({ condition: { field: "route", op: "in", value: "GB-US" } }),
+      rule({ condition: { all: [] } }),
+      rule({ message: "" }),
+    ]) {
+      expect((await api("/settings/validation-rules", { json: bad })).status).toBe(400);
+    }
+    const other = await setup();
+    const theirs = ((await (await other.api("/settings/validation-rules", { json: rule({}) })).json()) as { rule: { id: number } }).rule;
+    expect((await api(`/settings/validation-rules/${theirs.id}`)).status).toBe(404);
+  });
+
+  it("an error hit blocks the create with the spec's 422; a warning passes and is reported", async () => {
+    const { api } = await setup();
+    await api("/settings/validation-rules", {
+      json: rule({ name: "No DDP to US", message: "DDP is not available for US deliveries", condition: { all: [{ field: "incoterm", op: "equals", value: "DDP" }, { field: "receiver.country_code", op: "equals", value: "US" }] } }),
+    });
+    await api("/settings/validation-rules", { json: rule({ name: "High value", severity: "warning", message: "Over 1,000: check insurance", condition: { field: "totals.declared_value", op: "gt", value: 1000 } }) });
+    await api("/settings/validation-rules", { json: rule({ name: "Disabled", enabled: false, message: "never", condition: { field: "shipment_ref", op: "present" } }) });
+
+    const blocked = await create(api, { shipment_ref: "VR-1", incoterm: "DDP", sender, receiver, parcels: [{ weight_value: 1, items: [item()] }] });
+    const body = await expectRejected(blocked, "DDP is not available for US deliveries");
+    expect(body.errors).toEqual(["DDP is not available for US deliveries"]);
+    expect(await counts("VR-1")).toBe(0);
+
+    const warned = await create(api, { shipment_ref: "VR-2", incoterm: "DAP", sender, receiver, parcels: [{ weight_value: 1, items: [item({ quantity: 100 })] }] });
+    expect(warned.status).toBe(201);
+    const { data } = (await warned.json()) as Created;
+    expect(data.validation_warnings).toEqual([{ rule_id: expect.any(Number), name: "High value", message: "Over 1,000: check insurance" }]);
+
+    const clean = await create(api, { shipment_ref: "VR-3", incoterm: "DAP", sender, receiver, parcels: [{ weight_value: 1, items: [item()] }] });
+    expect(((await clean.json()) as Created).data.validation_warnings).toBeUndefined();
+  });
+});

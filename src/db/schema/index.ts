@@ -4,3 +4,4 @@ export * from "./usage";
 export * from "./webhooks";
 export * from "./catalogue";
 export * from "./consignments";
+export * from "./validation-rules";

@@ -87,11 +87,12 @@ export const consignmentRoutes = newRouter()
     async (c) => {
       const ws = c.var.workspace!;
       const ctx = ctxOf(c);
-      const { tree, customer, deliveryIds } = await createConsignment(ctx, ws, c.req.valid("json"), { pinnedCustomerId: pinned(c), requestId: c.var.requestId });
+      const { tree, customer, deliveryIds, warnings } = await createConsignment(ctx, ws, c.req.valid("json"), { pinnedCustomerId: pinned(c), requestId: c.var.requestId });
       // Committed: hand the new deliveries to the queue now (the cron sweep catches any this misses).
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
       const { parcels, orders } = createdTree(tree);
-      return c.json({ success: true as const, data: { consignment: consignmentOut(tree.consignment, customer), parcels, orders, documents: [] } }, 201);
+      const data = { consignment: consignmentOut(tree.consignment, customer), parcels, orders, documents: [], ...(warnings.length ? { validation_warnings: warnings } : {}) };
+      return c.json({ success: true as const, data }, 201);
     },
     // Schema failures on create are part of the same 422 contract as the rule failures.
     ((result: { success: boolean; error?: { issues: z.core.$ZodIssue[] } }) => {

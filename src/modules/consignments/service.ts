@@ -15,6 +15,9 @@ import { type Tree, partyOut } from "./output";
 import type { ConsignmentInputT, ItemT } from "./schemas";
 import { type LengthUnit, type WeightUnit, decText, toCm, toKg } from "./units";
 import { isoAt } from "../../lib/clock";
+import { dec } from "../../lib/money";
+import { computedFacts, evaluate } from "../../engines/validation-rules/evaluate";
+import { enabledRules } from "../validation-rules/service";
 
 export interface Ctx {
   db: Db;
@@ -58,6 +61,7 @@ function catalogueCode(hsCodes: Record<string, string>, fallback: string | null,
 
 export interface CreateResult {
   tree: Tree;
+  warnings: { rule_id: number; name: string; message: string }[];
   customer: { id: number; name: string } | null;
   deliveryIds: string[];
 }
@@ -124,6 +128,20 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
   }
   if (input.shipping && !input.shipping.currency_code) errors.push("shipping.currency_code: required when shipping is given");
   if (errors.length) throw createRejected(errors);
+
+  // Workspace validation rules: error hits block the create, warnings are reported with it.
+  const rules = await enabledRules(db, ws.id);
+  let warnings: { rule_id: number; name: string; message: string }[] = [];
+  if (rules.length) {
+    const weightKg = input.parcels.reduce((s, p) => s.plus(toKg(p.weight_value, input.weight_unit as WeightUnit)), dec(0)).toString();
+    const facts = {
+      payload: input as unknown as Record<string, unknown>,
+      computed: computedFacts({ sender: input.sender, receiver: input.receiver, items: resolved.map((r) => r.item), parcelCount: input.parcels.length, weightKg }),
+    };
+    const hits = evaluate(rules, facts);
+    if (hits.errors.length) throw createRejected(hits.errors.map((h) => h.message));
+    warnings = hits.warnings.map(({ rule_id, name, message }) => ({ rule_id, name, message }));
+  }
 
   // Rows, with ids minted here so the whole tree goes in one batch.
   const nowMs = deps.clock.now();
@@ -244,7 +262,7 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
     orders: orderRows as Tree["orders"],
     items: itemRows as Tree["items"],
   };
-  return { tree, customer, deliveryIds: outbox.deliveryIds };
+  return { tree, customer, deliveryIds: outbox.deliveryIds, warnings };
 }
 
 /** One consignment with its children; 404 outside the workspace or, for a pinned client, its customer. */
