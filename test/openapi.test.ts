@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createApp } from "../src/app";
 import { call } from "./helpers";
 
 describe("API reference", () => {
@@ -20,6 +21,16 @@ describe("API reference", () => {
     }
     expect(doc.paths["/admin/api/v1/settings/api-clients"]!.post!.security).toEqual([{ oauth2: ["settings:write"] }]);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["oauth2", "platformAdmin"]));
+  });
+
+  it("documents every mounted API route", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    const routes = createApp().routes.filter((r) => r.method !== "ALL" && /^\/(admin|api|platform)\//.test(r.path));
+    expect(routes.length).toBeGreaterThan(20);
+    const missing = routes
+      .map((r) => ({ method: r.method.toLowerCase(), path: r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}") }))
+      .filter((r) => !doc.paths[r.path]?.[r.method]);
+    expect(missing).toEqual([]);
   });
 
   it("serves the reference page at /docs", async () => {

@@ -23,16 +23,19 @@ const Leaf = z
   .strict()
   .refine((c) => c.op === "present" || c.op === "absent" || c.value !== undefined, { message: "value is required for this op", path: ["value"] })
   .refine((c) => !["in", "not_in"].includes(c.op) || Array.isArray(c.value), { message: "in / not_in take an array", path: ["value"] });
-const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
-  z.union([Leaf, z.object({ all: z.array(ConditionSchema).min(1).max(20) }).strict(), z.object({ any: z.array(ConditionSchema).min(1).max(20) }).strict(), z.object({ not: ConditionSchema }).strict()]),
-) as z.ZodType<Condition>;
+// Recursive: registered as a named component so the OpenAPI generator emits a $ref instead of recursing.
+const ConditionSchema: z.ZodType<Condition> = z
+  .lazy(() =>
+    z.union([Leaf, z.object({ all: z.array(ConditionSchema).min(1).max(20) }).strict(), z.object({ any: z.array(ConditionSchema).min(1).max(20) }).strict(), z.object({ not: ConditionSchema }).strict()]),
+  )
+  .openapi("ValidationCondition") as z.ZodType<Condition>;
 
 const Input = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "No DDP to the US" }),
     severity: z.enum(["error", "warning"]),
     message: z.string().trim().min(1).max(500).openapi({ example: "DDP is not available for US deliveries" }),
-    condition: ConditionSchema.openapi({ example: { all: [{ field: "incoterm", op: "equals", value: "DDP" }, { field: "receiver.country_code", op: "equals", value: "US" }] } }),
+    condition: ConditionSchema,
     enabled: z.boolean().optional(),
   })
   .strict();
