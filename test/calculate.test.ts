@@ -166,9 +166,11 @@ describe("POST /calculate/stacking", () => {
     expect(body.conditional_measures[0]).toMatchObject({ code: "9903.85.08", rate: "50%" });
     expect(body.conditional_measures[0]!.condition).toMatch(/aluminum content/);
     expect(body.potential_exclusion_codes[0]).toMatchObject({ code: "9903.85.09", applied: false });
-    const today = (await (await api("/calculate/stacking", { json: { hs_code: "61", origin_country: "VN" } })).json()) as { entry_date: string; rate_found: boolean };
+    const today = (await (await api("/calculate/stacking", { json: { hs_code: "61", origin_country: "VN" } })).json()) as { entry_date: string; rate_found: boolean; tariff_line: { resolution: { method: string; lines_considered: number } } };
     expect(today.entry_date).toBe(new Date().toISOString().slice(0, 10));
     expect(today.rate_found).toBe(true);
+    expect(today.tariff_line.resolution.method).toBe("highest_ad_valorem_of_range");
+    expect(today.tariff_line.resolution.lines_considered).toBeGreaterThan(100);
   });
 });
 

@@ -560,6 +560,7 @@ export interface StackResult {
   rateFound: boolean;
   message: string;
   line: TariffLine | null;
+  resolution: { requested: string; method: string; lines_considered: number; range: string; chosen: string } | null;
   tiers: { name: string; rate: string; type: string; code?: string; exempted?: boolean; exclusion_code?: string; exclusion_name?: string }[];
   potential: { code: string; name: string; applied: false; reason: string }[];
   conditional: { name: string; rate: string; type: string; code: string; condition: string }[];
@@ -570,9 +571,15 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const code = input.hsCode;
   const inDate = data.lines.filter((l) => inForce(l, input.entryDate) && (code.length >= 8 ? l.code === code.slice(0, 8) : l.code.startsWith(code)));
   inDate.sort((a, b) => a.code.localeCompare(b.code));
-  const line = inDate[0] ?? null;
+  // Without values, a shorter code is shown as the line with the highest MFN ad valorem rate under it (ties: lowest code).
+  const av = (l: TariffLine) => (l.mfn ?? []).reduce((s, c) => (c[0] === "av" ? s.plus(c[1]) : s), ZERO);
+  const line = inDate.reduce<TariffLine | null>((best, l) => (best === null || av(l).gt(av(best)) ? l : best), null);
+  const resolution =
+    line && code.length < 8
+      ? { requested: code, method: inDate.length === 1 ? "national_line" : "highest_ad_valorem_of_range", lines_considered: inDate.length, range: `${dotted(inDate[0]!.code)}-${dotted(inDate.at(-1)!.code)}`, chosen: dotted(line.code) }
+      : null;
   if (!line)
-    return { rateFound: false, message: `No ${data.rule.schedule ?? input.destination} tariff line for ${dotted(code)} in force on ${input.entryDate}.`, line: null, tiers: [], potential: [], conditional: [] };
+    return { rateFound: false, message: `No ${data.rule.schedule ?? input.destination} tariff line for ${dotted(code)} in force on ${input.entryDate}.`, line: null, resolution: null, tiers: [], potential: [], conditional: [] };
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
   const tiers: StackResult["tiers"] = [];
   const col2 = programs.some((p) => p.program === "column2") && line.col2Text !== null;
@@ -595,5 +602,5 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
     applied: false as const,
     reason: e.kind === "claim" ? `Claim-only: ${e.condition ?? "file the claim"} (send it in manual_claims on /calculate)` : `Applies to statistical reporting number ${dotted(e.hsPrefix)} only`,
   }));
-  return { rateFound: true, message: "", line, tiers, potential, conditional };
+  return { rateFound: true, message: "", line, resolution, tiers, potential, conditional };
 }

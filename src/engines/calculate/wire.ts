@@ -84,7 +84,7 @@ export function calcWire(input: CalcInput, r: CalcResult) {
 export function stackWire(r: StackResult) {
   return {
     rate_found: r.rateFound,
-    ...(r.line ? { tariff_line: { code: dotted(r.line.code), schedule: r.line.schedule, description: r.line.description } } : {}),
+    ...(r.line ? { tariff_line: { code: dotted(r.line.code), schedule: r.line.schedule, description: r.line.description, resolution: r.resolution } } : {}),
     tariffs: r.tiers,
     ...(r.potential.length ? { potential_exclusion_codes: r.potential } : {}),
     ...(r.conditional.length ? { conditional_measures: r.conditional } : {}),

@@ -171,7 +171,43 @@ export const CalculateResponse = CalculateResult.extend({
   message: z.string(),
   data_source: DataSourceSchema,
   request_id: z.string().nullable(),
-}).openapi("CalculateResponse");
+}).openapi("CalculateResponse", {
+  example: {
+    success: true,
+    message: "",
+    hs_code: "61091000",
+    origin_country: "CN",
+    destination_country: "US",
+    entry_date: "2026-03-02",
+    transport_mode: "sea",
+    shipping_terms: "FOB",
+    quantity: 1,
+    rate_found: true,
+    tariff_line: { code: "6109.10.00", schedule: "US", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton", resolution: { requested: "61091000", method: "exact", lines_considered: 1, range: null, chosen: "6109.10.00" } },
+    currencies: { declared: "USD", destination: "USD", exchange_rate: 1, source: null, rate_date: null },
+    values: { declared_value_per_unit: 1000, declared_value_total: 1000, customs_value: 1000, shipping_cost: 0, insurance_cost: 0, customs_value_basis: "FOB", basis: "FOB: 1,000.00 USD goods; shipping and insurance are not part of the customs value" },
+    exemptions: { de_minimis_threshold: null, de_minimis_exempt: false, tariff_exemptions: [], available_exemptions: [] },
+    estimated_duties: {
+      tariffs: [
+        { name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" },
+        { name: "Section 301 China, List 4A", rate: "7.5%", amount: 75, type: "additional", code: "9903.88.15", basis: "7.5% of 1,000.00 USD customs value" },
+      ],
+      normal_tariff: { tariffs: [{ name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" }], total_duty: 165 },
+      tier: "normal_tariff",
+      total_duty: 240,
+    },
+    fees: {
+      MPF: { code: "MPF", name: "Merchandise Processing Fee", amount: 33.58, basis: "0.3464% of 1,000.00 USD customs value = 3.46 USD, raised to the minimum 33.58 USD" },
+      HMF: { code: "HMF", name: "Harbor Maintenance Fee", amount: 1.25, basis: "0.125% of 1,000.00 USD customs value (sea only)" },
+      total_fees: 34.83,
+    },
+    additional_tariff_measures: [],
+    notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
+    totals: { duty: 240, fees: 34.83, vat: 0, total: 274.83 },
+    data_source: { version: "2026-11-22.1", source: "USITC tariff database 2025 (2025-06-06); ...", imported_at: "2026-11-22T02:25:12.430Z" },
+    request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
+  },
+});
 
 export const RuleErrors = z
   .object({ errors: z.array(z.object({ code: z.string(), description: z.string() })) })
@@ -208,7 +244,23 @@ export const StackingResponse = z
     request_id: z.string().nullable(),
   })
   .passthrough()
-  .openapi("StackingResponse");
+  .openapi("StackingResponse", {
+    example: {
+      success: true,
+      message: "",
+      hs_code: "8483509040",
+      origin_country: "CN",
+      destination_country: "US",
+      entry_date: "2026-03-02",
+      rate_found: true,
+      tariffs: [
+        { name: "MFN duty", rate: "2.8%", type: "ad_valorem", code: "8483.50.90" },
+        { name: "Section 301 China, List 1", rate: "0%", type: "additional", code: "9903.88.01", exempted: true, exclusion_code: "9903.88.69", exclusion_name: "USTR product exclusion for 8483.50.9040" },
+      ],
+      data_source: null,
+      request_id: "01a20112-8c29-7382-9aa0-ebdc79a8aa92",
+    },
+  });
 
 export const StackingBulkResponse = z
   .object({ results: z.array(z.object({ index: z.number(), ref: z.string().nullable(), success: z.boolean(), error: z.string().optional() }).passthrough()), execution_time: z.number(), request_id: z.string().nullable() })

@@ -219,7 +219,11 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
     vat = vat.plus(result.totals.vat);
     customs = customs.plus(result.values.customsValue);
     anyDutyExempt ||= result.exemptions.deMinimis.exempt;
-    dm ??= wire.exemptions;
+    dm ??= {
+      de_minimis_threshold: wire.exemptions.de_minimis_threshold,
+      de_minimis_exempt: wire.exemptions.de_minimis_exempt,
+      ...("tax_de_minimis_exempt" in wire.exemptions ? { tax_de_minimis_threshold: wire.exemptions.tax_de_minimis_threshold, tax_de_minimis_exempt: wire.exemptions.tax_de_minimis_exempt } : {}),
+    };
     feeRows ??= r.data.fees;
     feeInput ??= p.input;
     results.push({ index: p.index, message: result.message, ...wire });
