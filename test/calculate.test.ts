@@ -247,3 +247,19 @@ describe("workspace country rules", () => {
     expect((await api("/settings/country-rules", { json: body })).status).toBe(400);
   });
 });
+
+describe("lookups use indexes, never a scan", () => {
+  it.each([
+    ["tariff lines by code ranges", "SELECT * FROM calc_tariff_lines WHERE schedule = 'US' AND (code BETWEEN '61091000' AND '61091000' OR code BETWEEN '61000000' AND '61999999')"],
+    ["measures by prefix", "SELECT * FROM calc_measures WHERE hs_prefix IN ('61','6109','61091000')"],
+    ["measures keyed below a code", "SELECT * FROM calc_measures WHERE (hs_prefix > '6109' AND hs_prefix < '6109~') OR (hs_prefix > '7326' AND hs_prefix < '7326~')"],
+    ["exclusions by prefix", "SELECT * FROM calc_exclusions WHERE hs_prefix IN ('', '39', '3926909910')"],
+    ["FX on or before a date", "SELECT currency, date, rate FROM fx_rates WHERE currency = 'USD' AND date <= '2026-03-01' ORDER BY date DESC LIMIT 1"],
+  ])("%s", async (_n, sql) => {
+    const { env } = await import("cloudflare:workers");
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{ detail: string }>();
+    const details = plan.results.map((r) => r.detail).join(" | ");
+    expect(details).toMatch(/USING (COVERING )?INDEX|USING PRIMARY KEY|MULTI-INDEX OR/);
+    expect(details).not.toMatch(/\bSCAN\b/);
+  });
+});

@@ -153,23 +153,44 @@ interface CodeData {
 /** Prefixes of a code that a measure or exclusion may be keyed on (2 digits up to the code itself). */
 const prefixesOf = (code: string) => Array.from({ length: Math.max(0, code.length - 1) }, (_, i) => code.slice(0, i + 2));
 
-function codeStatements(db: D1Database, schedule: string, code: string) {
+const chunk = <T>(xs: T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+
+/**
+ * Statements for the tariff lines, measures and exclusions of many codes of one schedule, at most 100 bound
+ * parameters each and few of them (a 500-item batch must stay far below D1's per-invocation query limit). Every
+ * statement is an index lookup: equality on prefixes, or ranges on the code / prefix column (SQLite's multi-index
+ * OR), never a scan; see the EXPLAIN QUERY PLAN test.
+ */
+function groupStatements(db: D1Database, schedule: string, codes: string[]) {
+  const out: { kind: "lines" | "measures" | "exclusions"; st: D1PreparedStatement }[] = [];
+  const lineRanges = [...new Set(codes.map((c) => c.slice(0, 8)))].map((c) => [c.padEnd(8, "0"), c.padEnd(8, "9")] as const);
+  for (const part of chunk(lineRanges, 49))
+    out.push({
+      kind: "lines",
+      st: db.prepare(`SELECT * FROM calc_tariff_lines WHERE schedule = ? AND (${part.map(() => "code BETWEEN ? AND ?").join(" OR ")})`).bind(schedule, ...part.flat()),
+    });
+  if (schedule !== "US") return out;
+  const prefixes = [...new Set(codes.flatMap(prefixesOf))];
+  const below = [...new Set(codes.filter((c) => c.length < 10))].map((c) => [c, `${c}~`] as const);
+  for (const table of ["measures", "exclusions"] as const) {
+    const name = table === "measures" ? "calc_measures" : "calc_exclusions";
+    const eq = table === "exclusions" ? ["", ...prefixes] : prefixes;
+    for (const part of chunk(eq, 99)) out.push({ kind: table, st: db.prepare(`SELECT * FROM ${name} WHERE hs_prefix IN (${part.map(() => "?").join(",")})`).bind(...part) });
+    for (const part of chunk(below, 49))
+      out.push({ kind: table, st: db.prepare(`SELECT * FROM ${name} WHERE ${part.map(() => "(hs_prefix > ? AND hs_prefix < ?)").join(" OR ")}`).bind(...part.flat()) });
+  }
+  return out;
+}
+
+/** The rows of a group that belong to one code. */
+function forCode(code: string, lines: TariffLine[], measures: Measure[], exclusions: Exclusion[]): CodeData {
   const lineCode = code.slice(0, 8);
-  const lo = lineCode.padEnd(8, "0");
-  const hi = lineCode.padEnd(8, "9");
-  const prefixes = prefixesOf(code);
-  const ph = prefixes.map(() => "?").join(",");
-  // Index lookups only: equality on the prefixes of the code, and a range for entries keyed below it.
-  const longer = [code, `${code}~`];
-  return [
-    db.prepare("SELECT * FROM calc_tariff_lines WHERE schedule = ? AND code BETWEEN ? AND ?").bind(schedule, lo, hi),
-    schedule === "US"
-      ? db.prepare(`SELECT * FROM calc_measures WHERE hs_prefix IN (${ph}) UNION ALL SELECT * FROM calc_measures WHERE hs_prefix > ? AND hs_prefix < ?`).bind(...prefixes, ...longer)
-      : null,
-    schedule === "US"
-      ? db.prepare(`SELECT * FROM calc_exclusions WHERE hs_prefix IN ('', ${ph}) UNION ALL SELECT * FROM calc_exclusions WHERE hs_prefix > ? AND hs_prefix < ?`).bind(...prefixes, ...longer)
-      : null,
-  ];
+  const related = (p: string) => (p.length <= code.length ? code.startsWith(p) : p.startsWith(code));
+  return {
+    lines: lines.filter((l) => l.code.startsWith(lineCode)),
+    measures: measures.filter((m) => related(m.hsPrefix)),
+    exclusions: exclusions.filter((e) => e.hsPrefix === "" || related(e.hsPrefix)),
+  };
 }
 
 export interface LookupRequest {
@@ -211,13 +232,18 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
 
   const version = s.key;
   const statements: D1PreparedStatement[] = [];
-  const codeJobs: { key: string; schedule: string; start: number }[] = [];
-  const fxJobs: { key: string; start: number }[] = [];
+  const missing = new Map<string, string[]>();
   for (const [k, { schedule, code }] of codeKeys) {
     if (lookups.get(`code|${version}|${k}`, clock)) continue;
-    codeJobs.push({ key: k, schedule, start: statements.length });
-    for (const st of codeStatements(db, schedule, code)) if (st) statements.push(st);
+    missing.set(schedule, [...(missing.get(schedule) ?? []), code]);
   }
+  const groupJobs: { schedule: string; codes: string[]; kinds: ("lines" | "measures" | "exclusions")[]; start: number }[] = [];
+  for (const [schedule, codes] of missing) {
+    const sts = groupStatements(db, schedule, codes);
+    groupJobs.push({ schedule, codes, kinds: sts.map((x) => x.kind), start: statements.length });
+    statements.push(...sts.map((x) => x.st));
+  }
+  const fxJobs: { key: string; start: number }[] = [];
   for (const [k, { currency, date }] of fxKeys) {
     if (lookups.get(`fx|${version}|${k}`, clock)) continue;
     fxJobs.push({ key: k, start: statements.length });
@@ -225,14 +251,23 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
   }
   if (statements.length) {
     const results = await db.batch(statements);
-    for (const job of codeJobs) {
-      const rs = results.slice(job.start, job.start + (job.schedule === "US" ? 3 : 1));
-      const value: CodeData = {
-        lines: (rs[0]!.results as Row[]).map(toLine),
-        measures: job.schedule === "US" ? (rs[1]!.results as Row[]).map(toMeasure) : [],
-        exclusions: job.schedule === "US" ? (rs[2]!.results as Row[]).map(toExclusion) : [],
-      };
-      lookups.set(`code|${version}|${job.key}`, value, clock);
+    for (const job of groupJobs) {
+      const lines: TariffLine[] = [];
+      const measures: Measure[] = [];
+      const exclusions: Exclusion[] = [];
+      const seen = { measures: new Set<number>(), exclusions: new Set<number>() };
+      job.kinds.forEach((kind, i) => {
+        for (const row of results[job.start + i]!.results as Row[]) {
+          if (kind === "lines") lines.push(toLine(row));
+          else if (!seen[kind].has(row.id as number)) {
+            // A row can come back from both its prefix lookup and a range lookup.
+            seen[kind].add(row.id as number);
+            if (kind === "measures") measures.push(toMeasure(row));
+            else exclusions.push(toExclusion(row));
+          }
+        }
+      });
+      for (const code of job.codes) lookups.set(`code|${version}|${job.schedule}|${code}`, forCode(code, lines, measures, exclusions), clock);
     }
     for (const job of fxJobs) {
       const row = results[job.start]!.results[0] as { date: string; rate: string } | undefined;
