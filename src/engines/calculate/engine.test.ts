@@ -229,3 +229,10 @@ describe("stack", () => {
     expect(s.conditional[0]).toMatchObject({ code: "9903.85.08" });
   });
 });
+
+describe("notes", () => {
+  it("says when the FX data ends before the entry date", () => {
+    const r = calculate(input({ currency: "GBP", entryDate: "2026-11-20" }), data({ fx: { date: "2026-04-13", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" } }));
+    expect(r.notes.join(" ")).toMatch(/latest ECB reference rate in the data is of 2026-04-13/);
+  });
+});
