@@ -67,6 +67,16 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
   });
 });
 
+describe("notes on what the data does not cover", () => {
+  it("a US quote in the IEEPA window says IEEPA duties are not included; outside it, no such note", async () => {
+    const { api } = await setup();
+    const inWindow = (await (await api("/calculate", { json: { ...base, origin_country: "CN", entry_date: "2025-09-02" } })).json()) as { notes: string[] };
+    expect(inWindow.notes.join(" ")).toMatch(/IEEPA .* not modelled/);
+    const after = (await (await api("/calculate", { json: { ...base, origin_country: "CN" } })).json()) as { notes: string[] };
+    expect(after.notes.join(" ")).not.toMatch(/IEEPA/);
+  });
+});
+
 describe("security", () => {
   it("401 without a token, 403 without calculate:read", async () => {
     const { ws } = await setup();

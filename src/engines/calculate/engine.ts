@@ -462,6 +462,10 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
 
   const tier = line ? dutyTier(line, input, data, customsValue, m) : null;
   if (tier?.note) notes.push(tier.note);
+  // IEEPA duties (fentanyl and "reciprocal", 9903.01 / 9903.02) ran from 2025-02-04 until the Supreme Court ruling
+  // (HTS 2026 Rev 4, 2026-02-24); they are not in the data, so a quote in that window says so rather than look complete.
+  if (line && data.rule.schedule === "US" && input.entryDate >= "2025-02-04" && input.entryDate <= "2026-02-23")
+    notes.push("IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) in force on this date are not modelled and not included");
   if (line && data.rule.schedule !== "US") notes.push(`${data.rule.schedule === "GB" ? "UK Global Tariff as published for 2021-01-01" : "EU CET third-country duty as published beside the UK Global Tariff (2020)"}; preferential rates for ${data.rule.schedule} are not in the data`);
   const duties: DutyLine[] = tier ? [tier.line] : [];
   const conditional: CalcResult["conditional"] = [];
