@@ -18,6 +18,7 @@ import { bearerAuth, platformAuth } from "./middleware/auth";
 import { hostRouting } from "./middleware/host";
 import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
+import { calculateRoutes } from "./modules/calculate/routes";
 import { tokenRoutes } from "./modules/auth/routes";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { consignmentRoutes } from "./modules/consignments/routes";
@@ -56,6 +57,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, consignmentRoutes);
   app.route(API_PREFIX, validationRuleRoutes);
   app.route("/api", requestRoutes);
+  app.route(API_PREFIX, calculateRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",

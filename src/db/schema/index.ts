@@ -5,3 +5,4 @@ export * from "./webhooks";
 export * from "./catalogue";
 export * from "./consignments";
 export * from "./validation-rules";
+export * from "./calculate";

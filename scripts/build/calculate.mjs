@@ -1,0 +1,376 @@
+#!/usr/bin/env node
+/**
+ * Derives the calculate reference data from the raw downloads in ../shared/data:
+ *   data/tariffs/us-hts8.json    USITC tariff database 2025: HTS-8 MFN, special (per programme) and column 2 rates
+ *   data/tariffs/uk-eu.json      UK Global Tariff 2021 and the EU CET beside it (DIT comparison table)
+ *   data/tariffs/us-ch99.json    Section 301 lists, Section 232 products, Section 301 product exclusions
+ *   data/vat/vat-rates.json      VAT standard/reduced rates with history (ibericode; sales-tax for the rest)
+ *   data/fx/ecb-rates.csv        ECB euro reference rates since 2018 (wide: Date + one column per currency)
+ * data/customs/*.json (de minimis, fees, destination rules) is curated by hand and not written here.
+ * Run only to refresh; the outputs are committed so a clone works on its own.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Big from "big.js";
+import { dataDir, root } from "../data/lib.mjs";
+
+const shared = join(root, "..", "shared", "data");
+
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n" || ch === "\r") {
+      if (ch === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += ch;
+  }
+  if (field !== "" || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+const table = (path) => {
+  const [head, ...body] = parseCsv(readFileSync(path, "utf8").replace(/^\uFEFF/, "")).filter((r) => r.length > 1 && !r[0].startsWith("#"));
+  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ""])));
+};
+const write = (rel, value) => writeFileSync(join(dataDir, rel), typeof value === "string" ? value : JSON.stringify(value) + "\n");
+
+/** "1/1/21" → "2021-01-01"; two-digit years ≥ 70 are 19xx; 12/31/50 is the USITC "no end" sentinel → null. */
+function usDate(s, end = false) {
+  if (!s) return null;
+  const [m, d, y] = s.split("/").map(Number);
+  const year = y >= 70 ? 1900 + y : 2000 + y;
+  if (end && year === 2050) return null;
+  return `${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+const SENTINEL = (v) => v === "" || Number(v) >= 9999;
+const num = (v) => new Big(v).toString(); // canonical decimal text, exact
+const pct = (v) => new Big(v).div(100).toString();
+
+/**
+ * Rate components from a USITC rate-type code (the database's own coding):
+ * 0 free; 1 specific × Q1; 2 specific × Q2; 3 specific × Q1 + other × Q2; 4 specific × Q1 + ad valorem;
+ * 5 specific × Q2 + ad valorem; 6 specific × Q1 + ad valorem + other × Q2; 7 ad valorem. Anything else
+ * (K, X, T, 9, Q, N: rates stated in words) → null: the text is kept and the line is not computed.
+ */
+function components(type, av, sp, other, q1, q2) {
+  if (type === "") return null;
+  if ([av, sp, other].some((v) => v !== "" && Number(v) >= 9999)) return null;
+  const A = () => ["av", num(av)];
+  const S = (unit) => ["sp", num(sp), unit];
+  const O = (unit) => ["sp", num(other), unit];
+  switch (type) {
+    case "0": return [];
+    case "1": return [S(q1)];
+    case "2": return [S(q2)];
+    case "3": return [S(q1), O(q2)];
+    case "4": return [S(q1), A()];
+    case "5": return [S(q2), A()];
+    case "6": return [S(q1), A(), O(q2)];
+    case "7": return [A()];
+    default: return null;
+  }
+}
+
+/** Special-programme columns of the USITC file that carry numeric rates, by programme code. */
+const NUMERIC_PROGRAMS = {
+  AU: "australia", BH: "bahrain", CL: "chile", CO: "colombia", JO: "jordan", JP: "japan", KR: "korea", MA: "morocco",
+  OM: "oman", P: "dr_cafta", PA: "panama", PE: "peru", S: "usmca", SG: "singapore",
+};
+/** Programmes whose preference is modelled (FTAs in force). GSP (A, A*, A+) lapsed on 2020-12-31; others are end-use or regional programmes not modelled. */
+const MODELLED = new Set(["AU", "BH", "CL", "CO", "IL", "JO", "JP", "KR", "MA", "OM", "P", "PA", "PE", "S", "S+", "SG"]);
+
+/** "Free (AU,BH,...) 10 cents/kg (KR) See 9822.04.35 (AU)" → [{text, codes}] */
+function specialGroups(text) {
+  const out = [];
+  const re = /([^()]*?)\s*\(([^)]*)\)/g;
+  let m;
+  while ((m = re.exec(text))) out.push({ text: m[1].trim(), codes: m[2].split(",").map((s) => s.trim()).filter(Boolean) });
+  return out;
+}
+
+function usTariff() {
+  const rows = table(join(shared, "us-usitc-tariff-db", "tariff_database_2025_06062025.csv"));
+  const out = [];
+  for (const r of rows) {
+    const ch = Number(r.hts8.slice(0, 2));
+    if (!(ch >= 1 && ch <= 97)) continue;
+    const q1 = r.quantity_1_code.toUpperCase();
+    const q2 = r.quantity_2_code.toUpperCase();
+    const mfn = components(r.mfn_rate_type_code, r.mfn_ad_val_rate, r.mfn_specific_rate, r.mfn_other_rate, q1, q2);
+    const col2 = components(r.col2_rate_type_code, r.col2_ad_val_rate, r.col2_specific_rate, r.col2_other_rate, q1, q2);
+    const special = {};
+    for (const g of specialGroups(r.col1_special_text)) {
+      for (const code of g.codes) {
+        if (!MODELLED.has(code)) continue;
+        const col = NUMERIC_PROGRAMS[code.replace("+", "")];
+        let comps = null;
+        if (col && r[`${col}_rate_type_code`] !== undefined && r[`${col}_rate_type_code`] !== "") {
+          const t = r[`${col}_rate_type_code`];
+          comps = components(t, r[`${col}_ad_val_rate`] || "0", r[`${col}_specific_rate`] || "0", r[`${col}_other_rate`] || "0", q1, q2);
+        } else if (/^free$/i.test(g.text)) comps = [];
+        else if (/^\d+(\.\d+)?%$/.test(g.text)) comps = [["av", pct(g.text.slice(0, -1))]];
+        if (comps) special[code.replace("+", "")] = comps;
+      }
+    }
+    out.push([
+      r.hts8,
+      usDate(r.begin_effect_date),
+      usDate(r.end_effective_date, true),
+      r.brief_description,
+      q1 || null,
+      q2 || null,
+      r.mfn_text_rate,
+      mfn,
+      r.col2_text_rate,
+      col2,
+      r.col1_special_text || null,
+      Object.keys(special).length ? special : null,
+    ]);
+  }
+  return { columns: ["code", "valid_from", "valid_to", "description", "q1", "q2", "mfn_text", "mfn", "col2_text", "col2", "special_text", "special"], rows: out };
+}
+
+/** UK/EU rate text → components: "10.00% + 77.00 GBP/100kg", "12.0%", "93.10 EUR / 100 kg". Others → null. */
+function ukRate(text) {
+  const t = text.replace(/\s+/g, " ").trim();
+  const parts = t.split(" + ");
+  const comps = [];
+  for (const p of parts) {
+    let m;
+    if ((m = /^(\d+(?:\.\d+)?)%$/.exec(p))) comps.push(["av", pct(m[1])]);
+    else if ((m = /^(\d+(?:\.\d+)?) (GBP|EUR) ?\/ ?(100 ?kg|kg|hl|l|1000 ?kg|p\/st|100 ?p\/st)$/i.exec(p))) {
+      // Only a plain per-unit amount is computed; qualified amounts ("net drained weight", "% vol"...) are not.
+      const unit = m[3].replace(/\s/g, "").toLowerCase();
+      const per = { "100kg": ["KG", 100], kg: ["KG", 1], hl: ["L", 100], l: ["L", 1], "1000kg": ["KG", 1000], "p/st": ["NO", 1], "100p/st": ["NO", 100] }[unit];
+      comps.push(per[1] === 1 ? ["sp", num(m[1]), per[0]] : ["sp", num(m[1]), per[0], per[1]]);
+    } else return null;
+  }
+  return comps;
+}
+
+function ukEu() {
+  const rows = table(join(shared, "uk-global-tariff-2021", "ukgt_2021_observations.csv"));
+  const out = [];
+  for (const r of rows) {
+    const len = r.commodity.length;
+    const code = len <= 8 ? r.commodity.padStart(8, "0") : r.commodity.padStart(10, "0");
+    if (code.length !== 8) continue; // the tariff sets rates at 8 digits; 10-digit rows repeat them
+    out.push([code, r.description.replace(/\s+/g, " ").trim(), r.ukgt_duty_rate, ukRate(r.ukgt_duty_rate), r.cet_duty_rate, ukRate(r.cet_duty_rate)]);
+  }
+  return { columns: ["code", "description", "ukgt_text", "ukgt", "cet_text", "cet"], rows: out };
+}
+
+/** Section 301 rates and dates by Chapter 99 heading (policy_params.yaml and the heading texts of HTS 2026 Rev 6). */
+const S301 = {
+  "9903.88.01": { list: "List 1", periods: [["2018-07-06", null, "0.25"]] },
+  "9903.88.02": { list: "List 2", periods: [["2018-08-23", null, "0.25"]] },
+  "9903.88.03": { list: "List 3", periods: [["2018-09-24", "2019-05-09", "0.10"], ["2019-05-10", null, "0.25"]] },
+  "9903.88.04": { list: "List 3 (additional)", periods: [["2019-06-15", null, "0.25"]] },
+  "9903.88.15": { list: "List 4A", periods: [["2019-09-01", "2020-02-13", "0.15"], ["2020-02-14", null, "0.075"]] },
+  // List 4B (9903.88.16) was suspended before it took effect (84 FR 69447): not loaded.
+  "9903.91.01": { list: "Four-year review, 2024 (Note 31(b))", periods: [["2024-09-27", null, "0.25"]] },
+  "9903.91.02": { list: "Four-year review, 2024 (Note 31(c))", periods: [["2024-09-27", null, "0.50"]] },
+  "9903.91.03": { list: "Four-year review, 2024 (Note 31(d))", periods: [["2024-09-27", null, "1.00"]] },
+  "9903.91.05": { list: "Four-year review, 2025 (Note 31(f))", periods: [["2025-01-01", null, "0.50"]] },
+  "9903.91.06": { list: "Four-year review, 2026 (Note 31(g))", periods: [["2026-01-01", null, "0.25"]] },
+  "9903.91.07": { list: "Four-year review, 2026 (Note 31(h))", periods: [["2026-01-01", null, "0.50"]] },
+  "9903.91.08": { list: "Four-year review, 2026 (Note 31(i))", periods: [["2026-01-01", null, "1.00"]] },
+  "9903.91.11": { list: "Four-year review, 2025 (Note 31(j))", periods: [["2025-01-01", null, "0.25"]] },
+  "9903.92.10": { list: "Ship-to-shore cranes", periods: [["2024-09-27", null, "0.25"]] },
+};
+
+const EU27 = ["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE"];
+/** Countries whose Section 232 steel/aluminium duties were exempted or under quota agreements until Proclamations 10895/10896 (2025-03-12). */
+const PRE_2025_232_EXEMPT = ["CA", "MX", "AU", "AR", "BR", "KR", "JP", "GB", "UA", ...EU27];
+
+function ch99() {
+  const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, replaces, condition]
+  const s301 = table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv"));
+  for (const r of s301) {
+    const m = S301[r.ch99_code];
+    if (!m) continue;
+    for (const [from, to, rate] of m.periods) {
+      measures.push(["301", r.ch99_code, `Section 301 China, ${m.list}`, r.hts8, ["CN"], null, rate, "value", null, from, to, null]);
+    }
+  }
+  const res = (f) => table(join(shared, "us-ch99-yale", "resources", f));
+  // Section 232 before the April 2026 annexes: steel articles (ch. 72/73 products of the annex list), aluminium (ch. 76),
+  // derivatives on their metal content, copper on its copper content.
+  const annex = res("s232_annex_products.csv");
+  // Steel and aluminium articles of the 2018 proclamations (9705: headings 7206-7229 less ferro-alloys, 7301-7306;
+  // 9704: 7601, 7604-7609), plus the chapter 72/73/76 products of the annex list.
+  const STEEL_HEADINGS = ["7206", "7207", "7208", "7209", "7210", "7211", "7212", "7213", "7214", "7215", "7216", "7217", "7218", "7219", "7220", "7221", "7222", "7223", "7224", "7225", "7226", "7227", "7228", "7229", "7301", "7302", "7304", "7305", "7306"];
+  const ALU_HEADINGS = ["7601", "7604", "7605", "7606", "7607", "7608", "7609"];
+  const steelCore = [...STEEL_HEADINGS, ...annex.filter((r) => r.metal_type === "steel" && /^7[23]/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
+  const aluCore = [...ALU_HEADINGS, ...annex.filter((r) => r.metal_type === "aluminum" && /^76/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
+  const steelPeriods = [
+    ["9903.80.01", "2018-03-23", "2025-03-11", "0.25", PRE_2025_232_EXEMPT],
+    ["9903.81.87", "2025-03-12", "2025-06-03", "0.25", null],
+    ["9903.81.87", "2025-06-04", "2026-04-05", "0.50", ["GB"]],
+    ["9903.81.86", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
+  ];
+  const aluPeriods = [
+    ["9903.85.01", "2018-03-23", "2025-03-11", "0.10", PRE_2025_232_EXEMPT],
+    ["9903.85.02", "2025-03-12", "2025-06-03", "0.25", null],
+    ["9903.85.02", "2025-06-04", "2026-04-05", "0.50", ["GB"]],
+    ["9903.85.12", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
+  ];
+  for (const prefix of new Set(steelCore))
+    for (const [code, from, to, rate, excl, only] of steelPeriods)
+      measures.push(["232", code, "Section 232 steel", prefix, only ?? null, excl ?? null, rate, "value", "steel", from, to, null]);
+  for (const prefix of new Set(aluCore))
+    for (const [code, from, to, rate, excl, only] of aluPeriods)
+      measures.push(["232", code, "Section 232 aluminum", prefix, only ?? null, excl ?? null, rate, "value", "aluminum", from, to, null]);
+  for (const r of res("s232_derivative_products.csv")) {
+    const metal = r.derivative_type;
+    const from = r.effective_date || "2025-06-04";
+    measures.push(["232", r.ch99_code, `Section 232 ${metal} derivatives (on ${metal} content)`, r.hts_prefix, null, ["GB"], "0.50", "content", metal, from, "2026-04-05", null]);
+    measures.push(["232", r.ch99_code, `Section 232 ${metal} derivatives (on ${metal} content)`, r.hts_prefix, ["GB"], null, "0.25", "content", metal, from, "2026-04-05", null]);
+  }
+  for (const r of res("s232_copper_products.csv"))
+    measures.push(["232", r.ch99_code, "Section 232 copper (on copper content)", r.hts10, null, null, "0.50", "content", "copper", "2025-08-01", "2026-04-05", null]);
+  // From 2026-04-06 (HTS 2026 Rev 5): four annexes. I-A 50% (UK 25% for steel/aluminium), I-B 25% (UK 15%),
+  // II out of scope, III 15% until 2027-12-31. Duty on the full value (the annex regime replaced content-based derivatives).
+  const annexRows = [...annex, ...STEEL_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "steel" })), ...ALU_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "aluminum" }))];
+  for (const r of annexRows) {
+    const metal = r.metal_type;
+    const ukApplies = metal !== "copper";
+    const add = (code, rate, origins, excluded, to = null) =>
+      measures.push(["232", code, `Section 232 ${metal}, Annex ${r.annex.toUpperCase()}`, r.hts_prefix, origins, excluded, rate, "value", metal, "2026-04-06", to, null]);
+    if (r.annex === "1a") {
+      add("9903.82.02", "0.50", null, ukApplies ? ["GB"] : null);
+      if (ukApplies) add("9903.82.03", "0.25", ["GB"], null);
+    } else if (r.annex === "1b") {
+      add("9903.82.04", "0.25", null, ukApplies ? ["GB"] : null);
+      if (ukApplies) add("9903.82.05", "0.15", ["GB"], null);
+    } else if (r.annex === "3") add("9903.82.06", "0.15", null, null, "2027-12-31");
+  }
+
+  // Exclusions and claims. [code, name, applies_to (measure code or program), hs_prefix ('' = any product of the measure),
+  // kind ('auto' fires on the code alone | 'claim' must be claimed), condition, valid_from, valid_to]
+  const exclusions = [];
+  const text = readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "utf8").split("\n");
+  const start = text.findIndex((l) => l.startsWith("(vvv)  (i) The U.S. Trade Representative"));
+  const end = text.findIndex((l, i) => i > start && /^21\. \(a\) For purposes of subheading 9903\.19\.23/.test(l));
+  let applies = null;
+  let code = "9903.88.69";
+  let item = "";
+  const flush = () => {
+    if (!item || !applies) return;
+    const body = item.replace(/^\(\d+\)\s*/, "").replace(/\s+/g, " ").trim();
+    const codes = [...body.matchAll(/(\d{4})\.(\d{2})\.(\d{2})(\d{2})?/g)].map((m) => m[1] + m[2] + m[3] + (m[4] ?? ""));
+    if (!codes.length) return;
+    const bare = /^\d{4}\.\d{2}\.\d{4}$/.test(body);
+    const [from, to] = code === "9903.88.69" ? ["2024-06-15", "2026-11-09"] : ["2024-01-01", "2026-11-09"];
+    for (const hs of new Set(bare ? codes : codes.map((c) => c.slice(0, 10))))
+      for (const a of applies)
+        exclusions.push([code, bare ? `USTR product exclusion for ${body}` : body.replace(/ \(described in statistical reporting number.*$/, "").slice(0, 240), a, hs, bare ? "auto" : "claim", bare ? null : "The goods must match the exclusion's product description", from, to]);
+  };
+  for (let i = start; i < end; i++) {
+    const l = text[i];
+    if (/^\(vvv\)  \(i\)/.test(l)) applies = ["9903.88.01"];
+    else if (/^\(ii\) The U\.S\. Trade Representative/.test(l)) (flush(), (item = ""), (applies = ["9903.88.02"]));
+    else if (/^\(iii\) The U\.S\. Trade Representative/.test(l)) (flush(), (item = ""), (applies = ["9903.88.03", "9903.88.04"]));
+    else if (/^\(iv\) The U\.S\. Trade Representative/.test(l)) (flush(), (item = ""), (applies = ["9903.88.15"]));
+    else if (/^\(www\)/.test(l)) (flush(), (item = ""), (applies = ["9903.88.02"]), (code = "9903.88.70"));
+    if (/^\s*\(\d+\)\s/.test(l) && !/^\s{6,}/.test(l)) {
+      flush();
+      item = l.trim();
+    } else if (item && l.trim() && !/Harmonized Tariff Schedule|Annotated for Statistical|^\s*(Heading|Subheading|fix|Note:|1\/)/.test(l)) item += " " + l.trim();
+  }
+  flush();
+  // Claim-only exemptions for Section 232 derivatives whose metal was melted and poured / smelted and cast in the US.
+  exclusions.push(["9903.81.92", "Steel derivative: steel melted and poured in the United States", "232:steel", "", "claim", "The steel content was melted and poured in the United States", "2025-03-12", "2026-04-05"]);
+  exclusions.push(["9903.85.09", "Aluminum derivative: aluminum smelted and cast in the United States", "232:aluminum", "", "claim", "The aluminum content was smelted and cast in the United States", "2025-03-12", "2026-04-05"]);
+  // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the metal share is 0.
+  exclusions.push(["9903.82.01", "Section 232 annex goods containing no steel, aluminum or copper", "232", "", "auto_zero_content", "metal_weight_percentage is 0", "2026-04-06", null]);
+  // Pre-2025 country exemptions: recorded so the stack can show why the measure did not apply.
+  // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
+  const groups = new Map();
+  for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to] of measures) {
+    const key = JSON.stringify([program, code, name, origins, excluded, rate, basis, metal, from, to]);
+    if (!groups.has(key)) groups.set(key, { program, code, name, origins, origins_excluded: excluded, rate, basis, metal, valid_from: from, valid_to: to, prefixes: [] });
+    groups.get(key).prefixes.push(prefix);
+  }
+  return {
+    measures: [...groups.values()].map((g) => ({ ...g, prefixes: [...new Set(g.prefixes)].sort() })),
+    exclusions: { columns: ["code", "name", "applies_to", "hs_prefix", "kind", "condition", "valid_from", "valid_to"], rows: exclusions },
+  };
+}
+
+function vat() {
+  const ib = JSON.parse(readFileSync(join(shared, "vat-ibericode", "vat-rates.json"), "utf8")).items;
+  const st = JSON.parse(readFileSync(join(shared, "vat-worldwide-sales-tax-npm", "sales_tax_rates.json"), "utf8"));
+  const REGION = { "Canary Islands": "ES-CN", Ceuta: "ES-CE", Melilla: "ES-ML", Madeira: "PT-30", Azores: "PT-20", Guadeloupe: "FR-971", Martinique: "FR-972", Guyane: "FR-973", Reunion: "FR-974", Mayotte: "FR-976", Heligoland: "DE-HELGOLAND", "Büsingen am Hochrhein": "DE-BUSINGEN", "Mount Athos": "GR-69", Livigno: "IT-LIVIGNO", "Campione d'Italia": "IT-CAMPIONE", Jungholz: "AT-JUNGHOLZ", Mittelberg: "AT-MITTELBERG" };
+  const rows = []; // [country, region, name, valid_from, valid_to, standard, reduced]
+  for (const [cc, periods] of Object.entries(ib)) {
+    const sorted = [...periods].sort((a, b) => a.effective_from.localeCompare(b.effective_from));
+    sorted.forEach((p, i) => {
+      const from = p.effective_from === "0000-01-01" ? "1970-01-01" : p.effective_from;
+      const next = sorted[i + 1];
+      const to = next ? new Date(Date.parse(next.effective_from) - 86400000).toISOString().slice(0, 10) : null;
+      const { standard, ...reduced } = p.rates;
+      const country = cc === "EL" ? "GR" : cc;
+      rows.push([country, "", "VAT", from, to, String(standard), Object.keys(reduced).length ? Object.fromEntries(Object.entries(reduced).map(([k, v]) => [k, String(v)])) : null]);
+      for (const e of p.exceptions ?? []) rows.push([country, REGION[e.name] ?? e.name, `VAT (${e.name})`, from, to, String(e.standard), null]);
+    });
+  }
+  for (const [cc, v] of Object.entries(st)) {
+    if (ib[cc] || (cc === "GR" && ib.EL)) continue;
+    if (v.type === "none") continue;
+    rows.push([cc, "", v.type.toUpperCase(), "1970-01-01", null, new Big(v.rate).times(100).toString(), null]);
+    // Harmonized Sales Tax provinces: CBSA collects the HST (federal 5% + provincial part) at import. PST and QST
+    // provinces are not collected at the border, so only GST applies there.
+    for (const [region, r] of Object.entries(v.states ?? {})) {
+      if (r.type !== "hst") continue;
+      const periods = Object.entries(r.before ?? {}).map(([d, b]) => [d.slice(0, 10), b.rate]).sort();
+      let from = "1970-01-01";
+      for (const [until, rate] of periods) {
+        const to = new Date(Date.parse(until) - 86400000 + 86400000 * (until.endsWith("T22") ? 1 : 0)).toISOString().slice(0, 10);
+        rows.push([cc, `${cc}-${region}`, `HST (${region})`, from, to, new Big(v.rate).plus(rate).times(100).toString(), null]);
+        from = until;
+      }
+      rows.push([cc, `${cc}-${region}`, `HST (${region})`, from, null, new Big(v.rate).plus(r.rate).times(100).toString(), null]);
+    }
+  }
+  return { columns: ["country", "region", "name", "valid_from", "valid_to", "standard", "reduced"], rows };
+}
+
+function fx() {
+  const lines = readFileSync(join(shared, "fx-ecb", "eurofxref-hist.csv"), "utf8").trim().split("\n");
+  const head = lines[0].split(",").filter(Boolean);
+  const body = lines.slice(1).map((l) => l.split(",")).filter((r) => r[0] >= "2018-01-01");
+  const keep = head.slice(1).filter((c, i) => body.every((r) => r[i + 1] !== "N/A" || true) && body.some((r) => r[i + 1] !== "N/A"));
+  const idx = keep.map((c) => head.indexOf(c));
+  const out = [["Date", ...keep].join(",")];
+  for (const r of body.sort((a, b) => a[0].localeCompare(b[0]))) out.push([r[0], ...idx.map((i) => (r[i] === "N/A" ? "" : r[i]))].join(","));
+  return out.join("\n") + "\n";
+}
+
+write("tariffs/us-hts8.json", usTariff());
+write("tariffs/uk-eu.json", ukEu());
+const c = ch99();
+write("tariffs/us-ch99.json", c);
+write("vat/vat-rates.json", vat());
+write("fx/ecb-rates.csv", fx());
+console.log("calculate data written", c.measures.length, "measures", c.exclusions.rows.length, "exclusions");

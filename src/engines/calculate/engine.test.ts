@@ -1,0 +1,238 @@
+/** The pure engine on hand-made data: tiers, units, measures, exclusions, de minimis, fees, VAT, rounding. */
+import { describe, expect, it } from "vitest";
+import { dec } from "../../lib/money";
+import { applicableMeasures, calculate, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
+import type { CalcInput, DeMinimisRow, Measure, ResolvedData, TariffLine } from "./types";
+
+const input = (over: Partial<CalcInput> = {}): CalcInput => ({
+  hsCode: "12345678",
+  origin: "VN",
+  destination: "US",
+  declaredValue: "1000",
+  quantity: "1",
+  currency: "USD",
+  weight: null,
+  weightUnit: "kg",
+  shippingCost: "0",
+  insuranceCost: "0",
+  transportMode: "air",
+  shippingTerms: "FOB",
+  channel: null,
+  entryDate: "2026-01-15",
+  components: [],
+  metalWeightPercentage: null,
+  manualClaims: [],
+  destinationRegion: null,
+  volume: null,
+  volumeUnit: "l",
+  ...over,
+});
+
+const line = (over: Partial<TariffLine> = {}): TariffLine => ({
+  schedule: "US",
+  code: "12345678",
+  validFrom: "2020-01-01",
+  validTo: null,
+  description: "Widgets",
+  q1: "KG",
+  q2: null,
+  currency: "USD",
+  mfnText: "10%",
+  mfn: [["av", "0.1"]],
+  col2Text: "50%",
+  col2: [["av", "0.5"]],
+  specialText: "Free (KR)",
+  special: { KR: [] },
+  ...over,
+});
+
+const measure = (over: Partial<Measure> = {}): Measure => ({
+  program: "301",
+  code: "9903.88.03",
+  name: "Section 301",
+  hsPrefix: "12345678",
+  origins: ["CN"],
+  originsExcluded: null,
+  rate: "0.25",
+  basis: "value",
+  metal: null,
+  validFrom: "2019-05-10",
+  validTo: null,
+  ...over,
+});
+
+const data = (over: Partial<ResolvedData> = {}): ResolvedData => ({
+  rule: { country: "US", schedule: "US", currency: "USD", customsBasis: "FOB", vatName: null, vatIncludesDuty: false, vatIncludesFees: false, vatIncludesFreight: false, sourceUrl: "" },
+  currency: "USD",
+  lines: [line()],
+  measures: [],
+  exclusions: [],
+  programs: [
+    { program: "KR", name: "KORUS", country: "KR", validFrom: "2012-03-15", validTo: null },
+    { program: "column2", name: "Column 2", country: "KP", validFrom: "1951-09-01", validTo: null },
+  ],
+  vat: null,
+  vatRegion: null,
+  deMinimis: [],
+  fees: [],
+  fx: { date: "2026-01-15", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" },
+  ...over,
+});
+
+describe("tiers", () => {
+  it.each([
+    ["VN pays MFN", "VN", "normal_tariff", "100"],
+    ["KR gets the KORUS preference", "KR", "preferential_tariff", "0"],
+    ["KP pays column 2", "KP", "punitive_tariff", "500"],
+  ])("%s", (_n, origin, tier, duty) => {
+    const r = calculate(input({ origin }), data());
+    expect(r.tier?.tier).toBe(tier);
+    expect(r.totalDuty.toString()).toBe(duty);
+  });
+});
+
+describe("units", () => {
+  it.each([
+    ["KG from kg", "KG", { weight: "2.5" }, "2.5"],
+    ["KG from lb", "KG", { weight: "1", weightUnit: "lb" as const }, "0.45359237"],
+    ["dozen", "DOZ", { quantity: "24" }, "2"],
+    ["litres from ml", "L", { volume: "500", volumeUnit: "ml" as const }, "0.5"],
+    ["litres from hl", "L", { volume: "1.5", volumeUnit: "hl" as const }, "150"],
+    ["tonnes", "T", { weight: "2500" }, "2.5"],
+  ])("%s", (_n, unit, over, expected) => {
+    expect(unitQuantity(unit, input(over))?.qty.toString()).toBe(expected);
+  });
+  it("an unknown unit or a missing fact gives null", () => {
+    expect(unitQuantity("M2", input())).toBeNull();
+    expect(unitQuantity("KG", input())).toBeNull();
+  });
+});
+
+describe("rate text and codes", () => {
+  it.each([
+    [[["av", "0.165"]], "16.5%"],
+    [[], "Free"],
+    [[["sp", "1.104", "KG"], ["av", "0.149"]], "1.104 USD/KG + 14.9%"],
+    [[["sp", "77", "KG", 100]], "77 USD/100 KG"],
+  ] as const)("%j → %s", (comps, text) => {
+    expect(componentsText(comps as never, "USD")).toBe(text);
+  });
+  it.each([
+    ["6109", "6109"],
+    ["610910", "6109.10"],
+    ["61091000", "6109.10.00"],
+    ["8483509040", "8483.50.90.40"],
+  ])("%s → %s", (code, out) => expect(dotted(code)).toBe(out));
+});
+
+describe("measures", () => {
+  it("a four-year-review 301 heading replaces the list heading", () => {
+    const ms = applicableMeasures(data({ measures: [measure(), measure({ code: "9903.91.01", rate: "0.5" })] }), "CN", "2026-01-15");
+    expect(ms.map((m) => m.code)).toEqual(["9903.91.01"]);
+  });
+  it("origin scope and exclusions of origins", () => {
+    const ms = [measure({ program: "232", code: "A", origins: null, originsExcluded: ["GB"] }), measure({ program: "232", code: "B", origins: ["GB"], metal: "x" })];
+    expect(applicableMeasures(data({ measures: ms }), "GB", "2026-01-15").map((m) => m.code)).toEqual(["B"]);
+    expect(applicableMeasures(data({ measures: ms }), "VN", "2026-01-15").map((m) => m.code)).toEqual(["A"]);
+  });
+  it("a measure keyed below the given code is conditional", () => {
+    const r = calculate(input({ origin: "CN" }), data({ measures: [measure({ hsPrefix: "1234567890" })] }));
+    expect(r.conditional[0]?.note).toMatch(/1234\.56\.78\.90/);
+    expect(r.totalDuty.toString()).toBe("100");
+  });
+  it("an auto exclusion fires; a claim is offered and applied only when claimed", () => {
+    const d = data({
+      measures: [measure()],
+      exclusions: [{ code: "9903.88.69", name: "Claimable", appliesTo: "9903.88.03", hsPrefix: "12345678", kind: "claim", condition: "c", validFrom: "2024-01-01", validTo: null }],
+    });
+    expect(calculate(input({ origin: "CN" }), d).exemptions.available[0]?.code).toBe("9903.88.69");
+    expect(calculate(input({ origin: "CN" }), d).totalDuty.toString()).toBe("350");
+    const claimed = calculate(input({ origin: "CN", manualClaims: ["9903.88.69"] }), d);
+    expect(claimed.totalDuty.toString()).toBe("100");
+    expect(claimed.exemptions.fired[0]).toMatchObject({ code: "9903.88.69", claimed: true });
+    const auto = data({ measures: [measure()], exclusions: [{ ...d.exclusions[0]!, kind: "auto" }] });
+    expect(calculate(input({ origin: "CN" }), auto).exemptions.fired[0]).toMatchObject({ claimed: false });
+  });
+  it("content basis: components, share, or conditional", () => {
+    const d = data({ measures: [measure({ program: "232", origins: null, basis: "content", metal: "steel", rate: "0.5" })] });
+    // MFN 10% of 2,000 + 50% of (100 steel per unit × 2)
+    expect(calculate(input({ components: [{ material: "Steel", value: "100" }], quantity: "2" }), d).totalDuty.toString()).toBe("300");
+    expect(calculate(input({ metalWeightPercentage: "10" }), d).duties[1]?.estimated).toBe(true);
+    expect(calculate(input(), d).conditional).toHaveLength(1);
+  });
+});
+
+describe("de minimis", () => {
+  const rows: DeMinimisRow[] = [
+    { country: "CA", kind: "duty", channel: "any", origins: null, currency: "CAD", threshold: "20", basis: "goods", validFrom: "2000-01-01", validTo: null, sourceUrl: "", note: null },
+    { country: "CA", kind: "duty", channel: "courier", origins: ["US", "MX"], currency: "CAD", threshold: "150", basis: "goods", validFrom: "2020-07-01", validTo: null, sourceUrl: "", note: null },
+  ];
+  it.each([
+    ["courier US origin", { channel: "courier" as const, origin: "US" }, "150"],
+    ["postal US origin", { channel: "postal" as const, origin: "US" }, "20"],
+    ["courier CN origin", { channel: "courier" as const, origin: "CN" }, "20"],
+    ["before CUSMA", { channel: "courier" as const, origin: "US", entryDate: "2020-06-30" }, "20"],
+  ])("%s", (_n, over, threshold) => {
+    expect(deMinimisRow(rows, "duty", input(over))?.threshold).toBe(threshold);
+  });
+  it("the shipment value decides, not the line's", () => {
+    const d = data({ deMinimis: [{ ...rows[0]!, country: "US", currency: "USD", threshold: "800" }] });
+    expect(calculate(input({ declaredValue: "500" }), d).exemptions.deMinimis.exempt).toBe(true);
+    expect(calculate(input({ declaredValue: "500" }), d, { goodsValue: dec(900) }).exemptions.deMinimis.exempt).toBe(false);
+  });
+});
+
+describe("fees", () => {
+  const mpf = { country: "US", code: "MPF", name: "MPF", rate: "0.003464", min: "33.58", max: "651.50", currency: "USD", transportMode: null, validFrom: "2025-10-01", validTo: "2026-09-30", sourceUrl: "", note: null };
+  const hmf = { ...mpf, code: "HMF", rate: "0.00125", min: null, max: null, transportMode: "sea" };
+  const m = { currency: "USD", toDest: (a: ReturnType<typeof dec>) => a, rate: () => dec(1) };
+  it.each([
+    ["floor", "1000", "air", "33.58"],
+    ["ad valorem", "50000", "air", "173.2"],
+    ["cap", "500000", "air", "651.5"],
+    ["HMF by sea", "1000", "sea", "34.83"],
+  ])("%s", (_n, value, mode, total) => {
+    const fees = computeFees([mpf, hmf], input({ transportMode: mode as "sea" }), dec(value), m);
+    expect(fees.reduce((s, f) => s.plus(f.amount), dec(0)).toString()).toBe(total);
+  });
+});
+
+describe("VAT and CIF", () => {
+  const eu = data({
+    rule: { country: "EU", schedule: "EU", currency: "EUR", customsBasis: "CIF", vatName: "VAT", vatIncludesDuty: true, vatIncludesFees: true, vatIncludesFreight: true, sourceUrl: "" },
+    currency: "EUR",
+    lines: [line({ schedule: "EU", currency: "EUR", special: null })],
+    vat: { country: "DE", region: "", name: "VAT", validFrom: "2021-01-01", validTo: null, standard: "19", reduced: null },
+  });
+  it("VAT on CIF value + duty, rounded once", () => {
+    const r = calculate(input({ destination: "DE", currency: "EUR", declaredValue: "99.99", shippingCost: "0.01" }), eu);
+    expect(r.values.customsValue.toString()).toBe("100");
+    expect(r.totalDuty.toString()).toBe("10");
+    expect(r.vat?.amount.toString()).toBe("20.9");
+  });
+  it("converts through EUR", () => {
+    const r = calculate(input({ destination: "DE", currency: "USD", declaredValue: "120" }), eu);
+    expect(r.values.customsValue.toString()).toBe("100");
+    expect(r.currencies.exchangeRate.toFixed(6)).toBe("0.833333");
+  });
+});
+
+describe("stack", () => {
+  it("base first, exempted lines zeroed, claims offered, content measures conditional", () => {
+    const d = data({
+      measures: [measure(), measure({ program: "232", code: "9903.85.08", origins: null, basis: "content", metal: "aluminum", rate: "0.5" })],
+      exclusions: [{ code: "9903.88.69", name: "Excluded", appliesTo: "9903.88.03", hsPrefix: "12345678", kind: "auto", condition: null, validFrom: "2024-01-01", validTo: null }],
+    });
+    const s = stack(input({ origin: "CN" }), d);
+    expect(s.tiers[0]).toMatchObject({ name: "MFN duty", rate: "10%" });
+    expect(s.tiers[1]).toMatchObject({ code: "9903.88.03", exempted: true, rate: "0%", exclusion_code: "9903.88.69" });
+    expect(s.conditional[0]).toMatchObject({ code: "9903.85.08" });
+  });
+});
+
+describe("notes", () => {
+  it("says when the FX data ends before the entry date", () => {
+    const r = calculate(input({ currency: "GBP", entryDate: "2026-11-20" }), data({ fx: { date: "2026-04-13", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" } }));
+    expect(r.notes.join(" ")).toMatch(/latest ECB reference rate in the data is of 2026-04-13/);
+  });
+});

@@ -1,0 +1,612 @@
+/**
+ * The duty, fees and VAT engine: pure (no Hono, no bindings, no clock). Given a request and the reference data
+ * resolved for it, it produces every line with its basis text so a broker can follow the arithmetic. Amounts
+ * stay exact (big.js) and are rounded once, when the result is put on the wire (see `wire.ts`).
+ *
+ * Order of work: currency → values → customs value (CIF/FOB) → tariff line → duty tier (punitive column 2,
+ * preferential programme, normal MFN) → additional measures (exclusions, claims, content) → de minimis → fees →
+ * VAT (on value + duty + fees where the destination says so) → totals.
+ */
+import type Big from "big.js";
+import { dec, formatMoney } from "../../lib/money";
+import type { CalcInput, Component, DeMinimisRow, Exclusion, FeeRow, Measure, ResolvedData, TariffLine } from "./types";
+
+export class CalcError extends Error {}
+
+const ZERO = dec(0);
+const LB_TO_KG = "0.45359237";
+export const inForce = (row: { validFrom: string; validTo: string | null }, date: string) =>
+  row.validFrom <= date && (row.validTo === null || row.validTo >= date);
+
+/** "16.5%" from "0.165". */
+export const pctText = (fraction: string | Big) => `${dec(fraction).times(100).toString()}%`;
+/** "6109.10.00" from "61091000"; 10 digits "8483.50.90.40". */
+export const dotted = (code: string) =>
+  code.length <= 4 ? code : code.length <= 6 ? `${code.slice(0, 4)}.${code.slice(4)}` : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
+
+export function componentsText(comps: Component[] | null, currency: string): string {
+  if (!comps) return "";
+  if (comps.length === 0) return "Free";
+  return comps
+    .map((c) => (c[0] === "av" ? pctText(c[1]) : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${c[2] ?? "unit"}`))
+    .join(" + ");
+}
+
+export interface Money {
+  currency: string;
+  /** Converts an amount in `from` to the destination currency (exact up to 20 decimal places). */
+  toDest(amount: Big, from: string): Big;
+  /** Destination units per one unit of `from`. */
+  rate(from: string): Big;
+}
+
+export function money(data: ResolvedData): Money {
+  const dest = data.currency;
+  const per = (ccy: string) => {
+    if (ccy === "EUR") return dec(1);
+    const r = data.fx.perEur[ccy];
+    if (!r) throw new CalcError(`No ECB reference rate for ${ccy}${data.fx.date ? ` on or before ${data.fx.date}` : ""}`);
+    return dec(r);
+  };
+  return {
+    currency: dest,
+    rate: (from) => (from === dest ? dec(1) : per(dest).div(per(from))),
+    toDest: (amount, from) => (from === dest ? amount : amount.times(per(dest)).div(per(from))),
+  };
+}
+
+/** Quantity of a tariff unit from the request facts; null when the facts do not give it. */
+export function unitQuantity(unit: string | null, input: CalcInput): { qty: Big; text: string } | null {
+  const u = (unit ?? "").toUpperCase();
+  const kg = input.weight === null ? null : input.weightUnit === "lb" ? dec(input.weight).times(LB_TO_KG) : dec(input.weight);
+  const litres =
+    input.volume === null ? null : input.volumeUnit === "hl" ? dec(input.volume).times(100) : input.volumeUnit === "ml" ? dec(input.volume).div(1000) : dec(input.volume);
+  const q = dec(input.quantity);
+  switch (u) {
+    case "KG":
+      return kg && { qty: kg, text: `${kg.toString()} kg` };
+    case "G":
+    case "GM":
+      return kg && { qty: kg.times(1000), text: `${kg.times(1000).toString()} g` };
+    case "T":
+      return kg && { qty: kg.div(1000), text: `${kg.div(1000).toString()} t` };
+    case "NO":
+    case "PCS":
+    case "PRS":
+    case "ITEM":
+      return { qty: q, text: `${q.toString()} ${u === "PRS" ? "pairs" : "units"}` };
+    case "DOZ":
+    case "DPR":
+      return { qty: q.div(12), text: `${q.toString()} units = ${q.div(12).toString()} dozen` };
+    case "L":
+      return litres && { qty: litres, text: `${litres.toString()} l` };
+    default:
+      return null;
+  }
+}
+
+export interface DutyLine {
+  name: string;
+  rate: string;
+  amount: Big;
+  type: "ad_valorem" | "specific" | "compound" | "free" | "additional" | "text";
+  code?: string;
+  estimated?: boolean;
+  basis: string;
+  exempted?: boolean;
+  exclusion_code?: string;
+  exclusion_name?: string;
+}
+
+/** Duty of one set of rate components on the customs value and the quantities. */
+export function applyComponents(
+  comps: Component[] | null,
+  rateText: string,
+  lineCurrency: string,
+  customsValue: Big,
+  input: CalcInput,
+  m: Money,
+): { amount: Big; basis: string; type: DutyLine["type"]; estimated: boolean } {
+  if (comps === null) return { amount: ZERO, basis: `Rate stated in words ("${rateText}"): not computed`, type: "text", estimated: true };
+  if (comps.length === 0) return { amount: ZERO, basis: "Free", type: "free", estimated: false };
+  let amount = ZERO;
+  let estimated = false;
+  const parts: string[] = [];
+  for (const c of comps) {
+    if (c[0] === "av") {
+      const a = customsValue.times(c[1]);
+      amount = amount.plus(a);
+      parts.push(`${pctText(c[1])} of ${formatMoney(customsValue, m.currency)} customs value`);
+    } else {
+      const per = c[3] ?? 1;
+      const q = unitQuantity(c[2], input);
+      const unitText = `${c[1]} ${lineCurrency}/${per !== 1 ? `${per} ` : ""}${c[2] ?? "unit"}`;
+      if (!q) {
+        estimated = true;
+        parts.push(`${unitText}: not computed (${c[2] === "KG" || c[2] === "G" || c[2] === "T" ? "weight" : c[2] === "L" ? "volume" : `quantity in ${c[2]}`} not given)`);
+        continue;
+      }
+      const inLineCcy = dec(c[1]).times(q.qty).div(per);
+      const a = m.toDest(inLineCcy, lineCurrency);
+      amount = amount.plus(a);
+      parts.push(
+        `${unitText} × ${q.text} = ${formatMoney(inLineCcy, lineCurrency)}${lineCurrency !== m.currency ? ` = ${formatMoney(a, m.currency)}` : ""}`,
+      );
+    }
+  }
+  const type = comps.length > 1 ? "compound" : comps[0]![0] === "av" ? "ad_valorem" : "specific";
+  return { amount, basis: parts.join(" + "), type, estimated };
+}
+
+export interface TierResult {
+  tier: "normal_tariff" | "preferential_tariff" | "punitive_tariff";
+  line: DutyLine;
+  program: string | null;
+  note: string | null;
+}
+
+/** Picks the tier for the origin: column 2 (punitive) where the origin is listed, else the best preference, else MFN. */
+export function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData, customsValue: Big, m: Money): TierResult {
+  const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
+  const label = `${line.schedule === "US" ? "HTS" : line.schedule === "GB" ? "UK tariff" : "EU CET"} ${dotted(line.code)}`;
+  if (programs.some((p) => p.program === "column2") && line.col2Text !== null) {
+    const r = applyComponents(line.col2, line.col2Text, line.currency, customsValue, input, m);
+    return {
+      tier: "punitive_tariff",
+      program: "column2",
+      note: `Goods of ${input.origin} pay the column 2 rate (HTSUS General Note 3(b))`,
+      line: { name: `Column 2 duty (${label})`, rate: componentsText(line.col2, line.currency) || line.col2Text, amount: r.amount, type: r.type, code: dotted(line.code), basis: r.basis, ...(r.estimated ? { estimated: true } : {}) },
+    };
+  }
+  const mfn = applyComponents(line.mfn, line.mfnText, line.currency, customsValue, input, m);
+  let best: TierResult = {
+    tier: "normal_tariff",
+    program: null,
+    note: null,
+    line: { name: `MFN duty (${label})`, rate: componentsText(line.mfn, line.currency) || line.mfnText, amount: mfn.amount, type: mfn.type, code: dotted(line.code), basis: mfn.basis, ...(mfn.estimated ? { estimated: true } : {}) },
+  };
+  for (const p of programs) {
+    const comps = line.special?.[p.program];
+    if (!comps) continue;
+    const r = applyComponents(comps, "", line.currency, customsValue, input, m);
+    if (r.estimated) continue;
+    if (best.tier === "normal_tariff" && !mfn.estimated && r.amount.gt(mfn.amount)) continue;
+    if (best.tier === "preferential_tariff" && r.amount.gte(best.line.amount)) continue;
+    best = {
+      tier: "preferential_tariff",
+      program: p.program,
+      note: `${p.name} (special programme "${p.program}"): the preference needs a claim with proof of origin`,
+      line: { name: `Preferential duty, ${p.name} (${label})`, rate: componentsText(comps, line.currency), amount: r.amount, type: r.type, code: dotted(line.code), basis: r.basis },
+    };
+  }
+  return best;
+}
+
+export interface MeasureDecision {
+  measure: Measure;
+  /** applied: in the totals; exempted: an exclusion or claim zeroed it; conditional: needs facts, not in totals. */
+  status: "applied" | "exempted" | "conditional";
+  amount: Big;
+  basis: string;
+  estimated: boolean;
+  condition?: string;
+  exclusion?: Exclusion;
+  claimed?: boolean;
+}
+
+const METALS: Record<string, string> = { steel: "steel", iron: "steel", iron_or_steel: "steel", "iron and steel": "steel", aluminum: "aluminum", aluminium: "aluminum", copper: "copper" };
+export const metalOf = (material: string) => METALS[material.trim().toLowerCase()] ?? null;
+
+const exclusionMatches = (e: Exclusion, m: Measure) =>
+  e.appliesTo === m.code || e.appliesTo === m.program || (m.metal !== null && e.appliesTo === `${m.program}:${m.metal}`);
+
+/** Measures that apply to the origin on the date, after the stacking rules between them. */
+export function applicableMeasures(data: ResolvedData, origin: string, date: string): Measure[] {
+  const ms = data.measures
+    .filter((m) => inForce(m, date) && (m.origins === null || m.origins.includes(origin)) && !(m.originsExcluded ?? []).includes(origin))
+    .sort((a, b) => a.code.localeCompare(b.code));
+  // Section 301: a four-year-review heading (9903.91/9903.92) replaces the original list heading for its products.
+  const has301Review = ms.some((m) => m.program === "301" && !m.code.startsWith("9903.88"));
+  const kept = ms.filter((m) => !(m.program === "301" && has301Review && m.code.startsWith("9903.88")));
+  // One line per programme and metal (the most specific prefix wins), so overlapping lists never double-charge.
+  const byKey = new Map<string, Measure>();
+  for (const m of kept) {
+    const key = `${m.program}|${m.metal ?? ""}|${m.code.startsWith("9903.88") || m.program !== "301" ? "" : m.code}|${m.basis}`;
+    const prev = byKey.get(key);
+    if (!prev || m.hsPrefix.length > prev.hsPrefix.length) byKey.set(key, m);
+  }
+  return [...byKey.values()].sort((a, b) => a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
+}
+
+/**
+ * Decides every additional measure: exclusions that fire on the code, claims filed in `manual_claims`, content
+ * bases, and measures that cover only some statistical suffixes of a shorter code (conditional).
+ * `customsValue` null = stacking mode (no values): content-based measures are conditional there.
+ */
+export function decideMeasures(
+  input: CalcInput,
+  data: ResolvedData,
+  customsValue: Big | null,
+  m: Money | null,
+): { decisions: MeasureDecision[]; available: Exclusion[]; fired: Exclusion[] } {
+  const code = input.hsCode;
+  const claims = new Set(input.manualClaims.map((c) => c.replace(/\s/g, "")));
+  const available = new Map<string, Exclusion>();
+  const fired: Exclusion[] = [];
+  const decisions: MeasureDecision[] = [];
+  for (const measure of applicableMeasures(data, input.origin, input.entryDate)) {
+    const rate = dec(measure.rate);
+    const rateText = pctText(rate);
+    // A measure listed at a longer code than the one given covers only some of the goods under it.
+    if (measure.hsPrefix.length > code.length) {
+      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition: `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it` });
+      continue;
+    }
+    const exclusions = data.exclusions.filter((e) => inForce(e, input.entryDate) && exclusionMatches(e, measure));
+    let exempt: { e: Exclusion; claimed: boolean } | null = null;
+    for (const e of exclusions) {
+      if (e.kind === "auto_zero_content") {
+        if (input.metalWeightPercentage !== null && dec(input.metalWeightPercentage).eq(0)) exempt ??= { e, claimed: false };
+        continue;
+      }
+      const onCode = e.hsPrefix === "" || code.startsWith(e.hsPrefix);
+      const underCode = e.hsPrefix.length > code.length && e.hsPrefix.startsWith(code);
+      if (!onCode && !underCode) continue;
+      if (e.kind === "auto" && onCode) {
+        exempt ??= { e, claimed: false };
+        continue;
+      }
+      // Claim-only exclusions, and exclusions of a longer statistical number than the code given, are never applied
+      // on their own: they are offered, and applied once the code appears in manual_claims.
+      if (claims.has(e.code)) exempt ??= { e, claimed: true };
+      else if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
+    }
+    if (exempt) {
+      fired.push(exempt.e);
+      decisions.push({
+        measure,
+        status: "exempted",
+        amount: ZERO,
+        basis: `${rateText} ${measure.name} not charged: ${exempt.claimed ? "claimed" : "excluded"} under ${exempt.e.code} (${exempt.e.name})`,
+        estimated: false,
+        exclusion: exempt.e,
+        claimed: exempt.claimed,
+      });
+      continue;
+    }
+    if (measure.basis === "value") {
+      if (customsValue === null || m === null) decisions.push({ measure, status: "applied", amount: ZERO, basis: `${rateText} of the customs value`, estimated: false });
+      else decisions.push({ measure, status: "applied", amount: customsValue.times(rate), basis: `${rateText} of ${formatMoney(customsValue, m.currency)} customs value`, estimated: false });
+      continue;
+    }
+    // Content basis: the duty falls on the value of the metal content.
+    const metal = measure.metal ?? "metal";
+    const condition = `Duty on the value of the ${metal} content: give components [{material: "${metal}", value}] or metal_weight_percentage`;
+    if (customsValue === null || m === null) {
+      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
+      continue;
+    }
+    const parts = input.components.filter((c) => metalOf(c.material) === measure.metal);
+    const declared = m.toDest(dec(1), input.currency ?? m.currency);
+    if (parts.length) {
+      const perUnit = parts.reduce((s, c) => s.plus(c.value), ZERO);
+      const content = perUnit.times(input.quantity).times(declared);
+      decisions.push({
+        measure,
+        status: "applied",
+        amount: content.times(rate),
+        basis: `${rateText} of ${formatMoney(content, m.currency)} ${metal} content value (from components)`,
+        estimated: false,
+      });
+    } else if (input.metalWeightPercentage !== null) {
+      const share = dec(input.metalWeightPercentage).div(100);
+      const content = customsValue.times(share);
+      decisions.push({
+        measure,
+        status: "applied",
+        amount: content.times(rate),
+        basis: `${rateText} of ${formatMoney(content, m.currency)} ${metal} content value (estimated as ${input.metalWeightPercentage}% of ${formatMoney(customsValue, m.currency)} customs value from metal_weight_percentage)`,
+        estimated: true,
+      });
+    } else {
+      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
+    }
+  }
+  return { decisions, available: [...available.values()], fired };
+}
+
+/** The most specific de minimis row: origin-limited over general, channel-specific over `any`. */
+export function deMinimisRow(rows: DeMinimisRow[], kind: "duty" | "tax", input: CalcInput): DeMinimisRow | null {
+  const candidates = rows.filter(
+    (r) =>
+      r.kind === kind &&
+      inForce(r, input.entryDate) &&
+      (r.channel === "any" || r.channel === input.channel) &&
+      (r.origins === null || r.origins.includes(input.origin)),
+  );
+  const score = (r: DeMinimisRow) => (r.origins ? 2 : 0) + (r.channel !== "any" ? 1 : 0);
+  candidates.sort((a, b) => score(b) - score(a));
+  return candidates[0] ?? null;
+}
+
+export interface FeeLine {
+  code: string;
+  name: string;
+  amount: Big;
+  basis: string;
+  source_url: string;
+}
+
+/** Fees in force for the mode; MPF-style floor and cap in the fee's currency, converted. `value` is the entry's customs value. */
+export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Money): FeeLine[] {
+  const out: FeeLine[] = [];
+  for (const f of fees) {
+    if (!inForce(f, input.entryDate)) continue;
+    if (f.transportMode !== null && f.transportMode !== input.transportMode) continue;
+    let amount = value.times(f.rate);
+    let basis = `${pctText(f.rate)} of ${formatMoney(value, m.currency)} customs value${f.transportMode ? ` (${f.transportMode} only)` : ""}`;
+    const min = f.min === null ? null : m.toDest(dec(f.min), f.currency);
+    const max = f.max === null ? null : m.toDest(dec(f.max), f.currency);
+    if (min && amount.lt(min)) {
+      basis += ` = ${formatMoney(amount, m.currency)}, raised to the minimum ${formatMoney(dec(f.min!), f.currency)}`;
+      amount = min;
+    } else if (max && amount.gt(max)) {
+      basis += ` = ${formatMoney(amount, m.currency)}, capped at the maximum ${formatMoney(dec(f.max!), f.currency)}`;
+      amount = max;
+    }
+    out.push({ code: f.code, name: f.name, amount, basis, source_url: f.sourceUrl });
+  }
+  return out;
+}
+
+export interface CalcResult {
+  rateFound: boolean;
+  message: string;
+  line: TariffLine | null;
+  resolution: { requested: string; method: "exact" | "national_line" | "highest_of_range"; lines_considered: number; range: string | null; chosen: string | null; description: string | null } | null;
+  currencies: { declared: string; destination: string; exchangeRate: Big; source: string | null; rateDate: string | null };
+  values: { perUnit: Big; total: Big; customsValue: Big; shipping: Big; insurance: Big; customsBasis: string; basis: string };
+  exemptions: {
+    deMinimis: { threshold: Big | null; exempt: boolean; row: DeMinimisRow | null; value: Big };
+    taxDeMinimis: { threshold: Big | null; exempt: boolean; row: DeMinimisRow | null } | null;
+    fired: { code: string; name: string; applies_to: string; claimed: boolean }[];
+    available: { code: string; name: string; applies_to: string; condition: string | null }[];
+  };
+  tier: TierResult | null;
+  duties: DutyLine[];
+  totalDuty: Big;
+  conditional: { name: string; code: string; rate: string; type: string; note: string }[];
+  fees: FeeLine[];
+  totalFees: Big;
+  vat: { rate: Big; amount: Big; code: string | null; name: string; basis: string } | null;
+  totals: { duty: Big; fees: Big; vat: Big; total: Big };
+  notes: string[];
+}
+
+export interface ShipmentContext {
+  /** Goods value of the whole shipment in the destination currency, for shipment-level de minimis. */
+  goodsValue?: Big;
+  /** When the caller applies fee floors and caps to the whole entry itself (calculate/multiple). */
+  feesAtShipmentLevel?: boolean;
+}
+
+/** Chooses the national line for the code: the 8-digit line itself, or for a shorter code the highest-duty line under it. */
+export function chooseLine(input: CalcInput, lines: TariffLine[], customsValue: Big, data: ResolvedData, m: Money): { line: TariffLine | null; resolution: CalcResult["resolution"] } {
+  const code = input.hsCode;
+  const inDate = lines.filter((l) => inForce(l, input.entryDate));
+  if (code.length >= 8) {
+    const line = inDate.find((l) => l.code === code.slice(0, 8)) ?? null;
+    return {
+      line,
+      resolution: line && { requested: code, method: code.length === 8 ? "exact" : "national_line", lines_considered: 1, range: null, chosen: dotted(line.code), description: line.description },
+    };
+  }
+  const under = inDate.filter((l) => l.code.startsWith(code)).sort((a, b) => a.code.localeCompare(b.code));
+  if (!under.length) return { line: null, resolution: null };
+  let best = under[0]!;
+  let bestDuty: Big | null = null;
+  for (const l of under) {
+    const d = dutyTier(l, input, data, customsValue, m).line.amount;
+    if (bestDuty === null || d.gt(bestDuty)) {
+      best = l;
+      bestDuty = d;
+    }
+  }
+  return {
+    line: best,
+    resolution: {
+      requested: code,
+      method: under.length === 1 ? "national_line" : "highest_of_range",
+      lines_considered: under.length,
+      range: `${dotted(under[0]!.code)}-${dotted(under.at(-1)!.code)}`,
+      chosen: dotted(best.code),
+      description: best.description,
+    },
+  };
+}
+
+export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentContext = {}): CalcResult {
+  const m = money(data);
+  const declaredCcy = input.currency ?? m.currency;
+  const notes: string[] = [];
+  const qty = dec(input.quantity);
+  const perUnit = m.toDest(dec(input.declaredValue), declaredCcy);
+  const total = perUnit.times(qty);
+  const shipping = m.toDest(dec(input.shippingCost), declaredCcy);
+  const insurance = m.toDest(dec(input.insuranceCost), declaredCcy);
+  const freight = shipping.plus(insurance);
+  const priceIncludesFreight = input.shippingTerms === "CIF" || input.shippingTerms === "DDP";
+  let customsValue: Big;
+  let valueBasis: string;
+  if (data.rule.customsBasis === "CIF") {
+    customsValue = priceIncludesFreight ? total : total.plus(freight);
+    valueBasis = priceIncludesFreight
+      ? `CIF: ${input.shippingTerms} price ${formatMoney(total, m.currency)} already includes freight and insurance`
+      : `CIF: ${formatMoney(total, m.currency)} goods + ${formatMoney(shipping, m.currency)} shipping + ${formatMoney(insurance, m.currency)} insurance`;
+  } else {
+    customsValue = priceIncludesFreight ? total.minus(freight) : total;
+    if (customsValue.lt(0)) customsValue = ZERO;
+    valueBasis = priceIncludesFreight
+      ? `FOB: ${input.shippingTerms} price ${formatMoney(total, m.currency)} less ${formatMoney(freight, m.currency)} shipping and insurance`
+      : `FOB: ${formatMoney(total, m.currency)} goods; shipping and insurance are not part of the customs value`;
+  }
+  if (declaredCcy !== m.currency && data.fx.date && Date.parse(input.entryDate) - Date.parse(data.fx.date) > 7 * 86_400_000)
+    notes.push(`FX: the latest ECB reference rate in the data is of ${data.fx.date}; it is used for an entry on ${input.entryDate}`);
+  if (input.shippingTerms === "DDP") notes.push("DDP: the price is treated like CIF; duties included in a DDP price are not deducted");
+
+  const { line, resolution } = data.rule.schedule ? chooseLine(input, data.lines, customsValue, data, m) : { line: null, resolution: null };
+  const rateFound = line !== null;
+  let message = "";
+  if (!data.rule.schedule) message = `No tariff schedule for ${input.destination} in the data: duty is not computed; fees, taxes and de minimis are.`;
+  else if (!line) message = `No ${data.rule.schedule} tariff line for ${dotted(input.hsCode)} in force on ${input.entryDate}.`;
+
+  const tier = line ? dutyTier(line, input, data, customsValue, m) : null;
+  if (tier?.note) notes.push(tier.note);
+  // IEEPA duties (fentanyl and "reciprocal", 9903.01 / 9903.02) ran from 2025-02-04 until the Supreme Court ruling
+  // (HTS 2026 Rev 4, 2026-02-24); they are not in the data, so a quote in that window says so rather than look complete.
+  if (line && data.rule.schedule === "US" && input.entryDate >= "2025-02-04" && input.entryDate <= "2026-02-23")
+    notes.push("IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) in force on this date are not modelled and not included");
+  if (line && data.rule.schedule !== "US") notes.push(`${data.rule.schedule === "GB" ? "UK Global Tariff as published for 2021-01-01" : "EU CET third-country duty as published beside the UK Global Tariff (2020)"}; preferential rates for ${data.rule.schedule} are not in the data`);
+  const duties: DutyLine[] = tier ? [tier.line] : [];
+  const conditional: CalcResult["conditional"] = [];
+  // A 4/6-digit code is assessed as the national line chosen for it.
+  const { decisions, available } = line ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m) : { decisions: [], available: [] };
+  for (const d of decisions) {
+    const base = { name: d.measure.name, code: d.measure.code, rate: pctText(d.measure.rate), type: "additional" as const };
+    if (d.status === "conditional") conditional.push({ ...base, note: d.condition! });
+    else if (d.status === "exempted")
+      duties.push({ ...base, rate: "0%", amount: ZERO, basis: d.basis, exempted: true, exclusion_code: d.exclusion!.code, exclusion_name: d.exclusion!.name });
+    else duties.push({ ...base, amount: d.amount, basis: d.basis, ...(d.estimated ? { estimated: true } : {}) });
+  }
+
+  // De minimis, on the shipment's goods value (the caller aggregates across lines).
+  const goodsValue = ctx.goodsValue ?? total;
+  const dutyRow = deMinimisRow(data.deMinimis, "duty", input);
+  const taxRows = data.deMinimis.some((r) => r.kind === "tax");
+  const taxRow = taxRows ? deMinimisRow(data.deMinimis, "tax", input) : null;
+  const threshold = (r: DeMinimisRow | null) => (r && r.threshold !== null ? m.toDest(dec(r.threshold), r.currency) : null);
+  const dutyThreshold = threshold(dutyRow);
+  const taxThreshold = threshold(taxRow);
+  const dutyExempt = dutyThreshold !== null && goodsValue.lte(dutyThreshold);
+  const taxExempt = taxThreshold !== null && goodsValue.lte(taxThreshold);
+  if (dutyRow?.note) notes.push(`De minimis (duty): ${dutyRow.note}`);
+  if (taxRow?.note) notes.push(`De minimis (tax): ${taxRow.note}`);
+  if (dutyExempt) {
+    for (const d of duties) {
+      if (d.amount.gt(0)) d.basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dutyThreshold!, m.currency)} de minimis`;
+      d.amount = ZERO;
+    }
+  }
+  const totalDuty = duties.reduce((s, d) => s.plus(d.amount), ZERO);
+
+  // Fees: US MPF/HMF. Low-value shipments released under de minimis pay no entry fees.
+  // In a batch the floor and cap apply to the entry as a whole, so lines carry the plain ad valorem part.
+  const feeRows = ctx.feesAtShipmentLevel ? data.fees.map((f) => ({ ...f, min: null, max: null })) : data.fees;
+  const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m);
+  const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
+
+  // VAT / GST on the customs value (+ freight for FOB destinations that tax it) + duty + fees, per the destination.
+  let vat: CalcResult["vat"] = null;
+  const vatRow = data.vatRegion ?? data.vat;
+  if (data.rule.vatName && vatRow) {
+    const rate = dec(vatRow.standard);
+    const parts = [`customs value ${formatMoney(customsValue, m.currency)}`];
+    let base = customsValue;
+    if (data.rule.vatIncludesFreight && data.rule.customsBasis === "FOB" && freight.gt(0)) {
+      base = base.plus(freight);
+      parts.push(`shipping and insurance ${formatMoney(freight, m.currency)}`);
+    }
+    if (data.rule.vatIncludesDuty && totalDuty.gt(0)) {
+      base = base.plus(totalDuty);
+      parts.push(`duty ${formatMoney(totalDuty, m.currency)}`);
+    }
+    if (data.rule.vatIncludesFees && totalFees.gt(0)) {
+      base = base.plus(totalFees);
+      parts.push(`fees ${formatMoney(totalFees, m.currency)}`);
+    }
+    let amount = base.times(rate).div(100);
+    let basis = `${rate.toString()}% of ${formatMoney(base, m.currency)} (${parts.join(" + ")})`;
+    if (!data.rule.schedule) basis += "; duty unknown for this destination, so not in the base";
+    if (taxExempt) {
+      basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(taxThreshold!, m.currency)} tax de minimis`;
+      amount = ZERO;
+    }
+    vat = { rate, amount, code: data.vatRegion ? data.vatRegion.region : null, name: vatRow.name, basis };
+    if (input.destinationRegion && !data.vatRegion) notes.push(`No regional tax for ${input.destinationRegion} in the data: the national rate applies`);
+  } else if (input.destinationRegion && data.rule.country === "US") {
+    notes.push("US state sales taxes are not collected at import and are not computed");
+  }
+  const vatAmount = vat?.amount ?? ZERO;
+  return {
+    rateFound,
+    message,
+    line,
+    resolution,
+    currencies: { declared: declaredCcy, destination: m.currency, exchangeRate: m.rate(declaredCcy), source: declaredCcy === m.currency ? null : data.fx.source, rateDate: declaredCcy === m.currency ? null : data.fx.date },
+    values: { perUnit, total, customsValue, shipping, insurance, customsBasis: data.rule.customsBasis, basis: valueBasis },
+    exemptions: {
+      deMinimis: { threshold: dutyThreshold, exempt: dutyExempt, row: dutyRow, value: goodsValue },
+      taxDeMinimis: taxRows ? { threshold: taxThreshold, exempt: taxExempt, row: taxRow } : null,
+      fired: decisions.filter((d) => d.status === "exempted").map((d) => ({ code: d.exclusion!.code, name: d.exclusion!.name, applies_to: d.measure.code, claimed: d.claimed ?? false })),
+      available: available.map((e) => ({ code: e.code, name: e.name, applies_to: e.appliesTo, condition: e.condition })),
+    },
+    tier,
+    duties,
+    totalDuty,
+    conditional,
+    fees,
+    totalFees,
+    vat,
+    totals: { duty: totalDuty, fees: totalFees, vat: vatAmount, total: totalDuty.plus(totalFees).plus(vatAmount) },
+    notes,
+  };
+}
+
+export interface StackResult {
+  rateFound: boolean;
+  message: string;
+  line: TariffLine | null;
+  resolution: { requested: string; method: string; lines_considered: number; range: string; chosen: string } | null;
+  tiers: { name: string; rate: string; type: string; code?: string; exempted?: boolean; exclusion_code?: string; exclusion_name?: string }[];
+  potential: { code: string; name: string; applied: false; reason: string }[];
+  conditional: { name: string; rate: string; type: string; code: string; condition: string }[];
+}
+
+/** The duty stack for a code and origin, without values: base rate first, then the additional measures. */
+export function stack(input: CalcInput, data: ResolvedData): StackResult {
+  const code = input.hsCode;
+  const inDate = data.lines.filter((l) => inForce(l, input.entryDate) && (code.length >= 8 ? l.code === code.slice(0, 8) : l.code.startsWith(code)));
+  inDate.sort((a, b) => a.code.localeCompare(b.code));
+  // Without values, a shorter code is shown as the line with the highest MFN ad valorem rate under it (ties: lowest code).
+  const av = (l: TariffLine) => (l.mfn ?? []).reduce((s, c) => (c[0] === "av" ? s.plus(c[1]) : s), ZERO);
+  const line = inDate.reduce<TariffLine | null>((best, l) => (best === null || av(l).gt(av(best)) ? l : best), null);
+  const resolution =
+    line && code.length < 8
+      ? { requested: code, method: inDate.length === 1 ? "national_line" : "highest_ad_valorem_of_range", lines_considered: inDate.length, range: `${dotted(inDate[0]!.code)}-${dotted(inDate.at(-1)!.code)}`, chosen: dotted(line.code) }
+      : null;
+  if (!line)
+    return { rateFound: false, message: `No ${data.rule.schedule ?? input.destination} tariff line for ${dotted(code)} in force on ${input.entryDate}.`, line: null, resolution: null, tiers: [], potential: [], conditional: [] };
+  const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
+  const tiers: StackResult["tiers"] = [];
+  const col2 = programs.some((p) => p.program === "column2") && line.col2Text !== null;
+  const pref = !col2 ? programs.find((p) => line.special?.[p.program]) : undefined;
+  const kind = (comps: Component[] | null) => (comps === null ? "text" : comps.length === 0 ? "free" : comps.length > 1 ? "compound" : comps[0]![0] === "av" ? "ad_valorem" : "specific");
+  if (col2) tiers.push({ name: "Column 2 duty", rate: componentsText(line.col2, line.currency) || line.col2Text!, type: kind(line.col2), code: dotted(line.code) });
+  else if (pref) tiers.push({ name: `Preferential duty, ${pref.name}`, rate: componentsText(line.special![pref.program]!, line.currency), type: kind(line.special![pref.program]!), code: dotted(line.code) });
+  else tiers.push({ name: "MFN duty", rate: componentsText(line.mfn, line.currency) || line.mfnText, type: kind(line.mfn), code: dotted(line.code) });
+  const { decisions, available } = decideMeasures({ ...input, hsCode: code.length >= 8 ? code : line.code }, data, null, null);
+  const conditional: StackResult["conditional"] = [];
+  for (const d of decisions) {
+    const base = { name: d.measure.name, rate: pctText(d.measure.rate), type: "additional", code: d.measure.code };
+    if (d.status === "conditional") conditional.push({ ...base, condition: d.condition! });
+    else if (d.status === "exempted") tiers.push({ ...base, rate: "0%", exempted: true, exclusion_code: d.exclusion!.code, exclusion_name: d.exclusion!.name });
+    else tiers.push(base);
+  }
+  const potential = available.map((e) => ({
+    code: e.code,
+    name: e.name,
+    applied: false as const,
+    reason: e.kind === "claim" ? `Claim-only: ${e.condition ?? "file the claim"} (send it in manual_claims on /calculate)` : `Applies to statistical reporting number ${dotted(e.hsPrefix)} only`,
+  }));
+  return { rateFound: true, message: "", line, resolution, tiers, potential, conditional };
+}

@@ -1,0 +1,155 @@
+/**
+ * Types of the calculate engine: the request as the engine sees it, and the reference data the service resolves
+ * for it (everything already filtered to the destination; dated rows may still need the entry-date check).
+ * Rates are decimal strings so nothing passes through a float.
+ */
+
+/** A rate component: ad valorem fraction, or a specific amount per unit (per `per` units, default 1). */
+export type Component = ["av", string] | ["sp", string, string | null] | ["sp", string, string | null, number];
+
+export interface TariffLine {
+  schedule: string;
+  code: string;
+  validFrom: string;
+  validTo: string | null;
+  description: string;
+  q1: string | null;
+  q2: string | null;
+  currency: string;
+  mfnText: string;
+  mfn: Component[] | null;
+  col2Text: string | null;
+  col2: Component[] | null;
+  specialText: string | null;
+  special: Record<string, Component[]> | null;
+}
+
+export interface Measure {
+  program: string;
+  code: string;
+  name: string;
+  hsPrefix: string;
+  origins: string[] | null;
+  originsExcluded: string[] | null;
+  rate: string;
+  basis: "value" | "content";
+  metal: string | null;
+  validFrom: string;
+  validTo: string | null;
+}
+
+export interface Exclusion {
+  code: string;
+  name: string;
+  appliesTo: string;
+  hsPrefix: string;
+  kind: "auto" | "claim" | "auto_zero_content";
+  condition: string | null;
+  validFrom: string;
+  validTo: string | null;
+}
+
+export interface OriginProgram {
+  program: string;
+  name: string;
+  country: string;
+  validFrom: string;
+  validTo: string | null;
+}
+
+export interface DestinationRule {
+  country: string;
+  schedule: string | null;
+  currency: string;
+  customsBasis: "CIF" | "FOB";
+  vatName: string | null;
+  vatIncludesDuty: boolean;
+  vatIncludesFees: boolean;
+  vatIncludesFreight: boolean;
+  sourceUrl: string;
+}
+
+export interface VatRate {
+  country: string;
+  region: string;
+  name: string;
+  validFrom: string;
+  validTo: string | null;
+  standard: string;
+  reduced: Record<string, string> | null;
+}
+
+export interface DeMinimisRow {
+  country: string;
+  kind: "duty" | "tax";
+  channel: "any" | "postal" | "courier";
+  origins: string[] | null;
+  currency: string;
+  threshold: string | null;
+  basis: "goods" | "customs_value";
+  validFrom: string;
+  validTo: string | null;
+  sourceUrl: string;
+  note: string | null;
+}
+
+export interface FeeRow {
+  country: string;
+  code: string;
+  name: string;
+  rate: string;
+  min: string | null;
+  max: string | null;
+  currency: string;
+  transportMode: string | null;
+  validFrom: string;
+  validTo: string | null;
+  sourceUrl: string;
+  note: string | null;
+}
+
+/** ECB reference rates of one day: units per EUR (EUR itself is 1). */
+export interface FxTable {
+  date: string | null;
+  perEur: Record<string, string>;
+  source: string;
+}
+
+export interface CalcInput {
+  hsCode: string;
+  origin: string;
+  destination: string;
+  declaredValue: string;
+  quantity: string;
+  currency: string | null;
+  weight: string | null;
+  weightUnit: "kg" | "lb";
+  shippingCost: string;
+  insuranceCost: string;
+  transportMode: "sea" | "air" | "road" | "rail";
+  shippingTerms: "FOB" | "CIF" | "EXW" | "DDP";
+  channel: "postal" | "courier" | null;
+  entryDate: string;
+  components: { material: string; value: string }[];
+  metalWeightPercentage: string | null;
+  manualClaims: string[];
+  destinationRegion: string | null;
+  volume: string | null;
+  volumeUnit: "l" | "hl" | "ml";
+}
+
+export interface ResolvedData {
+  rule: DestinationRule;
+  /** Destination currency (the country's own, e.g. PLN for Poland though the schedule is the EU's). */
+  currency: string;
+  /** Tariff lines in force under the requested code (all of them for a 4/6-digit code). */
+  lines: TariffLine[];
+  measures: Measure[];
+  exclusions: Exclusion[];
+  programs: OriginProgram[];
+  vat: VatRate | null;
+  vatRegion: VatRate | null;
+  deMinimis: DeMinimisRow[];
+  fees: FeeRow[];
+  fx: FxTable;
+}

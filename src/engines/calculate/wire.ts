@@ -1,0 +1,92 @@
+/** Puts engine results on the wire: amounts rounded once here, to the destination currency's minor unit. */
+import type Big from "big.js";
+import { moneyNumber } from "../../lib/money";
+import type { CalcResult, DutyLine, StackResult } from "./engine";
+import { dotted } from "./engine";
+import type { CalcInput } from "./types";
+
+const rate6 = (b: Big) => Number(b.round(6, 1).toString());
+
+export function dutyLineWire(d: DutyLine, ccy: string) {
+  return {
+    name: d.name,
+    rate: d.rate,
+    amount: moneyNumber(d.amount, ccy),
+    type: d.type,
+    ...(d.code ? { code: d.code } : {}),
+    ...(d.estimated ? { estimated: true } : {}),
+    ...(d.exempted ? { exempted: true, exclusion_code: d.exclusion_code, exclusion_name: d.exclusion_name } : {}),
+    basis: d.basis,
+  };
+}
+
+export function calcWire(input: CalcInput, r: CalcResult) {
+  const ccy = r.currencies.destination;
+  const n = (b: Big) => moneyNumber(b, ccy);
+  const tierKey = r.tier?.tier ?? "normal_tariff";
+  const fees = r.fees.length
+    ? { ...Object.fromEntries(r.fees.map((f) => [f.code, { code: f.code, name: f.name, amount: n(f.amount), basis: f.basis, source_url: f.source_url }])), total_fees: n(r.totalFees) }
+    : undefined;
+  const dm = r.exemptions.deMinimis;
+  const tdm = r.exemptions.taxDeMinimis;
+  return {
+    hs_code: input.hsCode,
+    origin_country: input.origin,
+    destination_country: input.destination,
+    entry_date: input.entryDate,
+    transport_mode: input.transportMode,
+    shipping_terms: input.shippingTerms,
+    quantity: Number(input.quantity),
+    rate_found: r.rateFound,
+    tariff_line: r.line
+      ? { code: dotted(r.line.code), schedule: r.line.schedule, description: r.line.description, resolution: r.resolution }
+      : null,
+    currencies: {
+      declared: r.currencies.declared,
+      destination: ccy,
+      exchange_rate: rate6(r.currencies.exchangeRate),
+      source: r.currencies.source,
+      rate_date: r.currencies.rateDate,
+    },
+    values: {
+      declared_value_per_unit: n(r.values.perUnit),
+      declared_value_total: n(r.values.total),
+      customs_value: n(r.values.customsValue),
+      shipping_cost: n(r.values.shipping),
+      insurance_cost: n(r.values.insurance),
+      customs_value_basis: r.values.customsBasis,
+      basis: r.values.basis,
+    },
+    exemptions: {
+      de_minimis_threshold: dm.threshold === null ? null : n(dm.threshold),
+      de_minimis_exempt: dm.exempt,
+      ...(dm.row ? { de_minimis_source_url: dm.row.sourceUrl } : {}),
+      ...(tdm ? { tax_de_minimis_threshold: tdm.threshold === null ? null : n(tdm.threshold), tax_de_minimis_exempt: tdm.exempt } : {}),
+      tariff_exemptions: r.exemptions.fired,
+      available_exemptions: r.exemptions.available,
+    },
+    estimated_duties: {
+      tariffs: r.duties.map((d) => dutyLineWire(d, ccy)),
+      ...(r.tier ? { [tierKey]: { tariffs: [dutyLineWire(r.tier.line, ccy)], total_duty: n(r.tier.line.amount) } } : {}),
+      tier: r.tier ? tierKey : null,
+      total_duty: n(r.totalDuty),
+    },
+    ...(fees ? { fees } : {}),
+    ...(r.vat
+      ? { vat: { rate: Number(r.vat.rate.toString()), amount: n(r.vat.amount), ...(r.vat.code ? { code: r.vat.code } : {}), name: r.vat.name, basis: r.vat.basis } }
+      : {}),
+    additional_tariff_measures: r.conditional,
+    notes: r.notes,
+    totals: { duty: n(r.totals.duty), fees: n(r.totals.fees), vat: n(r.totals.vat), total: n(r.totals.total) },
+  };
+}
+
+export function stackWire(r: StackResult) {
+  return {
+    rate_found: r.rateFound,
+    ...(r.line ? { tariff_line: { code: dotted(r.line.code), schedule: r.line.schedule, description: r.line.description, resolution: r.resolution } } : {}),
+    tariffs: r.tiers,
+    ...(r.potential.length ? { potential_exclusion_codes: r.potential } : {}),
+    ...(r.conditional.length ? { conditional_measures: r.conditional } : {}),
+  };
+}

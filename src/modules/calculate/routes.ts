@@ -1,0 +1,261 @@
+/**
+ * Calculate routes: `/calculate`, `/calculate/multiple`, `/calculate/stacking`, `/calculate/stacking/bulk`
+ * (scope calculate:read), `/usage-history/calculate`, and the workspace country rules under
+ * `/settings/country-rules` (settings:read / settings:write).
+ *
+ * Errors: a workspace country-rule violation is 400 with exactly `{errors: [{code, description}]}` (the spec's
+ * calculate validation-failure body). Ordinary field validation keeps the shared envelope
+ * `{success: false, message, error: "validation_failed", request_id, errors: [{field, message}]}`, so clients
+ * tell the two apart by the presence of `success`.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createDb } from "../../db/client";
+import type { AppEnv } from "../../env";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { CountryCode } from "../../http/schemas";
+import { isoAt } from "../../lib/clock";
+import { usageHistoryRoutes } from "../usage/routes";
+import { usageInsert } from "../usage/service";
+import { createRule, deleteRule, getRule, listRules, ruleToWire, updateRule } from "./rules";
+import {
+  CalculateBody,
+  CalculateResponse,
+  CountryRuleBody,
+  CountryRuleSchema,
+  CountryRuleUpdate,
+  MultipleBody,
+  MultipleResponse,
+  RuleErrors,
+  StackingBulkBody,
+  StackingBulkResponse,
+  StackingRequest,
+  StackingResponse,
+} from "./schemas";
+import { type CalcCtx, type Outcome, RuleViolation, calculateMultiple, calculateOne, stacking, stackingBulk } from "./service";
+
+const tags = ["Calculate"];
+const ruleViolation = { 400: json(RuleErrors, "A workspace country rule refused the request (`{errors}`), or a field is invalid (the error envelope)") };
+const { 400: _400, ...otherErrors } = errorResponses;
+
+const ctxOf = (c: Context<AppEnv>): CalcCtx => ({ db: c.env.DB, clock: c.var.deps.clock, workspaceId: c.var.workspace!.id });
+
+/** Writes the usage row after the response; its id is the request id the response carries. */
+function logUsage(c: Context<AppEnv>, summary: Outcome<unknown>["summary"], extra: Record<string, unknown> = {}) {
+  const now = c.var.deps.clock.now();
+  const write = usageInsert(createDb(c.env.DB), {
+    id: c.var.requestId,
+    workspaceId: c.var.workspace!.id,
+    kind: "calculate",
+    customerId: c.var.auth?.customerId ?? null,
+    actor: c.var.auth?.clientId ?? null,
+    senderCountryCode: summary.origin,
+    receiverCountryCode: summary.destination,
+    itemCount: summary.items,
+    matchCount: summary.found,
+    durationMs: Math.max(0, Math.round(now - c.var.startedAt)),
+    detail: JSON.stringify({ ...summary.detail, ...extra }),
+    createdAt: isoAt(now),
+  });
+  c.executionCtx.waitUntil(
+    (async () => {
+      try {
+        await write;
+      } catch (e) {
+        console.error(JSON.stringify({ msg: "usage log write failed", request_id: c.var.requestId, error: String(e) }));
+      }
+    })(),
+  );
+}
+
+/** Runs a calculate verb: rule violations become the spec's `{errors}` body and are logged like any request. */
+async function run<T>(c: Context<AppEnv>, endpoint: string, fn: () => Promise<Outcome<T>>, destination: string | null) {
+  const started = Date.now();
+  try {
+    const out = await fn();
+    logUsage(c, out.summary);
+    return { out, ms: Date.now() - started };
+  } catch (e) {
+    if (e instanceof RuleViolation) {
+      c.set("errorSummary", `country_rule: ${e.message}`);
+      logUsage(c, { origin: null, destination, items: 0, found: 0, detail: { endpoint } }, { rejected: e.errors });
+      return { violation: e };
+    }
+    throw e;
+  }
+}
+
+const calculateRoute = createRoute({
+  method: "post",
+  path: "/calculate",
+  tags,
+  summary: "Duty, fees and VAT for one HS code",
+  description:
+    "Resolves the national tariff line as of `entry_date`, picks the duty tier for the origin (column 2, preferential programme, MFN), stacks US Chapter 99 measures (Section 301, Section 232 with exclusions and claims), applies de minimis, fees and VAT, and states the basis of every line. Money is in the destination currency, converted at the ECB reference rate of the entry date.",
+  ...scoped("calculate:read"),
+  request: { body: jsonBody(CalculateBody) },
+  responses: { 200: json(CalculateResponse, "The quote"), ...ruleViolation, ...otherErrors },
+});
+
+const multipleRoute = createRoute({
+  method: "post",
+  path: "/calculate/multiple",
+  tags,
+  summary: "Duty, fees and VAT for 1-50 lines of one shipment",
+  ...scoped("calculate:read"),
+  request: { body: jsonBody(MultipleBody) },
+  responses: { 200: json(MultipleResponse, "Per-line results in request order, shipment-level fees and grand totals"), ...ruleViolation, ...otherErrors },
+});
+
+const stackingRoute = createRoute({
+  method: "post",
+  path: "/calculate/stacking",
+  tags,
+  summary: "The duty stack for a code and origin, without values",
+  ...scoped("calculate:read"),
+  request: { body: jsonBody(StackingRequest) },
+  responses: { 200: json(StackingResponse, "Base rate first, then additional measures"), ...errorResponses },
+});
+
+const bulkRoute = createRoute({
+  method: "post",
+  path: "/calculate/stacking/bulk",
+  tags,
+  summary: "Duty stacks for up to 500 items",
+  ...scoped("calculate:read"),
+  request: { body: jsonBody(StackingBulkBody) },
+  responses: { 200: json(StackingBulkResponse, "One result per item, in order, with its ref"), ...errorResponses },
+});
+
+const HistoryRow = z.object({
+  id: z.string(),
+  endpoint: z.string().nullable(),
+  sender_country_code: z.string().nullable(),
+  receiver_country_code: z.string().nullable(),
+  item_count: z.number(),
+  match_count: z.number(),
+  duration_ms: z.number(),
+  total: z.number().nullable(),
+  currency: z.string().nullable(),
+  rejected: z.boolean(),
+  created_at: z.string(),
+});
+
+const ruleTags = ["Settings: country rules"];
+const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 1, type: "integer" }) });
+const RuleEnvelope = z.object({ success: z.literal(true), message: z.string(), rule: CountryRuleSchema });
+
+const listRulesRoute = createRoute({
+  method: "get",
+  path: "/settings/country-rules",
+  tags: ruleTags,
+  summary: "List the workspace's calculate country rules",
+  ...scoped("settings:read"),
+  request: { query: ListQuery.extend({ destination_country: z.union([CountryCode, z.literal("*")]).optional() }) },
+  responses: { 200: json(z.object({ success: z.literal(true), message: z.string(), rules: z.array(CountryRuleSchema), has_more: z.boolean() }), "Rules, newest first"), ...errorResponses },
+});
+const createRuleRoute = createRoute({
+  method: "post",
+  path: "/settings/country-rules",
+  tags: ruleTags,
+  summary: "Create a country rule (checked on every calculate request for the destination)",
+  ...scoped("settings:write"),
+  request: { body: jsonBody(CountryRuleBody) },
+  responses: { 201: json(RuleEnvelope, "Created"), ...errorResponses },
+});
+const getRuleRoute = createRoute({
+  method: "get",
+  path: "/settings/country-rules/{id}",
+  tags: ruleTags,
+  summary: "Get a country rule",
+  ...scoped("settings:read"),
+  request: { params: IdParam },
+  responses: { 200: json(RuleEnvelope, "The rule"), 404: json(ErrorSchema, "No such rule in this workspace"), ...errorResponses },
+});
+const updateRuleRoute = createRoute({
+  method: "patch",
+  path: "/settings/country-rules/{id}",
+  tags: ruleTags,
+  summary: "Amend a country rule's parameters, code or description",
+  ...scoped("settings:write"),
+  request: { params: IdParam, body: jsonBody(CountryRuleUpdate) },
+  responses: { 200: json(RuleEnvelope, "Updated"), 404: json(ErrorSchema, "No such rule in this workspace"), ...errorResponses },
+});
+const deleteRuleRoute = createRoute({
+  method: "delete",
+  path: "/settings/country-rules/{id}",
+  tags: ruleTags,
+  summary: "Delete a country rule",
+  ...scoped("settings:write"),
+  request: { params: IdParam },
+  responses: {
+    200: json(z.object({ success: z.literal(true), message: z.string(), deleted: z.literal(true), id: z.number() }), "Deleted"),
+    404: json(ErrorSchema, "No such rule in this workspace"),
+    ...errorResponses,
+  },
+});
+
+export const calculateRoutes = newRouter()
+  .openapi(calculateRoute, async (c) => {
+    const body = c.req.valid("json");
+    const r = await run(c, "calculate", () => calculateOne(ctxOf(c), body), body.destination_country);
+    if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
+    return c.json({ success: true as const, ...r.out!.body, request_id: c.var.requestId }, 200);
+  })
+  .openapi(multipleRoute, async (c) => {
+    const body = c.req.valid("json");
+    const r = await run(c, "calculate/multiple", () => calculateMultiple(ctxOf(c), body), body.destination_country);
+    if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
+    return c.json({ success: true as const, message: "", ...r.out!.body, request_id: c.var.requestId, execution_time: r.ms! }, 200);
+  })
+  .openapi(stackingRoute, async (c) => {
+    const body = c.req.valid("json");
+    const r = await run(c, "calculate/stacking", () => stacking(ctxOf(c), body), body.destination_country);
+    return c.json({ success: true as const, ...r.out!.body, request_id: c.var.requestId }, 200);
+  })
+  .openapi(bulkRoute, async (c) => {
+    const body = c.req.valid("json");
+    const r = await run(c, "calculate/stacking/bulk", () => stackingBulk(ctxOf(c), body.items as Record<string, unknown>[]), null);
+    return c.json({ ...r.out!.body, execution_time: r.ms!, request_id: c.var.requestId }, 200);
+  })
+  .openapi(listRulesRoute, async (c) => {
+    const { rules, hasMore } = await listRules(ctxOf(c), c.req.valid("query"));
+    return c.json({ success: true as const, message: "", rules: rules.map(ruleToWire), has_more: hasMore }, 200);
+  })
+  .openapi(createRuleRoute, async (c) => {
+    const rule = await createRule(ctxOf(c), c.req.valid("json"));
+    return c.json({ success: true as const, message: "Country rule created", rule: ruleToWire(rule) }, 201);
+  })
+  .openapi(getRuleRoute, async (c) => {
+    const rule = await getRule(ctxOf(c), c.req.valid("param").id);
+    return c.json({ success: true as const, message: "", rule: ruleToWire(rule) }, 200);
+  })
+  .openapi(updateRuleRoute, async (c) => {
+    const rule = await updateRule(ctxOf(c), c.req.valid("param").id, c.req.valid("json"));
+    return c.json({ success: true as const, message: "Country rule updated", rule: ruleToWire(rule) }, 200);
+  })
+  .openapi(deleteRuleRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await deleteRule(ctxOf(c), id);
+    return c.json({ success: true as const, message: "Country rule deleted", deleted: true as const, id }, 200);
+  });
+
+calculateRoutes.route(
+  "/",
+  usageHistoryRoutes("calculate", "calculate:read", HistoryRow, (r) => {
+    const d = JSON.parse(r.detail) as { endpoint?: string; total?: number; currency?: string; rejected?: unknown };
+    return {
+      id: r.id,
+      endpoint: d.endpoint ?? null,
+      sender_country_code: r.senderCountryCode,
+      receiver_country_code: r.receiverCountryCode,
+      item_count: r.itemCount,
+      match_count: r.matchCount,
+      duration_ms: r.durationMs,
+      total: typeof d.total === "number" ? d.total : null,
+      currency: d.currency ?? null,
+      rejected: d.rejected !== undefined,
+      created_at: r.createdAt,
+    };
+  }),
+);

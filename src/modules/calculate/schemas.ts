@@ -1,0 +1,319 @@
+/** Wire schemas of the calculate area (request bodies with their rules, response shapes with examples). */
+import { z } from "@hono/zod-openapi";
+import { CountryCode, CurrencyCode, IsoDate, hsCode } from "../../http/schemas";
+
+const money = (description: string) => z.number().finite().min(0, "must be 0 or more").openapi({ description });
+
+export const Component = z.object({
+  material: z.string().trim().min(1).max(100).openapi({ example: "steel" }),
+  value: z.number().finite().min(0, "must be 0 or more").openapi({ example: 40, description: "Value of this material per unit, in the request currency" }),
+});
+
+export const CalculateBody = z
+  .object({
+    hs_code: hsCode(4, 10).openapi({ example: "6109.10.00" }),
+    origin_country: CountryCode.openapi({ example: "CN" }),
+    destination_country: CountryCode.openapi({ example: "US" }),
+    declared_value: z.number().finite().min(0, "must be 0 or more").openapi({ example: 1000, description: "Customs value per unit; the line total is value × quantity" }),
+    quantity: z.number().finite().positive("must be greater than 0").default(1).openapi({ example: 1 }),
+    currency: CurrencyCode.optional().openapi({ description: "Currency of the values; default the destination's" }),
+    weight: z.number().finite().min(0, "must be 0 or more").optional().openapi({ example: 2.5, description: "Total net weight of the line" }),
+    weight_unit: z.enum(["kg", "lb"]).default("kg"),
+    shipping_cost: money("Added to the customs value for CIF-basis destinations").default(0),
+    insurance_cost: money("Same as shipping_cost").default(0),
+    transport_mode: z.enum(["sea", "air", "road", "rail"]).default("sea"),
+    shipping_terms: z.enum(["FOB", "CIF", "EXW", "DDP"]).default("FOB"),
+    shipment_channel: z.enum(["postal", "courier"]).optional(),
+    entry_date: IsoDate.optional().openapi({ description: "Rates are resolved as of this date; default today (UTC)" }),
+    components: z.array(Component).max(10, "at most 10 components").default([]),
+    metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
+    manual_claims: z.array(z.string().trim().min(1).max(50)).max(20, "at most 20 claims").default([]).openapi({ example: ["9903.88.69"] }),
+    destination_region: z.string().trim().min(1).max(20).optional().openapi({ example: "CA-ON" }),
+    volume: z.number().finite().min(0).optional(),
+    volume_unit: z.enum(["l", "hl", "ml"]).default("l"),
+  })
+  .strict()
+  .openapi("CalculateRequest", {
+    example: { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, quantity: 1, currency: "USD", entry_date: "2026-03-02" },
+  });
+
+export const MultipleLine = z
+  .object({
+    hs_code: hsCode(4, 10),
+    origin_country: CountryCode,
+    declared_value: z.number().finite().min(0, "must be 0 or more"),
+    currency: CurrencyCode.optional(),
+    quantity: z.number().finite().positive("must be greater than 0").optional(),
+    weight: z.number().finite().min(0).optional(),
+    weight_unit: z.enum(["kg", "lb"]).optional(),
+    components: z.array(Component).max(10).optional(),
+    metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
+    manual_claims: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+    volume: z.number().finite().min(0).optional(),
+    volume_unit: z.enum(["l", "hl", "ml"]).optional(),
+  })
+  .strict();
+
+export const MultipleBody = z
+  .object({
+    destination_country: CountryCode,
+    codes: z
+      .array(
+        z.record(z.string(), z.unknown()).openapi({
+          description:
+            "A line: hs_code (4-10 digits), origin_country, declared_value (per unit) required; currency, quantity, weight, weight_unit, components, metal_weight_percentage, manual_claims, volume, volume_unit optional (missing values fall back to the batch-level ones). A line that fails validation is reported in `results` and does not fail the batch.",
+        }),
+      )
+      .min(1, "at least 1 line")
+      .max(50, "at most 50 lines"),
+    reference: z.string().max(200).optional(),
+    currency: CurrencyCode.optional(),
+    quantity: z.number().finite().positive().optional(),
+    weight: z.number().finite().min(0).optional(),
+    weight_unit: z.enum(["kg", "lb"]).default("kg"),
+    shipping_cost: money("Shipment level; not spread over line values").default(0),
+    insurance_cost: money("Shipment level").default(0),
+    transport_mode: z.enum(["sea", "air", "road", "rail"]).default("sea"),
+    shipping_terms: z.enum(["FOB", "CIF", "EXW", "DDP"]).default("FOB"),
+    shipment_channel: z.enum(["postal", "courier"]).optional(),
+    entry_date: IsoDate.optional(),
+    destination_region: z.string().trim().min(1).max(20).optional(),
+  })
+  .strict()
+  .openapi("CalculateMultipleRequest", {
+    example: {
+      destination_country: "GB",
+      reference: "PO-1001",
+      currency: "USD",
+      shipping_cost: 25,
+      entry_date: "2026-03-02",
+      codes: [
+        { hs_code: "6109100010", origin_country: "CN", declared_value: 12.5, quantity: 40 },
+        { hs_code: "6204.62", origin_country: "BD", declared_value: 30, quantity: 10 },
+      ],
+    },
+  });
+
+export const StackingBody = z
+  .object({
+    hs_code: hsCode(2, 10).openapi({ example: "8504.40" }),
+    origin_country: CountryCode.openapi({ example: "CN" }),
+    destination_country: CountryCode.default("US"),
+    entry_date: IsoDate.optional(),
+  })
+  .strict();
+
+export const StackingRequest = StackingBody.openapi("StackingRequest", { example: { hs_code: "7326.90.86", origin_country: "CN", entry_date: "2026-03-02" } });
+
+export const StackingBulkBody = z
+  .object({ items: z.array(z.object({ ref: z.string().max(200).optional(), hs_code: z.unknown(), origin_country: z.unknown(), destination_country: z.unknown().optional(), entry_date: z.unknown().optional() }).passthrough()).min(1).max(500, "at most 500 items") })
+  .strict()
+  .openapi("StackingBulkRequest", { example: { items: [{ ref: "sku-1", hs_code: "8504.40.95", origin_country: "CN" }, { ref: "sku-2", hs_code: "9403.60.80", origin_country: "VN" }] } });
+
+const DataSourceSchema = z.object({ version: z.string(), source: z.string(), imported_at: z.string() }).nullable();
+const TariffLineWire = z.object({
+  name: z.string(),
+  rate: z.string(),
+  amount: z.number(),
+  type: z.string(),
+  code: z.string().optional(),
+  estimated: z.boolean().optional(),
+  exempted: z.boolean().optional(),
+  exclusion_code: z.string().optional(),
+  exclusion_name: z.string().optional(),
+  basis: z.string(),
+});
+const Tier = z.object({ tariffs: z.array(TariffLineWire), total_duty: z.number() });
+
+export const CalculateResult = z
+  .object({
+    hs_code: z.string(),
+    origin_country: z.string(),
+    destination_country: z.string(),
+    entry_date: z.string(),
+    transport_mode: z.string(),
+    shipping_terms: z.string(),
+    quantity: z.number(),
+    rate_found: z.boolean(),
+    tariff_line: z.object({ code: z.string(), schedule: z.string(), description: z.string(), resolution: z.unknown() }).nullable(),
+    currencies: z.object({ declared: z.string(), destination: z.string(), exchange_rate: z.number(), source: z.string().nullable(), rate_date: z.string().nullable() }),
+    values: z.object({
+      declared_value_per_unit: z.number(),
+      declared_value_total: z.number(),
+      customs_value: z.number(),
+      shipping_cost: z.number(),
+      insurance_cost: z.number(),
+      customs_value_basis: z.string(),
+      basis: z.string(),
+    }),
+    exemptions: z.object({
+      de_minimis_threshold: z.number().nullable(),
+      de_minimis_exempt: z.boolean(),
+      de_minimis_source_url: z.string().optional(),
+      tax_de_minimis_threshold: z.number().nullable().optional(),
+      tax_de_minimis_exempt: z.boolean().optional(),
+      tariff_exemptions: z.array(z.object({ code: z.string(), name: z.string(), applies_to: z.string(), claimed: z.boolean() })),
+      available_exemptions: z.array(z.object({ code: z.string(), name: z.string(), applies_to: z.string(), condition: z.string().nullable() })),
+    }),
+    estimated_duties: z
+      .object({ tariffs: z.array(TariffLineWire), normal_tariff: Tier.optional(), preferential_tariff: Tier.optional(), punitive_tariff: Tier.optional(), tier: z.string().nullable(), total_duty: z.number() })
+      .passthrough(),
+    fees: z.record(z.string(), z.unknown()).optional(),
+    vat: z.object({ rate: z.number(), amount: z.number(), code: z.string().optional(), name: z.string(), basis: z.string() }).optional(),
+    additional_tariff_measures: z.array(z.object({ name: z.string(), code: z.string(), rate: z.string(), type: z.string(), note: z.string() })),
+    notes: z.array(z.string()),
+    totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
+  })
+  .passthrough();
+
+export const CalculateResponse = CalculateResult.extend({
+  success: z.literal(true),
+  message: z.string(),
+  data_source: DataSourceSchema,
+  request_id: z.string().nullable(),
+}).openapi("CalculateResponse", {
+  example: {
+    success: true,
+    message: "",
+    hs_code: "61091000",
+    origin_country: "CN",
+    destination_country: "US",
+    entry_date: "2026-03-02",
+    transport_mode: "sea",
+    shipping_terms: "FOB",
+    quantity: 1,
+    rate_found: true,
+    tariff_line: { code: "6109.10.00", schedule: "US", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton", resolution: { requested: "61091000", method: "exact", lines_considered: 1, range: null, chosen: "6109.10.00" } },
+    currencies: { declared: "USD", destination: "USD", exchange_rate: 1, source: null, rate_date: null },
+    values: { declared_value_per_unit: 1000, declared_value_total: 1000, customs_value: 1000, shipping_cost: 0, insurance_cost: 0, customs_value_basis: "FOB", basis: "FOB: 1,000.00 USD goods; shipping and insurance are not part of the customs value" },
+    exemptions: { de_minimis_threshold: null, de_minimis_exempt: false, tariff_exemptions: [], available_exemptions: [] },
+    estimated_duties: {
+      tariffs: [
+        { name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" },
+        { name: "Section 301 China, List 4A", rate: "7.5%", amount: 75, type: "additional", code: "9903.88.15", basis: "7.5% of 1,000.00 USD customs value" },
+      ],
+      normal_tariff: { tariffs: [{ name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" }], total_duty: 165 },
+      tier: "normal_tariff",
+      total_duty: 240,
+    },
+    fees: {
+      MPF: { code: "MPF", name: "Merchandise Processing Fee", amount: 33.58, basis: "0.3464% of 1,000.00 USD customs value = 3.46 USD, raised to the minimum 33.58 USD" },
+      HMF: { code: "HMF", name: "Harbor Maintenance Fee", amount: 1.25, basis: "0.125% of 1,000.00 USD customs value (sea only)" },
+      total_fees: 34.83,
+    },
+    additional_tariff_measures: [],
+    notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
+    totals: { duty: 240, fees: 34.83, vat: 0, total: 274.83 },
+    data_source: { version: "2026-11-22.1", source: "USITC tariff database 2025 (2025-06-06); ...", imported_at: "2026-11-22T02:25:12.430Z" },
+    request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
+  },
+});
+
+export const RuleErrors = z
+  .object({ errors: z.array(z.object({ code: z.string(), description: z.string() })) })
+  .openapi("CountryRuleViolation", { example: { errors: [{ code: "min_declared_value", description: "Declared value must be at least 10.00 USD for DE" }] } });
+
+export const MultipleResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    reference: z.string().nullable(),
+    destination_country: z.string(),
+    results: z.array(z.unknown()),
+    shipment: z.unknown(),
+    totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
+    data_source: DataSourceSchema,
+    request_id: z.string().nullable(),
+    execution_time: z.number(),
+  })
+  .openapi("CalculateMultipleResponse");
+
+export const StackingResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    hs_code: z.string(),
+    origin_country: z.string(),
+    destination_country: z.string(),
+    entry_date: z.string(),
+    rate_found: z.boolean(),
+    tariffs: z.array(z.object({ name: z.string(), rate: z.string(), type: z.string(), code: z.string().optional(), exempted: z.boolean().optional(), exclusion_code: z.string().optional(), exclusion_name: z.string().optional() })),
+    potential_exclusion_codes: z.array(z.object({ code: z.string(), name: z.string(), applied: z.literal(false), reason: z.string() })).optional(),
+    conditional_measures: z.array(z.object({ name: z.string(), rate: z.string(), type: z.string(), code: z.string(), condition: z.string() })).optional(),
+    data_source: DataSourceSchema,
+    request_id: z.string().nullable(),
+  })
+  .passthrough()
+  .openapi("StackingResponse", {
+    example: {
+      success: true,
+      message: "",
+      hs_code: "8483509040",
+      origin_country: "CN",
+      destination_country: "US",
+      entry_date: "2026-03-02",
+      rate_found: true,
+      tariffs: [
+        { name: "MFN duty", rate: "2.8%", type: "ad_valorem", code: "8483.50.90" },
+        { name: "Section 301 China, List 1", rate: "0%", type: "additional", code: "9903.88.01", exempted: true, exclusion_code: "9903.88.69", exclusion_name: "USTR product exclusion for 8483.50.9040" },
+      ],
+      data_source: null,
+      request_id: "01a20112-8c29-7382-9aa0-ebdc79a8aa92",
+    },
+  });
+
+export const StackingBulkResponse = z
+  .object({ results: z.array(z.object({ index: z.number(), ref: z.string().nullable(), success: z.boolean(), error: z.string().optional() }).passthrough()), execution_time: z.number(), request_id: z.string().nullable() })
+  .openapi("StackingBulkResponse");
+
+export const RULE_TYPES = ["min_declared_value", "max_declared_value", "required_fields", "blocked_origins"] as const;
+export const REQUIRABLE_FIELDS = ["currency", "weight", "shipping_cost", "insurance_cost", "shipment_channel", "entry_date", "components", "metal_weight_percentage", "destination_region", "volume", "transport_mode", "shipping_terms"] as const;
+
+export const CountryRuleBody = z
+  .object({
+    destination_country: z.union([CountryCode, z.literal("*")]).openapi({ example: "DE", description: "ISO alpha-2, or * for every destination" }),
+    rule_type: z.enum(RULE_TYPES),
+    value: z.number().finite().min(0).optional().openapi({ description: "min/max_declared_value: the line total (value × quantity) bound" }),
+    currency: CurrencyCode.optional().openapi({ description: "min/max_declared_value: currency of `value` (converted at the ECB rate of the entry date)" }),
+    fields: z.array(z.enum(REQUIRABLE_FIELDS)).min(1).optional().openapi({ description: "required_fields: request fields that must be sent" }),
+    countries: z.array(CountryCode).min(1).optional().openapi({ description: "blocked_origins: origins refused" }),
+    code: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _.:- only").optional(),
+    description: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    const need = (k: "value" | "fields" | "countries") => {
+      if (b[k] === undefined) ctx.addIssue({ code: "custom", path: [k], message: `is required for rule_type ${b.rule_type}` });
+    };
+    if (b.rule_type === "min_declared_value" || b.rule_type === "max_declared_value") need("value");
+    if (b.rule_type === "required_fields") need("fields");
+    if (b.rule_type === "blocked_origins") need("countries");
+  })
+  .openapi("CountryRuleRequest", { example: { destination_country: "DE", rule_type: "min_declared_value", value: 10, currency: "EUR", description: "Declared values under 10 EUR are refused" } });
+
+export const CountryRuleUpdate = z
+  .object({
+    value: z.number().finite().min(0).optional(),
+    currency: CurrencyCode.optional(),
+    fields: z.array(z.enum(REQUIRABLE_FIELDS)).min(1).optional(),
+    countries: z.array(CountryCode).min(1).optional(),
+    code: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/).optional(),
+    description: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict();
+
+export const CountryRuleSchema = z
+  .object({
+    id: z.number().int(),
+    destination_country: z.string(),
+    rule_type: z.string(),
+    value: z.number().nullable(),
+    currency: z.string().nullable(),
+    fields: z.array(z.string()).nullable(),
+    countries: z.array(z.string()).nullable(),
+    code: z.string(),
+    description: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("CountryRule");

@@ -1,0 +1,275 @@
+/** Calculate over HTTP: validation (pinned shapes), security, batches, stacking, history, country rules. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, createClient, getToken, loadDataset, setup } from "./helpers";
+
+beforeAll(async () => {
+  for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
+}, 120_000);
+
+const base = { hs_code: "6109.10.00", origin_country: "VN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" };
+
+describe("POST /calculate validation: the shared envelope with errors [{field, message}]", () => {
+  it.each([
+    ["quantity 0", { quantity: 0 }, "quantity"],
+    ["negative quantity", { quantity: -1 }, "quantity"],
+    ["negative declared_value", { declared_value: -1 }, "declared_value"],
+    ["declared_value as a string", { declared_value: "1000" }, "declared_value"],
+    ["unknown currency", { currency: "XYZ" }, "currency"],
+    ["hs_code too short", { hs_code: "12" }, "hs_code"],
+    ["hs_code with letters", { hs_code: "61A9" }, "hs_code"],
+    ["origin not ISO", { origin_country: "ZZ" }, "origin_country"],
+    ["entry_date not a date", { entry_date: "2026-02-30" }, "entry_date"],
+    ["weight_unit oz", { weight_unit: "oz" }, "weight_unit"],
+    ["11 components", { components: Array.from({ length: 11 }, () => ({ material: "steel", value: 1 })) }, "components"],
+    ["21 manual claims", { manual_claims: Array.from({ length: 21 }, (_, i) => `C${i}`) }, "manual_claims"],
+    ["metal_weight_percentage over 100", { metal_weight_percentage: 101 }, "metal_weight_percentage"],
+    ["volume_unit gallons", { volume_unit: "gal" }, "volume_unit"],
+    ["unknown field", { colour: "red" }, ""],
+  ])("%s → 400", async (_n, over, field) => {
+    const { api } = await setup();
+    const res = await api("/calculate", { json: { ...base, ...over } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { success: boolean; error: string; request_id: string; errors: { field: string; message: string }[] };
+    expect(body).toMatchObject({ success: false, error: "validation_failed" });
+    expect(body.request_id).toBe(res.headers.get("x-request-id"));
+    if (field) expect(body.errors.map((e) => e.field)).toContain(field);
+  });
+
+  it("unsupported destination → 400 naming the supported ones", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate", { json: { ...base, destination_country: "BR" } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; errors: { field: string }[] };
+    expect(body.message).toMatch(/Destination BR is not supported; supported: .*US/);
+    expect(body.errors[0]!.field).toBe("destination_country");
+  });
+
+  it("an ISO currency without an ECB rate → 400 with a clear message", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate", { json: { ...base, currency: "NGN" } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/No ECB reference rate for NGN/);
+  });
+
+  it("malformed JSON → 400 invalid_json", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate", { body: "{", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe("invalid_json");
+  });
+
+  it("lower-case ISO codes are accepted; hs_code comes back digits only; defaults echoed", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate", { json: { ...base, origin_country: "vn", destination_country: "us", currency: "usd", hs_code: "6109 10 00" } });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ hs_code: "61091000", origin_country: "VN", destination_country: "US", transport_mode: "sea", shipping_terms: "FOB", quantity: 1, rate_found: true });
+  });
+});
+
+describe("notes on what the data does not cover", () => {
+  it("a US quote in the IEEPA window says IEEPA duties are not included; outside it, no such note", async () => {
+    const { api } = await setup();
+    const inWindow = (await (await api("/calculate", { json: { ...base, origin_country: "CN", entry_date: "2025-09-02" } })).json()) as { notes: string[] };
+    expect(inWindow.notes.join(" ")).toMatch(/IEEPA .* not modelled/);
+    const after = (await (await api("/calculate", { json: { ...base, origin_country: "CN" } })).json()) as { notes: string[] };
+    expect(after.notes.join(" ")).not.toMatch(/IEEPA/);
+  });
+});
+
+describe("security", () => {
+  it("401 without a token, 403 without calculate:read", async () => {
+    const { ws } = await setup();
+    expect((await call("/admin/api/v1/calculate", { host: ws.host, json: base })).status).toBe(401);
+    const { api } = await setup(["settings:read"]);
+    const res = await api("/calculate", { json: base });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toBe("Missing scope: calculate:read");
+    expect((await api("/calculate/stacking", { json: { hs_code: "6109", origin_country: "CN" } })).status).toBe(403);
+    expect((await api("/usage-history/calculate")).status).toBe(403);
+  });
+});
+
+describe("usage history", () => {
+  it("logs every request; request_id is the history row id; newest first", async () => {
+    const { api } = await setup();
+    const a = (await (await api("/calculate", { json: base })).json()) as { request_id: string };
+    const b = (await (await api("/calculate/stacking", { json: { hs_code: "6109", origin_country: "CN" } })).json()) as { request_id: string };
+    const page = (await (await api("/usage-history/calculate?limit=1")).json()) as { data: { id: string; endpoint: string }[]; has_more: boolean };
+    expect(page.data[0]).toMatchObject({ id: b.request_id, endpoint: "calculate/stacking" });
+    expect(page.has_more).toBe(true);
+    const next = (await (await api(`/usage-history/calculate?starting_after=${b.request_id}`)).json()) as { data: { id: string; total: number; currency: string; receiver_country_code: string }[] };
+    expect(next.data[0]).toMatchObject({ id: a.request_id, total: 199.83, currency: "USD", receiver_country_code: "US" });
+  });
+});
+
+describe("POST /calculate/multiple", () => {
+  it("lines in order, a failed line in place, grand totals, execution_time; MPF floor once per entry", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate/multiple", {
+      json: {
+        destination_country: "US",
+        currency: "USD",
+        entry_date: "2026-03-02",
+        reference: "PO-1",
+        shipping_cost: 100,
+        codes: [
+          { hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 },
+          { hs_code: "6109", origin_country: "ZZ", declared_value: 5 },
+          { hs_code: "6109.10.00", origin_country: "CN", declared_value: 500, quantity: 2 },
+          { hs_code: "9999.99.99", origin_country: "VN", declared_value: 10 },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { reference: string; results: Record<string, unknown>[]; totals: { total: number; fees: number; duty: number }; execution_time: number; shipment: { fees: { MPF: { amount: number } }; shipping_cost: number } };
+    expect(body.reference).toBe("PO-1");
+    expect(body.results.map((r) => r.index)).toEqual([0, 1, 2, 3]);
+    expect(body.results[1]).toMatchObject({ rate_found: false, origin_country: "ZZ" });
+    expect(body.results[1]!.error).toMatch(/origin_country/);
+    expect(body.results[3]).toMatchObject({ rate_found: false });
+    // Duty: 165 + (165 + 75) = 405; fees: MPF 0.3464% of 2,010 = 6.96 → floor 33.58 once; HMF 0.125% of 2,010 = 2.5125.
+    expect(body.totals.duty).toBe(405);
+    expect(body.shipment.fees.MPF.amount).toBe(33.58);
+    expect(body.totals.fees).toBe(36.09);
+    expect(body.totals.total).toBe(441.09);
+    expect(body.shipment.shipping_cost).toBe(100);
+    expect(typeof body.execution_time).toBe("number");
+  });
+
+  it("de minimis aggregates across lines after conversion", async () => {
+    const { api } = await setup();
+    const line = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 80 };
+    const one = (await (await api("/calculate/multiple", { json: { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", codes: [line] } })).json()) as { results: { exemptions: { de_minimis_exempt: boolean } }[] };
+    expect(one.results[0]!.exemptions.de_minimis_exempt).toBe(true);
+    const two = (await (await api("/calculate/multiple", { json: { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", codes: [line, line] } })).json()) as { results: { exemptions: { de_minimis_exempt: boolean } }[]; totals: { duty: number } };
+    expect(two.results[0]!.exemptions.de_minimis_exempt).toBe(false);
+    expect(two.totals.duty).toBe(19.2); // 12% of 160
+  });
+
+  it.each([
+    ["no lines", { codes: [] }],
+    ["51 lines", { codes: Array.from({ length: 51 }, () => ({ hs_code: "6109", origin_country: "CN", declared_value: 1 })) }],
+    ["missing destination", { destination_country: undefined }],
+  ])("%s → 400", async (_n, over) => {
+    const { api } = await setup();
+    const res = await api("/calculate/multiple", { json: { destination_country: "US", codes: [{ hs_code: "6109", origin_country: "CN", declared_value: 1 }], ...over } });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("POST /calculate/stacking", () => {
+  it("base first, an exclusion that fired shows a zeroed rate", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate/stacking", { json: { hs_code: "8483.50.90.40", origin_country: "cn", entry_date: "2026-03-02" } });
+    const body = (await res.json()) as { destination_country: string; rate_found: boolean; tariffs: Record<string, unknown>[] };
+    expect(res.status).toBe(200);
+    expect(body.destination_country).toBe("US");
+    expect(body.tariffs[0]).toMatchObject({ name: "MFN duty", rate: "2.8%", code: "8483.50.90" });
+    expect(body.tariffs[1]).toMatchObject({ code: "9903.88.01", rate: "0%", exempted: true, exclusion_code: "9903.88.69" });
+  });
+
+  it("claimable codes and conditional measures; entry date defaults to today", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate/stacking", { json: { hs_code: "9403.20.00", origin_country: "VN", entry_date: "2025-09-02" } });
+    const body = (await res.json()) as { potential_exclusion_codes: Record<string, unknown>[]; conditional_measures: Record<string, unknown>[] };
+    expect(body.conditional_measures[0]).toMatchObject({ code: "9903.85.08", rate: "50%" });
+    expect(body.conditional_measures[0]!.condition).toMatch(/aluminum content/);
+    expect(body.potential_exclusion_codes[0]).toMatchObject({ code: "9903.85.09", applied: false });
+    const today = (await (await api("/calculate/stacking", { json: { hs_code: "61", origin_country: "VN" } })).json()) as { entry_date: string; rate_found: boolean; tariff_line: { resolution: { method: string; lines_considered: number } } };
+    expect(today.entry_date).toBe(new Date().toISOString().slice(0, 10));
+    expect(today.rate_found).toBe(true);
+    expect(today.tariff_line.resolution.method).toBe("highest_ad_valorem_of_range");
+    expect(today.tariff_line.resolution.lines_considered).toBeGreaterThan(100);
+  });
+});
+
+describe("POST /calculate/stacking/bulk", () => {
+  it("per-item success or error, refs echoed, in order", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate/stacking/bulk", {
+      json: { items: [{ ref: "a", hs_code: "6109.10.00", origin_country: "CN", entry_date: "2026-03-02" }, { ref: "b", hs_code: "x", origin_country: "CN" }, { ref: "c", hs_code: "6109", origin_country: "CN", destination_country: "BR" }, { hs_code: "9999.99", origin_country: "CN" }] },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { results: Record<string, unknown>[]; execution_time: number };
+    expect(body.results.map((r) => [r.index, r.ref, r.success])).toEqual([[0, "a", true], [1, "b", false], [2, "c", false], [3, null, true]]);
+    expect(body.results[0]!.tariffs).toHaveLength(2);
+    expect(body.results[1]!.error).toMatch(/hs_code/);
+    expect(body.results[2]!.error).toMatch(/BR is not supported/);
+    expect(body.results[3]).toMatchObject({ rate_found: false });
+  });
+  it("over 500 items → 400", async () => {
+    const { api } = await setup();
+    const res = await api("/calculate/stacking/bulk", { json: { items: Array.from({ length: 501 }, () => ({ hs_code: "6109", origin_country: "CN" })) } });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("workspace country rules", () => {
+  it("CRUD with settings scopes; a violation is exactly {errors: [{code, description}]}", async () => {
+    const { api, ws } = await setup();
+    const created = await api("/settings/country-rules", { json: { destination_country: "de", rule_type: "min_declared_value", value: 10, currency: "EUR", code: "MIN_VALUE" } });
+    expect(created.status).toBe(201);
+    const { rule } = (await created.json()) as { rule: { id: number; destination_country: string } };
+    expect(rule.destination_country).toBe("DE");
+
+    const low = await api("/calculate", { json: { ...base, destination_country: "DE", currency: "EUR", declared_value: 5 } });
+    expect(low.status).toBe(400);
+    const body = await low.json();
+    expect(Object.keys(body as object)).toEqual(["errors"]);
+    expect(body).toEqual({ errors: [{ code: "MIN_VALUE", description: expect.stringMatching(/at least 10 EUR for DE/) }] });
+    expect((await api("/calculate", { json: { ...base, destination_country: "DE", currency: "EUR", declared_value: 50 } })).status).toBe(200);
+
+    const blocked = await api("/settings/country-rules", { json: { destination_country: "*", rule_type: "blocked_origins", countries: ["KP"] } });
+    expect(blocked.status).toBe(201);
+    const kp = await api("/calculate/multiple", { json: { destination_country: "US", codes: [{ hs_code: "6109", origin_country: "KP", declared_value: 1 }] } });
+    expect(kp.status).toBe(400);
+    expect(((await kp.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("blocked_origins");
+
+    const req = await api("/settings/country-rules", { json: { destination_country: "GB", rule_type: "required_fields", fields: ["weight", "shipment_channel"] } });
+    const reqId = ((await req.json()) as { rule: { id: number } }).rule.id;
+    const missing = await api("/calculate", { json: { ...base, destination_country: "GB", weight: 1 } });
+    expect(((await missing.json()) as { errors: { description: string }[] }).errors[0]!.description).toMatch(/missing: shipment_channel/);
+
+    const patched = await api(`/settings/country-rules/${reqId}`, { method: "PATCH", json: { fields: ["weight"] } });
+    expect(((await patched.json()) as { rule: { fields: string[] } }).rule.fields).toEqual(["weight"]);
+    expect((await api("/calculate", { json: { ...base, destination_country: "GB", weight: 1 } })).status).toBe(200);
+
+    const list = (await (await api("/settings/country-rules")).json()) as { rules: { id: number }[] };
+    expect(list.rules).toHaveLength(3);
+    expect((await api(`/settings/country-rules/${reqId}`, { method: "DELETE" })).status).toBe(200);
+    expect((await api(`/settings/country-rules/${reqId}`)).status).toBe(404);
+
+    // Another workspace cannot see it; a settings:read client can list but not create.
+    const other = await setup();
+    expect((await other.api(`/settings/country-rules/${rule.id}`)).status).toBe(404);
+    const reader = await getToken(ws, await createClient(ws, ["settings:read"]));
+    expect((await call("/admin/api/v1/settings/country-rules", { host: ws.host, token: reader })).status).toBe(200);
+    expect((await call("/admin/api/v1/settings/country-rules", { host: ws.host, token: reader, json: { destination_country: "DE", rule_type: "blocked_origins", countries: ["CN"] } })).status).toBe(403);
+  });
+
+  it.each([
+    ["missing value", { destination_country: "DE", rule_type: "min_declared_value" }],
+    ["unknown rule type", { destination_country: "DE", rule_type: "max_weight", value: 1 }],
+    ["unknown field name", { destination_country: "DE", rule_type: "required_fields", fields: ["colour"] }],
+  ])("create with %s → 400", async (_n, body) => {
+    const { api } = await setup();
+    expect((await api("/settings/country-rules", { json: body })).status).toBe(400);
+  });
+});
+
+describe("lookups use indexes, never a scan", () => {
+  it.each([
+    ["tariff lines by code ranges", "SELECT * FROM calc_tariff_lines WHERE schedule = 'US' AND (code BETWEEN '61091000' AND '61091000' OR code BETWEEN '61000000' AND '61999999')"],
+    ["measures by prefix", "SELECT * FROM calc_measures WHERE hs_prefix IN ('61','6109','61091000')"],
+    ["measures keyed below a code", "SELECT * FROM calc_measures WHERE (hs_prefix > '6109' AND hs_prefix < '6109~') OR (hs_prefix > '7326' AND hs_prefix < '7326~')"],
+    ["exclusions by prefix", "SELECT * FROM calc_exclusions WHERE hs_prefix IN ('', '39', '3926909910')"],
+    ["FX on or before a date", "SELECT currency, date, rate FROM fx_rates WHERE currency = 'USD' AND date <= '2026-03-01' ORDER BY date DESC LIMIT 1"],
+  ])("%s", async (_n, sql) => {
+    const { env } = await import("cloudflare:workers");
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{ detail: string }>();
+    const details = plan.results.map((r) => r.detail).join(" | ");
+    expect(details).toMatch(/USING (COVERING )?INDEX|USING PRIMARY KEY|MULTI-INDEX OR/);
+    expect(details).not.toMatch(/\bSCAN\b/);
+  });
+});
