@@ -20,6 +20,8 @@ import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
 import { meRoutes } from "./modules/me/routes";
+import { restrictRoutes } from "./modules/restrict/routes";
+import { settingsRoutes } from "./modules/settings/routes";
 import { platformRoutes } from "./modules/workspaces/routes";
 
 export const API_PREFIX = "/admin/api/v1";
@@ -42,6 +44,8 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.use(`${API_PREFIX}/*`, bearerAuth);
   app.route(API_PREFIX, meRoutes);
   app.route(API_PREFIX, apiClientRoutes);
+  app.route(API_PREFIX, settingsRoutes);
+  app.route(API_PREFIX, restrictRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",
