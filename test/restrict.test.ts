@@ -332,3 +332,19 @@ describe("GET /usage-history/restrict", () => {
     expect((await api(`/usage-history/restrict?${q}`)).status).toBe(400);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the restrict, custom-rule, history and settings routes with their scopes and examples", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { security?: unknown; parameters?: { name: string; schema: { type: string } }[]; requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+      components: { schemas: Record<string, { example?: unknown }> };
+    };
+    const p = doc.paths;
+    expect(p["/admin/api/v1/restrict"]!.post!.security).toEqual([{ oauth2: ["restrict:read"] }]);
+    expect(Object.keys(p["/admin/api/v1/restrict/rules"]!).sort()).toEqual(["get", "post"]);
+    expect(p["/admin/api/v1/restrict/rules/{id}"]!.delete!.parameters!.find((x) => x.name === "id")!.schema.type).toBe("integer");
+    expect(p["/admin/api/v1/usage-history/restrict"]!.get!.security).toEqual([{ oauth2: ["restrict:read"] }]);
+    expect(p["/admin/api/v1/settings"]!.patch!.security).toEqual([{ oauth2: ["settings:write"] }]);
+    for (const name of ["RestrictRequest", "CreateRestrictionRule", "SettingsPatch"]) expect(doc.components.schemas[name]!.example).toBeDefined();
+  });
+});

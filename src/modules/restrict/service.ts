@@ -2,15 +2,19 @@
  * Restricted-goods checks and the organization's custom rules. No Hono here.
  *
  * The platform rule set is compiled once per isolate and data version (module-level cache keyed by the
- * `restrictions` version in data_sources) and reused by every request; the organization's own rules, the
- * workspace settings and the data version come from D1 in one batched round trip per check.
+ * `restrictions` version in data_sources) and reused by every request. The hot path reads nothing from D1
+ * while its caches are fresh: the data version is re-checked, and the organization's compiled rules and the
+ * workspace settings are re-read, at most every CACHE_TTL_MS. Writes made in this isolate drop the entries
+ * at once, so a new rule applies immediately here and within CACHE_TTL_MS in every other isolate.
  */
 import { and, count, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { dataSources, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
 import { type Match, type Rule, type RuleIndex, checkItem, compileRules, importCountries } from "../../engines/restrict/engine";
+import type { Clock } from "../../lib/clock";
 import { ApiError, notFound, unprocessable } from "../../lib/errors";
-import { parseDocument, settingsQuery } from "../settings/service";
+import { TtlCache } from "../../lib/ttl-cache";
+import { SETTINGS_TTL_MS, cachedSettings } from "../settings/service";
 import type { UsageInsert } from "../usage/service";
 
 export const DATASET = "restrictions";
@@ -27,7 +31,9 @@ interface Platform {
   dataSource: { version: string; source: string; imported_at: string } | null;
 }
 
-let platformCache: Platform | undefined;
+export const CACHE_TTL_MS = SETTINGS_TTL_MS;
+let platformCache: (Platform & { checkedAt: number }) | undefined;
+const orgCache = new TtlCache<{ index: RuleIndex | null; count: number }>(CACHE_TTL_MS);
 
 const parseList = (raw: string | null): string[] | null => (raw ? (JSON.parse(raw) as string[]) : null);
 
@@ -109,25 +115,22 @@ export interface CheckContext {
  */
 export async function runCheck(ctx: CheckContext, input: CheckInput) {
   const { db } = ctx;
-  const [ds, orgRows, settingsRows] = await db.batch([
-    db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1),
-    db
-      .select()
-      .from(orgRestrictionRules)
-      .where(and(eq(orgRestrictionRules.organizationId, ctx.organizationId), isNull(orgRestrictionRules.deletedAt))),
-    settingsQuery(db, ctx.workspaceId),
+  const clock: Clock = { now: ctx.now };
+  const [platform, org, settings] = await Promise.all([
+    platformIndex(db, clock),
+    orgIndex(db, ctx.organizationId, clock),
+    cachedSettings(db, ctx.workspaceId, clock),
   ]);
-  const platform = await platformIndex(db, ds[0] ?? null);
 
   const destination = input.destination_country;
   const origin = input.origin_country ?? null;
-  const enabled = parseDocument(settingsRows[0]?.settings)["restrict.enabled_destinations"];
+  const enabled = settings["restrict.enabled_destinations"];
   const isEnabled = enabled ? enabled.includes(destination) : platform.importCountries.has(destination);
   if (!isEnabled) {
     throw new ApiError("forbidden", `Restricted-goods checks are not enabled for destination ${destination}`);
   }
 
-  const indexes = orgRows.length ? [platform.index, compileRules(orgRows.map(orgRule))] : [platform.index];
+  const indexes = org.index ? [platform.index, org.index] : [platform.index];
   const asOf = new Date(ctx.now()).toISOString().slice(0, 10);
   let matchCount = 0;
   let hasProhibitions = false;
@@ -167,7 +170,7 @@ export async function runCheck(ctx: CheckContext, input: CheckInput) {
     durationMs,
     detail: JSON.stringify({
       data_source: platform.dataSource,
-      org_rule_count: orgRows.length,
+      org_rule_count: org.count,
       as_of: asOf,
       has_prohibitions: hasProhibitions,
       has_restrictions: hasRestrictions,
@@ -192,10 +195,19 @@ export async function runCheck(ctx: CheckContext, input: CheckInput) {
   };
 }
 
-/** The compiled platform rules for the loaded data version, built at most once per isolate and version. */
-async function platformIndex(db: Db, ds: typeof dataSources.$inferSelect | null): Promise<Platform> {
+/**
+ * The compiled platform rules for the loaded data version, built at most once per isolate and version; the
+ * version itself is re-read at most every CACHE_TTL_MS.
+ */
+async function platformIndex(db: Db, clock: Clock): Promise<Platform> {
+  const now = clock.now();
+  if (platformCache && now - platformCache.checkedAt < CACHE_TTL_MS) return platformCache;
+  const ds = (await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1))[0] ?? null;
   const version = ds ? `${ds.version}@${ds.importedAt}` : null;
-  if (platformCache && platformCache.version === version) return platformCache;
+  if (platformCache && platformCache.version === version) {
+    platformCache.checkedAt = now;
+    return platformCache;
+  }
   const rows = version ? await db.select().from(restrictionRules) : [];
   const index = compileRules(rows.map(platformRule));
   platformCache = {
@@ -203,8 +215,22 @@ async function platformIndex(db: Db, ds: typeof dataSources.$inferSelect | null)
     index,
     importCountries: importCountries(index),
     dataSource: ds ? { version: ds.version, source: ds.source, imported_at: ds.importedAt } : null,
+    checkedAt: now,
   };
   return platformCache;
+}
+
+/** The organization's active rules, compiled; null index when it has none. */
+async function orgIndex(db: Db, organizationId: string, clock: Clock) {
+  const hit = orgCache.get(organizationId, clock);
+  if (hit) return hit;
+  const rows = await db
+    .select()
+    .from(orgRestrictionRules)
+    .where(and(eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)));
+  const value = { index: rows.length ? compileRules(rows.map(orgRule)) : null, count: rows.length };
+  orgCache.set(organizationId, value, clock);
+  return value;
 }
 
 /* ---------- custom rules ---------- */
@@ -273,6 +299,7 @@ export async function createOrgRule(db: Db, scope: { organizationId: string; wor
       createdAt: now,
     })
     .returning();
+  orgCache.delete(scope.organizationId);
   return rows[0]!;
 }
 
@@ -300,5 +327,6 @@ export async function deleteOrgRule(db: Db, organizationId: string, id: number, 
     .set({ deletedAt: now })
     .where(and(eq(orgRestrictionRules.id, id), eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)))
     .returning({ id: orgRestrictionRules.id });
+  orgCache.delete(organizationId);
   if (!rows.length) throw notFound(`No custom rule ${id} in this organization`);
 }

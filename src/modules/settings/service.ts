@@ -6,6 +6,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { workspaceSettings } from "../../db/schema/index";
+import type { Clock } from "../../lib/clock";
+import { TtlCache } from "../../lib/ttl-cache";
 import { SETTINGS, SETTING_KEYS, type SettingKey, type SettingsDocument } from "./registry";
 
 /** The select statement, so callers can put it in a `db.batch` with their own reads. */
@@ -35,6 +37,21 @@ export async function getSettings(db: Db, workspaceId: string): Promise<{ settin
   return { settings: parseDocument(rows[0]?.settings), updatedAt: rows[0]?.updatedAt ?? null };
 }
 
+/**
+ * Hot-path read for engines: the workspace's settings from a short per-isolate cache. A change made in this
+ * isolate is seen at once (patchSettings drops the entry); other isolates see it within SETTINGS_TTL_MS.
+ */
+export const SETTINGS_TTL_MS = 5_000;
+const cache = new TtlCache<SettingsDocument>(SETTINGS_TTL_MS);
+
+export async function cachedSettings(db: Db, workspaceId: string, clock: Clock): Promise<SettingsDocument> {
+  const hit = cache.get(workspaceId, clock);
+  if (hit) return hit;
+  const { settings } = await getSettings(db, workspaceId);
+  cache.set(workspaceId, settings, clock);
+  return settings;
+}
+
 /** Every registered key with its stored value, or null when it is at its default. */
 export function settingsToWire(doc: SettingsDocument): Record<SettingKey, unknown> {
   return Object.fromEntries(SETTING_KEYS.map((k) => [k, doc[k] ?? null])) as Record<SettingKey, unknown>;
@@ -58,6 +75,7 @@ export async function patchSettings(
     else next[key] = value;
   }
   const json = JSON.stringify(next);
+  cache.delete(workspaceId);
   await db
     .insert(workspaceSettings)
     .values({ workspaceId, settings: json, updatedAt: now })
