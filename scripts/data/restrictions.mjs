@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "restrictions";
-export const version = "2026-11-22";
+export const version = "2026-11-22.2";
 export const source =
   "Curated platform rule set from official public sources (eCFR, OFAC, CBP, EUR-Lex, legislation.gov.uk, national customs and agency pages); one source_url per rule";
 export const tables = ["restriction_rules"];
