@@ -42,3 +42,12 @@ export function requests() {
     },
   ];
 }
+
+/** Spot-check quality against the running server (bench/restrict-eval.json). */
+export async function report({ call }) {
+  const { readFileSync } = await import("node:fs");
+  const { evaluate, toMarkdown } = await import("../restrict-eval.mjs");
+  const evalSet = JSON.parse(readFileSync(new URL("../restrict-eval.json", import.meta.url), "utf8"));
+  const rules = JSON.parse(readFileSync(new URL("../../data/restrictions/rules.json", import.meta.url), "utf8"));
+  return toMarkdown(await evaluate(evalSet, rules, call));
+}
