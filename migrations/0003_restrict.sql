@@ -27,6 +27,7 @@ CREATE TABLE `restriction_rules` (
 	`rule_type` text NOT NULL,
 	`hs_prefix` text,
 	`keywords` text,
+	`exclude_keywords` text,
 	`origin_country` text,
 	`destination_countries` text,
 	`title` text NOT NULL,

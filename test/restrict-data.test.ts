@@ -11,6 +11,7 @@ interface RuleFile {
   rule_type: string;
   hs_prefix: string | null;
   keywords: string[] | null;
+  exclude_keywords: string[] | null;
   origin_country: string | null;
   destination_countries: string[] | null;
   title: string;
@@ -30,7 +31,7 @@ const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00
 describe("platform rule set", () => {
   it.each(all.map((r) => [r.id, r] as const))("rule %i is well-formed", (_id, r) => {
     expect(Object.keys(r).sort()).toEqual(
-      ["id", "imposing_country", "direction", "rule_type", "hs_prefix", "keywords", "origin_country", "destination_countries", "title", "summary", "agency", "agency_flag", "requirement", "source_url", "source_ref", "valid_from", "valid_to"].sort(),
+      ["id", "imposing_country", "direction", "rule_type", "hs_prefix", "keywords", "exclude_keywords", "origin_country", "destination_countries", "title", "summary", "agency", "agency_flag", "requirement", "source_url", "source_ref", "valid_from", "valid_to"].sort(),
     );
     expect(Number.isInteger(r.id) && r.id > 0).toBe(true);
     expect(r.imposing_country === "EU" || isCountry(r.imposing_country)).toBe(true);
@@ -45,6 +46,10 @@ describe("platform rule set", () => {
     if (r.keywords !== null) {
       expect(r.keywords.length).toBeGreaterThan(0);
       for (const k of r.keywords) expect(tokens(k).length).toBeGreaterThan(0);
+    }
+    if (r.exclude_keywords !== null) {
+      expect(r.keywords).not.toBeNull();
+      for (const k of r.exclude_keywords) expect(tokens(k).length).toBeGreaterThan(0);
     }
     if (r.origin_country !== null) expect(isCountry(r.origin_country)).toBe(true);
     if (r.destination_countries !== null) {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "restrictions";
-export const version = "2026-11-22.2";
+export const version = "2026-11-22.3";
 export const source =
   "Curated platform rule set from official public sources (eCFR, OFAC, CBP, EUR-Lex, legislation.gov.uk, national customs and agency pages); one source_url per rule";
 export const tables = ["restriction_rules"];
@@ -20,6 +20,7 @@ const COLUMNS = [
   "rule_type",
   "hs_prefix",
   "keywords",
+  "exclude_keywords",
   "origin_country",
   "destination_countries",
   "title",

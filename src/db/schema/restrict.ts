@@ -18,6 +18,8 @@ export const restrictionRules = sqliteTable("restriction_rules", {
   hsPrefix: text("hs_prefix"),
   /** JSON array of words or phrases. */
   keywords: text("keywords"),
+  /** JSON array of phrases that cancel a keyword occurrence they cover (e.g. "ivory coloured"). */
+  excludeKeywords: text("exclude_keywords"),
   originCountry: text("origin_country"),
   /** JSON array of destinations an EXPORT rule is limited to (e.g. exports to RU and BY); null = any. */
   destinationCountries: text("destination_countries"),

@@ -30,6 +30,8 @@ export interface Rule {
   ruleType: RuleType;
   hsPrefix: string | null;
   keywords: string[] | null;
+  /** Phrases that, where they cover a keyword occurrence, stop it counting ("ivory coloured", "faux ivory"). */
+  excludeKeywords?: string[] | null;
   originCountry: string | null;
   /** EXPORT rules limited to these destinations; null = any destination. */
   destinationCountries: string[] | null;
@@ -80,7 +82,10 @@ export interface CheckQuery {
 
 interface TrieNode {
   next: Map<string, TrieNode>;
+  /** Keyword rules whose phrase ends here. */
   rules: Rule[];
+  /** Rules for which the phrase ending here is an exclusion. */
+  excludes: Rule[];
 }
 
 interface Bucket {
@@ -100,7 +105,7 @@ export interface RuleIndex {
 }
 
 const MIN_ITEM_DIGITS = 4;
-const newNode = (): TrieNode => ({ next: new Map(), rules: [] });
+const newNode = (): TrieNode => ({ next: new Map(), rules: [], excludes: [] });
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   const list = map.get(key);
   if (list) list.push(value);
@@ -124,21 +129,55 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
       for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++) push(b.deeper, rule.hsPrefix.slice(0, len), rule);
     } else if (rule.keywords && rule.keywords.length) {
       for (const keyword of rule.keywords) {
-        const words = tokens(keyword);
-        if (!words.length) continue;
-        let node = b.keywords;
-        for (const w of words) {
-          let child = node.next.get(w);
-          if (!child) node.next.set(w, (child = newNode()));
-          node = child;
-        }
-        if (!node.rules.includes(rule)) node.rules.push(rule);
+        const node = insertPhrase(b.keywords, keyword);
+        if (node && !node.rules.includes(rule)) node.rules.push(rule);
+      }
+      for (const phrase of rule.excludeKeywords ?? []) {
+        const node = insertPhrase(b.keywords, phrase);
+        if (node && !node.excludes.includes(rule)) node.excludes.push(rule);
       }
     } else if (rule.originCountry) {
       push(b.origin, rule.originCountry, rule);
     }
   }
   return { buckets, ruleCount: rules.length };
+}
+
+function insertPhrase(root: TrieNode, phrase: string): TrieNode | null {
+  const words = tokens(phrase);
+  if (!words.length) return null;
+  let node = root;
+  for (const w of words) {
+    let child = node.next.get(w);
+    if (!child) node.next.set(w, (child = newNode()));
+    node = child;
+  }
+  return node;
+}
+
+/**
+ * Keyword rules that match `words`: every phrase occurrence found by walking the trie from each position,
+ * minus occurrences covered by one of the same rule's exclusion phrases.
+ */
+function keywordMatches(root: TrieNode, words: readonly string[]): Set<Rule> {
+  const hits: { rule: Rule; start: number; end: number }[] = [];
+  let excluded: { rule: Rule; start: number; end: number }[] | undefined;
+  for (let i = 0; i < words.length; i++) {
+    let node = root.next.get(words[i]!);
+    for (let k = i + 1; node; k++) {
+      for (const r of node.rules) hits.push({ rule: r, start: i, end: k });
+      for (const r of node.excludes) (excluded ??= []).push({ rule: r, start: i, end: k });
+      if (k >= words.length) break;
+      node = node.next.get(words[k]!);
+    }
+  }
+  const out = new Set<Rule>();
+  for (const h of hits) {
+    if (out.has(h.rule)) continue;
+    const covered = excluded?.some((x) => x.rule === h.rule && x.start <= h.start && x.end >= h.end);
+    if (!covered) out.add(h.rule);
+  }
+  return out;
 }
 
 /** The jurisdictions whose rules a country applies: itself, and the Union for EU member states. */
@@ -199,14 +238,7 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
         }
         if (b.keywords.next.size) {
           words ??= itemWords(item);
-          for (let i = 0; i < words.length; i++) {
-            let node = b.keywords.next.get(words[i]!);
-            for (let k = i + 1; node; k++) {
-              for (const r of node.rules) consider(r, "MEDIUM", country);
-              if (k >= words.length) break;
-              node = node.next.get(words[k]!);
-            }
-          }
+          for (const r of keywordMatches(b.keywords, words)) consider(r, "MEDIUM", country);
         }
         if (itemOrigin) {
           const rules = b.origin.get(itemOrigin);

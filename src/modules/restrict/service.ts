@@ -45,6 +45,7 @@ export const platformRule = (r: PlatformRow): Rule => ({
   ruleType: r.ruleType,
   hsPrefix: r.hsPrefix,
   keywords: parseList(r.keywords),
+  excludeKeywords: parseList(r.excludeKeywords),
   originCountry: r.originCountry,
   destinationCountries: parseList(r.destinationCountries),
   title: r.title,
