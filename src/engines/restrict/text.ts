@@ -34,13 +34,16 @@ export function singular(token: string): string {
 
 /** Lower-case ASCII words of `text`, diacritics removed, each reduced to its singular. */
 export function tokens(text: string): string[] {
-  const folded = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/ß/g, "ss")
-    .replace(/[æ]/g, "ae")
-    .replace(/[œ]/g, "oe");
+  // Plain ASCII (the common case) skips Unicode normalization.
+  const folded = /[^\x00-\x7f]/.test(text)
+    ? text
+        .normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "")
+        .toLowerCase()
+        .replace(/ß/g, "ss")
+        .replace(/[æ]/g, "ae")
+        .replace(/[œ]/g, "oe")
+    : text.toLowerCase();
   const out: string[] = [];
   for (const word of folded.split(/[^a-z0-9]+/)) if (word) out.push(singular(word));
   return out;
