@@ -254,6 +254,7 @@ describe("custom rules", () => {
     const p2 = (await (await api(`/restrict/rules?limit=2&starting_after=${ids[1]}`)).json()) as { rules: { id: number }[]; has_more: boolean };
     expect(p2.rules.map((r) => r.id)).toEqual([ids[0]]);
     expect(p2.has_more).toBe(false);
+    for (const q of ["starting_after=abc", "limit=0", "limit=101"]) expect((await api(`/restrict/rules?${q}`)).status, q).toBe(400);
   });
 
   it.each([

@@ -12,7 +12,7 @@ import type { Db } from "../../db/client";
 import { dataSources, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
 import { type Match, type Rule, type RuleIndex, checkItem, compileRules, importCountries } from "../../engines/restrict/engine";
 import type { Clock } from "../../lib/clock";
-import { ApiError, notFound, unprocessable } from "../../lib/errors";
+import { forbidden, notFound, unprocessable, validationFailed } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 import { SETTINGS_TTL_MS, cachedSettings } from "../settings/service";
 import type { UsageInsert } from "../usage/service";
@@ -37,21 +37,16 @@ const orgCache = new TtlCache<{ index: RuleIndex | null; count: number }>(CACHE_
 
 const parseList = (raw: string | null): string[] | null => (raw ? (JSON.parse(raw) as string[]) : null);
 
-export const platformRule = (r: PlatformRow): Rule => ({
-  id: `restriction_${r.id}`,
-  source: "platform",
+/** The fields platform and organization rules share, from either table's row. */
+const commonFields = (r: PlatformRow | OrgRow) => ({
   imposingCountry: r.imposingCountry,
   direction: r.direction,
   ruleType: r.ruleType,
   hsPrefix: r.hsPrefix,
   keywords: parseList(r.keywords),
-  excludeKeywords: parseList(r.excludeKeywords),
   originCountry: r.originCountry,
-  destinationCountries: parseList(r.destinationCountries),
   title: r.title,
   summary: r.summary,
-  agency: r.agency,
-  agencyFlag: r.agencyFlag,
   requirement: r.requirement ?? null,
   sourceUrl: r.sourceUrl,
   sourceRef: r.sourceRef,
@@ -59,25 +54,23 @@ export const platformRule = (r: PlatformRow): Rule => ({
   validTo: r.validTo,
 });
 
+export const platformRule = (r: PlatformRow): Rule => ({
+  ...commonFields(r),
+  id: `restriction_${r.id}`,
+  source: "platform",
+  excludeKeywords: parseList(r.excludeKeywords),
+  destinationCountries: parseList(r.destinationCountries),
+  agency: r.agency,
+  agencyFlag: r.agencyFlag,
+});
+
 export const orgRule = (r: OrgRow): Rule => ({
+  ...commonFields(r),
   id: `org_rule_${r.id}`,
   source: "org",
-  imposingCountry: r.imposingCountry,
-  direction: r.direction,
-  ruleType: r.ruleType,
-  hsPrefix: r.hsPrefix,
-  keywords: parseList(r.keywords),
-  originCountry: r.originCountry,
   destinationCountries: null,
-  title: r.title,
-  summary: r.summary,
   agency: null,
   agencyFlag: null,
-  requirement: r.requirement ?? null,
-  sourceUrl: r.sourceUrl,
-  sourceRef: r.sourceRef,
-  validFrom: r.validFrom,
-  validTo: r.validTo,
 });
 
 export interface CheckItemInput {
@@ -128,7 +121,7 @@ export async function runCheck(ctx: CheckContext, input: CheckInput) {
   const enabled = settings["restrict.enabled_destinations"];
   const isEnabled = enabled ? enabled.includes(destination) : platform.importCountries.has(destination);
   if (!isEnabled) {
-    throw new ApiError("forbidden", `Restricted-goods checks are not enabled for destination ${destination}`);
+    throw forbidden(`Restricted-goods checks are not enabled for destination ${destination}`);
   }
 
   const indexes = org.index ? [platform.index, org.index] : [platform.index];
@@ -309,7 +302,7 @@ export async function listOrgRules(db: Db, organizationId: string, query: { limi
   const where = [eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)];
   if (query.starting_after !== undefined) {
     const after = Number(query.starting_after);
-    if (!Number.isInteger(after) || after < 1) throw new ApiError("validation_failed", "Invalid request: starting_after: must be a rule id", { errors: [{ field: "starting_after", message: "must be a rule id" }] });
+    if (!Number.isInteger(after) || after < 1) throw validationFailed([{ field: "starting_after", message: "must be a rule id" }]);
     where.push(lt(orgRestrictionRules.id, after));
   }
   const rows = await db
