@@ -96,7 +96,6 @@ interface Bucket {
   keywords: TrieNode;
   /** Origin-only rules by origin. */
   origin: Map<string, Rule[]>;
-  size: number;
 }
 
 export interface RuleIndex {
@@ -120,10 +119,9 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
     const key = bucketKey(rule.direction, rule.imposingCountry);
     let b = buckets.get(key);
     if (!b) {
-      b = { prefix: new Map(), deeper: new Map(), keywords: newNode(), origin: new Map(), size: 0 };
+      b = { prefix: new Map(), deeper: new Map(), keywords: newNode(), origin: new Map() };
       buckets.set(key, b);
     }
-    b.size++;
     if (rule.hsPrefix) {
       push(b.prefix, rule.hsPrefix, rule);
       for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++) push(b.deeper, rule.hsPrefix.slice(0, len), rule);
