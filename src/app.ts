@@ -27,6 +27,8 @@ import { validationRuleRoutes } from "./modules/validation-rules/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
+import { restrictRoutes } from "./modules/restrict/routes";
+import { settingsRoutes } from "./modules/settings/routes";
 import { platformRoutes } from "./modules/workspaces/routes";
 
 export const API_PREFIX = "/admin/api/v1";
@@ -58,6 +60,8 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, validationRuleRoutes);
   app.route("/api", requestRoutes);
   app.route(API_PREFIX, calculateRoutes);
+  app.route(API_PREFIX, settingsRoutes);
+  app.route(API_PREFIX, restrictRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",

@@ -6,3 +6,4 @@ export * from "./catalogue";
 export * from "./consignments";
 export * from "./validation-rules";
 export * from "./calculate";
+export * from "./restrict";

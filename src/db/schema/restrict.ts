@@ -1,0 +1,69 @@
+/**
+ * Restricted and prohibited goods: the platform rule set (reference data, owned by the `restrictions`
+ * dataset and replaced on reload), the organizations' own rules, and per-workspace settings (the generic
+ * settings document; the restrict area keeps `restrict.enabled_destinations` in it).
+ */
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * One curated platform rule. Exactly one matcher drives it: `hs_prefix`, `keywords` (JSON array), or an
+ * origin alone; `origin_country` may also narrow an HS or keyword rule to goods of that origin.
+ * `imposing_country` is an ISO alpha-2 code or `EU` for Union-wide measures (applied to every member state).
+ */
+export const restrictionRules = sqliteTable("restriction_rules", {
+  id: integer("id").primaryKey(),
+  imposingCountry: text("imposing_country").notNull(),
+  direction: text("direction", { enum: ["IMPORT", "EXPORT"] }).notNull(),
+  ruleType: text("rule_type", { enum: ["prohibition", "restriction", "observation"] }).notNull(),
+  hsPrefix: text("hs_prefix"),
+  /** JSON array of words or phrases. */
+  keywords: text("keywords"),
+  /** JSON array of phrases that cancel a keyword occurrence they cover (e.g. "ivory coloured"). */
+  excludeKeywords: text("exclude_keywords"),
+  originCountry: text("origin_country"),
+  /** JSON array of destinations an EXPORT rule is limited to (e.g. exports to RU and BY); null = any. */
+  destinationCountries: text("destination_countries"),
+  title: text("title").notNull(),
+  summary: text("summary").notNull(),
+  agency: text("agency"),
+  agencyFlag: text("agency_flag"),
+  requirement: text("requirement", { enum: ["required", "may_be_required"] }),
+  sourceUrl: text("source_url").notNull(),
+  sourceRef: text("source_ref").notNull(),
+  validFrom: text("valid_from"),
+  validTo: text("valid_to"),
+});
+
+/** An organization's own rule, shared by all its workspaces. Soft-deleted so past checks stay explainable. */
+export const orgRestrictionRules = sqliteTable(
+  "org_restriction_rules",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    organizationId: text("organization_id").notNull(),
+    /** The workspace the rule was created from (for the audit trail); the rule applies organization-wide. */
+    workspaceId: text("workspace_id").notNull(),
+    imposingCountry: text("imposing_country").notNull(),
+    direction: text("direction", { enum: ["IMPORT", "EXPORT"] }).notNull(),
+    ruleType: text("rule_type", { enum: ["prohibition", "restriction", "observation"] }).notNull(),
+    hsPrefix: text("hs_prefix"),
+    keywords: text("keywords"),
+    originCountry: text("origin_country"),
+    title: text("title").notNull(),
+    summary: text("summary").notNull().default(""),
+    requirement: text("requirement", { enum: ["required", "may_be_required"] }),
+    sourceUrl: text("source_url"),
+    sourceRef: text("source_ref"),
+    validFrom: text("valid_from"),
+    validTo: text("valid_to"),
+    createdAt: text("created_at").notNull(),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [index("org_restriction_rules_org_idx").on(t.organizationId, t.id)],
+);
+
+/** One JSON document of settings per workspace; keys are registered and validated in src/modules/settings. */
+export const workspaceSettings = sqliteTable("workspace_settings", {
+  workspaceId: text("workspace_id").primaryKey(),
+  settings: text("settings").notNull().default("{}"),
+  updatedAt: text("updated_at").notNull(),
+});

@@ -1,0 +1,25 @@
+/**
+ * The workspace settings keys. Each area adds its keys here: a dotted name (`<area>.<setting>`), the zod
+ * schema a value must satisfy, and a description. `null` always resets a key to its default, so every
+ * schema is made nullable by the settings routes. Values are stored in one JSON document per workspace.
+ */
+import { z } from "@hono/zod-openapi";
+import { CountryCode } from "../../http/schemas";
+
+export const SETTINGS = {
+  "restrict.enabled_destinations": {
+    schema: z
+      .array(CountryCode)
+      .max(250)
+      .transform((codes) => [...new Set(codes)].sort())
+      .openapi({ example: ["US", "GB", "DE"] }),
+    description:
+      "Destinations for which restricted-goods checks are enabled (POST /restrict answers 403 for others). Default (null): every destination with platform rules.",
+  },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]["schema"]>;
+export type SettingsDocument = { [K in SettingKey]?: SettingValue<K> };
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

@@ -1,0 +1,80 @@
+/** Validates every rule of the curated platform rule set (data/restrictions/rules.json). */
+import { describe, expect, it } from "vitest";
+import rules from "../data/restrictions/rules.json";
+import { tokens } from "../src/engines/restrict/text";
+import { EU_MEMBERS, isCountry } from "../src/lib/iso";
+
+interface RuleFile {
+  id: number;
+  imposing_country: string;
+  direction: string;
+  rule_type: string;
+  hs_prefix: string | null;
+  keywords: string[] | null;
+  exclude_keywords: string[] | null;
+  origin_country: string | null;
+  destination_countries: string[] | null;
+  title: string;
+  summary: string;
+  agency: string | null;
+  agency_flag: string | null;
+  requirement: string | null;
+  source_url: string;
+  source_ref: string;
+  valid_from: string | null;
+  valid_to: string | null;
+}
+
+const all = rules as RuleFile[];
+const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+
+describe("platform rule set", () => {
+  it.each(all.map((r) => [r.id, r] as const))("rule %i is well-formed", (_id, r) => {
+    expect(Object.keys(r).sort()).toEqual(
+      ["id", "imposing_country", "direction", "rule_type", "hs_prefix", "keywords", "exclude_keywords", "origin_country", "destination_countries", "title", "summary", "agency", "agency_flag", "requirement", "source_url", "source_ref", "valid_from", "valid_to"].sort(),
+    );
+    expect(Number.isInteger(r.id) && r.id > 0).toBe(true);
+    expect(r.imposing_country === "EU" || isCountry(r.imposing_country)).toBe(true);
+    expect(["IMPORT", "EXPORT"]).toContain(r.direction);
+    expect(["prohibition", "restriction", "observation"]).toContain(r.rule_type);
+    expect([null, "required", "may_be_required"]).toContain(r.requirement);
+    // One matcher: an HS prefix, keywords, or an origin alone (an origin may narrow the other two).
+    const kinds = [r.hs_prefix !== null, r.keywords !== null].filter(Boolean).length;
+    expect(kinds <= 1).toBe(true);
+    expect(kinds === 1 || r.origin_country !== null).toBe(true);
+    if (r.hs_prefix !== null) expect(r.hs_prefix).toMatch(/^\d{2,10}$/);
+    if (r.keywords !== null) {
+      expect(r.keywords.length).toBeGreaterThan(0);
+      for (const k of r.keywords) expect(tokens(k).length).toBeGreaterThan(0);
+    }
+    if (r.exclude_keywords !== null) {
+      expect(r.keywords).not.toBeNull();
+      for (const k of r.exclude_keywords) expect(tokens(k).length).toBeGreaterThan(0);
+    }
+    if (r.origin_country !== null) expect(isCountry(r.origin_country)).toBe(true);
+    if (r.destination_countries !== null) {
+      expect(r.direction).toBe("EXPORT");
+      for (const c of r.destination_countries) expect(isCountry(c)).toBe(true);
+    }
+    expect(r.title.trim().length).toBeGreaterThan(3);
+    expect(r.summary.trim().length).toBeGreaterThan(20);
+    expect(r.source_ref.trim().length).toBeGreaterThan(2);
+    expect(new URL(r.source_url).protocol).toBe("https:");
+    if (r.valid_from !== null) expect(isDate(r.valid_from)).toBe(true);
+    if (r.valid_to !== null) expect(isDate(r.valid_to)).toBe(true);
+    if (r.valid_from && r.valid_to) expect(r.valid_to >= r.valid_from).toBe(true);
+  });
+
+  it("has unique ids, at least 150 rules, 12 importing and 10 exporting jurisdictions and all three kinds", () => {
+    expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+    expect(all.length).toBeGreaterThanOrEqual(150);
+    const importers = new Set(all.filter((r) => r.direction === "IMPORT").map((r) => r.imposing_country));
+    const exporters = new Set(all.filter((r) => r.direction === "EXPORT").map((r) => r.imposing_country));
+    expect(importers.size).toBeGreaterThanOrEqual(12);
+    expect(exporters.size).toBeGreaterThanOrEqual(10);
+    expect(all.some((r) => r.hs_prefix)).toBe(true);
+    expect(all.some((r) => r.keywords)).toBe(true);
+    expect(all.some((r) => r.origin_country && !r.hs_prefix && !r.keywords)).toBe(true);
+    expect([...importers].every((c) => c === "EU" || !EU_MEMBERS.has(c) || importers.has("EU"))).toBe(true);
+  });
+});
