@@ -19,6 +19,7 @@ import { hostRouting } from "./middleware/host";
 import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
+import { classifyRoutes } from "./modules/classify/routes";
 import { meRoutes } from "./modules/me/routes";
 import { platformRoutes } from "./modules/workspaces/routes";
 
@@ -42,6 +43,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.use(`${API_PREFIX}/*`, bearerAuth);
   app.route(API_PREFIX, meRoutes);
   app.route(API_PREFIX, apiClientRoutes);
+  app.route(API_PREFIX, classifyRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",
