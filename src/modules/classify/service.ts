@@ -393,7 +393,7 @@ const IMPORT_ROWS_PER_STATEMENT = 20;
 
 /**
  * Replaces the organization's whole blocklist in one D1 batch (one transaction): the old list stays when any
- * statement fails. Duplicate entries in the input count once. Returns the number of entries loaded.
+ * statement fails. Duplicate entries in the input count once (the first wins). Returns the number of entries loaded.
  */
 export async function importBlocklist(
   db: Db,
@@ -401,7 +401,10 @@ export async function importBlocklist(
   entries: { hs_code: string; country_code: string; reason?: string | null | undefined }[],
   now: string,
 ): Promise<number> {
-  const unique = [...new Map(entries.map((e) => [`${e.hs_code}|${e.country_code}`, e])).values()];
+  // The first occurrence of a code and destination wins (its reason is kept).
+  const byKey = new Map<string, (typeof entries)[number]>();
+  for (const e of entries) if (!byKey.has(`${e.hs_code}|${e.country_code}`)) byKey.set(`${e.hs_code}|${e.country_code}`, e);
+  const unique = [...byKey.values()];
   const values = unique.map((e) => ({ organizationId, hsCode: e.hs_code, countryCode: e.country_code, reason: e.reason ?? null, createdAt: now }));
   const statements = [db.delete(classifyBlocklist).where(eq(classifyBlocklist.organizationId, organizationId))];
   for (let i = 0; i < values.length; i += IMPORT_ROWS_PER_STATEMENT) {
