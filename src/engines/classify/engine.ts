@@ -69,6 +69,7 @@ export interface Index {
   avgLen: Record<Field, number>;
   lens: Record<Field, Float32Array>;
   docHeading: Int32Array; // index into headings
+  docChapter: Uint8Array; // chapter number
   headings: string[];
   synonyms: Map<string, { phrase: string[]; codes: string[] }[]>; // keyed by first word
   lines: Map<string, Map<string, Node[]>>; // schedule → hs6 → lines
@@ -161,6 +162,7 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
     avgLen,
     lens,
     docHeading: Int32Array.from(docs.map((c) => headingIdx.get(c.slice(0, 4))!)),
+    docChapter: Uint8Array.from(docs.map((c) => Number(c.slice(0, 2)))),
     headings,
     synonyms: synIndex,
     lines: lineMap,
@@ -202,7 +204,7 @@ export interface Suggestion {
 }
 
 export type RankResult =
-  | { ok: true; suggestions: Suggestion[]; blockedAll: boolean; matchedTerms: string[]; synonyms: string[] }
+  | { ok: true; suggestions: Suggestion[]; blockedAll: boolean; matchedTerms: string[]; synonyms: string[]; evidence: Evidence }
   | { ok: false; reason: string; matchedTerms: string[] };
 
 /** Words after which the preceding product term describes an attribute, not the product. */
@@ -279,26 +281,27 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   for (const s of synonyms) {
     const share = (PARAMS.synonym * s.weight) / Math.sqrt(s.codes.length);
     for (const code of s.codes) {
-      for (let d = 0; d < n; d++) if (index.docs[d]!.startsWith(code)) scores[d]! += share;
+      const [from, to] = prefixRange(index.docs, code);
+      for (let d = from; d < to; d++) scores[d]! += share;
     }
   }
 
   // Roll-up: a heading (and a chapter) is as strong as its best subheading; siblings share some of it.
   const headBest = new Float64Array(index.headings.length);
-  const chapBest = new Map<string, number>();
-  for (let d = 0; d < n; d++) {
-    const h = index.docHeading[d]!;
-    if (scores[d]! > headBest[h]!) headBest[h] = scores[d]!;
-    const c = index.docs[d]!.slice(0, 2);
-    if (scores[d]! > (chapBest.get(c) ?? 0)) chapBest.set(c, scores[d]!);
-  }
-  const prefix = opts.prefix?.slice(0, 6);
-  const candidates: { d: number; s: number }[] = [];
+  const chapBest = new Float64Array(100);
   for (let d = 0; d < n; d++) {
     if (scores[d] === 0) continue;
-    const code = index.docs[d]!;
-    if (prefix && !code.startsWith(prefix)) continue;
-    const s = scores[d]! + PARAMS.headingRollup * headBest[index.docHeading[d]!]! + PARAMS.chapterRollup * (chapBest.get(code.slice(0, 2)) ?? 0);
+    const h = index.docHeading[d]!;
+    if (scores[d]! > headBest[h]!) headBest[h] = scores[d]!;
+    const c = index.docChapter[d]!;
+    if (scores[d]! > chapBest[c]!) chapBest[c] = scores[d]!;
+  }
+  const prefix = opts.prefix?.slice(0, 6);
+  const [from, to] = prefix ? prefixRange(index.docs, prefix) : [0, n];
+  const candidates: { d: number; s: number }[] = [];
+  for (let d = from; d < to; d++) {
+    if (scores[d] === 0) continue;
+    const s = scores[d]! + PARAMS.headingRollup * headBest[index.docHeading[d]!]! + PARAMS.chapterRollup * chapBest[index.docChapter[d]!]!;
     candidates.push({ d, s });
   }
   candidates.sort((a, b) => b.s - a.s || a.d - b.d);
@@ -312,7 +315,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const blocked = opts.blocked ?? [];
   const picked: Suggestion[] = [];
   let removed = 0;
-  const calibration = calibrate(candidates, index, synonyms.length > 0);
+  const calibration = calibrate(candidates, index, synonyms);
   for (const c of candidates) {
     if (picked.length >= limit) break;
     const hs6 = index.docs[c.d]!;
@@ -337,7 +340,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       reasoning: reasoning(index, hs6, known, synonyms, line !== null),
     });
   }
-  return { ok: true, suggestions: picked, blockedAll: picked.length === 0 && removed > 0, matchedTerms, synonyms: synonyms.map((s) => s.phrase) };
+  return { ok: true, suggestions: picked, blockedAll: picked.length === 0 && removed > 0, matchedTerms, synonyms: synonyms.map((s) => s.phrase), evidence: calibration.evidence };
 }
 
 /** The national line under `hs6` whose wording best overlaps the query; null when the schedule has none. */
@@ -386,14 +389,47 @@ export const label = (score: number): "high" | "medium" | "low" => (score >= 0.7
  * has: how far the best heading stands above the next one, and whether a curated product term named it.
  * Logistic weights fitted on the evaluation set (bench/scenarios/classify.mjs prints the reliability table).
  */
-export const CALIBRATION = { bias: -1.2, margin: 4.0, synonym: 1.4, strength: 0.08 };
+export const CALIBRATION = { bias: -1.76, margin: 2.06, synonym: 0.41, conflict: -0.2, strength: 0.79 };
 
-function calibrate(candidates: { d: number; s: number }[], index: Index, synonymHit: boolean) {
+/** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
+export interface Evidence {
+  /** (best - best of another heading) / best, 0-1. */
+  margin: number;
+  /** A curated product term (not a modifier) names the top suggestion. */
+  synonym: boolean;
+  /** Product terms (not modifiers) name other headings too. */
+  conflict: boolean;
+  /** Raw score of the best suggestion. */
+  strength: number;
+}
+
+function calibrate(candidates: { d: number; s: number }[], index: Index, synonyms: { codes: string[]; weight: number }[]) {
   const top = candidates[0]!;
+  const topCode = index.docs[top.d]!;
   const topHeading = index.docHeading[top.d];
   const next = candidates.find((c) => index.docHeading[c.d] !== topHeading);
   const margin = next ? (top.s - next.s) / top.s : 1;
-  const z = CALIBRATION.bias + CALIBRATION.margin * margin + (synonymHit ? CALIBRATION.synonym : 0) + CALIBRATION.strength * top.s;
-  return { top: 1 / (1 + Math.exp(-z)), margin };
+  const heads = synonyms.filter((s) => s.weight === 1);
+  const names = (s: { codes: string[] }) => s.codes.some((c) => topCode.startsWith(c.slice(0, 4)));
+  const evidence: Evidence = { margin, synonym: heads.some(names), conflict: heads.some((s) => !names(s)), strength: top.s };
+  return { top: probability(evidence), evidence };
 }
 
+export function probability(e: Evidence): number {
+  const z = CALIBRATION.bias + CALIBRATION.margin * e.margin + (e.synonym ? CALIBRATION.synonym : 0) + (e.conflict ? CALIBRATION.conflict : 0) + CALIBRATION.strength * Math.log(1 + e.strength);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** [from, to) of the sorted codes that start with `prefix`. */
+function prefixRange(sorted: string[], prefix: string): [number, number] {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  return [lo, end];
+}
