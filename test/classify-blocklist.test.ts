@@ -1,7 +1,7 @@
 /** The organization blocklist: add, delete (id vs code), import (atomic replacement), list, and its effect on /classify. */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createClient, createWorkspace, getToken, loadDataset, setup } from "./helpers";
+import { call, createClient, createWorkspace, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 beforeAll(async () => {
   await loadDataset("hs", { fixture: true });
@@ -159,6 +159,19 @@ describe("GET /classify/blocklist", () => {
     const token = await getToken(sibling, await createClient(sibling));
     const res = await call("/admin/api/v1/classify/blocklist", { host: sibling.host, token });
     expect(((await res.json()) as { entries: Entry[] }).entries).toHaveLength(5);
+  });
+
+  it("lets a customer-pinned client read the list but not change it", async () => {
+    const { ws, api } = await setup();
+    await add(api, { hs_code: "9301", destination_country: "US" });
+    const customer = await insertCustomer(ws);
+    const token = await getToken(ws, await createClient(ws, ["classify:read"], customer));
+    const pinned = (path: string, opts: Parameters<typeof call>[1] = {}) => call(`/admin/api/v1${path}`, { host: ws.host, token, ...opts });
+    expect((await pinned("/classify/blocklist")).status).toBe(200);
+    expect((await pinned("/classify/blocklist", { json: { hs_code: "9302", destination_country: "US" } })).status).toBe(403);
+    expect((await pinned("/classify/blocklist/import", { json: { entries: [] } })).status).toBe(403);
+    expect((await pinned("/classify/blocklist/9301?destination_country=US", { method: "DELETE" })).status).toBe(403);
+    expect((await list(api)).entries.map((e) => e.hs_code)).toEqual(["9301"]);
   });
 
   it("needs classify:read", async () => {

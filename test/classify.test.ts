@@ -1,5 +1,6 @@
 /** POST /classify, GET /classify/modes, GET /usage-history/classify through the Worker, with the full hs data. */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { readProductPage } from "../src/modules/classify/service";
 import { ADMIN_TOKEN, call, createClient, getToken, loadDataset, setup } from "./helpers";
 
 beforeAll(async () => {
@@ -238,6 +239,46 @@ describe("GET /classify/modes", () => {
     expect(body.modes[1]!.inputs).toContain("product_url");
     expect(body.modes[2]!.inputs).toContain("image_url");
     expect(body.modes[2]!.unavailable_reason).toContain("IMAGE_MODEL");
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents every classify route with its scope and examples", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as { paths: Record<string, Record<string, { security: unknown; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown> }>>; components: { schemas: Record<string, { example?: unknown }> } };
+    const routes = [
+      ["post", "/admin/api/v1/classify"],
+      ["get", "/admin/api/v1/classify/modes"],
+      ["get", "/admin/api/v1/classify/blocklist"],
+      ["post", "/admin/api/v1/classify/blocklist"],
+      ["delete", "/admin/api/v1/classify/blocklist/{code}"],
+      ["post", "/admin/api/v1/classify/blocklist/import"],
+      ["get", "/admin/api/v1/usage-history/classify"],
+    ] as const;
+    for (const [method, path] of routes) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op!.security).toEqual([{ oauth2: ["classify:read"] }]);
+      expect(JSON.stringify(op), `${method} ${path} has an example`).toMatch(/"example"|"\$ref"/);
+    }
+    for (const name of ["ClassifyRequest", "ClassifyResponse", "Unclassifiable", "BlocklistEntry", "ClassifyHistoryRow"]) {
+      expect(doc.components.schemas[name]?.example, name).toBeDefined();
+    }
+  });
+});
+
+describe("product page rules in production", () => {
+  it.each(["http://127.0.0.1/admin", "http://localhost/", "http://[::1]/", "http://10.0.0.5/p"])("refuses %s without fetching it", async (url) => {
+    const spy = vi.spyOn(globalThis, "fetch");
+    const r = await readProductPage(url, true);
+    expect(r).toEqual({ error: expect.stringMatching(/local host|private/) });
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("checks every redirect hop", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data" } }));
+    const r = await readProductPage("https://shop.example.com/p", true);
+    expect(r).toEqual({ error: expect.stringContaining("private") });
+    expect(spy).toHaveBeenCalledOnce();
   });
 });
 

@@ -9,7 +9,8 @@ import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
 import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
-import { badRequest, validationFailed } from "../../lib/errors";
+import type { AuthContext } from "../../env";
+import { badRequest, forbidden, validationFailed } from "../../lib/errors";
 import { isCountry } from "../../lib/iso";
 import { readBodyLimited } from "../../middleware/archive";
 import { rateLimit } from "../../middleware/rate-limit";
@@ -137,7 +138,23 @@ const UnclassifiableResponse = z
     top_result: z.null(),
     results: z.array(ResultSchema).length(0),
   })
-  .openapi("Unclassifiable");
+  .openapi("Unclassifiable", {
+    example: {
+      success: false,
+      message: "None of the words in the description appear in the HS nomenclature or the product vocabulary",
+      unclassifiable: true,
+      reason: "None of the words in the description appear in the HS nomenclature or the product vocabulary",
+      original_description: "xqzvbn wprtkl",
+      customs_description: null,
+      usedWebSearch: false,
+      top_result: null,
+      results: [],
+      country: "US",
+      mode: "standard",
+      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn1", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+    },
+  });
 
 const ModeSchema = z
   .object({
@@ -184,6 +201,11 @@ const ImportEntry = z
       ctx.addIssue({ code: "custom", path: ["country_code"], message: "country_code and destination_country disagree" });
     }
   });
+
+/** The blocklist belongs to the whole organization: a key pinned to one customer may read it, not change it. */
+function assertMayChangeBlocklist(auth: AuthContext | undefined) {
+  if (auth?.customerId != null) throw forbidden("Customer-pinned clients cannot change the organization's blocklist");
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Rate limit for URL and image work (cost = items; one per request here)
@@ -262,7 +284,12 @@ const addRoute = createRoute({
     ),
   },
   responses: {
-    201: json(z.object({ success: z.literal(true), message: z.string(), entry: EntrySchema.nullable() }), "Added; `entry` is null when the code was already blocked"),
+    201: json(
+      z
+        .object({ success: z.literal(true), message: z.string(), entry: EntrySchema.nullable() })
+        .openapi({ example: { success: true, message: "9301 blocked for GLOBAL", entry: { id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" } } }),
+      "Added; `entry` is null when the code was already blocked",
+    ),
     ...errorResponses,
   },
 });
@@ -280,7 +307,7 @@ const deleteRoute = createRoute({
     query: z.object({ destination_country: BlockCountry.optional() }),
   },
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string() }), "Removed"),
+    200: json(z.object({ success: z.literal(true), message: z.string() }).openapi({ example: { success: true, message: "Blocklist entry 12 removed" } }), "Removed"),
     404: json(ErrorSchema, "No such entry"),
     ...errorResponses,
   },
@@ -301,7 +328,10 @@ const importRoute = createRoute({
     ),
   },
   responses: {
-    201: json(z.object({ success: z.literal(true), message: z.string(), count: z.number().int() }), "Loaded"),
+    201: json(
+      z.object({ success: z.literal(true), message: z.string(), count: z.number().int() }).openapi({ example: { success: true, message: "Blocklist replaced with 2 entries", count: 2 } }),
+      "Loaded",
+    ),
     ...errorResponses,
   },
 });
@@ -320,7 +350,12 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string(), entries: z.array(EntrySchema), has_more: z.boolean() }), "One page"),
+    200: json(
+      z
+        .object({ success: z.literal(true), message: z.string(), entries: z.array(EntrySchema), has_more: z.boolean() })
+        .openapi({ example: { success: true, message: "", entries: [{ id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" }], has_more: false } }),
+      "One page",
+    ),
     ...errorResponses,
   },
 });
@@ -340,7 +375,22 @@ const HistoryRow = z
     duration_ms: z.number().int(),
     created_at: z.string(),
   })
-  .openapi("ClassifyHistoryRow");
+  .openapi("ClassifyHistoryRow", {
+    example: {
+      id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+      request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+      destination_country: "US",
+      mode: "standard",
+      description: "Men's cotton crew neck t-shirt",
+      top_code: "61091000",
+      confidence: "high",
+      result_count: 5,
+      blocked: false,
+      unclassifiable: false,
+      duration_ms: 3,
+      created_at: "2026-11-22T02:00:00.000Z",
+    },
+  });
 
 export const classifyRoutes = newRouter()
   .openapi(classifyRoute, async (c) => {
@@ -376,6 +426,7 @@ export const classifyRoutes = newRouter()
   })
   .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200))
   .openapi(addRoute, async (c) => {
+    assertMayChangeBlocklist(c.var.auth);
     const input = c.req.valid("json");
     const now = new Date(c.var.deps.clock.now()).toISOString();
     const row = await addBlock(createDb(c.env.DB), c.var.workspace!.organizationId, { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason }, now);
@@ -389,6 +440,7 @@ export const classifyRoutes = newRouter()
     );
   })
   .openapi(deleteRoute, async (c) => {
+    assertMayChangeBlocklist(c.var.auth);
     const { code } = c.req.valid("param");
     const { destination_country } = c.req.valid("query");
     const db = createDb(c.env.DB);
@@ -408,6 +460,7 @@ export const classifyRoutes = newRouter()
     return c.json({ success: true as const, message: `${hs} unblocked for ${destination_country}` }, 200);
   })
   .openapi(importRoute, async (c) => {
+    assertMayChangeBlocklist(c.var.auth);
     const { entries } = c.req.valid("json");
     const now = new Date(c.var.deps.clock.now()).toISOString();
     const count = await importBlocklist(
