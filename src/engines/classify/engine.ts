@@ -337,7 +337,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       raw: Math.round(c.s * 1000) / 1000,
       score: Math.round(score * 1000) / 1000,
       confidence: label(score),
-      reasoning: reasoning(index, hs6, known, synonyms, line !== null),
+      reasoning: reasoning(index, hs6, known, synonyms, opts.schedule !== undefined && line === null),
     });
   }
   return { ok: true, suggestions: picked, blockedAll: picked.length === 0 && removed > 0, matchedTerms, synonyms: synonyms.map((s) => s.phrase), evidence: calibration.evidence };
@@ -367,10 +367,11 @@ function bestLine(index: Index, hs6: string, schedule: string | undefined, terms
   return best;
 }
 
-function reasoning(index: Index, hs6: string, terms: QueryTerm[], synonyms: { phrase: string; codes: string[] }[], hasLine: boolean): string {
+/** One sentence on why a subheading was suggested: the product terms and the words that matched where. */
+function reasoning(index: Index, hs6: string, terms: QueryTerm[], synonyms: { phrase: string; codes: string[] }[], noNationalLine: boolean): string {
   const parts: string[] = [];
   const syn = synonyms.filter((s) => s.codes.some((c) => hs6.startsWith(c))).map((s) => `"${s.phrase}"`);
-  if (syn.length) parts.push(`product term ${syn.join(", ")} names this ${syn.length ? "heading" : ""}`.trim());
+  if (syn.length) parts.push(`product term ${syn.join(", ")} points to ${hs6.slice(0, 4)}`);
   const sub = new Set(tokens(stripExclusions(index.nodes.get(hs6)?.description ?? "")));
   const head = new Set(tokens(stripExclusions(index.nodes.get(hs6.slice(0, 4))?.description ?? "")));
   const inSub = terms.filter((t) => sub.has(t.term)).map((t) => t.term);
@@ -378,7 +379,7 @@ function reasoning(index: Index, hs6: string, terms: QueryTerm[], synonyms: { ph
   if (inSub.length) parts.push(`subheading text matches ${inSub.join(", ")}`);
   if (inHead.length) parts.push(`heading text matches ${inHead.join(", ")}`);
   if (!parts.length) parts.push("matched through the national tariff wording");
-  if (!hasLine) parts.push("no national line for this subheading in the schedule; the HS6 code is given");
+  if (noNationalLine) parts.push("the national schedule has no line under this HS2022 subheading, so the 6-digit code is given");
   return `${parts.join("; ")}.`;
 }
 

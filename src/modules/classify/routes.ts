@@ -118,7 +118,7 @@ const ClassifyResponse = z
         tariff: { name: "US HTS 6109.10.00", number: "61091000", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton" },
         score: 0.97,
         confidence: "high",
-        reasoning: 'product term "t shirt" names this heading; subheading text matches cotton.',
+        reasoning: 'product term "t shirt" points to 6109; subheading text matches cotton.',
       },
       results: [],
       country: "US",
