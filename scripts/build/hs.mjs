@@ -67,7 +67,6 @@ const hs = table(join(shared, "hs-datasets", "harmonized-system.csv"))
   .map((r) => [r.hscode, r.parent === "TOTAL" ? null : r.parent, r.section, clean(r.description)])
   .sort((a, b) => a[0].localeCompare(b[0]));
 const hs6 = new Set(hs.filter((r) => r[0].length === 6).map((r) => r[0]));
-const hsDesc = new Map(hs.map((r) => [r[0], r[3]]));
 
 // USITC abbreviations in brief descriptions, spelled out so that they match everyday words.
 const US_ABBREVIATIONS = [

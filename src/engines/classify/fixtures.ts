@@ -3,6 +3,7 @@
  * dataset loads into D1) and reads the evaluation set. Used by the pure tests only.
  */
 import evalTsv from "../../../bench/data/classify-eval.tsv?raw";
+import holdoutTsv from "../../../bench/data/classify-holdout.tsv?raw";
 import hs2022 from "../../../data/hs/hs2022.json";
 import linesGb from "../../../data/hs/lines-gb.json";
 import linesUs from "../../../data/hs/lines-us.json";
@@ -19,8 +20,8 @@ export function parseSynonyms(tsv: string) {
     });
 }
 
-export const evaluationSet = (): { description: string; hs6: string }[] =>
-  evalTsv
+export const evaluationSet = (which: "eval" | "holdout" = "eval"): { description: string; hs6: string }[] =>
+  (which === "eval" ? evalTsv : holdoutTsv)
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => {
