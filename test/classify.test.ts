@@ -132,6 +132,7 @@ describe("POST /classify", () => {
     ["image_url to the default mode", { image_url: "https://x.example/a.jpg", destination_country: "US" }, "does not accept image_url"],
     ["image_url to the image mode without a model", { image_url: "data:image/png;base64,iVBORw0KGgo=", mode: "image", destination_country: "US" }, "not available"],
     ["product_url to the default mode", { product_url: "https://x.example/p", destination_country: "US" }, 'use mode "url"'],
+    ["text to the unavailable image mode", { description: "ceramic mug", mode: "image", destination_country: "US" }, "not available"],
   ])("400 for %s", async (_, json, message) => {
     const { api } = await setup();
     const res = await api("/classify", { json });

@@ -210,10 +210,10 @@ export function scheduleFor(country: string): { schedule: string | undefined; so
 export function resolveMode(input: ClassifyInput, env: { IMAGE_MODEL?: unknown }): Mode {
   const all = modes(env);
   const mode = all.find((m) => m.slug === (input.mode ?? "standard"))!;
-  if (input.image_url !== undefined) {
-    if (!mode.inputs.includes("image_url")) throw badRequest(`Mode "${mode.slug}" does not accept image_url; use an image-capable mode (GET /classify/modes)`);
-    if (!mode.available) throw badRequest(`Mode "${mode.slug}" is not available: ${mode.unavailable_reason}`);
+  if (input.image_url !== undefined && !mode.inputs.includes("image_url")) {
+    throw badRequest(`Mode "${mode.slug}" does not accept image_url; use an image-capable mode (GET /classify/modes)`);
   }
+  if (!mode.available) throw badRequest(`Mode "${mode.slug}" is not available: ${mode.unavailable_reason}`);
   if (input.product_url !== undefined && !mode.inputs.includes("product_url")) {
     throw badRequest(`Mode "${mode.slug}" does not accept product_url; use mode "url"`);
   }
