@@ -123,7 +123,7 @@ const ClassifyResponse = z
       results: [],
       country: "US",
       mode: "standard",
-      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn1", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
       request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
     },
   });
@@ -151,7 +151,7 @@ const UnclassifiableResponse = z
       results: [],
       country: "US",
       mode: "standard",
-      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn1", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
       request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
     },
   });
