@@ -315,7 +315,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const blocked = opts.blocked ?? [];
   const picked: Suggestion[] = [];
   let removed = 0;
-  const calibration = calibrate(candidates, index, synonyms);
+  const calibration = calibrate(candidates, index, synonyms, known);
   for (const c of candidates) {
     if (picked.length >= limit) break;
     const hs6 = index.docs[c.d]!;
@@ -387,10 +387,11 @@ export const label = (score: number): "high" | "medium" | "low" => (score >= 0.7
 
 /**
  * Calibrated probability that the top suggestion is right at heading level, from the evidence the ranking
- * has: how far the best heading stands above the next one, and whether a curated product term named it.
- * Logistic weights fitted on the evaluation set (bench/scenarios/classify.mjs prints the reliability table).
+ * has (see Evidence). Logistic weights fitted on bench/data/classify-eval.tsv; the held-out set checks them
+ * (bench/scenarios/classify.mjs prints the reliability table). `conflict` fitted slightly positive and is
+ * left at 0 rather than reward disagreeing product terms.
  */
-export const CALIBRATION = { bias: -1.76, margin: 2.06, synonym: 0.41, conflict: -0.2, strength: 0.79 };
+export const CALIBRATION = { bias: -3.5, margin: 10.57, synonym: 2.43, conflict: 0, strength: -0.19, coverage: 3.28 };
 
 /** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
 export interface Evidence {
@@ -402,9 +403,11 @@ export interface Evidence {
   conflict: boolean;
   /** Raw score of the best suggestion. */
   strength: number;
+  /** Share of the text's known words (by weight) found in the best suggestion's document. */
+  coverage: number;
 }
 
-function calibrate(candidates: { d: number; s: number }[], index: Index, synonyms: { codes: string[]; weight: number }[]) {
+function calibrate(candidates: { d: number; s: number }[], index: Index, synonyms: { codes: string[]; weight: number }[], terms: QueryTerm[]) {
   const top = candidates[0]!;
   const topCode = index.docs[top.d]!;
   const topHeading = index.docHeading[top.d];
@@ -412,12 +415,20 @@ function calibrate(candidates: { d: number; s: number }[], index: Index, synonym
   const margin = next ? (top.s - next.s) / top.s : 1;
   const heads = synonyms.filter((s) => s.weight === 1);
   const names = (s: { codes: string[] }) => s.codes.some((c) => topCode.startsWith(c.slice(0, 4)));
-  const evidence: Evidence = { margin, synonym: heads.some(names), conflict: heads.some((s) => !names(s)), strength: top.s };
+  let total = 0;
+  let found = 0;
+  for (const t of terms) {
+    total += t.weight;
+    const p = index.postings.get(t.term);
+    if (p && hasDoc(p.docs, top.d)) found += t.weight;
+  }
+  const coverage = total ? found / total : 0;
+  const evidence: Evidence = { margin, synonym: heads.some(names), conflict: heads.some((s) => !names(s)), strength: top.s, coverage };
   return { top: probability(evidence), evidence };
 }
 
 export function probability(e: Evidence): number {
-  const z = CALIBRATION.bias + CALIBRATION.margin * e.margin + (e.synonym ? CALIBRATION.synonym : 0) + (e.conflict ? CALIBRATION.conflict : 0) + CALIBRATION.strength * Math.log(1 + e.strength);
+  const z = CALIBRATION.bias + CALIBRATION.margin * e.margin + (e.synonym ? CALIBRATION.synonym : 0) + (e.conflict ? CALIBRATION.conflict : 0) + CALIBRATION.strength * Math.log(1 + e.strength) + CALIBRATION.coverage * e.coverage;
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -433,4 +444,17 @@ function prefixRange(sorted: string[], prefix: string): [number, number] {
   let end = lo;
   while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
   return [lo, end];
+}
+
+function hasDoc(sorted: Int32Array, d: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === d) return true;
+    if (v < d) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
