@@ -102,7 +102,7 @@ export function tokens(text: string): string[] {
 export function stripExclusions(description: string): string {
   return description
     .replace(/\((?:not|other than|excluding|excl\.?|except|but not)\b[^()]*\)/gi, " ")
-    .replace(/\b(?:excluding|excl\.|other than|except|but not)\b[^;,()]*/gi, " ")
+    .replace(/\b(?:excluding|excl|other than|except|but not)\b\.?[^;,()]*/gi, " ")
     .replace(/\bn\.e\.c\.[^;,()]*/gi, " ")
     .replace(/\bnesoi\b/gi, " ");
 }
