@@ -318,6 +318,8 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const calibration = calibrate(candidates, index, synonyms, known);
   for (const c of candidates) {
     if (picked.length >= limit) break;
+    // Weak tail candidates are never offered, not even in place of blocked strong ones.
+    if (scores[c.d]! < PARAMS.minScore / 2) break;
     const hs6 = index.docs[c.d]!;
     const line = bestLine(index, hs6, opts.schedule, known, opts.prefix);
     const code = line?.code ?? hs6;
@@ -325,7 +327,6 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       removed++;
       continue;
     }
-    if (scores[c.d]! < PARAMS.minScore / 2 && picked.length > 0) break;
     const score = Math.max(0.01, Math.min(0.99, calibration.top * Math.pow(c.s / top.s, 2)));
     picked.push({
       code,
