@@ -9,9 +9,3 @@ declare global {
     }
   }
 }
-
-/** Vite's `?raw` imports (text files read by the tests). */
-declare module "*?raw" {
-  const text: string;
-  export default text;
-}
