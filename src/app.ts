@@ -24,6 +24,7 @@ import { catalogueRoutes } from "./modules/catalogue/routes";
 import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
 import { validationRuleRoutes } from "./modules/validation-rules/routes";
+import { classifyRoutes } from "./modules/classify/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
@@ -62,6 +63,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, calculateRoutes);
   app.route(API_PREFIX, settingsRoutes);
   app.route(API_PREFIX, restrictRoutes);
+  app.route(API_PREFIX, classifyRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",

@@ -7,3 +7,4 @@ export * from "./consignments";
 export * from "./validation-rules";
 export * from "./calculate";
 export * from "./restrict";
+export * from "./classify";

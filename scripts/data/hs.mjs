@@ -1,0 +1,65 @@
+/**
+ * Dataset "hs": the HS2022 nomenclature, the national tariff lines (US HTS-8, UK commodity codes, EU CN8)
+ * and the curated retail vocabulary, from data/hs (see data/hs/SOURCE.md). The classification engine reads
+ * these tables once per isolate and builds its index from them.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { dataDir } from "./lib.mjs";
+
+export const dataset = "hs";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2";
+export const source =
+  "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
+  "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); curated retail vocabulary";
+export const tables = ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms"];
+
+const read = (name) => JSON.parse(readFileSync(join(dataDir, "hs", name), "utf8"));
+
+/** Chapters kept in the fixture slice: enough for apparel, footwear, bags, electronics, toys, drinks. */
+const FIXTURE_CHAPTERS = new Set(["09", "22", "33", "42", "61", "62", "64", "71", "84", "85", "95"]);
+
+/** Synonym file: `phrase|phrase<TAB>codes`, one entry per phrase. */
+export function readSynonyms() {
+  const out = [];
+  for (const line of readFileSync(join(dataDir, "hs", "synonyms.tsv"), "utf8").split("\n")) {
+    if (!line.trim() || line.startsWith("#")) continue;
+    const [phrases, codes] = line.split("\t");
+    for (const phrase of phrases.split("|")) out.push([phrase.trim(), codes.trim()]);
+  }
+  return out;
+}
+
+/**
+ * The EU schedule: the 8-digit codes of the UK Global Tariff 2021 file, which on 2021-01-01 carried the EU
+ * Combined Nomenclature over unchanged at 8 digits (its `cet_duty_rate` column is the EU rate). A CN8 that the
+ * file lists only at 10 digits takes its HS subheading's description.
+ */
+export function euLines(gb, hs) {
+  const hsDesc = new Map(hs.map((r) => [r[0], r[3]]));
+  const eu = new Map();
+  for (const [code, description] of gb) if (code.length === 8) eu.set(code, description);
+  for (const [code] of gb) {
+    const cn8 = code.slice(0, 8);
+    if (!eu.has(cn8) && hsDesc.has(cn8.slice(0, 6))) eu.set(cn8, hsDesc.get(cn8.slice(0, 6)));
+  }
+  return [...eu].sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+export async function rows({ fixture = false } = {}) {
+  const keep = (code) => !fixture || FIXTURE_CHAPTERS.has(code.slice(0, 2));
+  const hs = read("hs2022.json");
+  const us = read("lines-us.json");
+  const gb = read("lines-gb.json");
+  const eu = euLines(gb, hs);
+  const lines = [
+    ...us.map(([c, d]) => ["US", c, d]),
+    ...gb.map(([c, d]) => ["GB", c, d]),
+    ...eu.map(([c, d]) => ["EU", c, d]),
+  ].filter((r) => keep(r[1]));
+  return {
+    hs_nomenclature: { columns: ["code", "parent", "section", "description"], rows: hs.filter((r) => keep(r[0])) },
+    hs_tariff_lines: { columns: ["schedule", "code", "description"], rows: lines },
+    hs_synonyms: { columns: ["id", "phrase", "codes"], rows: readSynonyms().map(([p, c], i) => [i + 1, p, c]) },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Classification tables. Reference data (loaded by scripts/data/hs.mjs, replaced as a whole): the HS2022
+ * nomenclature, the national tariff lines of the schedules the engine suggests from, and the curated retail
+ * vocabulary. Tenant data: the organization's blocklist of HS codes (shared by its workspaces).
+ * Tariff rates are not here; the calculation area keeps its own.
+ */
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Chapters (2 digits), headings (4) and subheadings (6) of HS2022. */
+export const hsNomenclature = sqliteTable("hs_nomenclature", {
+  code: text("code").primaryKey(),
+  parent: text("parent"),
+  section: text("section").notNull(),
+  description: text("description").notNull(),
+});
+
+/** National lines: `US` HTS-8, `GB` UK commodity codes (8/10 digits), `EU` CN8. */
+export const hsTariffLines = sqliteTable(
+  "hs_tariff_lines",
+  {
+    schedule: text("schedule").notNull(),
+    code: text("code").notNull(),
+    description: text("description").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.schedule, t.code] })],
+);
+
+/** Retail phrase → space-separated HS codes (headings or subheadings) it names. */
+export const hsSynonyms = sqliteTable("hs_synonyms", {
+  id: integer("id").primaryKey(),
+  phrase: text("phrase").notNull(),
+  codes: text("codes").notNull(),
+});
+
+/** Codes an organization does not want suggested; a code blocks every code under it. */
+export const classifyBlocklist = sqliteTable(
+  "classify_blocklist",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    organizationId: text("organization_id").notNull(),
+    /** Digits only, 2-13. */
+    hsCode: text("hs_code").notNull(),
+    /** ISO 3166-1 alpha-2 or `GLOBAL`. */
+    countryCode: text("country_code").notNull(),
+    reason: text("reason"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("classify_blocklist_org_code_country_uq").on(t.organizationId, t.hsCode, t.countryCode),
+    index("classify_blocklist_org_id_idx").on(t.organizationId, t.id),
+  ],
+);

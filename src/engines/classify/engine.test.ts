@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import { analyze, buildIndex, label, rank } from "./engine";
+import { evaluationSet, fullIndex } from "./fixtures";
+import { extractProduct, isPrivateIp, pageText, urlRefusal } from "./page";
+import { normalize, stripExclusions, tokens, words } from "./text";
+
+describe("text", () => {
+  it.each([
+    ["Men's T-Shirts", ["man", "t", "shirt"]],
+    ["Batteries & chargers", ["battery", "and", "charger"]],
+    ["Crème brûlée dishes", ["creme", "brulee", "dish"]],
+    ["Aluminium tyres, colour grey", ["aluminum", "tire", "color", "gray"]],
+    ["16GB 5W-30 500ml", []],
+    ["Glasses and dresses", ["glass", "and", "dress"]],
+    ["Christmas canvas", ["christmas", "canvas"]],
+  ])("words(%j)", (input, expected) => {
+    expect(words(input)).toEqual(expected);
+  });
+
+  it("drops stopwords, colours and sizes from ranking tokens", () => {
+    expect(tokens("New black cotton T-shirt for men, pack of 3, size XL")).toEqual(["cotton", "shirt", "man", "xl"]);
+  });
+
+  it.each([
+    ["T-shirts, singlets and other vests; of textile materials (other than cotton), knitted or crocheted", "cotton", false],
+    ["Trousers; men's or boys', of cotton (not knitted or crocheted)", "knitted", false],
+    ["Jewellery; imitation, (excluding cuff links and studs), of base metal", "cuff", false],
+    ["Cheese, n.e.c. in heading no. 0406", "cheese", true],
+  ])("stripExclusions keeps what a code is, not what it is not: %s", (text, word, kept) => {
+    expect(normalize(stripExclusions(text)).split(" ").includes(word)).toBe(kept);
+  });
+});
+
+describe("engine", () => {
+  const small = buildIndex(
+    [
+      { code: "61", parent: null, description: "Apparel and clothing accessories; knitted or crocheted" },
+      { code: "6109", parent: "61", description: "T-shirts, singlets and other vests; knitted or crocheted" },
+      { code: "610910", parent: "6109", description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted" },
+      { code: "610990", parent: "6109", description: "T-shirts, singlets and other vests; of textile materials (other than cotton), knitted or crocheted" },
+      { code: "42", parent: null, description: "Articles of leather; handbags and similar containers" },
+      { code: "4202", parent: "42", description: "Trunks, suitcases, handbags, wallets and similar containers" },
+      { code: "420292", parent: "4202", description: "Cases and containers; with outer surface of plastics or textile materials" },
+      { code: "84", parent: null, description: "Machinery and mechanical appliances" },
+      { code: "8471", parent: "84", description: "Automatic data processing machines" },
+      { code: "847130", parent: "8471", description: "Automatic data processing machines; portable, weighing not more than 10kg" },
+    ],
+    [
+      { schedule: "US", code: "61091000", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton" },
+      { schedule: "US", code: "61099010", description: "T-shirts, knitted or crocheted, of man-made fibers" },
+      { schedule: "US", code: "61099080", description: "T-shirts, of other textile materials" },
+    ],
+    [
+      { phrase: "t-shirt", codes: "6109" },
+      { phrase: "laptop", codes: "847130" },
+      { phrase: "backpack", codes: "420292" },
+    ],
+  );
+
+  it.each([
+    ["Cotton t-shirt", "610910", "61091000"],
+    ["Polyester t-shirt, man-made fibers", "610990", "61099010"],
+    ["Laptop 16GB", "847130", "847130"],
+    ["Laptop backpack", "420292", "420292"],
+  ])("%s → %s (%s for the US)", (text, hs6, code) => {
+    const r = rank(small, text, { schedule: "US" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.suggestions[0]!.hs6).toBe(hs6);
+    expect(r.suggestions[0]!.code).toBe(code);
+  });
+
+  it("treats a product term followed by another as a modifier", () => {
+    const a = analyze(small, "laptop backpack");
+    expect(a.synonyms.map((s) => [s.phrase, s.weight])).toEqual([
+      ["laptop", 0.5],
+      ["backpack", 1],
+    ]);
+  });
+
+  it.each([
+    ["", "no words"],
+    ["!!! 1234 500ml", "no words"],
+    ["xqzv wprtk blorft", "None of the words"],
+  ])("refuses %j", (text, reason) => {
+    const r = rank(small, text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toContain(reason);
+  });
+
+  it("narrows to a partial code and drops blocked prefixes", () => {
+    const narrowed = rank(small, "cotton t-shirt", { prefix: "610990" });
+    expect(narrowed.ok && narrowed.suggestions.every((s) => s.hs6 === "610990")).toBe(true);
+    const blocked = rank(small, "cotton t-shirt", { schedule: "US", blocked: ["610910"] });
+    expect(blocked.ok && blocked.suggestions.map((s) => s.hs6)).not.toContain("610910");
+    const all = rank(small, "cotton t-shirt", { blocked: ["61"] });
+    expect(all.ok && all.blockedAll).toBe(true);
+  });
+
+  it.each([
+    [0.9, "high"],
+    [0.6, "medium"],
+    [0.2, "low"],
+  ] as const)("label(%s) = %s", (score, expected) => {
+    expect(label(score)).toBe(expected);
+  });
+});
+
+describe("accuracy (bench/data/*.tsv)", () => {
+  function measure(which: "eval" | "holdout") {
+    const index = fullIndex();
+    const items = evaluationSet(which);
+    let top1h4 = 0;
+    let top5h6 = 0;
+    const chapters = new Set<string>();
+    for (const { description, hs6 } of items) {
+      chapters.add(hs6.slice(0, 2));
+      const r = rank(index, description, { schedule: "US" });
+      if (!r.ok) continue;
+      if (r.suggestions[0]?.hs6.slice(0, 4) === hs6.slice(0, 4)) top1h4++;
+      if (r.suggestions.some((s) => s.hs6 === hs6)) top5h6++;
+    }
+    return { n: items.length, chapters: chapters.size, top1h4: top1h4 / items.length, top5h6: top5h6 / items.length };
+  }
+
+  it("evaluation set (197 titles, 54 chapters): top-1 at 4 digits ≥ 85 %, top-5 at 6 digits ≥ 90 %", () => {
+    const m = measure("eval");
+    expect(m.n).toBeGreaterThanOrEqual(150);
+    expect(m.chapters).toBeGreaterThanOrEqual(40);
+    expect(m.top1h4).toBeGreaterThanOrEqual(0.85);
+    expect(m.top5h6).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("held-out set (never tuned on): top-1 at 4 digits ≥ 75 %, top-5 at 6 digits ≥ 80 %", () => {
+    const m = measure("holdout");
+    expect(m.n).toBeGreaterThanOrEqual(60);
+    expect(m.top1h4).toBeGreaterThanOrEqual(0.75);
+    expect(m.top5h6).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe("product pages", () => {
+  const html = `<html><head><title>Shop &amp; Co | Trail Runner</title>
+    <meta name="description" content="Lightweight trail running shoes with a mesh upper.">
+    <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"BreadcrumbList"},
+      {"@type":"Product","name":"Trail Runner 2","description":"Men&#39;s running shoes, textile upper, rubber sole","category":"Footwear > Running","brand":{"@type":"Brand","name":"Acme"}}]}</script>
+    <script type="application/ld+json">{not json</script></head><body></body></html>`;
+
+  it("reads the title, meta description and JSON-LD Product", () => {
+    const p = extractProduct(html);
+    expect(p.title).toBe("Shop & Co | Trail Runner");
+    expect(p.metaDescription).toBe("Lightweight trail running shoes with a mesh upper.");
+    expect(p.product).toEqual({ name: "Trail Runner 2", description: "Men's running shoes, textile upper, rubber sole", category: "Footwear > Running", brand: "Acme" });
+    expect(pageText(p)).toContain("Trail Runner 2. Footwear > Running. Men's running shoes");
+  });
+
+  it("falls back to title and meta without JSON-LD", () => {
+    const p = extractProduct(`<title>Ceramic mug</title><meta property="og:description" content='Stoneware coffee mug'>`);
+    expect(pageText(p)).toBe("Ceramic mug. Stoneware coffee mug");
+  });
+
+  it.each([
+    ["https://shop.example.com/p/1", true, null],
+    ["http://shop.example.com/p/1", true, null],
+    ["ftp://shop.example.com/p", true, "http or https"],
+    ["file:///etc/passwd", false, "http or https"],
+    ["http://localhost:8787/x", true, "local host"],
+    ["http://localhost:8787/x", false, null],
+    ["http://127.0.0.1/", true, "private"],
+    ["http://10.1.2.3/", true, "private"],
+    ["http://172.20.0.1/", true, "private"],
+    ["http://192.168.1.1/", true, "private"],
+    ["http://169.254.169.254/latest", true, "private"],
+    ["http://[::1]/", true, "private"],
+    ["http://[fd00::1]/", true, "private"],
+    ["http://[::ffff:127.0.0.1]/", true, "private"],
+    ["http://printer.local/", true, "local host"],
+    ["http://intranet/", true, "local host"],
+    ["https://user:pw@example.com/", true, "credentials"],
+  ])("urlRefusal(%s, production=%s)", (url, production, expected) => {
+    const r = urlRefusal(url, production);
+    if (expected === null) expect(r).toBeNull();
+    else expect(r).toContain(expected);
+  });
+
+  it.each([
+    ["8.8.8.8", false],
+    ["100.64.0.1", true],
+    ["0.0.0.0", true],
+    ["224.0.0.1", true],
+    ["2606:4700::1111", false],
+  ])("isPrivateIp(%s) = %s", (ip, expected) => {
+    expect(isPrivateIp(ip)).toBe(expected);
+  });
+});

@@ -1,0 +1,461 @@
+/**
+ * The classification core: a BM25F index over the HS2022 subheadings and a ranker that turns a product text
+ * into ranked subheadings, rolled up to headings and chapters, with a national tariff line per result.
+ *
+ * One document per HS6 subheading, with fields weighted by how directly they describe it:
+ *   sub   the subheading's own description                       (exclusion clauses removed)
+ *   nat   the national tariff lines under it (US HTS-8, UK)      (the everyday wording of customs)
+ *   head  its heading's description; chap  its chapter's
+ * A curated synonym list (retail words → codes) adds a boost for phrases found in the text. Exclusion clauses
+ * ("other than cotton") are removed before indexing; qualifier clauses of the query ("case for laptop") count
+ * half. The index is built once (per isolate) from plain rows; ranking one text costs well under a millisecond.
+ *
+ * No Hono, no bindings: the module service feeds it rows from D1, the tests feed it the files in data/hs.
+ */
+import { QUALIFIERS, STOPWORDS, stripExclusions, tokens, words } from "./text";
+
+export interface NomenclatureRow {
+  code: string;
+  parent: string | null;
+  description: string;
+}
+export interface TariffLineRow {
+  schedule: string;
+  code: string;
+  description: string;
+}
+export interface SynonymRow {
+  phrase: string;
+  codes: string;
+}
+
+export interface Node {
+  code: string;
+  description: string;
+}
+
+const FIELDS = ["sub", "nat", "head", "chap"] as const;
+type Field = (typeof FIELDS)[number];
+
+/** Tuned on bench/data/classify-eval.tsv (see bench/RESULTS.md). */
+export const PARAMS = {
+  weights: { sub: 1.0, nat: 0.7, head: 0.6, chap: 0.25 } as Record<Field, number>,
+  b: { sub: 0.6, nat: 0.5, head: 0.5, chap: 0.3 } as Record<Field, number>,
+  k1: 1.2,
+  /** Boost, in BM25 units, of a subheading a synonym phrase names (split among a synonym's codes). */
+  synonym: 25,
+  /** Weight of query tokens after a qualifier word ("for", "with"). */
+  qualifier: 0.5,
+  /** Weight of a product term that modifies another ("laptop backpack", "chocolate flavour"). */
+  modifier: 0.5,
+  /** Share of the heading's best child score added to every sibling (roll-up). */
+  headingRollup: 0.3,
+  chapterRollup: 0.1,
+  /** Below this raw score nothing is suggested (422). */
+  minScore: 1.5,
+};
+
+/** Postings of one term, flat: `docs[i]` has `tf[i * FIELDS.length + f]` occurrences in field f. */
+interface Postings {
+  docs: Int32Array;
+  tf: Uint16Array;
+}
+
+export interface Index {
+  docs: string[]; // HS6 codes
+  nodes: Map<string, Node>; // every chapter, heading and subheading
+  postings: Map<string, Postings>;
+  idf: Map<string, number>;
+  avgLen: Record<Field, number>;
+  lens: Record<Field, Float32Array>;
+  docHeading: Int32Array; // index into headings
+  docChapter: Uint8Array; // chapter number
+  headings: string[];
+  synonyms: Map<string, { phrase: string[]; codes: string[] }[]>; // keyed by first word
+  lines: Map<string, Map<string, Node[]>>; // schedule → hs6 → lines
+  vocabulary: Set<string>;
+  stats: { subheadings: number; headings: number; chapters: number; lines: Record<string, number>; synonyms: number; terms: number };
+}
+
+/** Builds the index from the nomenclature, the national lines and the synonym list. Pure; ~100 ms. */
+export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow[], synonyms: SynonymRow[]): Index {
+  const nodes = new Map<string, Node>();
+  for (const r of nomenclature) nodes.set(r.code, { code: r.code, description: r.description });
+  const docs = nomenclature.filter((r) => r.code.length === 6).map((r) => r.code).sort();
+  const docIdx = new Map(docs.map((c, i) => [c, i]));
+  const headings = [...new Set(docs.map((c) => c.slice(0, 4)))];
+  const headingIdx = new Map(headings.map((h, i) => [h, i]));
+
+  const fieldTokens: Record<Field, string[][]> = { sub: [], nat: [], head: [], chap: [] };
+  const natTokens: string[][] = docs.map(() => []);
+  const lineMap = new Map<string, Map<string, Node[]>>();
+  const lineCounts: Record<string, number> = {};
+  for (const l of lines) {
+    const hs6 = l.code.slice(0, 6);
+    let bySchedule = lineMap.get(l.schedule);
+    if (!bySchedule) lineMap.set(l.schedule, (bySchedule = new Map()));
+    let list = bySchedule.get(hs6);
+    if (!list) bySchedule.set(hs6, (list = []));
+    list.push({ code: l.code, description: l.description });
+    lineCounts[l.schedule] = (lineCounts[l.schedule] ?? 0) + 1;
+    // The EU lines repeat the UK ones (same source), so only US and GB wording feeds the index.
+    const d = docIdx.get(hs6);
+    if (d !== undefined && l.schedule !== "EU") natTokens[d]!.push(...tokens(stripExclusions(l.description)));
+  }
+  for (const bySchedule of lineMap.values()) for (const list of bySchedule.values()) list.sort((a, b) => a.code.localeCompare(b.code));
+
+  docs.forEach((code, i) => {
+    fieldTokens.sub.push(tokens(stripExclusions(nodes.get(code)!.description)));
+    // National wording repeats itself line after line; presence matters, not repetition.
+    fieldTokens.nat.push([...new Set(natTokens[i])]);
+    fieldTokens.head.push(tokens(stripExclusions(nodes.get(code.slice(0, 4))?.description ?? "")));
+    fieldTokens.chap.push(tokens(stripExclusions(nodes.get(code.slice(0, 2))?.description ?? "")));
+  });
+
+  const building = new Map<string, { docs: number[]; tf: number[] }>();
+  const lens = Object.fromEntries(FIELDS.map((f) => [f, new Float32Array(docs.length)])) as Record<Field, Float32Array>;
+  const totals = FIELDS.map(() => 0);
+  for (let d = 0; d < docs.length; d++) {
+    const perDoc = new Map<string, number[]>();
+    FIELDS.forEach((f, fi) => {
+      const toks = fieldTokens[f][d]!;
+      lens[f][d] = toks.length;
+      totals[fi]! += toks.length;
+      for (const t of toks) {
+        let counts = perDoc.get(t);
+        if (!counts) perDoc.set(t, (counts = FIELDS.map(() => 0)));
+        counts[fi]! += 1;
+      }
+    });
+    for (const [t, counts] of perDoc) {
+      let p = building.get(t);
+      if (!p) building.set(t, (p = { docs: [], tf: [] }));
+      p.docs.push(d);
+      p.tf.push(...counts);
+    }
+  }
+  const avgLen = Object.fromEntries(FIELDS.map((f, fi) => [f, totals[fi]! / Math.max(1, docs.length)])) as Record<Field, number>;
+  const postings = new Map<string, Postings>();
+  for (const [t, p] of building) postings.set(t, { docs: Int32Array.from(p.docs), tf: Uint16Array.from(p.tf) });
+  const idf = new Map<string, number>();
+  for (const [t, p] of postings) idf.set(t, Math.log(1 + (docs.length - p.docs.length + 0.5) / (p.docs.length + 0.5)));
+
+  const synIndex = new Map<string, { phrase: string[]; codes: string[] }[]>();
+  for (const s of synonyms) {
+    const phrase = words(s.phrase);
+    if (phrase.length === 0) continue;
+    const codes = s.codes.split(/\s+/).filter(Boolean);
+    let list = synIndex.get(phrase[0]!);
+    if (!list) synIndex.set(phrase[0]!, (list = []));
+    list.push({ phrase, codes });
+  }
+  for (const list of synIndex.values()) list.sort((a, b) => b.phrase.length - a.phrase.length);
+
+  const vocabulary = new Set(postings.keys());
+  for (const list of synIndex.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
+
+  return {
+    docs,
+    nodes,
+    postings,
+    idf,
+    avgLen,
+    lens,
+    docHeading: Int32Array.from(docs.map((c) => headingIdx.get(c.slice(0, 4))!)),
+    docChapter: Uint8Array.from(docs.map((c) => Number(c.slice(0, 2)))),
+    headings,
+    synonyms: synIndex,
+    lines: lineMap,
+    vocabulary,
+    stats: {
+      subheadings: docs.length,
+      headings: headings.length,
+      chapters: new Set(docs.map((c) => c.slice(0, 2))).size,
+      lines: lineCounts,
+      synonyms: synonyms.length,
+      terms: postings.size,
+    },
+  };
+}
+
+export interface RankOptions {
+  /** Digits a partial code narrows to (2-10). */
+  prefix?: string | undefined;
+  /** National schedule for the tariff line ("US", "GB", "EU"); other destinations get the HS6 subheading. */
+  schedule?: string | undefined;
+  /** Codes (any length) the caller may not be offered; a prefix blocks every code under it. */
+  blocked?: readonly string[];
+  limit?: number;
+}
+
+export interface Suggestion {
+  /** Full code: the national line when the schedule has one, else the HS6 subheading. */
+  code: string;
+  hs6: string;
+  chapter: Node;
+  heading: Node;
+  subheading: Node;
+  tariff: Node;
+  /** Raw ranking score (BM25 units), before calibration. */
+  raw: number;
+  score: number;
+  confidence: "high" | "medium" | "low";
+  reasoning: string;
+}
+
+export type RankResult =
+  | { ok: true; suggestions: Suggestion[]; blockedAll: boolean; matchedTerms: string[]; synonyms: string[]; evidence: Evidence }
+  | { ok: false; reason: string; matchedTerms: string[] };
+
+/** Words after which the preceding product term describes an attribute, not the product. */
+const ATTRIBUTE_MARKERS = new Set(["flavour", "flavor", "flavored", "flavoured", "scent", "scented", "print", "printed", "pattern", "design", "themed", "shaped"]);
+
+interface QueryTerm {
+  term: string;
+  weight: number;
+}
+
+/** Query analysis: weighted content terms and the synonym phrases found (longest first, no overlap). */
+export function analyze(index: Index, text: string): { terms: QueryTerm[]; synonyms: { phrase: string; codes: string[]; weight: number }[] } {
+  const ws = words(text);
+  const weights = new Map<string, number>();
+  const found: { phrase: string; codes: string[]; weight: number; end: number }[] = [];
+  let qualified = false;
+  for (let i = 0; i < ws.length; ) {
+    const w = ws[i]!;
+    if (QUALIFIERS.has(w)) qualified = true;
+    const weight = qualified ? PARAMS.qualifier : 1;
+    const match = index.synonyms.get(w)?.find((s) => s.phrase.every((p, k) => ws[i + k] === p));
+    if (match && !found.some((f) => f.phrase === match.phrase.join(" "))) {
+      // In an English compound the last noun is the head ("laptop backpack" is a backpack), so a product term
+      // directly followed by another one counts as a modifier; so does one followed by "flavour", "print"...
+      const prev = found[found.length - 1];
+      if (prev && prev.end === i) prev.weight *= PARAMS.modifier;
+      const after = ws[i + match.phrase.length];
+      const w2 = after && ATTRIBUTE_MARKERS.has(after) ? weight * PARAMS.modifier : weight;
+      found.push({ phrase: match.phrase.join(" "), codes: match.codes, weight: w2, end: i + match.phrase.length });
+    }
+    const span = match ? match.phrase.length : 1;
+    for (let k = 0; k < span; k++) {
+      const t = ws[i + k]!;
+      if (STOPWORDS.has(t) || t.length < 2) continue;
+      weights.set(t, Math.max(weights.get(t) ?? 0, weight));
+    }
+    i += span;
+  }
+  return { terms: [...weights].map(([term, weight]) => ({ term, weight })), synonyms: found };
+}
+
+/**
+ * Ranks subheadings for a product text. Never throws for bad input: an empty, unknown or too weak text is
+ * `{ok: false, reason}`. Blocked codes are removed after ranking; `blockedAll` says every candidate was.
+ */
+export function rank(index: Index, text: string, opts: RankOptions = {}): RankResult {
+  const { terms, synonyms } = analyze(index, text);
+  const known = terms.filter((t) => index.vocabulary.has(t.term));
+  if (terms.length === 0 && synonyms.length === 0) return { ok: false, reason: "The description has no words to classify by", matchedTerms: [] };
+  if (known.length === 0 && synonyms.length === 0) {
+    return { ok: false, reason: "None of the words in the description appear in the HS nomenclature or the product vocabulary", matchedTerms: [] };
+  }
+
+  const n = index.docs.length;
+  const scores = new Float64Array(n);
+  const { weights, b, k1 } = PARAMS;
+  for (const { term, weight } of known) {
+    const p = index.postings.get(term);
+    if (!p) continue;
+    const idf = index.idf.get(term)!;
+    for (let i = 0; i < p.docs.length; i++) {
+      const doc = p.docs[i]!;
+      let tf = 0;
+      for (let f = 0; f < FIELDS.length; f++) {
+        const raw = p.tf[i * FIELDS.length + f]!;
+        if (raw === 0) continue;
+        const field = FIELDS[f]!;
+        const norm = 1 - b[field] + b[field] * (index.lens[field][doc]! / (index.avgLen[field] || 1));
+        tf += (weights[field] * raw) / norm;
+      }
+      scores[doc]! += weight * idf * ((tf * (k1 + 1)) / (tf + k1));
+    }
+  }
+  for (const s of synonyms) {
+    const share = (PARAMS.synonym * s.weight) / Math.sqrt(s.codes.length);
+    for (const code of s.codes) {
+      const [from, to] = prefixRange(index.docs, code);
+      for (let d = from; d < to; d++) scores[d]! += share;
+    }
+  }
+
+  // Roll-up: a heading (and a chapter) is as strong as its best subheading; siblings share some of it.
+  const headBest = new Float64Array(index.headings.length);
+  const chapBest = new Float64Array(100);
+  for (let d = 0; d < n; d++) {
+    if (scores[d] === 0) continue;
+    const h = index.docHeading[d]!;
+    if (scores[d]! > headBest[h]!) headBest[h] = scores[d]!;
+    const c = index.docChapter[d]!;
+    if (scores[d]! > chapBest[c]!) chapBest[c] = scores[d]!;
+  }
+  const prefix = opts.prefix?.slice(0, 6);
+  const [from, to] = prefix ? prefixRange(index.docs, prefix) : [0, n];
+  const candidates: { d: number; s: number }[] = [];
+  for (let d = from; d < to; d++) {
+    if (scores[d] === 0) continue;
+    const s = scores[d]! + PARAMS.headingRollup * headBest[index.docHeading[d]!]! + PARAMS.chapterRollup * chapBest[index.docChapter[d]!]!;
+    candidates.push({ d, s });
+  }
+  candidates.sort((a, b) => b.s - a.s || a.d - b.d);
+  const matchedTerms = known.map((t) => t.term);
+  const top = candidates[0];
+  if (!top || scores[top.d]! < PARAMS.minScore) {
+    return { ok: false, reason: prefix ? `Nothing under ${opts.prefix} matches the description closely enough` : "Nothing in the nomenclature matches the description closely enough", matchedTerms };
+  }
+
+  const limit = opts.limit ?? 5;
+  const blocked = opts.blocked ?? [];
+  const picked: Suggestion[] = [];
+  let removed = 0;
+  const calibration = calibrate(candidates, index, synonyms, known);
+  for (const c of candidates) {
+    if (picked.length >= limit) break;
+    // Weak tail candidates are never offered, not even in place of blocked strong ones.
+    if (scores[c.d]! < PARAMS.minScore / 2) break;
+    const hs6 = index.docs[c.d]!;
+    const line = bestLine(index, hs6, opts.schedule, known, opts.prefix);
+    const code = line?.code ?? hs6;
+    if (blocked.some((b) => code.startsWith(b))) {
+      removed++;
+      continue;
+    }
+    const score = Math.max(0.01, Math.min(0.99, calibration.top * Math.pow(c.s / top.s, 2)));
+    picked.push({
+      code,
+      hs6,
+      chapter: index.nodes.get(hs6.slice(0, 2)) ?? { code: hs6.slice(0, 2), description: "" },
+      heading: index.nodes.get(hs6.slice(0, 4)) ?? { code: hs6.slice(0, 4), description: "" },
+      subheading: index.nodes.get(hs6)!,
+      tariff: line ? { code: line.code, description: line.description } : index.nodes.get(hs6)!,
+      raw: Math.round(c.s * 1000) / 1000,
+      score: Math.round(score * 1000) / 1000,
+      confidence: label(score),
+      reasoning: reasoning(index, hs6, known, synonyms, opts.schedule !== undefined && line === null),
+    });
+  }
+  return { ok: true, suggestions: picked, blockedAll: picked.length === 0 && removed > 0, matchedTerms, synonyms: synonyms.map((s) => s.phrase), evidence: calibration.evidence };
+}
+
+/** The national line under `hs6` whose wording best overlaps the query; null when the schedule has none. */
+function bestLine(index: Index, hs6: string, schedule: string | undefined, terms: QueryTerm[], prefix?: string) {
+  if (!schedule) return null;
+  let list = index.lines.get(schedule)?.get(hs6);
+  if (!list?.length) return null;
+  if (prefix && prefix.length > 6) {
+    const narrowed = list.filter((l) => l.code.startsWith(prefix));
+    if (narrowed.length) list = narrowed;
+  }
+  let best = list[0]!;
+  let bestScore = -1;
+  for (const l of list) {
+    let s = 0;
+    const lineTokens = new Set(tokens(stripExclusions(l.description)));
+    for (const t of terms) if (lineTokens.has(t.term)) s += t.weight * (index.idf.get(t.term) ?? 1);
+    // Ties keep the first (lowest) code.
+    if (s > bestScore) {
+      best = l;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+/** One sentence on why a subheading was suggested: the product terms and the words that matched where. */
+function reasoning(index: Index, hs6: string, terms: QueryTerm[], synonyms: { phrase: string; codes: string[] }[], noNationalLine: boolean): string {
+  const parts: string[] = [];
+  const syn = synonyms.filter((s) => s.codes.some((c) => hs6.startsWith(c))).map((s) => `"${s.phrase}"`);
+  if (syn.length) parts.push(`product term ${syn.join(", ")} points to ${hs6.slice(0, 4)}`);
+  const sub = new Set(tokens(stripExclusions(index.nodes.get(hs6)?.description ?? "")));
+  const head = new Set(tokens(stripExclusions(index.nodes.get(hs6.slice(0, 4))?.description ?? "")));
+  const inSub = terms.filter((t) => sub.has(t.term)).map((t) => t.term);
+  const inHead = terms.filter((t) => !sub.has(t.term) && head.has(t.term)).map((t) => t.term);
+  if (inSub.length) parts.push(`subheading text matches ${inSub.join(", ")}`);
+  if (inHead.length) parts.push(`heading text matches ${inHead.join(", ")}`);
+  if (!parts.length) parts.push("matched through the national tariff wording");
+  if (noNationalLine) parts.push("the national schedule has no line under this HS2022 subheading, so the 6-digit code is given");
+  return `${parts.join("; ")}.`;
+}
+
+export const label = (score: number): "high" | "medium" | "low" => (score >= 0.75 ? "high" : score >= 0.45 ? "medium" : "low");
+
+/**
+ * Calibrated probability that the top suggestion is right at heading level, from the evidence the ranking
+ * has (see Evidence). Logistic weights fitted on bench/data/classify-eval.tsv; the held-out set checks them
+ * (bench/scenarios/classify.mjs prints the reliability table). `conflict` fitted slightly positive and is
+ * left at 0 rather than reward disagreeing product terms.
+ */
+export const CALIBRATION = { bias: -3.5, margin: 10.57, synonym: 2.43, conflict: 0, strength: -0.19, coverage: 3.28 };
+
+/** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
+export interface Evidence {
+  /** (best - best of another heading) / best, 0-1. */
+  margin: number;
+  /** A curated product term (not a modifier) names the top suggestion. */
+  synonym: boolean;
+  /** Product terms (not modifiers) name other headings too. */
+  conflict: boolean;
+  /** Raw score of the best suggestion. */
+  strength: number;
+  /** Share of the text's known words (by weight) found in the best suggestion's document. */
+  coverage: number;
+}
+
+function calibrate(candidates: { d: number; s: number }[], index: Index, synonyms: { codes: string[]; weight: number }[], terms: QueryTerm[]) {
+  const top = candidates[0]!;
+  const topCode = index.docs[top.d]!;
+  const topHeading = index.docHeading[top.d];
+  const next = candidates.find((c) => index.docHeading[c.d] !== topHeading);
+  const margin = next ? (top.s - next.s) / top.s : 1;
+  const heads = synonyms.filter((s) => s.weight === 1);
+  const names = (s: { codes: string[] }) => s.codes.some((c) => topCode.startsWith(c.slice(0, 4)));
+  let total = 0;
+  let found = 0;
+  for (const t of terms) {
+    total += t.weight;
+    const p = index.postings.get(t.term);
+    if (p && hasDoc(p.docs, top.d)) found += t.weight;
+  }
+  const coverage = total ? found / total : 0;
+  const evidence: Evidence = { margin, synonym: heads.some(names), conflict: heads.some((s) => !names(s)), strength: top.s, coverage };
+  return { top: probability(evidence), evidence };
+}
+
+export function probability(e: Evidence): number {
+  const z = CALIBRATION.bias + CALIBRATION.margin * e.margin + (e.synonym ? CALIBRATION.synonym : 0) + (e.conflict ? CALIBRATION.conflict : 0) + CALIBRATION.strength * Math.log(1 + e.strength) + CALIBRATION.coverage * e.coverage;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** [from, to) of the sorted codes that start with `prefix`. */
+function prefixRange(sorted: string[], prefix: string): [number, number] {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  return [lo, end];
+}
+
+function hasDoc(sorted: Int32Array, d: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === d) return true;
+    if (v < d) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}

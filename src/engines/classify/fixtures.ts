@@ -1,0 +1,43 @@
+/**
+ * Test support: builds the engine's index from the committed files in data/hs (the same rows the `hs`
+ * dataset loads into D1) and reads the evaluation set. Used by the pure tests only.
+ */
+import evalTsv from "../../../bench/data/classify-eval.tsv?raw";
+import holdoutTsv from "../../../bench/data/classify-holdout.tsv?raw";
+import hs2022 from "../../../data/hs/hs2022.json";
+import linesGb from "../../../data/hs/lines-gb.json";
+import linesUs from "../../../data/hs/lines-us.json";
+import synonymsTsv from "../../../data/hs/synonyms.tsv?raw";
+import { type Index, buildIndex } from "./engine";
+
+export function parseSynonyms(tsv: string) {
+  return tsv
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"))
+    .flatMap((l) => {
+      const [phrases, codes] = l.split("\t");
+      return phrases!.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: codes!.trim() }));
+    });
+}
+
+export const evaluationSet = (which: "eval" | "holdout" = "eval"): { description: string; hs6: string }[] =>
+  (which === "eval" ? evalTsv : holdoutTsv)
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"))
+    .map((l) => {
+      const [description, hs6] = l.split("\t");
+      return { description: description!, hs6: hs6!.trim() };
+    });
+
+let index: Index | undefined;
+export function fullIndex(): Index {
+  index ??= buildIndex(
+    (hs2022 as [string, string | null, string, string][]).map(([code, parent, , description]) => ({ code, parent, description })),
+    [
+      ...(linesUs as [string, string][]).map(([code, description]) => ({ schedule: "US", code, description })),
+      ...(linesGb as [string, string][]).map(([code, description]) => ({ schedule: "GB", code, description })),
+    ],
+    parseSynonyms(synonymsTsv),
+  );
+  return index;
+}

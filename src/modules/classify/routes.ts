@@ -1,0 +1,510 @@
+/**
+ * `{api}/classify`, `/classify/modes`, `/classify/blocklist` (add, delete, import, list) and
+ * `/usage-history/classify`, all with scope classify:read. URL and image classification also count against
+ * the organization's `classify_heavy` bucket (one per item), before the body is archived.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import { createDb } from "../../db/client";
+import type { AppEnv } from "../../env";
+import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
+import type { AuthContext } from "../../env";
+import { badRequest, forbidden, validationFailed } from "../../lib/errors";
+import { isCountry } from "../../lib/iso";
+import { readBodyLimited } from "../../middleware/archive";
+import { rateLimit } from "../../middleware/rate-limit";
+import { usageInsert } from "../usage/service";
+import { usageHistoryRoutes } from "../usage/routes";
+import { MODE_SLUGS, addBlock, classify, entryToWire, importBlocklist, listBlocks, modes, removeBlock } from "./service";
+
+const tags = ["Classify"];
+const blocklistTags = ["Classify: blocklist"];
+
+// ---------------------------------------------------------------------------------------------------------
+// Schemas
+
+const HttpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), "must be an http(s) URL");
+
+/** http(s) URL, gs:// URI or a base64 image data URL (about 9 MB). */
+const ImageUrl = z
+  .string()
+  .max(12_600_000, "must be at most about 9 MB")
+  .refine((s) => /^https?:\/\/\S+$/i.test(s) || /^gs:\/\/\S+$/.test(s) || /^data:image\/[a-z0-9.+-]+;base64,/i.test(s), "must be an http(s) URL, a gs:// URI or a data:image/*;base64 URL");
+
+export const ClassifyBody = z
+  .object({
+    description: z.string().max(2000).optional().openapi({ example: "Men's cotton crew neck t-shirt, short sleeves" }),
+    image_url: ImageUrl.optional(),
+    product_url: HttpUrl.optional().openapi({ example: "https://shop.example.com/products/classic-tee" }),
+    destination_country: CountryCode.openapi({ example: "US" }),
+    mode: z.enum(MODE_SLUGS).optional().openapi({ description: "Mode slug (GET /classify/modes); default `standard`" }),
+    title: z.string().max(500).optional(),
+    brand: z.string().max(200).optional(),
+    sku: z.string().max(100).optional(),
+    type: z.string().max(200).optional().openapi({ example: "Apparel" }),
+    country_of_origin: CountryCode.optional(),
+    price: z.number().nonnegative().finite().optional(),
+    currency: CurrencyCode.optional(),
+    hs_code: hsCode(2, 10).optional().openapi({ description: "Partial code (2-10 digits, dots allowed) that narrows the search", example: "61" }),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (b.description === undefined && b.image_url === undefined && b.product_url === undefined) {
+      ctx.addIssue({ code: "custom", path: ["description"], message: "at least one of description, image_url, product_url is required" });
+    }
+    if (b.image_url !== undefined && b.product_url !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["image_url"], message: "image_url and product_url are mutually exclusive" });
+    }
+  })
+  .openapi("ClassifyRequest", { example: { description: "Men's cotton crew neck t-shirt", destination_country: "US" } });
+
+const Level = z.object({ name: z.string(), number: z.string(), description: z.string() });
+const ResultSchema = z
+  .object({
+    code: z.string().openapi({ example: "61091000" }),
+    country: z.string().openapi({ example: "US", description: "The schedule the code belongs to (EU for member states)" }),
+    chapter: Level,
+    heading: Level,
+    subheading: Level,
+    tariff: Level,
+    score: z.number().min(0).max(1),
+    confidence: z.enum(["high", "medium", "low"]),
+    reasoning: z.string(),
+  })
+  .openapi("ClassificationResult");
+
+const DataSourceSchema = z.object({ version: z.string(), source: z.string(), imported_at: z.string() }).openapi("DataSource");
+
+const Common = {
+  original_description: z.string().nullable(),
+  customs_description: z.string().nullable(),
+  usedWebSearch: z.boolean(),
+  country: z.string(),
+  classification_source_country: z.string().optional(),
+  mode: z.string(),
+  data_source: DataSourceSchema.nullable(),
+  request_id: z.string().nullable(),
+  used_url: z.boolean().optional(),
+  url_description: z.string().nullable().optional(),
+};
+
+const ClassifyResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    ...Common,
+    top_result: ResultSchema.nullable(),
+    results: z.array(ResultSchema),
+    blocked: z.literal(true).optional(),
+  })
+  .openapi("ClassifyResponse", {
+    example: {
+      success: true,
+      message: "",
+      original_description: "Men's cotton crew neck t-shirt",
+      customs_description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+      usedWebSearch: false,
+      top_result: {
+        code: "61091000",
+        country: "US",
+        chapter: { name: "Chapter 61", number: "61", description: "Apparel and clothing accessories; knitted or crocheted" },
+        heading: { name: "Heading 6109", number: "6109", description: "T-shirts, singlets and other vests; knitted or crocheted" },
+        subheading: { name: "Subheading 6109.10", number: "610910", description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted" },
+        tariff: { name: "US HTS 6109.10.00", number: "61091000", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton" },
+        score: 0.97,
+        confidence: "high",
+        reasoning: 'product term "t shirt" points to 6109; subheading text matches cotton.',
+      },
+      results: [],
+      country: "US",
+      mode: "standard",
+      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+    },
+  });
+
+const UnclassifiableResponse = z
+  .object({
+    success: z.literal(false),
+    message: z.string(),
+    unclassifiable: z.literal(true),
+    reason: z.string(),
+    ...Common,
+    top_result: z.null(),
+    results: z.array(ResultSchema).length(0),
+  })
+  .openapi("Unclassifiable", {
+    example: {
+      success: false,
+      message: "None of the words in the description appear in the HS nomenclature or the product vocabulary",
+      unclassifiable: true,
+      reason: "None of the words in the description appear in the HS nomenclature or the product vocabulary",
+      original_description: "xqzvbn wprtkl",
+      customs_description: null,
+      usedWebSearch: false,
+      top_result: null,
+      results: [],
+      country: "US",
+      mode: "standard",
+      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+    },
+  });
+
+const ModeSchema = z
+  .object({
+    slug: z.string().openapi({ example: "standard" }),
+    name: z.string(),
+    description: z.string(),
+    inputs: z.array(z.enum(["description", "title", "product_url", "image_url"])),
+    available: z.boolean(),
+    default: z.boolean(),
+    unavailable_reason: z.string().nullable(),
+  })
+  .openapi("ClassifyMode");
+
+/** Blocklist code: 2-13 characters of digits and dots, stored digits only. */
+const BlockCode = z
+  .string()
+  .trim()
+  .min(2)
+  .max(13)
+  .regex(/^[0-9.]+$/, "must be digits, optionally with dots")
+  .transform((s) => s.replace(/\./g, ""))
+  .refine((s) => s.length >= 2, "must have at least 2 digits")
+  .openapi({ example: "9301", type: "string" });
+
+/** ISO alpha-2 (case-insensitive) or GLOBAL. */
+const BlockCountry = z
+  .string()
+  .trim()
+  .transform((s) => s.toUpperCase())
+  .refine((s) => s === "GLOBAL" || isCountry(s), "must be an ISO 3166-1 alpha-2 code or GLOBAL")
+  .openapi({ example: "GLOBAL", type: "string" });
+
+const Reason = z.string().max(1000);
+
+const EntrySchema = z
+  .object({ id: z.number().int(), hs_code: z.string(), country_code: z.string(), reason: z.string().nullable(), created_at: z.string() })
+  .openapi("BlocklistEntry", { example: { id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" } });
+
+const ImportEntry = z
+  .object({ hs_code: BlockCode, country_code: BlockCountry.optional(), destination_country: BlockCountry.optional(), reason: Reason.nullable().optional() })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (e.country_code && e.destination_country && e.country_code !== e.destination_country) {
+      ctx.addIssue({ code: "custom", path: ["country_code"], message: "country_code and destination_country disagree" });
+    }
+  });
+
+/** The blocklist belongs to the whole organization: a key pinned to one customer may read it, not change it. */
+function assertMayChangeBlocklist(auth: AuthContext | undefined) {
+  if (auth?.customerId != null) throw forbidden("Customer-pinned clients cannot change the organization's blocklist");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rate limit for URL and image work (cost = items; one per request here)
+
+/** Reads the body once (the archive then reuses it) and applies `classify_heavy` when it names a page or image. */
+const heavyLimit = createMiddleware<AppEnv>(async (c, next) => {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(new TextDecoder().decode(await readBodyLimited(c.req)));
+  } catch {
+    // Malformed or oversized bodies are answered by the archive and the validator, in their usual way.
+  }
+  const b = (body ?? {}) as Record<string, unknown>;
+  const heavy = b.product_url !== undefined || b.image_url !== undefined || b.mode === "url" || b.mode === "image";
+  if (!heavy) return next();
+  return rateLimit("classify_heavy", () => 1)(c, next);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Routes
+
+const classifyRoute = createRoute({
+  method: "post",
+  path: "/classify",
+  tags,
+  summary: "Suggest HS codes for a product",
+  description:
+    "Ranks the destination's tariff lines for a product description (mode `standard`) or product page (mode `url`). " +
+    "US and GB use their national schedules, EU member states the EU schedule (`classification_source_country: EU`), other destinations HS2022 subheadings. " +
+    "Codes on the organization's blocklist are removed; `blocked: true` when every suggestion was. Every call is logged (`request_id`).",
+  ...scoped("classify:read", heavyLimit),
+  request: { body: jsonBody(ClassifyBody) },
+  responses: {
+    200: json(ClassifyResponse, "Suggestions, best first"),
+    422: json(UnclassifiableResponse, "The input cannot be classified"),
+    503: json(ErrorSchema, "The nomenclature is not loaded"),
+    ...errorResponses,
+  },
+});
+
+const modesRoute = createRoute({
+  method: "get",
+  path: "/classify/modes",
+  tags,
+  summary: "Classification modes",
+  ...scoped("classify:read"),
+  responses: {
+    200: json(
+      z.object({ success: z.literal(true), message: z.string(), modes: z.array(ModeSchema) }).openapi({
+        example: {
+          success: true,
+          message: "",
+          modes: [
+            { slug: "standard", name: "Standard", description: "…", inputs: ["description", "title"], available: true, default: true, unavailable_reason: null },
+          ],
+        },
+      }),
+      "Every mode, available or not",
+    ),
+    ...errorResponses,
+  },
+});
+
+const addRoute = createRoute({
+  method: "post",
+  path: "/classify/blocklist",
+  tags: blocklistTags,
+  summary: "Block an HS code (and every code under it) for a destination or GLOBAL",
+  ...scoped("classify:read"),
+  request: {
+    body: jsonBody(
+      z
+        .object({ hs_code: BlockCode, destination_country: BlockCountry, reason: Reason.nullable().optional() })
+        .strict()
+        .openapi({ example: { hs_code: "93.01", destination_country: "GLOBAL", reason: "We do not ship weapons" } }),
+    ),
+  },
+  responses: {
+    201: json(
+      z
+        .object({ success: z.literal(true), message: z.string(), entry: EntrySchema.nullable() })
+        .openapi({ example: { success: true, message: "9301 blocked for GLOBAL", entry: { id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" } } }),
+      "Added; `entry` is null when the code was already blocked",
+    ),
+    ...errorResponses,
+  },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/classify/blocklist/{code}",
+  tags: blocklistTags,
+  summary: "Remove a blocklist entry by id, or by HS code and destination",
+  description:
+    "An all-digit `code` without `destination_country` is an entry id (404 when unknown). Otherwise `code` is an HS code (dots allowed) and `destination_country` is required (400 without it).",
+  ...scoped("classify:read"),
+  request: {
+    params: z.object({ code: z.string().min(1).max(20).openapi({ example: "12" }) }),
+    query: z.object({ destination_country: BlockCountry.optional() }),
+  },
+  responses: {
+    200: json(z.object({ success: z.literal(true), message: z.string() }).openapi({ example: { success: true, message: "Blocklist entry 12 removed" } }), "Removed"),
+    404: json(ErrorSchema, "No such entry"),
+    ...errorResponses,
+  },
+});
+
+const importRoute = createRoute({
+  method: "post",
+  path: "/classify/blocklist/import",
+  tags: blocklistTags,
+  summary: "Replace the whole blocklist (atomic; an empty array clears it)",
+  ...scoped("classify:read"),
+  request: {
+    body: jsonBody(
+      z
+        .object({ entries: z.array(ImportEntry).max(5000) })
+        .strict()
+        .openapi({ example: { entries: [{ hs_code: "9301", reason: "Weapons" }, { hs_code: "2402.20", country_code: "GB" }] } }),
+    ),
+  },
+  responses: {
+    201: json(
+      z.object({ success: z.literal(true), message: z.string(), count: z.number().int() }).openapi({ example: { success: true, message: "Blocklist replaced with 2 entries", count: 2 } }),
+      "Loaded",
+    ),
+    ...errorResponses,
+  },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/classify/blocklist",
+  tags: blocklistTags,
+  summary: "List the organization's blocklist, newest first",
+  ...scoped("classify:read"),
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(50),
+      starting_after: z.coerce.number().int().positive().optional().openapi({ description: "An entry id: return older entries" }),
+      destination_country: BlockCountry.optional().openapi({ description: "Only entries with exactly this country_code" }),
+    }),
+  },
+  responses: {
+    200: json(
+      z
+        .object({ success: z.literal(true), message: z.string(), entries: z.array(EntrySchema), has_more: z.boolean() })
+        .openapi({ example: { success: true, message: "", entries: [{ id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" }], has_more: false } }),
+      "One page",
+    ),
+    ...errorResponses,
+  },
+});
+
+const HistoryRow = z
+  .object({
+    id: z.string(),
+    request_id: z.string(),
+    destination_country: z.string().nullable(),
+    mode: z.string().nullable(),
+    description: z.string().nullable(),
+    top_code: z.string().nullable(),
+    confidence: z.string().nullable(),
+    result_count: z.number().int(),
+    blocked: z.boolean(),
+    unclassifiable: z.boolean(),
+    duration_ms: z.number().int(),
+    created_at: z.string(),
+  })
+  .openapi("ClassifyHistoryRow", {
+    example: {
+      id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+      request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+      destination_country: "US",
+      mode: "standard",
+      description: "Men's cotton crew neck t-shirt",
+      top_code: "61091000",
+      confidence: "high",
+      result_count: 5,
+      blocked: false,
+      unclassifiable: false,
+      duration_ms: 3,
+      created_at: "2026-11-22T02:00:00.000Z",
+    },
+  });
+
+export const classifyRoutes = newRouter()
+  .openapi(classifyRoute, async (c) => {
+    const input = c.req.valid("json");
+    const db = createDb(c.env.DB);
+    const workspace = c.var.workspace!;
+    const started = Date.now();
+    const outcome = await classify(
+      {
+        db,
+        organizationId: workspace.organizationId,
+        production: c.env.ENVIRONMENT === "production",
+        imageModel: (c.env as { IMAGE_MODEL?: unknown }).IMAGE_MODEL,
+      },
+      input,
+      c.var.requestId,
+    );
+    // Written after the response, like the audit row: the log never adds latency to a checkout.
+    const write = usageInsert(db, {
+      id: c.var.requestId,
+      workspaceId: workspace.id,
+      kind: "classify",
+      customerId: c.var.auth?.customerId ?? null,
+      actor: c.var.auth?.clientId ?? null,
+      senderCountryCode: input.country_of_origin ?? null,
+      receiverCountryCode: input.destination_country,
+      itemCount: 1,
+      matchCount: outcome.log.matchCount,
+      durationMs: Date.now() - started,
+      detail: JSON.stringify(outcome.log.detail),
+      createdAt: new Date(c.var.deps.clock.now()).toISOString(),
+    })
+      .then(() => undefined)
+      .catch((err: unknown) => console.error(JSON.stringify({ msg: "classify usage log write failed", request_id: c.var.requestId, error: String(err) })));
+    try {
+      c.executionCtx.waitUntil(write);
+    } catch {
+      await write; // no execution context (plain app.request)
+    }
+    return c.json(outcome.body as never, outcome.status);
+  })
+  .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200))
+  .openapi(addRoute, async (c) => {
+    assertMayChangeBlocklist(c.var.auth);
+    const input = c.req.valid("json");
+    const now = new Date(c.var.deps.clock.now()).toISOString();
+    const row = await addBlock(createDb(c.env.DB), c.var.workspace!.organizationId, { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason }, now);
+    return c.json(
+      {
+        success: true as const,
+        message: row ? `${input.hs_code} blocked for ${input.destination_country}` : `${input.hs_code} was already blocked for ${input.destination_country}`,
+        entry: row ? entryToWire(row) : null,
+      },
+      201,
+    );
+  })
+  .openapi(deleteRoute, async (c) => {
+    assertMayChangeBlocklist(c.var.auth);
+    const { code } = c.req.valid("param");
+    const { destination_country } = c.req.valid("query");
+    const db = createDb(c.env.DB);
+    const org = c.var.workspace!.organizationId;
+    if (/^\d+$/.test(code) && destination_country === undefined) {
+      const id = Number(code);
+      if (!Number.isSafeInteger(id)) throw validationFailed([{ field: "code", message: "is not a valid entry id" }]);
+      await removeBlock(db, org, { id });
+      return c.json({ success: true as const, message: `Blocklist entry ${id} removed` }, 200);
+    }
+    if (!/^[0-9.]+$/.test(code) || code.replace(/\./g, "").length < 2 || code.length > 13) {
+      throw validationFailed([{ field: "code", message: "must be an entry id or an HS code of 2-13 digits and dots" }]);
+    }
+    if (destination_country === undefined) throw badRequest("destination_country is required when deleting by HS code");
+    const hs = code.replace(/\./g, "");
+    await removeBlock(db, org, { hs_code: hs, country_code: destination_country });
+    return c.json({ success: true as const, message: `${hs} unblocked for ${destination_country}` }, 200);
+  })
+  .openapi(importRoute, async (c) => {
+    assertMayChangeBlocklist(c.var.auth);
+    const { entries } = c.req.valid("json");
+    const now = new Date(c.var.deps.clock.now()).toISOString();
+    const count = await importBlocklist(
+      createDb(c.env.DB),
+      c.var.workspace!.organizationId,
+      entries.map((e) => ({ hs_code: e.hs_code, country_code: e.country_code ?? e.destination_country ?? "GLOBAL", reason: e.reason })),
+      now,
+    );
+    return c.json({ success: true as const, message: count ? `Blocklist replaced with ${count} entries` : "Blocklist cleared", count }, 201);
+  })
+  .openapi(listRoute, async (c) => {
+    const q = c.req.valid("query");
+    const { rows, hasMore } = await listBlocks(createDb(c.env.DB), c.var.workspace!.organizationId, {
+      limit: q.limit,
+      starting_after: q.starting_after,
+      country_code: q.destination_country,
+    });
+    return c.json({ success: true as const, message: "", entries: rows.map(entryToWire), has_more: hasMore }, 200);
+  })
+  .route(
+    "/",
+    usageHistoryRoutes("classify", "classify:read", HistoryRow, (r) => {
+      const d = JSON.parse(r.detail || "{}") as Record<string, unknown>;
+      return {
+        id: r.id,
+        request_id: r.id,
+        destination_country: r.receiverCountryCode,
+        mode: (d.mode as string) ?? null,
+        description: (d.description as string) ?? null,
+        top_code: (d.top_code as string) ?? null,
+        confidence: (d.confidence as string) ?? null,
+        result_count: r.matchCount,
+        blocked: d.blocked === true,
+        unclassifiable: d.unclassifiable === true,
+        duration_ms: r.durationMs,
+        created_at: r.createdAt,
+      };
+    }),
+  );
