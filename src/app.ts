@@ -20,6 +20,7 @@ import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
 import { meRoutes } from "./modules/me/routes";
+import { screenRoutes } from "./modules/screen/routes";
 import { platformRoutes } from "./modules/workspaces/routes";
 
 export const API_PREFIX = "/admin/api/v1";
@@ -42,6 +43,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.use(`${API_PREFIX}/*`, bearerAuth);
   app.route(API_PREFIX, meRoutes);
   app.route(API_PREFIX, apiClientRoutes);
+  app.route(API_PREFIX, screenRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",
