@@ -92,12 +92,16 @@ export class ScreenIndex {
       for (const text of [e.name, ...e.altNames]) {
         const norm = tokens(text);
         const full = norm.join(" ");
+        // "LAST, First Middle" (OFAC's form for people) is scored in natural order, First Middle LAST, so
+        // that a name typed as people write it aligns without a reorder and joins where it should.
+        const comma = e.entryType === "individual" ? text.split(",") : [];
+        const ordered = comma.length === 2 ? [...tokens(comma[1]!), ...tokens(comma[0]!)] : norm;
         if (!full || seen.has(full)) continue;
         seen.add(full);
         const nameId = nameEntry.length;
         nameEntry.push(entryIdx);
         this.nameText.push(text);
-        const ts = norm.map((t) => {
+        const ts = ordered.map((t) => {
           let tok = tokCache.get(t);
           if (!tok) {
             tok = toks([t])[0]!;
@@ -171,8 +175,8 @@ export class ScreenIndex {
     const max = allowedEdits(key.length);
     if (max === 0) return this.remember(key, ids, sims);
     const gs = trigrams(key);
-    // Each edit destroys at most 3 trigrams; a neighbour shares at least this many with the key.
-    const need = Math.max(1, gs.length - 3 * max);
+    // An edit destroys at most 3 trigrams (a transposition 4); a neighbour shares at least this many.
+    const need = Math.max(1, gs.length - 4 * max);
     const counts = this.gramCount;
     const seen = this.gramSeen;
     const no = ++this.gramNo;
@@ -226,18 +230,18 @@ export class ScreenIndex {
     for (const nameId of this.exact.get(qNorm.join(" ")) ?? []) consider(nameId, 1);
 
     const q = toks(qNorm);
+    // Distinctive tokens generate candidates; a query without any (only generic words) uses its generic
+    // words, since it can still match a listed name made of the same generic words (see hasEvidence).
+    // Every other token only adds to the bound of names already found.
+    const genCls = q.some((t) => t.cls === "distinctive") ? "distinctive" : "generic";
     let totalW = 0;
-    let freeW = 0; // weight of query tokens that generate no candidates (counted as if matched)
-    for (const t of q) {
-      totalW += t.weight;
-      if (t.cls !== "distinctive") freeW += t.weight;
-    }
-    // Candidate units: each distinctive token, each adjacent pair with a distinctive token (joined), and the
-    // halves of a distinctive token that splits into two listed words.
-    const units: { keys: Neighbours[]; weight: number }[] = [];
+    for (const t of q) totalW += t.weight;
+    // Units: each token (its own key and its neighbours, plus the halves of a token that splits into two
+    // listed words) and each adjacent pair joined, in both orders. A unit generates candidates when it
+    // involves a token of the generating class.
+    const units: { keys: Neighbours[]; weight: number; generates: boolean }[] = [];
     for (let i = 0; i < q.length; i++) {
       const t = q[i]!;
-      if (t.cls !== "distinctive") continue;
       const keys = [this.neighbours(t.key)];
       const k = t.norm;
       const splitIds: number[] = [];
@@ -247,16 +251,18 @@ export class ScreenIndex {
         if (left !== undefined && right !== undefined) splitIds.push(left, right);
       }
       if (splitIds.length) keys.push({ ids: Int32Array.from(splitIds), sims: new Float64Array(splitIds.length).fill(1) });
-      units.push({ keys, weight: t.weight });
+      units.push({ keys, weight: t.weight, generates: t.cls === genCls });
     }
     for (let i = 0; i + 1 < q.length; i++) {
       const a = q[i]!;
       const b = q[i + 1]!;
-      if (a.cls !== "distinctive" && b.cls !== "distinctive") continue;
-      const n = this.neighbours(tokenKey(a.norm + b.norm));
-      if (n.ids.length) units.push({ keys: [n], weight: a.weight + b.weight });
+      for (const joined of [a.norm + b.norm, b.norm + a.norm]) {
+        const n = this.neighbours(tokenKey(joined));
+        if (n.ids.length) units.push({ keys: [n], weight: a.weight + b.weight, generates: a.cls === genCls || b.cls === genCls });
+      }
     }
-    if (units.length === 0) return best;
+    // Generating units first, so the others only ever touch names already found.
+    units.sort((a, b) => Number(b.generates) - Number(a.generates));
 
     const touched: number[] = [];
     const acc = this.acc;
@@ -274,6 +280,7 @@ export class ScreenIndex {
           for (let i = 0; i < p.length; i++) {
             const nameId = p[i]!;
             if (stamp[nameId] !== searchNo) {
+              if (!u.generates) continue;
               stamp[nameId] = searchNo;
               acc[nameId] = 0;
               lastUnit[nameId] = 0;
@@ -294,11 +301,12 @@ export class ScreenIndex {
         }
       }
     }
-    // Prune: even if every candidate-generating token matched perfectly, plus every other query token, the
-    // query coverage would stay below what the threshold needs.
+    // Prune: `acc` bounds the query coverage from above (every query token, alone or joined, counted with
+    // the best similarity any of its units can reach in that name); below PRUNE_COVERAGE the harmonic mean
+    // cannot reach the threshold even with the name fully covered.
     let scored = 0;
     for (const nameId of touched) {
-      if ((Math.min(acc[nameId]!, totalW - freeW) + freeW) / totalW < PRUNE_COVERAGE) continue;
+      if (acc[nameId]! / totalW < PRUNE_COVERAGE) continue;
       const entry = this.nameEntry[nameId]!;
       if (!allow(entry)) continue;
       scored++;

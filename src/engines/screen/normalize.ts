@@ -35,7 +35,7 @@ const SPECIAL: Record<string, string> = {
 const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL).join("")}]`, "g");
 const MARKS_RE = /\p{M}+/gu;
 const APOSTROPHES_RE = /['’‘`´ʻʼ]/g;
-const INITIAL_DOT_RE = /(^|[^\p{L}\p{N}])(\p{L})\./gu;
+const INITIALISM_RE = /(?<![\p{L}\p{N}])(?:\p{L}\.)+\p{L}?(?![\p{L}\p{N}])/gu;
 const SEPARATORS_RE = /[^\p{L}\p{N}]+/gu;
 const GERMAN_DIGRAPH_RE = /([aou])e/g;
 
@@ -44,8 +44,8 @@ export function tokens(raw: string): string[] {
   let s = raw.normalize("NFKC").replace(SPECIAL_RE, (c) => SPECIAL[c]!);
   s = s.normalize("NFKD").replace(MARKS_RE, "").toLowerCase();
   s = s.replace(APOSTROPHES_RE, "");
-  // "S.A." → "SA", "J.P. Morgan" → "JP Morgan"; run twice because matches cannot overlap.
-  s = s.replace(INITIAL_DOT_RE, "$1$2").replace(INITIAL_DOT_RE, "$1$2");
+  // Initialisms join: "S.A." → "SA", "L.L.C." → "LLC", "J.P. Morgan" → "JP Morgan".
+  s = s.replace(INITIALISM_RE, (m) => m.replaceAll(".", ""));
   const out: string[] = [];
   for (const t of s.split(SEPARATORS_RE)) {
     if (t) out.push(t.replace(GERMAN_DIGRAPH_RE, "$1"));
@@ -86,7 +86,7 @@ const LEGAL_FORMS_RAW = `llc llp lp ltd limited co company companies corp corpor
   bhd sdn tbk kk fze fzco fzc fzllc fz dmcc est establishment sti anonim sirketi sirket limitada ltda cia sae wll
   spc saog saoc psc pjs sac eirl obshchestvo ogranichennoi ogranichennoy otvetstvennostyu otvetstvennostiu
   aktsionernoe aktsionernoye publichnoe publichnoye zakrytoe zakrytoye otkrytoe otkrytoye joint stock private
-  public closed open partnership unlimited sociedad anonima responsabilidad limitee societe cv`;
+  public closed open partnership unlimited liability responsibility responsabilite sociedad anonima responsabilidad limitee societe cv`;
 
 /** Words too common in names to identify anyone: full weight, but a hit needs a distinctive word too. */
 const GENERIC_RAW = `trading trade traders trader ticaret tic import imports export exports impex international intl global

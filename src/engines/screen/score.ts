@@ -102,10 +102,35 @@ export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: strin
   const len = Math.max(aKey.length, bKey.length);
   const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
   if (max === 0 || Math.abs(aKey.length - bKey.length) > max) return 0;
-  const d = osaDistance(aKey, bKey, max);
-  if (d > max) return 0;
+  // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most.
+  const limit = aKey.charCodeAt(0) === bKey.charCodeAt(0) ? max : 1;
+  const d = osaDistance(aKey, bKey, limit);
+  if (d > limit) return 0;
   const s = Math.min(KEY_EQUAL_SIM, 1 - d / len);
   return s >= MIN_TOKEN_SIM ? s : 0;
+}
+
+/**
+ * The evidence rule, per side: a name with distinctive words needs one of them matched (similarity ≥ 0.8);
+ * a name made only of generic words, particles and legal forms needs at least two generic words, all of them
+ * matched (particles and legal forms never count). So "ACME TRADING" never hits "GLOBAL TRADING", and "TRADING CORP" hits nothing
+ * but an exact "TRADING CORP", while "GLOBAL TRADING CORPORATION" still finds a listed "GLOBAL TRADING CORP".
+ */
+function hasEvidence(t: readonly Tok[], strong: Uint8Array): boolean {
+  let distinctive = false;
+  let plain = 0;
+  let allPlainStrong = true;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!.cls;
+    if (c === "distinctive") {
+      distinctive = true;
+      if (strong[i]) return true;
+    } else if (c === "generic") {
+      plain++;
+      if (!strong[i]) allPlainStrong = false;
+    }
+  }
+  return !distinctive && plain >= 2 && allPlainStrong;
 }
 
 interface Unit {
@@ -127,8 +152,8 @@ interface Unit {
  * 3. Coverage of each side: Σ weight × similarity of its matched tokens / Σ weight of all its tokens.
  *    Weights: distinctive 1, generic 0.6, particle 0.3, legal form 0.15.
  * 4. Score: harmonic mean of the two coverages, × 0.98 if the matched tokens are in another order, capped at
- *    0.99. Zero unless some distinctive token on each side is matched with similarity ≥ 0.8 (so generic words,
- *    particles and legal forms alone never produce a hit).
+ *    0.99. Zero unless both sides pass the evidence rule (`hasEvidence`), so generic words, particles and legal
+ *    forms alone never produce a hit.
  */
 export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
   if (q.length === 0 || n.length === 0) return 0;
@@ -146,24 +171,32 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
       if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
     }
   }
-  // Joined on the query side: "gazprom bank" against "gazprombank".
+  // Joined on the query side: "gazprom bank" against "gazprombank" (and "bank gazprom", reordered).
   for (let i = 0; i + 1 < q.length; i++) {
-    const norm = q[i]!.norm + q[i + 1]!.norm;
-    const key = tokenKey(norm);
-    for (let j = 0; j < n.length; j++) {
-      const nj = n[j]!;
-      const s = Math.min(JOINED_SIM, tokenSim(norm, key, nj.norm, nj.key));
-      if (s > 0) units.push({ q0: i, q1: i + 1, n0: j, n1: j, sim: s });
+    for (const [norm, cap] of [
+      [q[i]!.norm + q[i + 1]!.norm, JOINED_SIM],
+      [q[i + 1]!.norm + q[i]!.norm, JOINED_SIM * REORDER_FACTOR],
+    ] as const) {
+      const key = tokenKey(norm);
+      for (let j = 0; j < n.length; j++) {
+        const nj = n[j]!;
+        const s = Math.min(cap, tokenSim(norm, key, nj.norm, nj.key));
+        if (s > 0) units.push({ q0: i, q1: i + 1, n0: j, n1: j, sim: s });
+      }
     }
   }
-  // Joined on the name side: "gazprombank" against "gazprom bank".
+  // Joined on the name side: "gazprombank" against "gazprom bank" (and "bank gazprom", reordered).
   for (let j = 0; j + 1 < n.length; j++) {
-    const norm = n[j]!.norm + n[j + 1]!.norm;
-    const key = tokenKey(norm);
-    for (let i = 0; i < q.length; i++) {
-      const qi = q[i]!;
-      const s = Math.min(JOINED_SIM, tokenSim(qi.norm, qi.key, norm, key));
-      if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j + 1, sim: s });
+    for (const [norm, cap] of [
+      [n[j]!.norm + n[j + 1]!.norm, JOINED_SIM],
+      [n[j + 1]!.norm + n[j]!.norm, JOINED_SIM * REORDER_FACTOR],
+    ] as const) {
+      const key = tokenKey(norm);
+      for (let i = 0; i < q.length; i++) {
+        const qi = q[i]!;
+        const s = Math.min(cap, tokenSim(qi.norm, qi.key, norm, key));
+        if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j + 1, sim: s });
+      }
     }
   }
   // Highest similarity first; a joined unit beats single units of equal similarity (it explains more);
@@ -172,9 +205,9 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
 
   const usedQ = new Uint8Array(q.length);
   const usedN = new Uint8Array(n.length);
+  const strongQ = new Uint8Array(q.length);
+  const strongN = new Uint8Array(n.length);
   const taken: Unit[] = [];
-  let evidenceQ = false;
-  let evidenceN = false;
   let matchedQ = 0;
   let matchedN = 0;
   for (const u of units) {
@@ -183,18 +216,19 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
     for (let j = u.n0; j <= u.n1; j++) if (usedN[j]) free = false;
     if (!free) continue;
     taken.push(u);
+    const strong = u.sim >= EVIDENCE_SIM ? 1 : 0;
     for (let i = u.q0; i <= u.q1; i++) {
       usedQ[i] = 1;
+      strongQ[i] = strong;
       matchedQ += q[i]!.weight * u.sim;
-      if (q[i]!.cls === "distinctive" && u.sim >= EVIDENCE_SIM) evidenceQ = true;
     }
     for (let j = u.n0; j <= u.n1; j++) {
       usedN[j] = 1;
+      strongN[j] = strong;
       matchedN += n[j]!.weight * u.sim;
-      if (n[j]!.cls === "distinctive" && u.sim >= EVIDENCE_SIM) evidenceN = true;
     }
   }
-  if (!evidenceQ || !evidenceN) return 0;
+  if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
   let totalQ = 0;
   for (const t of q) totalQ += t.weight;
   let totalN = 0;

@@ -16,6 +16,8 @@ describe("normalization", () => {
     ["CO.,LTD.", "co ltd"],
     ["S.A. de C.V.", "sa de cv"],
     ["J.P. Morgan", "jp morgan"],
+    ["BMIIC GENERAL TRADING L.L.C.", "bmiic general trading llc"],
+    ["U.S.A", "usa"],
     ["Łódź Trading", "lodz trading"],
     ["!!!", ""],
   ])("%s → %s", (raw, norm) => {
@@ -72,7 +74,8 @@ describe("score", () => {
 
   it.each([
     ["Trading Corp", "GLOBAL TRADING CORP"],
-    ["International Trading Company", "INTERNATIONAL TRADING COMPANY LIMITED"],
+    ["International Trading Company LLC", "BMIIC INTERNATIONAL GENERAL TRADING L.L.C."],
+    ["Acme Trading", "GLOBAL TRADING"],
     ["Al Bin", "AL BIN"],
     ["Smith", "JOHN SMITH WILLIAMS"],
   ])("no hit: %s ~ %s", (a, b) => {
@@ -115,10 +118,12 @@ describe("screen", () => {
     expect([...allowedTypes("entity")].sort()).toEqual(["aircraft", "entity", "unknown", "vessel"]);
   });
 
-  it("generic words alone never hit, even against a listed generic-only name when not exact", () => {
+  it("generic words alone never hit; a name made only of generic words needs all of them", () => {
     expect(screen(index, { name: "Trading Corp" })).toEqual([]);
-    expect(screen(index, { name: "Global Trading Corporation" })).toEqual([]);
+    expect(screen(index, { name: "Global Corp" })).toEqual([]);
+    expect(screen(index, { name: "Acme Global Trading" })).toEqual([]);
     expect(screen(index, { name: "GLOBAL TRADING CORP" })[0]?.score).toBe(1);
+    expect(screen(index, { name: "Global Trading Corporation" })[0]?.score).toBeGreaterThan(0.9);
   });
 
   it("never returns more than the limit, best first", () => {
