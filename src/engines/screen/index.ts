@@ -8,8 +8,8 @@
  * whose best possible score is below the threshold are dropped before scoring (see `prune` in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
-import { normalizeName, tokenKey, tokens } from "./normalize";
-import { type Tok, allowedEdits, scoreTokens, tokenSim, toks } from "./score";
+import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { EVIDENCE_SIM, type Tok, allowedEdits, scoreTokens, tokenSim, toks } from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 export const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
@@ -51,6 +51,13 @@ interface Neighbours {
 }
 
 const NEIGHBOUR_CACHE_SIZE = 20_000;
+/**
+ * Edits tolerated when looking up candidates (scoring itself allows up to 3 in long words): two per word,
+ * one per joined pair. Wider lookups cost far more (a long key with 3 edits shares almost no trigrams with
+ * its neighbours, so nearly every key would have to be verified) for almost no recall.
+ */
+const CANDIDATE_EDITS = 2;
+const JOINED_CANDIDATE_EDITS = 1;
 
 export class ScreenIndex {
   readonly entries: readonly { id: string; listCode: string; entryType: EntryType }[];
@@ -72,6 +79,7 @@ export class ScreenIndex {
   private stampNo = 0;
   private readonly lastUnit: Int32Array;
   private readonly unitGain: Float64Array;
+  private readonly strongHit: Uint8Array;
   private unitNo = 0;
   private readonly gramCount: Int32Array;
   private readonly gramSeen: Int32Array;
@@ -141,6 +149,7 @@ export class ScreenIndex {
     this.stamp = new Int32Array(nameEntry.length);
     this.lastUnit = new Int32Array(nameEntry.length);
     this.unitGain = new Float64Array(nameEntry.length);
+    this.strongHit = new Uint8Array(nameEntry.length);
     this.gramCount = new Int32Array(this.keys.length);
     this.gramSeen = new Int32Array(this.keys.length);
   }
@@ -162,8 +171,9 @@ export class ScreenIndex {
    * best similarity a token of that key can have with the query token. Memoized per isolate: common query
    * tokens recur across requests.
    */
-  private neighbours(key: string): Neighbours {
-    const hit = this.neighbourCache.get(key);
+  private neighbours(key: string, edits: number): Neighbours {
+    const cacheKey = `${edits}:${key}`;
+    const hit = this.neighbourCache.get(cacheKey);
     if (hit) return hit;
     const ids: number[] = [];
     const sims: number[] = [];
@@ -172,8 +182,8 @@ export class ScreenIndex {
       ids.push(own);
       sims.push(1);
     }
-    const max = allowedEdits(key.length);
-    if (max === 0) return this.remember(key, ids, sims);
+    const max = Math.min(edits, allowedEdits(key.length));
+    if (max === 0) return this.remember(cacheKey, ids, sims);
     const gs = trigrams(key);
     // An edit destroys at most 3 trigrams (a transposition 4); a neighbour shares at least this many.
     const need = Math.max(1, gs.length - 4 * max);
@@ -197,13 +207,14 @@ export class ScreenIndex {
     for (const id of found) {
       if (counts[id]! < need || id === own) continue;
       const other = this.keys[id]!;
+      if (Math.abs(other.length - key.length) > max) continue;
       const s = tokenSim(key, key, other, other);
       if (s > 0) {
         ids.push(id);
         sims.push(s);
       }
     }
-    return this.remember(key, ids, sims);
+    return this.remember(cacheKey, ids, sims);
   }
 
   private remember(key: string, ids: number[], sims: number[]): Neighbours {
@@ -242,22 +253,40 @@ export class ScreenIndex {
     const units: { keys: Neighbours[]; weight: number; generates: boolean }[] = [];
     for (let i = 0; i < q.length; i++) {
       const t = q[i]!;
-      const keys = [this.neighbours(t.key)];
+      const keys = [this.neighbours(t.key, CANDIDATE_EDITS)];
       const k = t.norm;
-      const splitIds: number[] = [];
+      // Halves of a token that splits into two listed words ("gazprombank" → gazprom|bank). Halves of the
+      // generating class lead to candidates; the others only add to the bound ("tatburneft|limited" must not
+      // pull in every LIMITED on the lists).
+      const genHalves: number[] = [];
+      const otherHalves: number[] = [];
       for (let p = 2; p <= k.length - 2; p++) {
-        const left = this.keyIds.get(tokenKey(k.slice(0, p)));
-        const right = this.keyIds.get(tokenKey(k.slice(p)));
-        if (left !== undefined && right !== undefined) splitIds.push(left, right);
+        const a = k.slice(0, p);
+        const b = k.slice(p);
+        const left = this.keyIds.get(tokenKey(a));
+        const right = this.keyIds.get(tokenKey(b));
+        if (left === undefined || right === undefined) continue;
+        (tokenClass(a) === genCls ? genHalves : otherHalves).push(left);
+        (tokenClass(b) === genCls ? genHalves : otherHalves).push(right);
       }
-      if (splitIds.length) keys.push({ ids: Int32Array.from(splitIds), sims: new Float64Array(splitIds.length).fill(1) });
-      units.push({ keys, weight: t.weight, generates: t.cls === genCls });
+      const generates = t.cls === genCls;
+      const ones = (ids: number[]) => ({ ids: Int32Array.from(ids), sims: new Float64Array(ids.length).fill(1) });
+      if (genHalves.length) keys.push(ones(genHalves));
+      units.push({ keys, weight: t.weight, generates });
+      if (otherHalves.length) {
+        // Generic halves lead to candidates only when no half is of the generating class; legal forms and
+        // particles never do.
+        const generic = genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id]!) === "generic") : [];
+        const rest = otherHalves.filter((id) => !generic.includes(id));
+        if (generic.length) units.push({ keys: [ones(generic)], weight: t.weight, generates });
+        if (rest.length) units.push({ keys: [ones(rest)], weight: t.weight, generates: false });
+      }
     }
     for (let i = 0; i + 1 < q.length; i++) {
       const a = q[i]!;
       const b = q[i + 1]!;
       for (const joined of [a.norm + b.norm, b.norm + a.norm]) {
-        const n = this.neighbours(tokenKey(joined));
+        const n = this.neighbours(tokenKey(joined), JOINED_CANDIDATE_EDITS);
         if (n.ids.length) units.push({ keys: [n], weight: a.weight + b.weight, generates: a.cls === genCls || b.cls === genCls });
       }
     }
@@ -270,6 +299,7 @@ export class ScreenIndex {
     const searchNo = ++this.stampNo;
     const lastUnit = this.lastUnit;
     const unitGain = this.unitGain;
+    const strongHit = this.strongHit;
     const memo = q.map(() => new Map<Tok, number>());
     for (const u of units) {
       const unitNo = ++this.unitNo;
@@ -277,6 +307,7 @@ export class ScreenIndex {
         for (let x = 0; x < nb.ids.length; x++) {
           const p = this.postings[nb.ids[x]!]!;
           const gain = u.weight * nb.sims[x]!;
+          const strong = nb.sims[x]! >= EVIDENCE_SIM;
           for (let i = 0; i < p.length; i++) {
             const nameId = p[i]!;
             if (stamp[nameId] !== searchNo) {
@@ -284,8 +315,10 @@ export class ScreenIndex {
               stamp[nameId] = searchNo;
               acc[nameId] = 0;
               lastUnit[nameId] = 0;
+              strongHit[nameId] = 0;
               touched.push(nameId);
             }
+            if (strong && u.generates) strongHit[nameId] = 1;
             // A unit counts once per name, with its best similarity.
             if (lastUnit[nameId] === unitNo) {
               if (gain > unitGain[nameId]!) {
@@ -303,10 +336,11 @@ export class ScreenIndex {
     }
     // Prune: `acc` bounds the query coverage from above (every query token, alone or joined, counted with
     // the best similarity any of its units can reach in that name); below PRUNE_COVERAGE the harmonic mean
-    // cannot reach the threshold even with the name fully covered.
+    // cannot reach the threshold even with the name fully covered. And the evidence rule (score.ts) needs a
+    // generating token matched at EVIDENCE_SIM or better, which only a strong unit hit can give.
     let scored = 0;
     for (const nameId of touched) {
-      if (acc[nameId]! / totalW < PRUNE_COVERAGE) continue;
+      if (!strongHit[nameId] || acc[nameId]! / totalW < PRUNE_COVERAGE) continue;
       const entry = this.nameEntry[nameId]!;
       if (!allow(entry)) continue;
       scored++;
