@@ -98,7 +98,8 @@ function osaSlow(a: string, b: string, max: number): number {
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   if (aNorm === bNorm) return 1;
-  if (aKey === bKey) return KEY_EQUAL_SIM;
+  // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
+  if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
   const len = Math.max(aKey.length, bKey.length);
   const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
   if (max === 0 || Math.abs(aKey.length - bKey.length) > max) return 0;
