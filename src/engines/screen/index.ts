@@ -5,7 +5,7 @@
  * Candidate generation never scans the list. Query tokens are looked up by transliteration key in a
  * token → names index; tokens with typos find their neighbours through a character-trigram index over the
  * token vocabulary (verified by edit distance); joined and split words are looked up as such. Candidates
- * whose best possible score is below the threshold are dropped before scoring (see `prune` in `search`);
+ * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
 import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
