@@ -21,6 +21,11 @@ export function toks(normTokens: readonly string[]): Tok[] {
 
 /** A token pair whose keys are equal but spellings differ (Yusuf / Yousuf). */
 export const KEY_EQUAL_SIM = 0.95;
+/** Two words that differ only in their vowels (same first letter, 5+ consonants): Hezbollah / Hizballah. */
+export const VOWEL_VARIANT_SIM = 0.85;
+const VOWEL_SKELETON_MIN = 5;
+const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
+
 /** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
 export const JOINED_SIM = 0.97;
 /** Factor when the matched tokens appear in another order ("Hassan Ali" / "ALI HASSAN"). */
@@ -103,6 +108,12 @@ export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: strin
   const len = Math.max(aKey.length, bKey.length);
   const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
   if (max === 0 || Math.abs(aKey.length - bKey.length) > max) return 0;
+  // Vowels are what romanizations disagree on most (Hezbollah / Hizballah): words with the same first letter
+  // and the same five or more consonants in the same order count as one word spelled two ways.
+  if (aKey.charCodeAt(0) === bKey.charCodeAt(0)) {
+    const sa = skeleton(aKey);
+    if (sa.length >= VOWEL_SKELETON_MIN && sa === skeleton(bKey)) return VOWEL_VARIANT_SIM;
+  }
   // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most.
   const limit = aKey.charCodeAt(0) === bKey.charCodeAt(0) ? max : 1;
   const d = osaDistance(aKey, bKey, limit);

@@ -68,6 +68,8 @@ describe("score", () => {
     ["Gazprombank", "GAZPROM BANK", 0.97], // split
     ["Aerocaribean Airlines", "AEROCARIBBEAN AIRLINES", 0.969], // typo
     ["Rosneft LLC", "ROSNEFT", 0.976], // legal form weighted down
+    ["Hezbollah", "HIZBALLAH", 0.85], // vowels only
+    ["Yusuf Qasim", "YOUSSEF KASSIM", 0.875], // transliteration keys (Qasim = Kassim) and one edit (Yusuf ~ Youssef)
   ])("%s ~ %s = %d", (a, b, s) => {
     expect(score(a, b)).toBe(s);
   });
