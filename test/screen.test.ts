@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetScreenIndex } from "../src/modules/screen/service";
-import { auditRow, call, loadDataset, setup } from "./helpers";
+import { auditRow, call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 interface Result {
   matches: {
@@ -159,6 +159,21 @@ describe("POST /screen: evidence", () => {
     expect(audit).toMatchObject({ route: "/admin/api/v1/screen", http_status: 200, has_body: 1 });
     const archived = await env.ARCHIVE.get(String(audit!.body_key));
     expect(JSON.parse(await archived!.text())).toEqual(body);
+  });
+});
+
+describe("POST /screen: evidence of pinned clients", () => {
+  it("a customer-pinned client's screening is logged with its customer and client", async () => {
+    const { ws } = await setup();
+    const customerId = await insertCustomer(ws);
+    const client = await createClient(ws, ["screen:read"], customerId);
+    const token = await getToken(ws, client);
+    const res = await call("/admin/api/v1/screen", { host: ws.host, token, json: { name: "Katrin Lindemann" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ matches: [], match_count: 0 });
+    const row = await env.DB.prepare("SELECT * FROM usage_log WHERE id = ?").bind(res.headers.get("x-request-id")).first<Record<string, unknown>>();
+    expect(row).toMatchObject({ workspace_id: ws.id, customer_id: customerId, actor: client.clientId, item_count: 1, match_count: 0 });
+    expect(JSON.parse(String(row!.detail)).matches).toEqual([]);
   });
 });
 
