@@ -9,7 +9,7 @@
  * the rest are scored with `scoreTokens` (score.ts).
  */
 import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
-import { EVIDENCE_SIM, type Tok, allowedEdits, scoreTokens, tokenSim, toks } from "./score";
+import { EVIDENCE_SIM, type Tok, allowedEdits, scoreTokens, skeleton, tokenSim, toks } from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 export const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
@@ -73,6 +73,8 @@ export class ScreenIndex {
   private readonly postings: Int32Array[];
   /** Trigram → key ids (keys of 3+ characters). */
   private readonly grams = new Map<string, Int32Array>();
+  /** First letter + consonant skeleton → key ids, for spellings that differ only in vowels. */
+  private readonly skeletons = new Map<string, number[]>();
   /** Scratch space for a search (searches are synchronous, so one set per index is enough). */
   private readonly acc: Float64Array;
   private readonly stamp: Int32Array;
@@ -145,6 +147,13 @@ export class ScreenIndex {
       }
     });
     for (const [g, l] of grams) this.grams.set(g, Int32Array.from(l));
+    this.keys.forEach((k, id) => {
+      const sk = k[0] + skeleton(k);
+      if (sk.length < 4) return;
+      const l = this.skeletons.get(sk);
+      if (l) l.push(id);
+      else this.skeletons.set(sk, [id]);
+    });
     this.acc = new Float64Array(nameEntry.length);
     this.stamp = new Int32Array(nameEntry.length);
     this.lastUnit = new Int32Array(nameEntry.length);
@@ -204,10 +213,19 @@ export class ScreenIndex {
         counts[id]!++;
       }
     }
+    // Vowel variants (Mohamed / Muhamad) share few trigrams: they come from the skeleton index.
+    for (const id of key.length >= 4 ? (this.skeletons.get(key[0] + skeleton(key)) ?? []) : []) {
+      if (seen[id] !== no) {
+        seen[id] = no;
+        counts[id] = 0;
+        found.push(id);
+      }
+      counts[id] = need;
+    }
     for (const id of found) {
       if (counts[id]! < need || id === own) continue;
       const other = this.keys[id]!;
-      if (Math.abs(other.length - key.length) > max) continue;
+      if (Math.abs(other.length - key.length) > max + 2) continue;
       const s = tokenSim(key, key, other, other);
       if (s > 0) {
         ids.push(id);

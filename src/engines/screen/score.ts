@@ -21,10 +21,10 @@ export function toks(normTokens: readonly string[]): Tok[] {
 
 /** A token pair whose keys are equal but spellings differ (Yusuf / Yousuf). */
 export const KEY_EQUAL_SIM = 0.95;
-/** Two words that differ only in their vowels (same first letter, 5+ consonants): Hezbollah / Hizballah. */
+/** Two words that differ only in their vowels (see tokenSim): Hezbollah / Hizballah, Mohamed / Muhamad. */
 export const VOWEL_VARIANT_SIM = 0.85;
-const VOWEL_SKELETON_MIN = 5;
-const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
+export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
+const cvPattern = (key: string) => key.replace(/[aeiou]/g, "V").replace(/[^V]/g, "C");
 
 /** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
 export const JOINED_SIM = 0.97;
@@ -38,8 +38,8 @@ export const EVIDENCE_SIM = 0.8;
 /** Edits allowed between two token keys, by the longer key's length. */
 export function allowedEdits(len: number): number {
   if (len <= 3) return 0;
-  if (len <= 5) return 1;
-  if (len <= 9) return 2;
+  if (len <= 7) return 1;
+  if (len <= 10) return 2;
   return 3;
 }
 
@@ -108,11 +108,13 @@ export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: strin
   const len = Math.max(aKey.length, bKey.length);
   const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
   if (max === 0 || Math.abs(aKey.length - bKey.length) > max) return 0;
-  // Vowels are what romanizations disagree on most (Hezbollah / Hizballah): words with the same first letter
-  // and the same five or more consonants in the same order count as one word spelled two ways.
+  // Vowels are what romanizations disagree on most (Hezbollah / Hizballah, Mohamed / Muhamad): words with the
+  // same first letter and the same consonants in the same order count as one word spelled two ways, when
+  // they have five or more consonants, or three or more and the same consonant/vowel pattern (so Mahmud,
+  // CVCCVC, stays apart from Mohamed, CVCVCVC).
   if (aKey.charCodeAt(0) === bKey.charCodeAt(0)) {
     const sa = skeleton(aKey);
-    if (sa.length >= VOWEL_SKELETON_MIN && sa === skeleton(bKey)) return VOWEL_VARIANT_SIM;
+    if (sa.length >= 3 && sa === skeleton(bKey) && (sa.length >= 5 || cvPattern(aKey) === cvPattern(bKey))) return VOWEL_VARIANT_SIM;
   }
   // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most.
   const limit = aKey.charCodeAt(0) === bKey.charCodeAt(0) ? max : 1;

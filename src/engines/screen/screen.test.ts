@@ -69,6 +69,7 @@ describe("score", () => {
     ["Aerocaribean Airlines", "AEROCARIBBEAN AIRLINES", 0.969], // typo
     ["Rosneft LLC", "ROSNEFT", 0.976], // legal form weighted down
     ["Hezbollah", "HIZBALLAH", 0.85], // vowels only
+    ["Mohamed Ali", "MUHAMAD ALI", 0.925], // vowels only, same consonant-vowel pattern
     ["Yusuf Qasim", "YOUSSEF KASSIM", 0.875], // transliteration keys (Qasim = Kassim) and one edit (Yusuf ~ Youssef)
   ])("%s ~ %s = %d", (a, b, s) => {
     expect(score(a, b)).toBe(s);
@@ -78,6 +79,8 @@ describe("score", () => {
     ["Trading Corp", "GLOBAL TRADING CORP"],
     ["International Trading Company LLC", "BMIIC INTERNATIONAL GENERAL TRADING L.L.C."],
     ["Acme Trading", "GLOBAL TRADING"],
+    ["Mahmoud Ali", "MOHAMED ALI"], // same consonants, another pattern: another name
+    ["Leila Sadeghi", "VASEGHI, Leila"], // another first letter: one edit at most
     ["Al Bin", "AL BIN"],
     ["Smith", "JOHN SMITH WILLIAMS"],
   ])("no hit: %s ~ %s", (a, b) => {
