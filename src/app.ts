@@ -30,6 +30,7 @@ import { requestRoutes } from "./modules/requests/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
 import { restrictRoutes } from "./modules/restrict/routes";
 import { settingsRoutes } from "./modules/settings/routes";
+import { screenRoutes } from "./modules/screen/routes";
 import { platformRoutes } from "./modules/workspaces/routes";
 
 export const API_PREFIX = "/admin/api/v1";
@@ -64,6 +65,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, settingsRoutes);
   app.route(API_PREFIX, restrictRoutes);
   app.route(API_PREFIX, classifyRoutes);
+  app.route(API_PREFIX, screenRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "oauth2", {
     type: "oauth2",

@@ -8,3 +8,4 @@ export * from "./validation-rules";
 export * from "./calculate";
 export * from "./restrict";
 export * from "./classify";
+export * from "./screen";

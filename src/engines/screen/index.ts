@@ -1,0 +1,409 @@
+/**
+ * The screening engine: an in-memory index over every listed name and alias, built once per data version,
+ * and the search that uses it. Pure: no bindings, no I/O.
+ *
+ * Candidate generation never scans the list. Query tokens are looked up by transliteration key in a
+ * token → names index; tokens with typos find their neighbours through a character-trigram index over the
+ * token vocabulary (verified by edit distance); joined and split words are looked up as such. Candidates
+ * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
+ * the rest are scored with `scoreTokens` (score.ts).
+ */
+import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { EVIDENCE_SIM, type Tok, allowedEdits, scoreTokens, skeleton, tokenSim, toks } from "./score";
+
+export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
+export const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
+
+export interface IndexInput {
+  id: string;
+  listCode: string;
+  entryType: EntryType;
+  name: string;
+  altNames: readonly string[];
+}
+
+export interface Hit {
+  /** Position of the entry in the index's input. */
+  entry: number;
+  score: number;
+  /** The listed name or alias that scored best. */
+  matchedName: string;
+  /** Which query produced the best score. */
+  query: "name" | "company";
+}
+
+export const THRESHOLD = 0.7;
+export const MAX_MATCHES = 20;
+
+/** Smallest query coverage that can still reach the threshold: harmonic(c, 1) ≥ 0.7 ⇔ c ≥ 0.7 / 1.3. */
+const PRUNE_COVERAGE = THRESHOLD / (2 - THRESHOLD) - 1e-9;
+
+const trigrams = (key: string): string[] => {
+  const s = `^${key}$`;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= s.length; i++) out.add(s.slice(i, i + 3));
+  return [...out];
+};
+
+interface Neighbours {
+  ids: Int32Array;
+  sims: Float64Array;
+}
+
+const NEIGHBOUR_CACHE_SIZE = 20_000;
+/**
+ * Edits tolerated when looking up candidates (scoring itself allows up to 3 in long words): two per word,
+ * one per joined pair. Wider lookups cost far more (a long key with 3 edits shares almost no trigrams with
+ * its neighbours, so nearly every key would have to be verified) for almost no recall.
+ */
+const CANDIDATE_EDITS = 2;
+const JOINED_CANDIDATE_EDITS = 1;
+
+export class ScreenIndex {
+  readonly entries: readonly { id: string; listCode: string; entryType: EntryType }[];
+  /** Per name: owning entry, raw text, tokens. */
+  private readonly nameEntry: Int32Array;
+  private readonly nameText: string[];
+  private readonly nameToks: Tok[][];
+  /** Normalized full name → name ids (exact matches). */
+  private readonly exact = new Map<string, number[]>();
+  /** Token key → key id; key id → name ids. */
+  private readonly keyIds = new Map<string, number>();
+  private readonly keys: string[] = [];
+  private readonly postings: Int32Array[];
+  /** Trigram → key ids (keys of 3+ characters). */
+  private readonly grams = new Map<string, Int32Array>();
+  /** First letter + consonant skeleton → key ids, for spellings that differ only in vowels. */
+  private readonly skeletons = new Map<string, number[]>();
+  /** Scratch space for a search (searches are synchronous, so one set per index is enough). */
+  private readonly acc: Float64Array;
+  private readonly stamp: Int32Array;
+  private stampNo = 0;
+  private readonly lastUnit: Int32Array;
+  private readonly unitGain: Float64Array;
+  private readonly strongHit: Uint8Array;
+  private unitNo = 0;
+  private readonly gramCount: Int32Array;
+  private readonly gramSeen: Int32Array;
+  private gramNo = 0;
+  private readonly neighbourCache = new Map<string, Neighbours>();
+  /** Work done by the last search: names reached through the index, and names actually scored. */
+  lastStats = { candidates: 0, scored: 0 };
+
+  private constructor(input: readonly IndexInput[]) {
+    this.entries = input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType }));
+    const nameEntry: number[] = [];
+    this.nameText = [];
+    this.nameToks = [];
+    const tokCache = new Map<string, Tok>();
+    const post: number[][] = [];
+    input.forEach((e, entryIdx) => {
+      const seen = new Set<string>();
+      for (const text of [e.name, ...e.altNames]) {
+        const norm = tokens(text);
+        const full = norm.join(" ");
+        // "LAST, First Middle" (OFAC's form for people) is scored in natural order, First Middle LAST, so
+        // that a name typed as people write it aligns without a reorder and joins where it should.
+        const comma = e.entryType === "individual" ? text.split(",") : [];
+        const ordered = comma.length === 2 ? [...tokens(comma[1]!), ...tokens(comma[0]!)] : norm;
+        if (!full || seen.has(full)) continue;
+        seen.add(full);
+        const nameId = nameEntry.length;
+        nameEntry.push(entryIdx);
+        this.nameText.push(text);
+        const ts = ordered.map((t) => {
+          let tok = tokCache.get(t);
+          if (!tok) {
+            tok = toks([t])[0]!;
+            tokCache.set(t, tok);
+          }
+          return tok;
+        });
+        this.nameToks.push(ts);
+        const ex = this.exact.get(full);
+        if (ex) ex.push(nameId);
+        else this.exact.set(full, [nameId]);
+        for (const t of new Set(ts.map((x) => x.key))) {
+          let k = this.keyIds.get(t);
+          if (k === undefined) {
+            k = this.keys.length;
+            this.keyIds.set(t, k);
+            this.keys.push(t);
+            post.push([]);
+          }
+          post[k]!.push(nameId);
+        }
+      }
+    });
+    this.nameEntry = Int32Array.from(nameEntry);
+    this.postings = post.map((p) => Int32Array.from(p));
+    const grams = new Map<string, number[]>();
+    this.keys.forEach((k, id) => {
+      if (k.length < 3) return;
+      for (const g of trigrams(k)) {
+        const l = grams.get(g);
+        if (l) l.push(id);
+        else grams.set(g, [id]);
+      }
+    });
+    for (const [g, l] of grams) this.grams.set(g, Int32Array.from(l));
+    this.keys.forEach((k, id) => {
+      const sk = k[0] + skeleton(k);
+      if (sk.length < 4) return;
+      const l = this.skeletons.get(sk);
+      if (l) l.push(id);
+      else this.skeletons.set(sk, [id]);
+    });
+    this.acc = new Float64Array(nameEntry.length);
+    this.stamp = new Int32Array(nameEntry.length);
+    this.lastUnit = new Int32Array(nameEntry.length);
+    this.unitGain = new Float64Array(nameEntry.length);
+    this.strongHit = new Uint8Array(nameEntry.length);
+    this.gramCount = new Int32Array(this.keys.length);
+    this.gramSeen = new Int32Array(this.keys.length);
+  }
+
+  static build(input: readonly IndexInput[]): ScreenIndex {
+    return new ScreenIndex(input);
+  }
+
+  get nameCount(): number {
+    return this.nameEntry.length;
+  }
+
+  get vocabularySize(): number {
+    return this.keys.length;
+  }
+
+  /**
+   * Key ids within edit distance of `key` (the key itself included), through the trigram index, with the
+   * best similarity a token of that key can have with the query token. Memoized per isolate: common query
+   * tokens recur across requests.
+   */
+  private neighbours(key: string, edits: number): Neighbours {
+    const cacheKey = `${edits}:${key}`;
+    const hit = this.neighbourCache.get(cacheKey);
+    if (hit) return hit;
+    const ids: number[] = [];
+    const sims: number[] = [];
+    const own = this.keyIds.get(key);
+    if (own !== undefined) {
+      ids.push(own);
+      sims.push(1);
+    }
+    const max = Math.min(edits, allowedEdits(key.length));
+    if (max === 0) return this.remember(cacheKey, ids, sims);
+    const gs = trigrams(key);
+    // An edit destroys at most 3 trigrams (a transposition 4); a neighbour shares at least this many.
+    const need = Math.max(1, gs.length - 4 * max);
+    const counts = this.gramCount;
+    const seen = this.gramSeen;
+    const no = ++this.gramNo;
+    const found: number[] = [];
+    for (const g of gs) {
+      const l = this.grams.get(g);
+      if (!l) continue;
+      for (let i = 0; i < l.length; i++) {
+        const id = l[i]!;
+        if (seen[id] !== no) {
+          seen[id] = no;
+          counts[id] = 0;
+          found.push(id);
+        }
+        counts[id]!++;
+      }
+    }
+    // Vowel variants (Mohamed / Muhamad) share few trigrams: they come from the skeleton index.
+    for (const id of key.length >= 4 ? (this.skeletons.get(key[0] + skeleton(key)) ?? []) : []) {
+      if (seen[id] !== no) {
+        seen[id] = no;
+        counts[id] = 0;
+        found.push(id);
+      }
+      counts[id] = need;
+    }
+    for (const id of found) {
+      if (counts[id]! < need || id === own) continue;
+      const other = this.keys[id]!;
+      if (Math.abs(other.length - key.length) > max + 2) continue;
+      const s = tokenSim(key, key, other, other);
+      if (s > 0) {
+        ids.push(id);
+        sims.push(s);
+      }
+    }
+    return this.remember(cacheKey, ids, sims);
+  }
+
+  private remember(key: string, ids: number[], sims: number[]): Neighbours {
+    if (this.neighbourCache.size >= NEIGHBOUR_CACHE_SIZE) this.neighbourCache.clear();
+    const n = { ids: Int32Array.from(ids), sims: Float64Array.from(sims) };
+    this.neighbourCache.set(key, n);
+    return n;
+  }
+
+  /**
+   * Names scoring at least `threshold` against one query, best per entry. `allow` filters entries by index.
+   */
+  search(query: string, allow: (entry: number) => boolean, threshold = THRESHOLD): Map<number, { score: number; name: number }> {
+    const best = new Map<number, { score: number; name: number }>();
+    const qNorm = tokens(query);
+    if (qNorm.length === 0) return best;
+    const consider = (nameId: number, score: number) => {
+      if (score < threshold) return;
+      const entry = this.nameEntry[nameId]!;
+      if (!allow(entry)) return;
+      const cur = best.get(entry);
+      if (!cur || score > cur.score || (score === cur.score && nameId < cur.name)) best.set(entry, { score, name: nameId });
+    };
+    for (const nameId of this.exact.get(qNorm.join(" ")) ?? []) consider(nameId, 1);
+
+    const q = toks(qNorm);
+    // Distinctive tokens generate candidates; a query without any (only generic words) uses its generic
+    // words, since it can still match a listed name made of the same generic words (see hasEvidence).
+    // Every other token only adds to the bound of names already found.
+    const genCls = q.some((t) => t.cls === "distinctive") ? "distinctive" : "generic";
+    let totalW = 0;
+    for (const t of q) totalW += t.weight;
+    // Units: each token (its own key and its neighbours, plus the halves of a token that splits into two
+    // listed words) and each adjacent pair joined, in both orders. A unit generates candidates when it
+    // involves a token of the generating class.
+    const units: { keys: Neighbours[]; weight: number; generates: boolean }[] = [];
+    for (let i = 0; i < q.length; i++) {
+      const t = q[i]!;
+      const keys = [this.neighbours(t.key, CANDIDATE_EDITS)];
+      const k = t.norm;
+      // Halves of a token that splits into two listed words ("gazprombank" → gazprom|bank). Halves of the
+      // generating class lead to candidates; the others only add to the bound ("tatburneft|limited" must not
+      // pull in every LIMITED on the lists).
+      const genHalves: number[] = [];
+      const otherHalves: number[] = [];
+      for (let p = 2; p <= k.length - 2; p++) {
+        const a = k.slice(0, p);
+        const b = k.slice(p);
+        const left = this.keyIds.get(tokenKey(a));
+        const right = this.keyIds.get(tokenKey(b));
+        if (left === undefined || right === undefined) continue;
+        (tokenClass(a) === genCls ? genHalves : otherHalves).push(left);
+        (tokenClass(b) === genCls ? genHalves : otherHalves).push(right);
+      }
+      const generates = t.cls === genCls;
+      const ones = (ids: number[]) => ({ ids: Int32Array.from(ids), sims: new Float64Array(ids.length).fill(1) });
+      if (genHalves.length) keys.push(ones(genHalves));
+      units.push({ keys, weight: t.weight, generates });
+      if (otherHalves.length) {
+        // Generic halves lead to candidates only when no half is of the generating class; legal forms and
+        // particles never do.
+        const generic = genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id]!) === "generic") : [];
+        const rest = otherHalves.filter((id) => !generic.includes(id));
+        if (generic.length) units.push({ keys: [ones(generic)], weight: t.weight, generates });
+        if (rest.length) units.push({ keys: [ones(rest)], weight: t.weight, generates: false });
+      }
+    }
+    for (let i = 0; i + 1 < q.length; i++) {
+      const a = q[i]!;
+      const b = q[i + 1]!;
+      for (const joined of [a.norm + b.norm, b.norm + a.norm]) {
+        const n = this.neighbours(tokenKey(joined), JOINED_CANDIDATE_EDITS);
+        if (n.ids.length) units.push({ keys: [n], weight: a.weight + b.weight, generates: a.cls === genCls || b.cls === genCls });
+      }
+    }
+    // Generating units first, so the others only ever touch names already found.
+    units.sort((a, b) => Number(b.generates) - Number(a.generates));
+
+    const touched: number[] = [];
+    const acc = this.acc;
+    const stamp = this.stamp;
+    const searchNo = ++this.stampNo;
+    const lastUnit = this.lastUnit;
+    const unitGain = this.unitGain;
+    const strongHit = this.strongHit;
+    const memo = q.map(() => new Map<Tok, number>());
+    for (const u of units) {
+      const unitNo = ++this.unitNo;
+      for (const nb of u.keys) {
+        for (let x = 0; x < nb.ids.length; x++) {
+          const p = this.postings[nb.ids[x]!]!;
+          const gain = u.weight * nb.sims[x]!;
+          const strong = nb.sims[x]! >= EVIDENCE_SIM;
+          for (let i = 0; i < p.length; i++) {
+            const nameId = p[i]!;
+            if (stamp[nameId] !== searchNo) {
+              if (!u.generates) continue;
+              stamp[nameId] = searchNo;
+              acc[nameId] = 0;
+              lastUnit[nameId] = 0;
+              strongHit[nameId] = 0;
+              touched.push(nameId);
+            }
+            if (strong && u.generates) strongHit[nameId] = 1;
+            // A unit counts once per name, with its best similarity.
+            if (lastUnit[nameId] === unitNo) {
+              if (gain > unitGain[nameId]!) {
+                acc[nameId] = acc[nameId]! + gain - unitGain[nameId]!;
+                unitGain[nameId] = gain;
+              }
+              continue;
+            }
+            lastUnit[nameId] = unitNo;
+            unitGain[nameId] = gain;
+            acc[nameId] = acc[nameId]! + gain;
+          }
+        }
+      }
+    }
+    // Prune: `acc` bounds the query coverage from above (every query token, alone or joined, counted with
+    // the best similarity any of its units can reach in that name); below PRUNE_COVERAGE the harmonic mean
+    // cannot reach the threshold even with the name fully covered. And the evidence rule (score.ts) needs a
+    // generating token matched at EVIDENCE_SIM or better, which only a strong unit hit can give.
+    let scored = 0;
+    for (const nameId of touched) {
+      if (!strongHit[nameId] || acc[nameId]! / totalW < PRUNE_COVERAGE) continue;
+      const entry = this.nameEntry[nameId]!;
+      if (!allow(entry)) continue;
+      scored++;
+      const s = Math.round(scoreTokens(q, this.nameToks[nameId]!, memo) * 1000) / 1000;
+      consider(nameId, s);
+    }
+    this.lastStats = { candidates: touched.length, scored };
+    return best;
+  }
+
+  nameOf(nameId: number): string {
+    return this.nameText[nameId]!;
+  }
+}
+
+export interface ScreenInput {
+  name: string;
+  company?: string | undefined;
+  type?: "individual" | "entity" | undefined;
+}
+
+/** Entry types a `type` filter keeps: the other party type is out; vessels, aircraft and unknown stay. */
+export function allowedTypes(type: ScreenInput["type"]): ReadonlySet<EntryType> {
+  if (type === "individual") return new Set(["individual", "vessel", "aircraft", "unknown"]);
+  if (type === "entity") return new Set(["entity", "vessel", "aircraft", "unknown"]);
+  return new Set(ENTRY_TYPES);
+}
+
+/**
+ * Screens `name` and `company` (when given) and merges: an entry hit by both keeps its best score. Hits are
+ * ≥ THRESHOLD, best first (ties: list code, then input order), at most `limit`.
+ */
+export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCHES): Hit[] {
+  const types = allowedTypes(input.type);
+  const allow = (e: number) => types.has(index.entries[e]!.entryType);
+  const merged = new Map<number, Hit>();
+  const queries: ["name" | "company", string][] = [["name", input.name]];
+  if (input.company && normalizeName(input.company) !== normalizeName(input.name)) queries.push(["company", input.company]);
+  for (const [query, text] of queries) {
+    for (const [entry, { score, name }] of index.search(text, allow)) {
+      const cur = merged.get(entry);
+      if (!cur || score > cur.score) merged.set(entry, { entry, score, matchedName: index.nameOf(name), query });
+    }
+  }
+  return [...merged.values()]
+    .sort((a, b) => b.score - a.score || a.entry - b.entry)
+    .slice(0, limit);
+}

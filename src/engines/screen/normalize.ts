@@ -1,0 +1,137 @@
+/**
+ * Name normalization for screening. Two levels:
+ *
+ * - `normalizeName` / `tokens`: what "exact" means. Case, diacritics (with the German transliteration
+ *   Müller = Muller = Mueller, so ä/ö/ü/ae/oe/ue all fold to a/o/u and ß to ss), punctuation (apostrophes and
+ *   the dots of initialisms join, everything else separates) and whitespace.
+ * - `tokenKey`: a light transliteration key used when comparing tokens that are not equal: doubled letters
+ *   collapse and a few spellings that romanizations swap freely are unified (y/i, ou/u, ph/f, q/k, ck/k,
+ *   kh/h, dj/j). Two tokens with the same key are "the same name spelled another way".
+ *
+ * Both are pure and deterministic; the list side and the query side go through the same functions.
+ */
+
+/** Letters NFKD does not decompose. */
+const SPECIAL: Record<string, string> = {
+  ß: "ss",
+  ẞ: "ss",
+  æ: "ae",
+  Æ: "ae",
+  œ: "oe",
+  Œ: "oe",
+  ø: "o",
+  Ø: "o",
+  đ: "d",
+  Đ: "d",
+  ð: "d",
+  Ð: "d",
+  ł: "l",
+  Ł: "l",
+  ı: "i",
+  þ: "th",
+  Þ: "th",
+  ħ: "h",
+};
+const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL).join("")}]`, "g");
+const MARKS_RE = /\p{M}+/gu;
+const APOSTROPHES_RE = /['’‘`´ʻʼ]/g;
+const INITIALISM_RE = /(?<![\p{L}\p{N}])(?:\p{L}\.)+\p{L}?(?![\p{L}\p{N}])/gu;
+const SEPARATORS_RE = /[^\p{L}\p{N}]+/gu;
+const GERMAN_DIGRAPH_RE = /([aou])e/g;
+
+/** The tokens of a name, normalized (see the module comment). Never throws; may return []. */
+export function tokens(raw: string): string[] {
+  let s = raw.normalize("NFKC").replace(SPECIAL_RE, (c) => SPECIAL[c]!);
+  s = s.normalize("NFKD").replace(MARKS_RE, "").toLowerCase();
+  s = s.replace(APOSTROPHES_RE, "");
+  // Initialisms join: "S.A." → "SA", "L.L.C." → "LLC", "J.P. Morgan" → "JP Morgan".
+  s = s.replace(INITIALISM_RE, (m) => m.replaceAll(".", ""));
+  const out: string[] = [];
+  for (const t of s.split(SEPARATORS_RE)) {
+    if (t) out.push(t.replace(GERMAN_DIGRAPH_RE, "$1"));
+  }
+  return out;
+}
+
+/** Normalized form of a whole name: tokens joined by one space. Equal forms are an exact match. */
+export const normalizeName = (raw: string): string => tokens(raw).join(" ");
+
+/**
+ * Transliteration key of a normalized token: ph→f, ck→k, kh→h, dj→j, q→k, y→i, ou→u, then doubled letters
+ * collapse. One pass over the characters (this runs for every joined pair that is scored).
+ */
+export function tokenKey(t: string): string {
+  let out = "";
+  let last = "";
+  for (let i = 0; i < t.length; i++) {
+    let c = t[i]!;
+    const next = t[i + 1];
+    if (c === "p" && next === "h") {
+      c = "f";
+      i++;
+    } else if ((c === "c" && next === "k") || (c === "k" && next === "h") || (c === "o" && next === "u") || (c === "d" && next === "j")) {
+      c = c === "c" ? "k" : c === "k" ? "h" : c === "o" ? "u" : "j";
+      i++;
+    } else if (c === "q") c = "k";
+    else if (c === "y") c = "i";
+    if (c !== last) out += c;
+    last = c;
+  }
+  return out;
+}
+
+/** Words that name a legal form: weighted down, never evidence on their own. */
+const LEGAL_FORMS_RAW = `llc llp lp ltd limited co company companies corp corporation inc incorporated plc jsc ojsc cjsc pjsc
+  zao oao ooo pao ao tov pp gmbh mbh ag kg ohg ug se sa sas sarl srl spa sl bv nv oy oyj ab asa aps pte pty pvt
+  bhd sdn tbk kk fze fzco fzc fzllc fz dmcc est establishment sti anonim sirketi sirket limitada ltda cia sae wll
+  spc saog saoc psc pjs sac eirl obshchestvo ogranichennoi ogranichennoy otvetstvennostyu otvetstvennostiu
+  aktsionernoe aktsionernoye publichnoe publichnoye zakrytoe zakrytoye otkrytoe otkrytoye joint stock private
+  public closed open partnership unlimited liability responsibility responsabilite sociedad anonima responsabilidad limitee societe cv`;
+
+/** Words too common in names to identify anyone: full weight, but a hit needs a distinctive word too. */
+const GENERIC_RAW = `trading trade traders trader ticaret tic import imports export exports impex international intl global
+  worldwide group holding holdings industries industry industrial sanayi enterprise enterprises services service
+  general investment investments invest development technology technologies tech solutions logistics shipping
+  shipment transport transportation marine maritime energy oil gas petroleum petrochemical petrochemicals bank
+  banking commercial finance financial capital partners partner management consulting consultancy engineering
+  construction manufacturing products product supply supplies systems system center centre foundation
+  association organization organisation committee office agency ministry department national united new first
+  star royal golden gold economic commerce mining resources electronics electronic electric electrical machinery
+  equipment chemical chemicals pharma pharmaceutical pharmaceuticals medical foods food agro agricultural
+  textile textiles auto motors motor airlines airline air aviation line lines navigation tanker tankers cargo
+  freight express exchange money credit insurance security defense defence research institute university
+  factory plant works store shop market tourism travel hotel project projects real estate property properties
+  fund trust ventures venture business commodities commodity metals metal steel sea ocean port east west north
+  south middle central asia europe european africa african america american pacific gulf euro trans inter
+  overseas world universal premier prime best smart green blue red black white alpha delta omega network media
+  design tools parts components materials material distribution distributors wholesale retail sales
+  marketing`;
+
+/** Connecting words and name particles: weighted down, never evidence on their own. */
+const PARTICLES_RAW = `al el ul ad ar as an at az bin ibn bint ben bou abu umm de del della da das do dos du la le les los
+  las van von der den ter ten the of and y e et und fur for i`;
+
+const setOf = (raw: string) => new Set(raw.split(/\s+/).flatMap((w) => tokens(w)));
+
+export const LEGAL_FORMS = setOf(LEGAL_FORMS_RAW);
+export const GENERIC_WORDS = setOf(GENERIC_RAW);
+export const PARTICLES = setOf(PARTICLES_RAW);
+
+export type TokenClass = "distinctive" | "generic" | "legal" | "particle";
+
+export function tokenClass(t: string): TokenClass {
+  if (LEGAL_FORMS.has(t)) return "legal";
+  if (PARTICLES.has(t)) return "particle";
+  if (GENERIC_WORDS.has(t)) return "generic";
+  // Bare numbers and single letters identify nothing on their own.
+  if (t.length < 2 || /^\d+$/.test(t)) return "particle";
+  return "distinctive";
+}
+
+/** Weight of a token in a name's coverage (see README, Screen: scoring). */
+export const CLASS_WEIGHT: Record<TokenClass, number> = {
+  distinctive: 1,
+  generic: 0.6,
+  particle: 0.3,
+  legal: 0.05,
+};

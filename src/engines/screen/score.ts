@@ -1,0 +1,262 @@
+/**
+ * The screening score of a query against one listed name, in [0, 1]. Deterministic: it depends only on the
+ * two strings (never on the rest of the list), so the same pair always scores the same. Documented in the
+ * README (Screen: scoring); the numbers here are that documentation's constants.
+ */
+import { CLASS_WEIGHT, type TokenClass, tokenClass, tokenKey } from "./normalize";
+
+export interface Tok {
+  norm: string;
+  key: string;
+  cls: TokenClass;
+  weight: number;
+}
+
+export function toks(normTokens: readonly string[]): Tok[] {
+  return normTokens.map((norm) => {
+    const cls = tokenClass(norm);
+    return { norm, key: tokenKey(norm), cls, weight: CLASS_WEIGHT[cls] };
+  });
+}
+
+/** A token pair whose keys are equal but spellings differ (Yusuf / Yousuf). */
+export const KEY_EQUAL_SIM = 0.95;
+/** Two words that differ only in their vowels (see tokenSim): Hezbollah / Hizballah, Mohamed / Muhamad. */
+export const VOWEL_VARIANT_SIM = 0.85;
+export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
+const cvPattern = (key: string) => key.replace(/[aeiou]/g, "V").replace(/[^V]/g, "C");
+
+/** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
+export const JOINED_SIM = 0.97;
+/** Factor when the matched tokens appear in another order ("Hassan Ali" / "ALI HASSAN"). */
+export const REORDER_FACTOR = 0.98;
+/** Highest score of anything that is not an exact match. */
+export const MAX_FUZZY = 0.99;
+/** A distinctive token must match at least this well for a name to be a hit. */
+export const EVIDENCE_SIM = 0.8;
+
+/** Edits allowed between two token keys, by the longer key's length. */
+export function allowedEdits(len: number): number {
+  if (len <= 3) return 0;
+  if (len <= 7) return 1;
+  if (len <= 10) return 2;
+  return 3;
+}
+
+/** Below this a token pair is not a match at all (one edit in four letters is 0.75). */
+export const MIN_TOKEN_SIM = 0.7;
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent transpositions), or `max + 1` as soon as it
+ * must exceed `max`.
+ */
+export function osaDistance(a: string, b: string, max: number): number {
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > max) return max + 1;
+  if (la === 0 || lb === 0) return Math.max(la, lb);
+  if (lb + 1 > ROW) return osaSlow(a, b, max);
+  // Three reused rows: this runs thousands of times per search, so no allocation here.
+  let prev2 = ROWS[0]!;
+  let prev = ROWS[1]!;
+  let cur = ROWS[2]!;
+  for (let j = 0; j <= lb; j++) prev[j] = j;
+  for (let i = 1; i <= la; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lb; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[lb]!;
+}
+
+const ROW = 128;
+const ROWS = [new Int32Array(ROW), new Int32Array(ROW), new Int32Array(ROW)];
+
+function osaSlow(a: string, b: string, max: number): number {
+  const d: number[][] = [];
+  for (let i = 0; i <= a.length; i++) d.push(new Array<number>(b.length + 1).fill(0));
+  for (let i = 0; i <= a.length; i++) d[i]![0] = i;
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return Math.min(d[a.length]![b.length]!, max + 1);
+}
+
+/** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
+export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
+  if (aNorm === bNorm) return 1;
+  // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
+  if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
+  const len = Math.max(aKey.length, bKey.length);
+  const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
+  if (max === 0 || Math.abs(aKey.length - bKey.length) > max) return 0;
+  // Vowels are what romanizations disagree on most (Hezbollah / Hizballah, Mohamed / Muhamad): words with the
+  // same first letter and the same consonants in the same order count as one word spelled two ways, when
+  // they have five or more consonants, or three or more and the same consonant/vowel pattern (so Mahmud,
+  // CVCCVC, stays apart from Mohamed, CVCVCVC).
+  if (aKey.charCodeAt(0) === bKey.charCodeAt(0)) {
+    const sa = skeleton(aKey);
+    if (sa.length >= 3 && sa === skeleton(bKey) && (sa.length >= 5 || cvPattern(aKey) === cvPattern(bKey))) return VOWEL_VARIANT_SIM;
+  }
+  // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most.
+  const limit = aKey.charCodeAt(0) === bKey.charCodeAt(0) ? max : 1;
+  const d = osaDistance(aKey, bKey, limit);
+  if (d > limit) return 0;
+  const s = Math.min(KEY_EQUAL_SIM, 1 - d / len);
+  return s >= MIN_TOKEN_SIM ? s : 0;
+}
+
+/**
+ * The evidence rule, per side: a name with distinctive words needs one of them matched (similarity ≥ 0.8);
+ * a name made only of generic words, particles and legal forms needs at least two generic words, all of them
+ * matched (particles and legal forms never count). So "ACME TRADING" never hits "GLOBAL TRADING", and "TRADING CORP" hits nothing
+ * but an exact "TRADING CORP", while "GLOBAL TRADING CORPORATION" still finds a listed "GLOBAL TRADING CORP".
+ */
+function hasEvidence(t: readonly Tok[], strong: Uint8Array): boolean {
+  let distinctive = false;
+  let plain = 0;
+  let allPlainStrong = true;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!.cls;
+    if (c === "distinctive") {
+      distinctive = true;
+      if (strong[i]) return true;
+    } else if (c === "generic") {
+      plain++;
+      if (!strong[i]) allPlainStrong = false;
+    }
+  }
+  return !distinctive && plain >= 2 && allPlainStrong;
+}
+
+interface Unit {
+  q0: number;
+  q1: number; // inclusive
+  n0: number;
+  n1: number;
+  sim: number;
+}
+
+/**
+ * Score of query tokens `q` against name tokens `n` (both already normalized; exact equality of the whole
+ * names is the caller's business and scores 1.0). `memo` (one map per query token, keyed by the name-side
+ * token object) only saves work; it never changes the result.
+ *
+ * 1. Units: every query token against every name token, plus two adjacent tokens of one side joined against
+ *    one token of the other (joined/split words). Unit similarity: `tokenSim` (joined units capped at 0.97).
+ * 2. Greedy alignment: units by similarity (ties by position), each token used at most once.
+ * 3. Coverage of each side: Σ weight × similarity of its matched tokens / Σ weight of all its tokens.
+ *    Weights: distinctive 1, generic 0.6, particle 0.3, legal form 0.15.
+ * 4. Score: harmonic mean of the two coverages, × 0.98 if the matched tokens are in another order, capped at
+ *    0.99. Zero unless both sides pass the evidence rule (`hasEvidence`), so generic words, particles and legal
+ *    forms alone never produce a hit.
+ */
+export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
+  if (q.length === 0 || n.length === 0) return 0;
+  const units: Unit[] = [];
+  for (let i = 0; i < q.length; i++) {
+    const qi = q[i]!;
+    const m = memo?.[i];
+    for (let j = 0; j < n.length; j++) {
+      const nj = n[j]!;
+      let s = m?.get(nj);
+      if (s === undefined) {
+        s = tokenSim(qi.norm, qi.key, nj.norm, nj.key);
+        m?.set(nj, s);
+      }
+      if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
+    }
+  }
+  // Joined on the query side: "gazprom bank" against "gazprombank" (and "bank gazprom", reordered).
+  for (let i = 0; i + 1 < q.length; i++) {
+    for (const [norm, cap] of [
+      [q[i]!.norm + q[i + 1]!.norm, JOINED_SIM],
+      [q[i + 1]!.norm + q[i]!.norm, JOINED_SIM * REORDER_FACTOR],
+    ] as const) {
+      const key = tokenKey(norm);
+      for (let j = 0; j < n.length; j++) {
+        const nj = n[j]!;
+        const s = Math.min(cap, tokenSim(norm, key, nj.norm, nj.key));
+        if (s > 0) units.push({ q0: i, q1: i + 1, n0: j, n1: j, sim: s });
+      }
+    }
+  }
+  // Joined on the name side: "gazprombank" against "gazprom bank" (and "bank gazprom", reordered).
+  for (let j = 0; j + 1 < n.length; j++) {
+    for (const [norm, cap] of [
+      [n[j]!.norm + n[j + 1]!.norm, JOINED_SIM],
+      [n[j + 1]!.norm + n[j]!.norm, JOINED_SIM * REORDER_FACTOR],
+    ] as const) {
+      const key = tokenKey(norm);
+      for (let i = 0; i < q.length; i++) {
+        const qi = q[i]!;
+        const s = Math.min(cap, tokenSim(qi.norm, qi.key, norm, key));
+        if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j + 1, sim: s });
+      }
+    }
+  }
+  // Highest similarity first; a joined unit beats single units of equal similarity (it explains more);
+  // then by position, so the alignment is deterministic.
+  units.sort((a, b) => b.sim - a.sim || b.q1 - b.q0 + b.n1 - b.n0 - (a.q1 - a.q0 + a.n1 - a.n0) || a.q0 - b.q0 || a.n0 - b.n0);
+
+  const usedQ = new Uint8Array(q.length);
+  const usedN = new Uint8Array(n.length);
+  const strongQ = new Uint8Array(q.length);
+  const strongN = new Uint8Array(n.length);
+  const taken: Unit[] = [];
+  let matchedQ = 0;
+  let matchedN = 0;
+  for (const u of units) {
+    let free = true;
+    for (let i = u.q0; i <= u.q1; i++) if (usedQ[i]) free = false;
+    for (let j = u.n0; j <= u.n1; j++) if (usedN[j]) free = false;
+    if (!free) continue;
+    taken.push(u);
+    const strong = u.sim >= EVIDENCE_SIM ? 1 : 0;
+    for (let i = u.q0; i <= u.q1; i++) {
+      usedQ[i] = 1;
+      strongQ[i] = strong;
+      matchedQ += q[i]!.weight * u.sim;
+    }
+    for (let j = u.n0; j <= u.n1; j++) {
+      usedN[j] = 1;
+      strongN[j] = strong;
+      matchedN += n[j]!.weight * u.sim;
+    }
+  }
+  if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
+  let totalQ = 0;
+  for (const t of q) totalQ += t.weight;
+  let totalN = 0;
+  for (const t of n) totalN += t.weight;
+  const cq = matchedQ / totalQ;
+  const cn = matchedN / totalN;
+  if (cq <= 0 || cn <= 0) return 0;
+  let score = (2 * cq * cn) / (cq + cn);
+  taken.sort((a, b) => a.q0 - b.q0);
+  for (let k = 1; k < taken.length; k++) {
+    if (taken[k]!.n0 < taken[k - 1]!.n0) {
+      score *= REORDER_FACTOR;
+      break;
+    }
+  }
+  return Math.min(MAX_FUZZY, score);
+}

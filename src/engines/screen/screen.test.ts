@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { ScreenIndex, allowedTypes, screen } from "./index";
+import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { osaDistance, scoreTokens, toks } from "./score";
+
+describe("normalization", () => {
+  it.each([
+    ["Müller", "muller"],
+    ["MUELLER", "muller"],
+    ["Muller", "muller"],
+    ["Straße", "strasse"],
+    ["Ørsted", "orsted"],
+    ["  José   María  ", "jose maria"],
+    ["O'Brien", "obrien"],
+    ["AL-QA'IDA", "al qaida"],
+    ["CO.,LTD.", "co ltd"],
+    ["S.A. de C.V.", "sa de cv"],
+    ["J.P. Morgan", "jp morgan"],
+    ["BMIIC GENERAL TRADING L.L.C.", "bmiic general trading llc"],
+    ["U.S.A", "usa"],
+    ["Łódź Trading", "lodz trading"],
+    ["!!!", ""],
+  ])("%s → %s", (raw, norm) => {
+    expect(normalizeName(raw)).toBe(norm);
+  });
+
+  it.each([
+    ["mohammed", "mohamed"],
+    ["youssef", "iusef"],
+    ["philipp", "filip"],
+    ["qassem", "kasem"],
+    ["khalid", "halid"],
+  ])("key(%s) = %s", (t, k) => {
+    expect(tokenKey(t)).toBe(k);
+  });
+
+  it.each([
+    ["llc", "legal"],
+    ["gmbh", "legal"],
+    ["ooo", "legal"],
+    ["trading", "generic"],
+    ["al", "particle"],
+    ["123", "particle"],
+    ["gazprom", "distinctive"],
+  ])("class(%s) = %s", (t, c) => {
+    expect(tokenClass(t)).toBe(c);
+  });
+});
+
+describe("edit distance", () => {
+  it.each([
+    ["gazprom", "gazprom", 2, 0],
+    ["gazprom", "gasprom", 2, 1],
+    ["gazprom", "gazpmor", 2, 2],
+    ["abcd", "abdc", 1, 1], // a transposition is one edit
+    ["kitten", "sitting", 1, 2], // bails out above max
+  ])("osa(%s, %s, max %d) = %d", (a, b, max, d) => {
+    expect(osaDistance(a, b, max)).toBe(d);
+  });
+});
+
+const score = (a: string, b: string) => Math.round(scoreTokens(toks(tokens(a)), toks(tokens(b))) * 1000) / 1000;
+
+describe("score", () => {
+  it.each([
+    ["Hassan Ali", "ALI, Hassan", 0.98], // reordered
+    ["Gazprom Bank", "GAZPROMBANK", 0.97], // joined
+    ["Gazprombank", "GAZPROM BANK", 0.97], // split
+    ["Aerocaribean Airlines", "AEROCARIBBEAN AIRLINES", 0.969], // typo
+    ["Rosneft LLC", "ROSNEFT", 0.976], // legal form weighted down
+    ["Hezbollah", "HIZBALLAH", 0.85], // vowels only
+    ["Mohamed Ali", "MUHAMAD ALI", 0.925], // vowels only, same consonant-vowel pattern
+    ["Yusuf Qasim", "YOUSSEF KASSIM", 0.875], // transliteration keys (Qasim = Kassim) and one edit (Yusuf ~ Youssef)
+  ])("%s ~ %s = %d", (a, b, s) => {
+    expect(score(a, b)).toBe(s);
+  });
+
+  it.each([
+    ["Trading Corp", "GLOBAL TRADING CORP"],
+    ["International Trading Company LLC", "BMIIC INTERNATIONAL GENERAL TRADING L.L.C."],
+    ["Acme Trading", "GLOBAL TRADING"],
+    ["Mahmoud Ali", "MOHAMED ALI"], // same consonants, another pattern: another name
+    ["Leila Sadeghi", "VASEGHI, Leila"], // another first letter: one edit at most
+    ["Al Bin", "AL BIN"],
+    ["Smith", "JOHN SMITH WILLIAMS"],
+  ])("no hit: %s ~ %s", (a, b) => {
+    expect(score(a, b)).toBeLessThan(0.7);
+  });
+
+  it("is symmetric enough to be order-independent for the same pair and always the same", () => {
+    expect(score("Erik Badeg", "ERIC BADEGE")).toBe(score("Erik Badeg", "ERIC BADEGE"));
+  });
+});
+
+const index = ScreenIndex.build([
+  { id: "SDN:1", listCode: "SDN", entryType: "entity", name: "BANCO NACIONAL DE CUBA", altNames: ["NATIONAL BANK OF CUBA"] },
+  { id: "SDN:2", listCode: "SDN", entryType: "individual", name: "GOETZ, Alain", altNames: [] },
+  { id: "SDN:3", listCode: "SDN", entryType: "unknown", name: "BANK GPB JSC", altNames: ["GAZPROMBANK OPEN JOINT STOCK COMPANY"] },
+  { id: "SDN:4", listCode: "SDN", entryType: "vessel", name: "ALAIN GOETZ", altNames: [] },
+  { id: "UN:5", listCode: "UN", entryType: "entity", name: "GLOBAL TRADING CORP", altNames: [] },
+  { id: "UN:6", listCode: "UN", entryType: "individual", name: "ALAIN GOETZ", altNames: [] },
+]);
+
+describe("screen", () => {
+  it("exact after normalization is 1.0; diacritics and German transliteration are equal", () => {
+    for (const q of ["Goetz, Alain", "Götz Alain", "GOTZ ALAIN"]) {
+      const hits = screen(index, { name: q });
+      expect(hits[0]).toMatchObject({ score: 1 });
+    }
+  });
+
+  it("merges name and company, keeping the best score per entry", () => {
+    const hits = screen(index, { name: "Banco Nacional de Cuba", company: "Nacional Banco de Cuba" });
+    expect(hits.filter((h) => h.entry === 0)).toEqual([{ entry: 0, score: 1, matchedName: "BANCO NACIONAL DE CUBA", query: "name" }]);
+    const viaCompany = screen(index, { name: "Jane Roe", company: "Gazprom Bank" });
+    expect(viaCompany).toEqual([{ entry: 2, score: expect.any(Number), matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY", query: "company" }]);
+  });
+
+  it("type narrows to individuals or entities; vessels, aircraft and unknown stay", () => {
+    const ids = (type: "individual" | "entity") => screen(index, { name: "Alain Goetz", type }).map((h) => h.entry).sort();
+    expect(ids("individual")).toEqual([1, 3, 5]);
+    expect(ids("entity")).toEqual([3]);
+    expect([...allowedTypes("entity")].sort()).toEqual(["aircraft", "entity", "unknown", "vessel"]);
+  });
+
+  it("generic words alone never hit; a name made only of generic words needs all of them", () => {
+    expect(screen(index, { name: "Trading Corp" })).toEqual([]);
+    expect(screen(index, { name: "Global Corp" })).toEqual([]);
+    expect(screen(index, { name: "Acme Global Trading" })).toEqual([]);
+    expect(screen(index, { name: "GLOBAL TRADING CORP" })[0]?.score).toBe(1);
+    expect(screen(index, { name: "Global Trading Corporation" })[0]?.score).toBeGreaterThan(0.9);
+  });
+
+  it("never returns more than the limit, best first", () => {
+    const many = ScreenIndex.build(
+      Array.from({ length: 30 }, (_, i) => ({ id: `X:${i}`, listCode: "X", entryType: "individual" as const, name: `IVANOV, Petr ${i}`, altNames: [] })),
+    );
+    const hits = screen(many, { name: "Petr Ivanov" });
+    expect(hits.length).toBe(20);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+});
