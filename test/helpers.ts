@@ -5,24 +5,11 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../src/index";
+import { SCOPES } from "../src/lib/scopes";
 
 export const BASE = "localhost";
 export const ADMIN_TOKEN = "test-platform-admin-token";
-export const ALL_SCOPES = [
-  "consignments:read",
-  "consignments:write",
-  "customers:read",
-  "customers:write",
-  "catalogue:read",
-  "catalogue:write",
-  "classify:read",
-  "calculate:read",
-  "restrict:read",
-  "screen:read",
-  "settings:read",
-  "settings:write",
-  "requests:read",
-];
+export const ALL_SCOPES: string[] = [...SCOPES];
 
 export interface CallOptions {
   method?: string;
