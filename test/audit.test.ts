@@ -1,6 +1,6 @@
 /** Every request audited; every mutating body archived verbatim in R2 before a 2xx; reads never archived. */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN, auditRow, call, createWorkspace, setup, uniqueSlug } from "./helpers";
 
 const idOf = (res: Response) => res.headers.get("X-Request-Id")!;
@@ -125,5 +125,32 @@ describe("body archive", () => {
     await env.DB.prepare("INSERT INTO request_refs (request_id, workspace_id, ref_type, ref_value) VALUES (?, ?, ?, ?)").bind("r1", ws.id, "shipment_ref", "S-1").run();
     const row = await env.DB.prepare("SELECT ref_type, ref_value, created_at FROM request_refs WHERE workspace_id = ?").bind(ws.id).first();
     expect(row).toMatchObject({ ref_type: "shipment_ref", ref_value: "S-1", created_at: expect.any(String) });
+  });
+});
+
+describe("archive beside a compute route", () => {
+  it("a compute POST's body is in R2 by the time its answer arrives", async () => {
+    const { api } = await setup();
+    const raw = '{"name": "Ünïcode  Trading", "type": "entity"}';
+    const res = await api("/screen", { method: "POST", headers: { "content-type": "application/json" }, body: raw });
+    // The screen lists are not loaded in this file: the answer is a 503, but the request was still archived.
+    const row = await auditRow(idOf(res));
+    expect(row).toMatchObject({ has_body: 1 });
+    const obj = await env.ARCHIVE.get(String(row!.body_key));
+    expect(await obj!.text()).toBe(raw);
+  });
+
+  it("if the archive fails, the answer is replaced by a 503 and the row says there is no body", async () => {
+    const { api } = await setup();
+    // Fault injection for one call: R2 cannot be made to fail on demand otherwise.
+    const spy = vi.spyOn(env.ARCHIVE, "put").mockRejectedValueOnce(new Error("R2 unavailable"));
+    try {
+      const res = await api("/restrict", { json: { destination_country: "US", items: [{ title: "Cotton T-shirt" }] } });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ success: false, error: "unavailable" });
+      expect(await auditRow(idOf(res))).toMatchObject({ http_status: 503, has_body: 0 });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

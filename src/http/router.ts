@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { type FieldError, validationFailed } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
-import { archiveBody } from "../middleware/archive";
+import { archiveBody, archiveBodyAlongside } from "../middleware/archive";
 import { requireScope } from "../middleware/auth";
 
 export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[], target?: string): FieldError[] {
@@ -31,6 +31,17 @@ export const newRouter = () =>
 export function scoped(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[]) {
   return {
     middleware: [requireScope(scope), ...extra, archiveBody] as MiddlewareHandler[],
+    security: [{ oauth2: [scope] }],
+  };
+}
+
+/**
+ * Guard for a POST that only computes an answer (no state change beyond its log): as `scoped`, but the body
+ * archive runs beside the handler and is awaited before the response (see archiveBodyAlongside).
+ */
+export function scopedCompute(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[]) {
+  return {
+    middleware: [requireScope(scope), ...extra, archiveBodyAlongside] as MiddlewareHandler[],
     security: [{ oauth2: [scope] }],
   };
 }

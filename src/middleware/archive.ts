@@ -4,6 +4,7 @@
  * Also the gate for size (413) and content type (415). The body stays cached on the request, so the JSON
  * validator reads the same bytes.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
@@ -32,22 +33,56 @@ export function archiveKey(workspaceId: string | undefined, createdAtMs: number,
   return `${workspaceId ?? "platform"}/${day}/${requestId}`;
 }
 
+/**
+ * Checks size and type, and starts the R2 put. Returns null for an empty body (nothing to archive). The put
+ * comes back wrapped: an async function returning a bare promise would make its caller wait for it.
+ */
+async function startArchive(c: Context<AppEnv>): Promise<{ put: Promise<unknown> } | null> {
+  const raw = await readBodyLimited(c.req);
+  if (raw.byteLength === 0) return null;
+  const contentType = c.req.header("content-type") ?? null;
+  if (!contentType || !JSON_TYPE.test(contentType)) {
+    throw new ApiError("unsupported_media_type", "Content-Type must be application/json", {
+      received: contentType,
+    });
+  }
+  const key = archiveKey(c.var.workspace?.id, c.var.startedAt, c.var.requestId);
+  c.set("archived", { key, size: raw.byteLength, contentType });
+  const put = c.env.ARCHIVE.put(key, raw, {
+    httpMetadata: { contentType },
+    customMetadata: { request_id: c.var.requestId, method: c.req.method, path: c.req.path },
+  });
+  return { put };
+}
+
+/** For routes that change state: the body is in R2 before the handler runs. */
 export const archiveBody = createMiddleware<AppEnv>(async (c, next) => {
   if (!MUTATING.has(c.req.method)) return next();
-  const raw = await readBodyLimited(c.req);
-  if (raw.byteLength > 0) {
-    const contentType = c.req.header("content-type") ?? null;
-    if (!contentType || !JSON_TYPE.test(contentType)) {
-      throw new ApiError("unsupported_media_type", "Content-Type must be application/json", {
-        received: contentType,
-      });
-    }
-    const key = archiveKey(c.var.workspace?.id, c.var.startedAt, c.var.requestId);
-    await c.env.ARCHIVE.put(key, raw, {
-      httpMetadata: { contentType },
-      customMetadata: { request_id: c.var.requestId, method: c.req.method, path: c.req.path },
-    });
-    c.set("archived", { key, size: raw.byteLength, contentType });
-  }
+  const started = await startArchive(c);
+  if (started) await started.put;
   await next();
+});
+
+/**
+ * For POST routes that only compute an answer (calculate, classify, restrict, screen): the put runs beside
+ * the handler and is awaited before the response leaves, so no answer goes out without its request archived,
+ * without making the client wait for the two in turn. If the archive fails the answer is replaced by a 503:
+ * nothing was changed, so a retry is safe.
+ */
+export const archiveBodyAlongside = createMiddleware<AppEnv>(async (c, next) => {
+  if (!MUTATING.has(c.req.method)) return next();
+  const started = await startArchive(c);
+  if (!started) return next();
+  // Settle the put's outcome now, so a failure while the handler runs is not an unhandled rejection.
+  const archived = started.put.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  await next();
+  const failure = await archived;
+  if (failure) {
+    console.error(JSON.stringify({ msg: "archive put failed", request_id: c.var.requestId, error: String(failure) }));
+    c.set("archived", undefined);
+    throw new ApiError("unavailable", "The request could not be archived; nothing was changed, retry later");
+  }
 });

@@ -12,7 +12,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
 import { CountryCode } from "../../http/schemas";
 import { isoAt } from "../../lib/clock";
 import { usageHistoryRoutes } from "../usage/routes";
@@ -92,7 +92,7 @@ const calculateRoute = createRoute({
   summary: "Duty, fees and VAT for one HS code",
   description:
     "Resolves the national tariff line as of `entry_date`, picks the duty tier for the origin (column 2, preferential programme, MFN), stacks US Chapter 99 measures (Section 301, Section 232 with exclusions and claims), applies de minimis, fees and VAT, and states the basis of every line. Money is in the destination currency, converted at the ECB reference rate of the entry date.",
-  ...scoped("calculate:read"),
+  ...scopedCompute("calculate:read"),
   request: { body: jsonBody(CalculateBody) },
   responses: { 200: json(CalculateResponse, "The quote"), ...ruleViolation, ...otherErrors },
 });
@@ -102,7 +102,7 @@ const multipleRoute = createRoute({
   path: "/calculate/multiple",
   tags,
   summary: "Duty, fees and VAT for 1-50 lines of one shipment",
-  ...scoped("calculate:read"),
+  ...scopedCompute("calculate:read"),
   request: { body: jsonBody(MultipleBody) },
   responses: { 200: json(MultipleResponse, "Per-line results in request order, shipment-level fees and grand totals"), ...ruleViolation, ...otherErrors },
 });
@@ -112,7 +112,7 @@ const stackingRoute = createRoute({
   path: "/calculate/stacking",
   tags,
   summary: "The duty stack for a code and origin, without values",
-  ...scoped("calculate:read"),
+  ...scopedCompute("calculate:read"),
   request: { body: jsonBody(StackingRequest) },
   responses: { 200: json(StackingResponse, "Base rate first, then additional measures"), ...errorResponses },
 });
@@ -122,7 +122,7 @@ const bulkRoute = createRoute({
   path: "/calculate/stacking/bulk",
   tags,
   summary: "Duty stacks for up to 500 items",
-  ...scoped("calculate:read"),
+  ...scopedCompute("calculate:read"),
   request: { body: jsonBody(StackingBulkBody) },
   responses: { 200: json(StackingBulkResponse, "One result per item, in order, with its ref"), ...errorResponses },
 });

@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
 import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
 import type { AuthContext } from "../../env";
 import { badRequest, forbidden, validationFailed } from "../../lib/errors";
@@ -236,7 +236,7 @@ const classifyRoute = createRoute({
     "Ranks the destination's tariff lines for a product description (mode `standard`) or product page (mode `url`). " +
     "US and GB use their national schedules, EU member states the EU schedule (`classification_source_country: EU`), other destinations HS2022 subheadings. " +
     "Codes on the organization's blocklist are removed; `blocked: true` when every suggestion was. Every call is logged (`request_id`).",
-  ...scoped("classify:read", heavyLimit),
+  ...scopedCompute("classify:read", heavyLimit),
   request: { body: jsonBody(ClassifyBody) },
   responses: {
     200: json(ClassifyResponse, "Suggestions, best first"),

@@ -9,7 +9,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
 import { isoAt } from "../../lib/clock";
 import { usageHistoryRoutes } from "../usage/routes";
 import { usageInsert } from "../usage/service";
@@ -26,7 +26,7 @@ const check = createRoute({
   description:
     "Import rules of the destination, export rules of `origin_country` when given, origin-scoped rules via each item's `country_of_origin`, and the organization's custom rules. " +
     "HS prefix matches are HIGH (item code under the rule's prefix) or MEDIUM (item code shallower than the prefix); keyword matches (whole words after normalization) are MEDIUM; origin rules HIGH.",
-  ...scoped("restrict:read"),
+  ...scopedCompute("restrict:read"),
   request: { body: jsonBody(RestrictRequest) },
   responses: {
     200: json(RestrictResponse, "Matches per item"),

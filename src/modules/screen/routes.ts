@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
 import { CountryCode } from "../../http/schemas";
 import { screenParty } from "./service";
 
@@ -99,7 +99,7 @@ const screenRoute = createRoute({
     "Screens `name`, and `company` as a second query, against every name and alias of every loaded list. " +
     "Exact (normalized) matches score 1.0; fuzzy matches are scored as documented in the README. The answer is " +
     "not enveloped. Every screening is stored as evidence under the `X-Request-Id` of the response.",
-  ...scoped("screen:read"),
+  ...scopedCompute("screen:read"),
   request: { body: jsonBody(ScreenBody) },
   responses: {
     200: {
