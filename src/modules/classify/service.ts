@@ -2,8 +2,9 @@
  * Classification and blocklist verbs. No Hono: handlers pass the database, the organization and the input.
  *
  * The engine's index is built from the `hs` dataset in D1 once per isolate and kept while the dataset's
- * version and import time stay the same; every request reads that one `data_sources` row (in the same D1
- * batch as the organization's blocklist) so a reload is picked up at once.
+ * version and import time stay the same. The `data_sources` row and each organization's blocklist are read
+ * together and kept for 5 s per isolate, so the hot path usually makes no D1 round trip: a blocklist change
+ * applies at once in the isolate that made it and within 5 s everywhere, a data reload within 5 s.
  */
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -11,7 +12,9 @@ import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLin
 import { type Index, type RankResult, type Suggestion, buildIndex, rank } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
 import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { systemClock } from "../../lib/clock";
 import { EU_MEMBERS } from "../../lib/iso";
+import { TtlCache } from "../../lib/ttl-cache";
 
 export const DATASET = "hs";
 
@@ -260,6 +263,24 @@ const blockedQuery = (db: Db, organizationId: string, country: string) =>
     .from(classifyBlocklist)
     .where(and(eq(classifyBlocklist.organizationId, organizationId), inArray(classifyBlocklist.countryCode, [country, "GLOBAL"])));
 
+const LOOKUP_TTL_MS = 5_000;
+const lookups = new TtlCache<{ dataSource: DataSource | null; blocked: string[] }>(LOOKUP_TTL_MS);
+/** Per organization, bumped by every blocklist write in this isolate: older cached lookups are never read again. */
+const blocklistGeneration = new Map<string, number>();
+const lookupKey = (organizationId: string, country: string) => `${organizationId}|${blocklistGeneration.get(organizationId) ?? 0}|${country}`;
+const forgetBlocklist = (organizationId: string) => blocklistGeneration.set(organizationId, (blocklistGeneration.get(organizationId) ?? 0) + 1);
+
+async function lookupsFor(db: Db, organizationId: string, country: string) {
+  const key = lookupKey(organizationId, country);
+  const hit = lookups.get(key, systemClock);
+  if (hit) return hit;
+  const [sources, blockedRows] = await db.batch([sourceQuery(db), blockedQuery(db, organizationId, country)]);
+  const value = { dataSource: sources[0] ?? null, blocked: blockedRows.map((r) => r.hsCode) };
+  // An empty dataset is not cached: the loader may be filling it right now.
+  if (value.dataSource) lookups.set(key, value, systemClock);
+  return value;
+}
+
 const sourceQuery = (db: Db) =>
   db.select({ version: dataSources.version, source: dataSources.source, imported_at: dataSources.importedAt }).from(dataSources).where(eq(dataSources.dataset, DATASET));
 
@@ -272,8 +293,7 @@ export async function classify(ctx: ClassifyContext, input: ClassifyInput, reque
   const country = input.destination_country;
   const { schedule, source: sourceCountry } = scheduleFor(country);
 
-  const [sources, blockedRows] = await ctx.db.batch([sourceQuery(ctx.db), blockedQuery(ctx.db, ctx.organizationId, country)]);
-  const dataSource = sources[0] ?? null;
+  const { dataSource, blocked } = await lookupsFor(ctx.db, ctx.organizationId, country);
   if (!dataSource) throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
 
   let text = [input.title, input.description, input.type].filter((s) => s && s.trim()).join(". ");
@@ -292,7 +312,7 @@ export async function classify(ctx: ClassifyContext, input: ClassifyInput, reque
   }
 
   const index = await indexFor(ctx.db, dataSource);
-  const result: RankResult = rank(index, text, { prefix: input.hs_code, schedule, blocked: blockedRows.map((r) => r.hsCode), limit: 5 });
+  const result: RankResult = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
   const common = {
     original_description: (extra.used_url ? text : input.description) || text || null,
     usedWebSearch: false,
@@ -369,12 +389,16 @@ export const entryToWire = (r: BlocklistRow) => ({ id: r.id, hs_code: r.hsCode, 
 
 /** Adds a code; null when the same code is already blocked for the same destination. */
 export async function addBlock(db: Db, organizationId: string, input: { hs_code: string; country_code: string; reason?: string | null | undefined }, now: string) {
-  const rows = await db
-    .insert(classifyBlocklist)
-    .values({ organizationId, hsCode: input.hs_code, countryCode: input.country_code, reason: input.reason ?? null, createdAt: now })
-    .onConflictDoNothing()
-    .returning();
-  return rows[0] ?? null;
+  try {
+    const rows = await db
+      .insert(classifyBlocklist)
+      .values({ organizationId, hsCode: input.hs_code, countryCode: input.country_code, reason: input.reason ?? null, createdAt: now })
+      .onConflictDoNothing()
+      .returning();
+    return rows[0] ?? null;
+  } finally {
+    forgetBlocklist(organizationId); // after the write, so no lookup racing it caches the old list
+  }
 }
 
 /** Deletes by entry id (404 when not the organization's) or by code and destination (404 when not blocked). */
@@ -383,7 +407,11 @@ export async function removeBlock(db: Db, organizationId: string, target: { id: 
     "id" in target
       ? and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.id, target.id))
       : and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.hsCode, target.hs_code), eq(classifyBlocklist.countryCode, target.country_code));
-  const rows = await db.delete(classifyBlocklist).where(where).returning({ id: classifyBlocklist.id });
+  const rows = await db
+    .delete(classifyBlocklist)
+    .where(where)
+    .returning({ id: classifyBlocklist.id })
+    .finally(() => forgetBlocklist(organizationId));
   if (!rows.length) throw notFound("id" in target ? `No blocklist entry ${target.id}` : `${target.hs_code} is not blocked for ${target.country_code}`);
   return rows[0]!;
 }
@@ -410,7 +438,11 @@ export async function importBlocklist(
   for (let i = 0; i < values.length; i += IMPORT_ROWS_PER_STATEMENT) {
     statements.push(db.insert(classifyBlocklist).values(values.slice(i, i + IMPORT_ROWS_PER_STATEMENT)) as never);
   }
-  await db.batch(statements as [(typeof statements)[0], ...(typeof statements)[0][]]);
+  try {
+    await db.batch(statements as [(typeof statements)[0], ...(typeof statements)[0][]]);
+  } finally {
+    forgetBlocklist(organizationId);
+  }
   return unique.length;
 }
 

@@ -116,9 +116,7 @@ export const consignmentRoutes = newRouter()
   })
   .openapi(get, async (c) => {
     const t = await loadConsignment(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id, pinned(c));
-    const names = await customersById(ctxOf(c), c.var.workspace!.id, t.consignment.customerId !== null ? [t.consignment.customerId] : []);
-    const base = consignmentOut(t.consignment, t.consignment.customerId !== null ? (names.get(t.consignment.customerId) ?? null) : null);
-    return c.json({ ...base, parcels: retrievalTree(t) }, 200);
+    return c.json({ ...consignmentOut(t.consignment, t.customer), parcels: retrievalTree(t) }, 200);
   })
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");

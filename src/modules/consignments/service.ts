@@ -265,18 +265,30 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
   return { tree, customer, deliveryIds: outbox.deliveryIds, warnings };
 }
 
-/** One consignment with its children; 404 outside the workspace or, for a pinned client, its customer. */
-export async function loadConsignment({ db }: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<Tree> {
+/**
+ * One consignment with its children and its customer, in a single D1 round trip; 404 outside the workspace
+ * or, for a pinned client, outside its customer. Children are read by consignment id in the same batch and
+ * thrown away unless the consignment itself passed the workspace check.
+ */
+export async function loadConsignment({ db }: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<Tree & { customer: { id: number; name: string } | null }> {
   const where = [eq(consignments.id, id), eq(consignments.workspaceId, workspaceId)];
   if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
-  const [consignment] = await db.select().from(consignments).where(and(...where)).limit(1);
-  if (!consignment) throw notFound(`Consignment '${id}' not found`);
-  const [parcels, orders, items] = await db.batch([
+  const [head, parcels, orders, items] = await db.batch([
+    db
+      .select({ consignment: consignments, customerName: customers.name })
+      .from(consignments)
+      .leftJoin(customers, and(eq(customers.id, consignments.customerId), eq(customers.workspaceId, workspaceId)))
+      .where(and(...where))
+      .limit(1),
     db.select().from(consignmentParcels).where(eq(consignmentParcels.consignmentId, id)).orderBy(consignmentParcels.position),
     db.select().from(consignmentOrders).where(eq(consignmentOrders.consignmentId, id)).orderBy(consignmentOrders.position),
     db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, id)).orderBy(consignmentItems.position),
   ]);
-  return { consignment, parcels, orders, items };
+  const row = head[0];
+  if (!row) throw notFound(`Consignment '${id}' not found`);
+  const c = row.consignment;
+  const customer = c.customerId !== null && row.customerName !== null ? { id: c.customerId, name: row.customerName } : null;
+  return { consignment: c, parcels, orders, items, customer };
 }
 
 export interface ListQuery {
