@@ -3,6 +3,9 @@ import type { BucketLimit } from "./engines/rate-limit/sliding-window";
 import type { Clock } from "./lib/clock";
 import type { IdSource } from "./lib/ids";
 import type { Scope } from "./lib/scopes";
+import type { usageLog } from "./db/schema/usage";
+
+export type UsageLogInsert = typeof usageLog.$inferInsert;
 
 /** What a handler may know about the workspace the request's host names. */
 export interface WorkspaceContext {
@@ -51,6 +54,11 @@ export type AppEnv = {
     /** Set by the platform-token check; used as the audit actor. */
     platformAdmin: boolean;
     archived: ArchivedBody | undefined;
+    /**
+     * A usage-log row to write with this request's audit row, in the same group-committed batch after the
+     * response (engines whose log is not evidence that must exist before the answer).
+     */
+    usage: UsageLogInsert | undefined;
     /** One line for the audit row when the response is an error. */
     errorSummary: string | undefined;
   };

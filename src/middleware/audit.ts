@@ -46,7 +46,7 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
   // The body is still cached on the request from the archive step (this resolves at once). It is kept as
   // plain bytes, and refs are parsed at flush time, off the response path.
   const raw = archived && c.var.workspace ? await c.req.arrayBuffer() : null;
-  const entry = { row, refs: async () => (raw ? refsOf(raw) : []) };
+  const entry = { row, refs: async () => (raw ? refsOf(raw) : []), usage: c.var.usage };
   const db = createDb(c.env.DB);
   let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
   try {

@@ -6,7 +6,8 @@
  * scheduled the flush. Under load, many rows share one D1 round trip and one transaction instead of one each.
  */
 import type { Db } from "../../db/client";
-import { requestAudit } from "../../db/schema/index";
+import { requestAudit, usageLog } from "../../db/schema/index";
+import type { UsageLogInsert } from "../../env";
 import type { Ref } from "../../engines/refs/extract";
 import { refInserts } from "../requests/service";
 
@@ -14,6 +15,8 @@ export type AuditInsert = typeof requestAudit.$inferInsert;
 
 interface Entry {
   row: AuditInsert;
+  /** The request's usage-log row, when its handler left one (same batch, same durability). */
+  usage?: UsageLogInsert | undefined;
   /** Parsed lazily at flush time, off the response path. */
   refs: () => Promise<Ref[]>;
 }
@@ -52,6 +55,9 @@ export async function writeEntries(db: Db, entries: Entry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
     statements.push(db.insert(requestAudit).values(entries.slice(i, i + ROWS_PER_INSERT).map((e) => e.row)));
   }
+  const usage = entries.map((e) => e.usage).filter((u): u is UsageLogInsert => Boolean(u));
+  // 12 columns a row: eight rows keep a statement under D1's 100 bound parameters.
+  for (let i = 0; i < usage.length; i += 8) statements.push(db.insert(usageLog).values(usage.slice(i, i + 8)) as never);
   for (const e of entries) {
     const refs = await e.refs();
     if (refs.length && e.row.workspaceId) statements.push(...(refInserts(db, e.row.workspaceId, e.row.id, refs, e.row.createdAt) as never[]));

@@ -16,7 +16,6 @@ import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scop
 import { CountryCode } from "../../http/schemas";
 import { isoAt } from "../../lib/clock";
 import { usageHistoryRoutes } from "../usage/routes";
-import { usageInsert } from "../usage/service";
 import { createRule, deleteRule, getRule, listRules, ruleToWire, updateRule } from "./rules";
 import {
   CalculateBody,
@@ -40,10 +39,10 @@ const { 400: _400, ...otherErrors } = errorResponses;
 
 const ctxOf = (c: Context<AppEnv>): CalcCtx => ({ db: c.env.DB, clock: c.var.deps.clock, workspaceId: c.var.workspace!.id });
 
-/** Writes the usage row after the response; its id is the request id the response carries. */
+/** Leaves the usage row for the audit writer (same batch, after the response); its id is the request id the response carries. */
 function logUsage(c: Context<AppEnv>, summary: Outcome<unknown>["summary"], extra: Record<string, unknown> = {}) {
   const now = c.var.deps.clock.now();
-  const write = usageInsert(createDb(c.env.DB), {
+  c.set("usage", {
     id: c.var.requestId,
     workspaceId: c.var.workspace!.id,
     kind: "calculate",
@@ -57,15 +56,6 @@ function logUsage(c: Context<AppEnv>, summary: Outcome<unknown>["summary"], extr
     detail: JSON.stringify({ ...summary.detail, ...extra }),
     createdAt: isoAt(now),
   });
-  c.executionCtx.waitUntil(
-    (async () => {
-      try {
-        await write;
-      } catch (e) {
-        console.error(JSON.stringify({ msg: "usage log write failed", request_id: c.var.requestId, error: String(e) }));
-      }
-    })(),
-  );
 }
 
 /** Runs a calculate verb: rule violations become the spec's `{errors}` body and are logged like any request. */

@@ -14,7 +14,6 @@ import { badRequest, forbidden, validationFailed } from "../../lib/errors";
 import { isCountry } from "../../lib/iso";
 import { readBodyLimited } from "../../middleware/archive";
 import { rateLimit } from "../../middleware/rate-limit";
-import { usageInsert } from "../usage/service";
 import { usageHistoryRoutes } from "../usage/routes";
 import { MODE_SLUGS, addBlock, classify, entryToWire, importBlocklist, listBlocks, modes, removeBlock } from "./service";
 
@@ -408,8 +407,8 @@ export const classifyRoutes = newRouter()
       input,
       c.var.requestId,
     );
-    // Written after the response, like the audit row: the log never adds latency to a checkout.
-    const write = usageInsert(db, {
+    // Written with the audit row after the response: the log never adds latency to a checkout.
+    c.set("usage", {
       id: c.var.requestId,
       workspaceId: workspace.id,
       kind: "classify",
@@ -422,14 +421,7 @@ export const classifyRoutes = newRouter()
       durationMs: Date.now() - started,
       detail: JSON.stringify(outcome.log.detail),
       createdAt: new Date(c.var.deps.clock.now()).toISOString(),
-    })
-      .then(() => undefined)
-      .catch((err: unknown) => console.error(JSON.stringify({ msg: "classify usage log write failed", request_id: c.var.requestId, error: String(err) })));
-    try {
-      c.executionCtx.waitUntil(write);
-    } catch {
-      await write; // no execution context (plain app.request)
-    }
+    });
     return c.json(outcome.body as never, outcome.status);
   })
   .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200))
