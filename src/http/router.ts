@@ -68,6 +68,9 @@ export const errorResponses = {
   429: { description: "Rate limited", content: { "application/json": { schema: RateLimitedSchema } } },
 } as const;
 
+/** The success envelope around a payload: `{success: true, message, ...shape}`. */
+export const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), message: z.string(), ...shape });
+
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },

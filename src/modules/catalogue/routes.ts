@@ -6,14 +6,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
 import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
 import { catalogueToWire, createItem, deleteItem, getItem, listItems, updateItem } from "./service";
 
 const tags = ["Catalogue"];
 const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
 const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 7 }) });
-const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), message: z.string(), ...shape });
 const notFound = { 404: json(ErrorSchema, "No such catalogue item in this workspace") };
 
 const Destination = z

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
 import { CustomerInput, CustomerSchema } from "./schemas";
 import { createCustomer, customerToWire, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./service";
 
@@ -11,7 +11,6 @@ const tags = ["Customers"];
 const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
 const callerOf = (c: Context<AppEnv>) => ({ workspaceId: c.var.workspace!.id, pinnedCustomerId: c.var.auth?.customerId ?? null });
 const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 42 }) });
-const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), message: z.string(), ...shape });
 const notFound = { 404: json(ErrorSchema, "No such customer in this workspace") };
 
 const routes = {

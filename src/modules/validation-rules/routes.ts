@@ -6,7 +6,7 @@ import { createDb } from "../../db/client";
 import { validationRules } from "../../db/schema/index";
 import type { Condition } from "../../engines/validation-rules/evaluate";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
 import { isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 
@@ -44,7 +44,6 @@ const RuleSchema = z
   .object({ id: z.number().int(), name: z.string(), severity: z.enum(["error", "warning"]), message: z.string(), condition: z.unknown(), enabled: z.boolean(), created_at: z.string(), updated_at: z.string() })
   .openapi("ValidationRule");
 const toWire = (r: Row) => ({ id: r.id, name: r.name, severity: r.severity, message: r.message, condition: JSON.parse(r.condition) as unknown, enabled: r.enabled, created_at: r.createdAt, updated_at: r.updatedAt });
-const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), message: z.string(), ...shape });
 const IdParam = z.object({ id: z.coerce.number().int().positive() });
 const notFoundResp = { 404: json(ErrorSchema, "No such rule in this workspace") };
 

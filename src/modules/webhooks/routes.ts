@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import { EVENT_TYPE_RE, WILDCARD_RE } from "../../engines/webhooks/subscriptions";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -56,7 +56,6 @@ const CreateBody = z
 const UpdateBody = CreateBody.partial().strict();
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 const notFound = { 404: json(ErrorSchema, "No such endpoint in this workspace") };
-const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), message: z.string(), ...shape });
 
 const Attempt = z.object({
   attempt: z.number().int(),
