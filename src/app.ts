@@ -22,6 +22,7 @@ import { calculateRoutes } from "./modules/calculate/routes";
 import { tokenRoutes } from "./modules/auth/routes";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { consignmentRoutes } from "./modules/consignments/routes";
+import { assessmentRoutes } from "./modules/consignments/assessment-routes";
 import { customerRoutes } from "./modules/customers/routes";
 import { validationRuleRoutes } from "./modules/validation-rules/routes";
 import { classifyRoutes } from "./modules/classify/routes";
@@ -59,6 +60,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, customerRoutes);
   app.route(API_PREFIX, catalogueRoutes);
   app.route(API_PREFIX, consignmentRoutes);
+  app.route(API_PREFIX, assessmentRoutes);
   app.route(API_PREFIX, validationRuleRoutes);
   app.route("/api", requestRoutes);
   app.route(API_PREFIX, calculateRoutes);

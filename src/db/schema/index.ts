@@ -9,3 +9,4 @@ export * from "./calculate";
 export * from "./restrict";
 export * from "./classify";
 export * from "./screen";
+export * from "./assessments";
