@@ -25,6 +25,7 @@ import { consignmentRoutes } from "./modules/consignments/routes";
 import { assessmentRoutes } from "./modules/consignments/assessment-routes";
 import { customerRoutes } from "./modules/customers/routes";
 import { validationRuleRoutes } from "./modules/validation-rules/routes";
+import { flowRoutes } from "./modules/flows/routes";
 import { classifyRoutes } from "./modules/classify/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
@@ -62,6 +63,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, consignmentRoutes);
   app.route(API_PREFIX, assessmentRoutes);
   app.route(API_PREFIX, validationRuleRoutes);
+  app.route(API_PREFIX, flowRoutes);
   app.route("/api", requestRoutes);
   app.route(API_PREFIX, calculateRoutes);
   app.route(API_PREFIX, settingsRoutes);

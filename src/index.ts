@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import { runCron } from "./jobs/cron";
+import { FLOWS_QUEUE, consumeFlowRuns } from "./jobs/flows";
 import { consumeDeliveries } from "./jobs/webhooks";
+import type { FlowRunMessage } from "./modules/flows/service";
 import type { DeliveryMessage } from "./modules/webhooks/service";
 import { systemClock } from "./lib/clock";
 import { systemIds } from "./lib/ids";
@@ -12,10 +14,11 @@ const app = createApp(deps);
 
 export default {
   fetch: app.fetch,
-  async queue(batch: MessageBatch<DeliveryMessage>, env, _ctx) {
-    await consumeDeliveries(batch, env, deps);
+  async queue(batch: MessageBatch<DeliveryMessage | FlowRunMessage>, env, _ctx) {
+    if (batch.queue === FLOWS_QUEUE) await consumeFlowRuns(batch as MessageBatch<FlowRunMessage>, env, deps);
+    else await consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env, deps);
   },
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runCron(env, deps, controller.scheduledTime));
   },
-} satisfies ExportedHandler<Env, DeliveryMessage>;
+} satisfies ExportedHandler<Env, DeliveryMessage | FlowRunMessage>;

@@ -8,7 +8,7 @@ describe("workspace settings", () => {
   it("lists every key at its default (null), sets, resets, and keeps workspaces apart", async () => {
     const { api } = await setup();
     const initial = (await (await api("/settings")).json()) as Settings;
-    expect(initial).toEqual({ success: true, message: "", settings: { "restrict.enabled_destinations": null }, updated_at: null });
+    expect(initial).toEqual({ success: true, message: "", settings: { "restrict.enabled_destinations": null, "consignments.delete_guards": null }, updated_at: null });
 
     const res = await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": ["us", "DE", "US"] } });
     expect(res.status).toBe(200);

@@ -10,3 +10,4 @@ export * from "./restrict";
 export * from "./classify";
 export * from "./screen";
 export * from "./assessments";
+export * from "./flows";

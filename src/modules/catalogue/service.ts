@@ -107,16 +107,11 @@ export async function deleteItem(ctx: ServiceCtx, workspaceId: string, id: numbe
   await ctx.db.delete(catalogueItems).where(eq(catalogueItems.id, current.id));
 }
 
-/** Items by sku, for filling consignment items that carry no HS code or origin. */
-export async function itemsBySku({ db }: ServiceCtx, workspaceId: string, skus: string[]) {
-  const out = new Map<string, Row>();
-  const unique = [...new Set(skus)];
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await db
-      .select()
-      .from(catalogueItems)
-      .where(and(eq(catalogueItems.workspaceId, workspaceId), inArray(catalogueItems.sku, unique.slice(i, i + 90))));
-    for (const r of rows) out.set(r.sku, r);
-  }
-  return out;
-}
+export type CatalogueRow = Row;
+
+/**
+ * Items by sku (at most 90 a query: D1's bound-parameter limit), for filling consignment items that carry no
+ * HS code or origin; a query so the create path can read it with its other reads.
+ */
+export const catalogueBySkuQuery = (db: ServiceCtx["db"], workspaceId: string, skus: string[]) =>
+  db.select().from(catalogueItems).where(and(eq(catalogueItems.workspaceId, workspaceId), inArray(catalogueItems.sku, skus)));

@@ -7,16 +7,19 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, newRouter, scoped } from "../../http/router";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
 import { IsoDate } from "../../http/schemas";
 import { rateLimit } from "../../middleware/rate-limit";
 import { enqueue } from "../webhooks/service";
+import { documentToWire, enqueueRuns, holdToWire, preAlertToWire } from "../flows/service";
+import { deleteWithGuards, documentContent, eventToWire, listDocuments, listEvents, listHolds, listPreAlerts, placeHold, releaseHold, timeline } from "./related";
 import { consignmentOut, createdTree, retrievalTree } from "./output";
 import { ConsignmentInput } from "./schemas";
-import { createConsignment, createRejected, customersById, deleteConsignment, listConsignments, loadConsignment } from "./service";
+import { createConsignment, createRejected, customersById, listConsignments, loadConsignment } from "./service";
 
 const tags = ["Consignments"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
+const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps, archive: c.env.ARCHIVE });
+const scopeOf = (c: Context<AppEnv>, consignmentId: string) => ({ workspaceId: c.var.workspace!.id, consignmentId, pinnedCustomerId: c.var.auth?.customerId ?? null });
 const pinned = (c: Context<AppEnv>) => c.var.auth?.customerId ?? null;
 const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }) });
 const Rejected = z
@@ -32,7 +35,7 @@ const create = createRoute({
   ...scoped("consignments:write", rateLimit("consignment_create")),
   request: { body: { required: true, content: { "application/json": { schema: ConsignmentInput } } } },
   responses: {
-    201: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "Created: data.consignment, data.parcels, data.orders, data.documents, data.validation_warnings"),
+    201: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "Created: data.consignment, data.parcels, data.orders, data.documents (made by inline flow actions), data.validation_warnings (when warning rules matched), data.flows (inline flow actions and their results, when any ran)"),
     422: json(Rejected, "Rejected"),
     ...errorResponses,
   },
@@ -76,10 +79,140 @@ const remove = createRoute({
   path: "/consignments/{id}",
   tags,
   summary: "Delete a consignment permanently",
+  description: "Removes the consignment and everything under it. Refused with 409 when a workspace delete guard applies (setting `consignments.delete_guards`: active holds by default, optionally stored assessments); the refusal is recorded as a `deletion.refused` event.",
   ...scoped("consignments:write"),
   request: { params: IdParam },
-  responses: { 200: json(z.object({ deleted: z.literal(true), id: z.string() }), "Deleted"), ...notFound, ...errorResponses },
+  responses: { 200: json(z.object({ deleted: z.literal(true), id: z.string() }), "Deleted"), ...notFound, 409: json(ErrorSchema, "Refused by a delete guard"), ...errorResponses },
 });
+
+// ---- sub-resources ---------------------------------------------------------------------------------------
+
+const HoldSchema = z
+  .object({
+    id: z.string(),
+    code: z.string().nullable(),
+    reason: z.string(),
+    status: z.enum(["active", "released"]),
+    source: z.string().openapi({ description: "`flow` or `api`" }),
+    flow_id: z.number().int().nullable(),
+    placed_at: z.string(),
+    released_at: z.string().nullable(),
+    release_reason: z.string().nullable(),
+  })
+  .openapi("Hold");
+const DocumentSchema = z
+  .object({
+    id: z.string(),
+    type: z.string().openapi({ example: "commercial_invoice" }),
+    content_type: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    invoice_number: z.string().optional(),
+    totals: z.record(z.string(), z.string()).optional(),
+    flow_id: z.number().int().nullable(),
+    download_path: z.string().openapi({ description: "GET it under {api} for the document itself" }),
+    created_at: z.string(),
+  })
+  .openapi("Document");
+const PreAlertSchema = z
+  .object({ id: z.string(), recipient: z.string(), channel: z.string(), event_id: z.string().nullable(), payload: z.record(z.string(), z.unknown()), flow_id: z.number().int().nullable(), created_at: z.string() })
+  .openapi("PreAlert");
+const EventSchema = z.object({ id: z.string(), type: z.string(), data: z.record(z.string(), z.unknown()), request_id: z.string().nullable(), created_at: z.string() }).openapi("ConsignmentEvent");
+const TimelineSchema = z
+  .object({ at: z.string(), event_id: z.string(), type: z.string(), title: z.string(), detail: z.string().nullable(), actor: z.string() })
+  .openapi("TimelineEntry");
+const HoldParams = IdParam.extend({ hold_id: z.string().min(1).max(100) });
+const DocParams = IdParam.extend({ document_id: z.string().min(1).max(100) });
+const EventsQuery = ListQuery.extend({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  starting_after: z.string().min(1).max(100).optional().openapi({ description: "An event id: return later events" }),
+});
+
+const sub = {
+  holds: createRoute({
+    method: "get",
+    path: "/consignments/{id}/holds",
+    tags,
+    summary: "Holds on a consignment, active and released",
+    ...scoped("consignments:read"),
+    request: { params: IdParam, query: z.object({ status: z.enum(["active", "released"]).optional() }).strict() },
+    responses: { 200: json(ok({ holds: z.array(HoldSchema) }), "Holds, oldest first"), ...notFound, ...errorResponses },
+  }),
+  placeHold: createRoute({
+    method: "post",
+    path: "/consignments/{id}/holds",
+    tags,
+    summary: "Place a hold on a consignment",
+    description: "A hold stops the consignment from being deleted (with the default delete guards) until it is released.",
+    ...scoped("consignments:write"),
+    request: { params: IdParam, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500), code: z.string().trim().min(1).max(50).optional() }).strict().openapi({ example: { reason: "Awaiting export licence", code: "LICENCE" } })) },
+    responses: { 201: json(ok({ hold: HoldSchema }), "Placed"), ...notFound, ...errorResponses },
+  }),
+  releaseHold: createRoute({
+    method: "post",
+    path: "/consignments/{id}/holds/{hold_id}/release",
+    tags,
+    summary: "Release an active hold",
+    ...scoped("consignments:write"),
+    request: { params: HoldParams, body: { required: false, content: { "application/json": { schema: z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict() } } } },
+    responses: { 200: json(ok({ hold: HoldSchema }), "Released"), ...notFound, 409: json(ErrorSchema, "Already released"), ...errorResponses },
+  }),
+  documents: createRoute({
+    method: "get",
+    path: "/consignments/{id}/documents",
+    tags,
+    summary: "Generated trade documents",
+    ...scoped("consignments:read"),
+    request: { params: IdParam },
+    responses: { 200: json(ok({ documents: z.array(DocumentSchema) }), "Documents, oldest first"), ...notFound, ...errorResponses },
+  }),
+  documentContent: createRoute({
+    method: "get",
+    path: "/consignments/{id}/documents/{document_id}/content",
+    tags,
+    summary: "One generated document itself (a printable HTML page)",
+    ...scoped("consignments:read"),
+    request: { params: DocParams },
+    responses: { 200: { description: "The document", content: { "text/html": { schema: z.string() } } }, ...notFound, ...errorResponses },
+  }),
+  preAlerts: createRoute({
+    method: "get",
+    path: "/consignments/{id}/pre-alerts",
+    tags,
+    summary: "Pre-alerts sent for a consignment",
+    ...scoped("consignments:read"),
+    request: { params: IdParam },
+    responses: { 200: json(ok({ pre_alerts: z.array(PreAlertSchema) }), "Pre-alerts, oldest first"), ...notFound, ...errorResponses },
+  }),
+  preAlertsAlias: createRoute({
+    method: "get",
+    path: "/consignments/{id}/pre/alerts",
+    tags,
+    summary: "Pre-alerts sent for a consignment (same listing as /pre-alerts)",
+    ...scoped("consignments:read"),
+    request: { params: IdParam },
+    responses: { 200: json(ok({ pre_alerts: z.array(PreAlertSchema) }), "Pre-alerts, oldest first"), ...notFound, ...errorResponses },
+  }),
+  events: createRoute({
+    method: "get",
+    path: "/consignments/{id}/events",
+    tags,
+    summary: "Raw consignment events, oldest first",
+    description: "Types: consignment.created, tags.added, hold.placed, hold.released, document.generated, pre_alert.sent, flow.action_failed, assessment.created, deletion.refused.",
+    ...scoped("consignments:read"),
+    request: { params: IdParam, query: EventsQuery },
+    responses: { 200: json(ok({ events: z.array(EventSchema), has_more: z.boolean() }), "Events"), ...notFound, ...errorResponses },
+  }),
+  timeline: createRoute({
+    method: "get",
+    path: "/consignments/{id}/timeline",
+    tags,
+    summary: "Human-readable timeline of a consignment",
+    ...scoped("consignments:read"),
+    request: { params: IdParam, query: EventsQuery },
+    responses: { 200: json(ok({ timeline: z.array(TimelineSchema), has_more: z.boolean() }), "Timeline, oldest first"), ...notFound, ...errorResponses },
+  }),
+};
 
 export const consignmentRoutes = newRouter()
   .openapi(
@@ -87,11 +220,19 @@ export const consignmentRoutes = newRouter()
     async (c) => {
       const ws = c.var.workspace!;
       const ctx = ctxOf(c);
-      const { tree, customer, deliveryIds, warnings } = await createConsignment(ctx, ws, c.req.valid("json"), { pinnedCustomerId: pinned(c), requestId: c.var.requestId });
-      // Committed: hand the new deliveries to the queue now (the cron sweep catches any this misses).
+      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(ctx, ws, c.req.valid("json"), { pinnedCustomerId: pinned(c), requestId: c.var.requestId });
+      // Committed: hand the new deliveries and flow runs to their queues now (the cron sweep catches any this misses).
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
+      if (runIds.length) c.executionCtx.waitUntil(enqueueRuns(c.env.FLOWS, runIds));
       const { parcels, orders } = createdTree(tree);
-      const data = { consignment: consignmentOut(tree.consignment, customer), parcels, orders, documents: [], ...(warnings.length ? { validation_warnings: warnings } : {}) };
+      const data = {
+        consignment: consignmentOut(tree.consignment, customer),
+        parcels,
+        orders,
+        documents: documents.map(documentToWire),
+        ...(warnings.length ? { validation_warnings: warnings } : {}),
+        ...(flowsRan.length ? { flows: flowsRan } : {}),
+      };
       return c.json({ success: true as const, data }, 201);
     },
     // Schema failures on create are part of the same 422 contract as the rule failures.
@@ -120,6 +261,45 @@ export const consignmentRoutes = newRouter()
   })
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteConsignment(ctxOf(c), c.var.workspace!.id, id, pinned(c));
+    await deleteWithGuards(ctxOf(c), scopeOf(c, id), c.var.requestId);
     return c.json({ deleted: true as const, id }, 200);
+  })
+  .openapi(sub.holds, async (c) => {
+    const rows = await listHolds(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query").status);
+    return c.json({ success: true as const, message: "", holds: rows.map(holdToWire) }, 200);
+  })
+  .openapi(sub.placeHold, async (c) => {
+    const hold = await placeHold(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("json"), c.var.requestId);
+    return c.json({ success: true as const, message: "Hold placed", hold: holdToWire(hold) }, 201);
+  })
+  .openapi(sub.releaseHold, async (c) => {
+    const { id, hold_id } = c.req.valid("param");
+    const body = (c.req.valid("json") as { reason?: string } | undefined) ?? {};
+    const hold = await releaseHold(ctxOf(c), scopeOf(c, id), hold_id, body.reason, c.var.requestId);
+    return c.json({ success: true as const, message: "Hold released", hold: holdToWire(hold) }, 200);
+  })
+  .openapi(sub.documents, async (c) => {
+    const rows = await listDocuments(ctxOf(c), scopeOf(c, c.req.valid("param").id));
+    return c.json({ success: true as const, message: "", documents: rows.map(documentToWire) }, 200);
+  })
+  .openapi(sub.documentContent, async (c) => {
+    const { id, document_id } = c.req.valid("param");
+    const { row, body } = await documentContent(ctxOf(c), scopeOf(c, id), document_id);
+    return new Response(body.body, { status: 200, headers: { "content-type": row.contentType, "content-length": String(row.size), etag: `"${row.sha256}"` } }) as never;
+  })
+  .openapi(sub.preAlerts, async (c) => {
+    const rows = await listPreAlerts(ctxOf(c), scopeOf(c, c.req.valid("param").id));
+    return c.json({ success: true as const, message: "", pre_alerts: rows.map(preAlertToWire) }, 200);
+  })
+  .openapi(sub.preAlertsAlias, async (c) => {
+    const rows = await listPreAlerts(ctxOf(c), scopeOf(c, c.req.valid("param").id));
+    return c.json({ success: true as const, message: "", pre_alerts: rows.map(preAlertToWire) }, 200);
+  })
+  .openapi(sub.events, async (c) => {
+    const { rows, hasMore } = await listEvents(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query"));
+    return c.json({ success: true as const, message: "", events: rows.map(eventToWire), has_more: hasMore }, 200);
+  })
+  .openapi(sub.timeline, async (c) => {
+    const { entries, hasMore } = await timeline(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query"));
+    return c.json({ success: true as const, message: "", timeline: entries, has_more: hasMore }, 200);
   });

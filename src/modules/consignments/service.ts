@@ -5,19 +5,20 @@
  */
 import { and, desc, eq, gte, inArray, lt, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { consignmentEvents, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers } from "../../db/schema/index";
+import { consignmentDocuments, consignmentEvents, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers, flowRuns } from "../../db/schema/index";
 import type { Deps, WorkspaceContext } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
-import { itemsBySku } from "../catalogue/service";
-import { outboxStatements } from "../webhooks/service";
+import { type CatalogueRow, catalogueBySkuQuery } from "../catalogue/service";
+import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
 import { type Tree, partyOut } from "./output";
 import type { ConsignmentInputT, ItemT } from "./schemas";
 import { type LengthUnit, type WeightUnit, decText, toCm, toKg } from "./units";
 import { isoAt } from "../../lib/clock";
 import { dec } from "../../lib/money";
 import { computedFacts, evaluate } from "../../engines/validation-rules/evaluate";
-import { enabledRules } from "../validation-rules/service";
+import { type ValidationRuleRow, enabledRulesQuery, ruleFromRow } from "../validation-rules/service";
+import { type ActionOutcome, type FlowRow, actionsOf, discardDocuments, enabledFlowsQuery, matchingFlows, runAction, runRows } from "../flows/service";
 
 export interface Ctx {
   db: Db;
@@ -64,21 +65,41 @@ export interface CreateResult {
   warnings: { rule_id: number; name: string; message: string }[];
   customer: { id: number; name: string } | null;
   deliveryIds: string[];
+  /** Background flow runs committed with the consignment, for the queue. */
+  runIds: string[];
+  /** Documents made by inline flow actions. */
+  documents: (typeof consignmentDocuments.$inferSelect)[];
+  /** Inline flow actions and their results (empty when none ran). */
+  flowsRan: { flow_id: number; name: string; actions: Record<string, unknown>[] }[];
 }
 
-export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: ConsignmentInputT, caller: { pinnedCustomerId: number | null; requestId: string }): Promise<CreateResult> {
+export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: WorkspaceContext, input: ConsignmentInputT, caller: { pinnedCustomerId: number | null; requestId: string }): Promise<CreateResult> {
   const { db, deps } = ctx;
   const errors: string[] = [];
 
-  // Customer: a pinned client always creates for its own customer.
+  // Every read the create needs, in one round trip: customer, catalogue items named by sku, validation
+  // rules, webhook endpoints (for the outbox) and flows. The rest of the create is computed in the isolate.
   const customerId = caller.pinnedCustomerId ?? input.customer_id ?? null;
-  let customer: { id: number; name: string } | null = null;
-  if (customerId !== null) {
-    const [row] = await db
+  const located = allItems(input);
+  const skus = [...new Set(located.map((l) => l.item.sku).filter((s): s is string => Boolean(s)))];
+  const skuChunks: string[][] = [];
+  for (let i = 0; i < skus.length; i += 90) skuChunks.push(skus.slice(i, i + 90));
+  const [customerRows, ruleRows, endpoints, flowRows, ...catalogueChunks] = (await db.batch([
+    db
       .select({ id: customers.id, name: customers.name })
       .from(customers)
-      .where(and(eq(customers.id, customerId), eq(customers.workspaceId, ws.id)))
-      .limit(1);
+      .where(and(eq(customers.id, customerId ?? -1), eq(customers.workspaceId, ws.id)))
+      .limit(1),
+    enabledRulesQuery(db, ws.id),
+    liveEndpointsQuery(db, ws),
+    enabledFlowsQuery(db, ws.id, "consignment.created"),
+    ...skuChunks.map((chunk) => catalogueBySkuQuery(db, ws.id, chunk)),
+  ] as never)) as unknown as [{ id: number; name: string }[], ValidationRuleRow[], EndpointRow[], FlowRow[], ...CatalogueRow[][]];
+
+  // Customer: a pinned client always creates for its own customer.
+  let customer: { id: number; name: string } | null = null;
+  if (customerId !== null) {
+    const row = customerRows[0];
     if (!row) errors.push(`customer_id: no customer ${customerId} in this workspace`);
     customer = row ?? null;
   }
@@ -92,7 +113,6 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
     seen.add(ref);
   }
   for (const o of input.orders ?? []) topRefs.add(o.order_ref);
-  const located = allItems(input);
   for (const { item, path, parcelIdx, nestedOrderIdx } of located) {
     if (!item.order_ref) continue;
     if (nestedOrderIdx !== null) {
@@ -105,8 +125,7 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
 
   // Catalogue: items that name a known sku borrow its HS code and origin when they carry none.
   const destination = input.receiver?.country_code ?? null;
-  const skus = located.map((l) => l.item.sku).filter((s): s is string => Boolean(s));
-  const catalogue = skus.length ? await itemsBySku(ctx, ws.id, skus) : new Map();
+  const catalogue = new Map(catalogueChunks.flat().map((r) => [r.sku, r]));
   const hsOf = (i: ItemT) => (i.harmonised_code ?? i.hs_code)?.replace(/[. ]/g, "") ?? null;
   const resolved = located.map((l) => {
     const cat = l.item.sku ? catalogue.get(l.item.sku) : undefined;
@@ -130,7 +149,7 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
   if (errors.length) throw createRejected(errors);
 
   // Workspace validation rules: error hits block the create, warnings are reported with it.
-  const rules = await enabledRules(db, ws.id);
+  const rules = ruleRows.map(ruleFromRow);
   let warnings: { rule_id: number; name: string; message: string }[] = [];
   if (rules.length) {
     const weightKg = input.parcels.reduce((s, p) => s.plus(toKg(p.weight_value, input.weight_unit as WeightUnit)), dec(0)).toString();
@@ -233,36 +252,88 @@ export async function createConsignment(ctx: Ctx, ws: WorkspaceContext, input: C
     };
   });
 
-  const statements: unknown[] = [db.insert(consignments).values(consignment)];
+  const createdEventId = deps.ids.prefixed("cev");
+  const tree: Tree = {
+    consignment: consignment as Tree["consignment"],
+    parcels: parcelRows as Tree["parcels"],
+    orders: orderRows as Tree["orders"],
+    items: itemRows as Tree["items"],
+  };
+
+  // Flows: actions marked `wait` run now, against the consignment about to be inserted; their effects join
+  // the batch, and any failure rejects the create before anything is written. The rest become flow runs.
+  const matched = matchingFlows(flowRows, consignment.externalCode ?? null);
+  const inline: { flow: FlowRow; outcomes: ActionOutcome[] }[] = [];
+  const inlineErrors: string[] = [];
+  for (const flow of matched) {
+    const waits = actionsOf(flow).filter((a) => a.wait);
+    if (!waits.length) continue;
+    const outcomes: ActionOutcome[] = [];
+    for (const action of waits) {
+      const o = await runAction(ctx, { ws, tree }, action, { flow: { id: flow.id, name: flow.name }, runId: null, requestId: caller.requestId, endpoints, nowMs });
+      outcomes.push(o);
+      if (o.ok && o.tags) tree.consignment.extra = JSON.stringify({ ...(JSON.parse(tree.consignment.extra) as object), tags: o.tags });
+      if (!o.ok) inlineErrors.push(...o.errors.map((e) => `flow '${flow.name}' (${flow.id}) ${action.type}: ${e}`));
+    }
+    inline.push({ flow, outcomes });
+  }
+  const done = inline.flatMap((f) => f.outcomes).filter((o): o is Extract<ActionOutcome, { ok: true }> => o.ok);
+  const r2Keys = done.flatMap((o) => o.r2Keys);
+  if (inlineErrors.length) {
+    await discardDocuments(ctx.archive, r2Keys);
+    throw createRejected(inlineErrors);
+  }
+  const runs = runRows(deps, ws.id, consignment.id, matched, nowMs);
+
+  const statements: unknown[] = [db.insert(consignments).values(tree.consignment)];
   // Keep each statement under D1's 100 bound parameters.
   for (let i = 0; i < parcelRows.length; i += 8) statements.push(db.insert(consignmentParcels).values(parcelRows.slice(i, i + 8)));
   for (let i = 0; i < orderRows.length; i += 9) statements.push(db.insert(consignmentOrders).values(orderRows.slice(i, i + 9)));
   for (let i = 0; i < itemRows.length; i += 5) statements.push(db.insert(consignmentItems).values(itemRows.slice(i, i + 5)));
   statements.push(
     db.insert(consignmentEvents).values({
-      id: deps.ids.prefixed("cev"),
+      id: createdEventId,
       consignmentId: consignment.id,
       workspaceId: ws.id,
       type: "consignment.created",
-      data: JSON.stringify({ shipment_ref, parcels: parcelRows.length, items: itemRows.length }),
+      data: JSON.stringify({ shipment_ref, parcels: parcelRows.length, items: itemRows.length, flows_matched: matched.map((f) => f.id) }),
       requestId: caller.requestId,
       createdAt: now,
     }),
   );
-  const outbox = await outboxStatements(ctx, ws, {
-    type: "consignment.created",
-    data: { consignment_id: consignment.id, shipment_ref, external_code: external_code ?? null, customer_id: customer?.id ?? null, status: "created" },
-  });
+  statements.push(...done.flatMap((o) => o.statements));
+  for (let i = 0; i < runs.length; i += 8) statements.push(db.insert(flowRuns).values(runs.slice(i, i + 8)));
+  const outbox = await outboxStatements(
+    ctx,
+    ws,
+    {
+      type: "consignment.created",
+      data: { consignment_id: consignment.id, shipment_ref, external_code: external_code ?? null, customer_id: customer?.id ?? null, status: "created" },
+    },
+    endpoints,
+  );
   statements.push(...outbox.statements);
-  await db.batch(statements as never);
+  try {
+    await db.batch(statements as never);
+  } catch (err) {
+    await discardDocuments(ctx.archive, r2Keys);
+    throw err;
+  }
 
-  const tree = {
-    consignment: consignment as Tree["consignment"],
-    parcels: parcelRows as Tree["parcels"],
-    orders: orderRows as Tree["orders"],
-    items: itemRows as Tree["items"],
+  const flowsRan = inline.map(({ flow, outcomes }) => ({
+    flow_id: flow.id,
+    name: flow.name,
+    actions: outcomes.map((o) => (o.ok ? { type: o.type, status: "succeeded", ...o.result } : { type: o.type, status: "failed", errors: o.errors })),
+  }));
+  return {
+    tree,
+    customer,
+    deliveryIds: [...outbox.deliveryIds, ...done.flatMap((o) => o.deliveryIds)],
+    runIds: runs.map((r) => r.id),
+    warnings,
+    documents: done.flatMap((o) => (o.document ? [o.document] : [])),
+    flowsRan,
   };
-  return { tree, customer, deliveryIds: outbox.deliveryIds, warnings };
 }
 
 /**
@@ -314,19 +385,6 @@ export async function listConsignments({ db }: Ctx, workspaceId: string, q: List
   if (q.created_before) where.push(lte(consignments.createdAt, q.created_before));
   const rows = await db.select().from(consignments).where(and(...where)).orderBy(desc(consignments.id)).limit(q.limit + 1);
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
-}
-
-/** Permanent: the consignment and every child row go in one batch. */
-export async function deleteConsignment(ctx: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<void> {
-  const t = await loadConsignment(ctx, workspaceId, id, pinnedCustomerId);
-  const { db } = ctx;
-  await db.batch([
-    db.delete(consignmentItems).where(eq(consignmentItems.consignmentId, t.consignment.id)),
-    db.delete(consignmentOrders).where(eq(consignmentOrders.consignmentId, t.consignment.id)),
-    db.delete(consignmentParcels).where(eq(consignmentParcels.consignmentId, t.consignment.id)),
-    db.delete(consignmentEvents).where(eq(consignmentEvents.consignmentId, t.consignment.id)),
-    db.delete(consignments).where(eq(consignments.id, t.consignment.id)),
-  ]);
 }
 
 export async function customersById({ db }: Ctx, workspaceId: string, ids: number[]) {

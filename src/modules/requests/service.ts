@@ -2,6 +2,7 @@
  * The request archive: search the audit trail, read one request with its refs, stream its archived body,
  * record runs that do not come over HTTP, and purge what is past a workspace's retention.
  */
+import type { BatchItem } from "drizzle-orm/batch";
 import { type SQL, and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { requestAudit, requestRefs, workspaces } from "../../db/schema/index";
@@ -141,6 +142,8 @@ export async function recordInternalRun(
   archive: R2Bucket,
   run: InternalRun,
   at: { id: string; nowMs: number },
+  /** Statements committed in the same batch as the audit row (the run's own effects). */
+  alongside: BatchItem<"sqlite">[] = [],
 ): Promise<string> {
   const createdAt = isoAt(at.nowMs);
   const status = run.httpStatus ?? 200;
@@ -171,7 +174,7 @@ export async function recordInternalRun(
     errorSummary: run.errorSummary ?? null,
     createdAt,
   });
-  await db.batch([insertRow, ...refInserts(db, run.workspaceId, at.id, run.refs ?? [], createdAt)]);
+  await db.batch([insertRow, ...refInserts(db, run.workspaceId, at.id, run.refs ?? [], createdAt), ...alongside]);
   return at.id;
 }
 

@@ -16,6 +16,15 @@ export const SETTINGS = {
     description:
       "Destinations for which restricted-goods checks are enabled (POST /restrict answers 403 for others). Default (null): every destination with platform rules.",
   },
+  "consignments.delete_guards": {
+    schema: z
+      .array(z.enum(["active_holds", "assessed"]))
+      .max(2)
+      .transform((g) => [...new Set(g)].sort())
+      .openapi({ example: ["active_holds", "assessed"] }),
+    description:
+      "Why DELETE /consignments/{id} is refused (409): `active_holds` (the consignment has a hold not yet released), `assessed` (a duty assessment is stored for it). Default (null): [\"active_holds\"]; [] allows every deletion.",
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

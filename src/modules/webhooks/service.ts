@@ -148,20 +148,27 @@ export interface OutboxEvent {
 }
 
 /**
+ * The workspace's enabled endpoints of its own mode: the candidates for every event. Exposed as a query so a
+ * write path can read it in the same round trip as its other reads and hand the rows to outboxStatements.
+ */
+export const liveEndpointsQuery = (db: Db, ws: Pick<WorkspaceContext, "id" | "mode">) =>
+  db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.mode, ws.mode)));
+export type { EndpointRow };
+
+/**
  * The statements that put an event and its deliveries into the outbox; the caller runs them in the same
  * `db.batch` as the change that caused the event, so either both happen or neither.
  */
-export async function outboxStatements({ db, deps }: Ctx, ws: WorkspaceContext, event: OutboxEvent) {
+export async function outboxStatements(ctx: Ctx, ws: Pick<WorkspaceContext, "id" | "mode">, event: OutboxEvent, preloaded?: EndpointRow[]) {
+  const { db, deps } = ctx;
   const nowMs = deps.clock.now();
   const now = isoAt(nowMs);
-  const endpoints = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(
-      event.onlyEndpointId
-        ? and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.id, event.onlyEndpointId))
-        : and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.mode, ws.mode)),
-    );
+  const endpoints = event.onlyEndpointId
+    ? await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.id, event.onlyEndpointId)))
+    : (preloaded ?? (await liveEndpointsQuery(db, ws)));
   const targets = event.onlyEndpointId ? endpoints : endpoints.filter((e) => matches(JSON.parse(e.events) as string[], event.type));
   const eventId = deps.ids.prefixed("evt");
   const deliveries = targets.map((e) => ({

@@ -1,0 +1,113 @@
+/**
+ * Commercial invoice for a consignment, rendered as a self-contained printable HTML page. Pure: the caller
+ * hands in the consignment as stored and gets either the document or the reasons it cannot be made (a
+ * customs invoice without a seller, a buyer, goods descriptions or currencies would be refused at the border,
+ * so it is better not to produce one).
+ */
+import { dec, formatMoney, moneyString } from "../../lib/money";
+
+export interface InvoiceParty {
+  company_name?: string | null;
+  address_1?: string | null;
+  address_2?: string | null;
+  address_3?: string | null;
+  city?: string | null;
+  state_province?: string | null;
+  post_code?: string | null;
+  country_code?: string | null;
+  contact?: { name?: string | null; phone?: string | null; email?: string | null } | null;
+  tax_duty?: Record<string, string | null> | null;
+}
+
+export interface InvoiceItem {
+  sku: string | null;
+  title: string | null;
+  description: string | null;
+  quantity: number;
+  unitValue: string;
+  currency: string | null;
+  hsCode: string | null;
+  origin: string | null;
+  weightKg: string | null;
+}
+
+export interface InvoiceInput {
+  shipmentRef: string;
+  consignmentId: string;
+  /** YYYY-MM-DD */
+  date: string;
+  incoterm: string | null;
+  invoiceNumber: string | null;
+  sender: InvoiceParty | null;
+  receiver: InvoiceParty | null;
+  items: InvoiceItem[];
+  /** Order-level charges (shipping, insurance, other), each with its currency. */
+  charges: { label: string; amount: string; currency: string }[];
+  parcelCount: number;
+  grossWeightKg: string;
+  declaration?: string | undefined;
+}
+
+export const DEFAULT_DECLARATION =
+  "I declare that the information on this invoice is true and correct, and that the contents of this shipment are as stated above.";
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function partyProblems(p: InvoiceParty | null, role: string): string[] {
+  if (!p) return [`${role}: the consignment has no ${role}`];
+  const out: string[] = [];
+  if (!p.company_name && !p.contact?.name) out.push(`${role}: company_name or contact.name is required`);
+  if (!p.address_1 || !p.city) out.push(`${role}: address_1 and city are required`);
+  if (!p.country_code) out.push(`${role}: country_code is required`);
+  return out;
+}
+
+function partyHtml(p: InvoiceParty): string {
+  const lines = [p.company_name, p.contact?.name && p.contact.name !== p.company_name ? p.contact.name : null, p.address_1, p.address_2, p.address_3, [p.city, p.state_province, p.post_code].filter(Boolean).join(" "), p.country_code]
+    .filter((l): l is string => Boolean(l))
+    .map(esc);
+  const ids = Object.entries(p.tax_duty ?? {})
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${esc(k.replace(/_id$/, "").toUpperCase())}: ${esc(v!)}`);
+  return [...lines, ...ids].join("<br>");
+}
+
+export type InvoiceResult = { ok: true; html: string; invoiceNumber: string; totals: Record<string, string> } | { ok: false; errors: string[] };
+
+export function commercialInvoice(input: InvoiceInput): InvoiceResult {
+  const errors = [...partyProblems(input.sender, "sender"), ...partyProblems(input.receiver, "receiver")];
+  if (!input.items.length) errors.push("items: the consignment has no items to invoice");
+  input.items.forEach((i, n) => {
+    const label = `item ${n + 1}${i.sku ? ` (${i.sku})` : ""}`;
+    if (!i.title && !i.description) errors.push(`${label}: a title or description is required`);
+    if (!i.currency) errors.push(`${label}: currency_code is required (on the item or its order)`);
+  });
+  if (errors.length) return { ok: false, errors: errors.map((e) => `commercial invoice: ${e}`) };
+
+  const totals = new Map<string, ReturnType<typeof dec>>();
+  const rows = input.items.map((i, n) => {
+    const line = dec(i.unitValue).times(i.quantity);
+    totals.set(i.currency!, (totals.get(i.currency!) ?? dec(0)).plus(line));
+    return `<tr><td>${n + 1}</td><td>${esc(i.title ?? i.description!)}${i.title && i.description ? `<br><small>${esc(i.description)}</small>` : ""}</td><td>${esc(i.sku ?? "")}</td><td>${esc(i.hsCode ?? "")}</td><td>${esc(i.origin ?? "")}</td><td class="n">${i.quantity}</td><td class="n">${esc(`${i.unitValue} ${i.currency!}`)}</td><td class="n">${esc(formatMoney(line, i.currency!))}</td></tr>`;
+  });
+  const goods = [...totals].map(([ccy, v]) => `<tr><th colspan="7">Total goods value</th><td class="n">${esc(formatMoney(v, ccy))}</td></tr>`);
+  const charges = input.charges.map((c) => `<tr><th colspan="7">${esc(c.label)}</th><td class="n">${esc(formatMoney(dec(c.amount), c.currency))}</td></tr>`);
+  const invoiceNumber = input.invoiceNumber ?? `CI-${input.shipmentRef}`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Commercial invoice ${esc(invoiceNumber)}</title>
+<style>body{font:13px sans-serif;margin:2em}table{border-collapse:collapse;width:100%}td,th{border:1px solid #999;padding:4px;text-align:left;vertical-align:top}.n{text-align:right}.parties td{width:50%}</style></head>
+<body>
+<h1>Commercial invoice</h1>
+<p>Invoice number: ${esc(invoiceNumber)}<br>Date: ${esc(input.date)}<br>Shipment reference: ${esc(input.shipmentRef)}<br>Consignment: ${esc(input.consignmentId)}<br>Terms of delivery (Incoterm): ${esc(input.incoterm ?? "not stated")}<br>Packages: ${input.parcelCount}; gross weight ${esc(input.grossWeightKg)} kg</p>
+<table class="parties"><tr><th>Seller / exporter</th><th>Buyer / consignee</th></tr><tr><td>${partyHtml(input.sender!)}</td><td>${partyHtml(input.receiver!)}</td></tr></table>
+<h2>Goods</h2>
+<table><tr><th>#</th><th>Description</th><th>SKU</th><th>HS code</th><th>Origin</th><th>Qty</th><th>Unit value</th><th>Line value</th></tr>
+${rows.join("\n")}
+${goods.join("\n")}
+${charges.join("\n")}
+</table>
+<p>${esc(input.declaration ?? DEFAULT_DECLARATION)}</p>
+</body></html>
+`;
+  return { ok: true, html, invoiceNumber, totals: Object.fromEntries([...totals].map(([k, v]) => [k, moneyString(v, k)])) };
+}

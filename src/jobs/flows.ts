@@ -1,0 +1,31 @@
+/**
+ * Background flow runs: the queue consumer carries out the runs named in its messages; the cron sweep
+ * enqueues pending runs that are due (anything whose immediate enqueue was missed or whose worker died).
+ */
+import { createDb } from "../db/client";
+import type { Deps } from "../env";
+import { type FlowRunMessage, dueRuns, enqueueRuns, executeRun } from "../modules/flows/service";
+import { enqueue } from "../modules/webhooks/service";
+
+export const FLOWS_QUEUE = "trade-compliance-flows";
+
+export async function consumeFlowRuns(batch: MessageBatch<FlowRunMessage>, env: Env, deps: Deps): Promise<void> {
+  const ctx = { db: createDb(env.DB), deps, archive: env.ARCHIVE };
+  for (const msg of batch.messages) {
+    try {
+      const out = await executeRun(ctx, msg.body.flow_run_id);
+      if (out.status !== "skipped" && out.deliveryIds.length) await enqueue(env.WEBHOOKS, out.deliveryIds);
+      msg.ack();
+    } catch (err) {
+      // Storage trouble: the run stays pending and claimed; the queue retries it, or the sweep once the claim expires.
+      console.error(JSON.stringify({ msg: "flow run failed to execute", flow_run_id: msg.body.flow_run_id, error: String(err) }));
+      msg.retry();
+    }
+  }
+}
+
+export async function sweepFlowRuns(env: Env, deps: Deps): Promise<number> {
+  const ids = await dueRuns({ db: createDb(env.DB), deps });
+  await enqueueRuns(env.FLOWS, ids);
+  return ids.length;
+}

@@ -1,0 +1,57 @@
+/**
+ * The human-readable timeline: one line per raw consignment event, in the order they happened. Pure, so the
+ * wording is tested without storage; unknown event types still appear (with their type as the title) rather
+ * than vanish from the record.
+ */
+export interface RawEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface TimelineEntry {
+  at: string;
+  event_id: string;
+  type: string;
+  title: string;
+  detail: string | null;
+  actor: string;
+}
+
+const by = (d: Record<string, unknown>) => (d.flow_id != null ? `flow '${String(d.flow_name)}' (${String(d.flow_id)})${d.inline ? ", inline" : ""}` : "api");
+const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(", ") : "");
+
+export function timelineEntry(e: RawEvent): TimelineEntry {
+  const d = e.data;
+  const base = { at: e.createdAt, event_id: e.id, type: e.type, actor: by(d) };
+  switch (e.type) {
+    case "consignment.created": {
+      const flows = Array.isArray(d.flows_matched) && d.flows_matched.length ? `; flows triggered: ${list(d.flows_matched)}` : "";
+      return { ...base, actor: "api", title: "Consignment created", detail: `${String(d.shipment_ref)}: ${String(d.parcels)} parcel(s), ${String(d.items)} item(s)${flows}` };
+    }
+    case "tags.added":
+      return { ...base, title: "Tags added", detail: list(d.tags) || "no new tags" };
+    case "hold.placed":
+      return { ...base, title: "Hold placed", detail: `${d.code ? `[${String(d.code)}] ` : ""}${String(d.reason)}` };
+    case "hold.released":
+      return { ...base, title: "Hold released", detail: `${String(d.hold_id)}${d.reason ? `: ${String(d.reason)}` : ""}` };
+    case "document.generated":
+      return { ...base, title: "Commercial invoice generated", detail: `invoice ${String(d.invoice_number)} (document ${String(d.document_id)})` };
+    case "pre_alert.sent":
+      return { ...base, title: "Pre-alert sent", detail: `to ${String(d.recipient)}` };
+    case "flow.action_failed":
+      return { ...base, title: `Flow action failed: ${String(d.action)}`, detail: list(d.errors) };
+    case "deletion.refused":
+      return { ...base, actor: "api", title: "Deletion refused", detail: list(d.reasons) };
+    case "assessment.created":
+      return {
+        ...base,
+        actor: "api",
+        title: "Duty assessment run",
+        detail: `${String(d.destination_country)}: duty ${String(d.total_duty)} ${String(d.currency)}, tax ${String(d.total_tax)} ${String(d.currency)} (assessment ${String(d.assessment_id)})`,
+      };
+    default:
+      return { ...base, title: e.type, detail: null };
+  }
+}
