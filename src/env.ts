@@ -54,6 +54,8 @@ export type AppEnv = {
     /** Set by the platform-token check; used as the audit actor. */
     platformAdmin: boolean;
     archived: ArchivedBody | undefined;
+    /** Set by archiveBodyBeforeCommit: await it right before committing (see src/middleware/archive.ts). */
+    archiveGate: (() => Promise<void>) | undefined;
     /**
      * A usage-log row to write with this request's audit row, in the same group-committed batch after the
      * response (engines whose log is not evidence that must exist before the answer).

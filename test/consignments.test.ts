@@ -1,7 +1,7 @@
 /** Consignments: create in both shapes, every rejection rule, atomicity, scoping, read, list, delete. */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ADMIN_TOKEN, call, createClient, getToken, insertCustomer, setup } from "./helpers";
+import { ADMIN_TOKEN, auditRow, call, createClient, getToken, insertCustomer, setup } from "./helpers";
 
 // Outbox deliveries are handed to the real queue, whose consumer posts them: receivers are stubbed here.
 beforeAll(() => {
@@ -251,6 +251,33 @@ describe("read, list, delete", () => {
     expect((await api("/consignments?colour=red")).status).toBe(400);
   });
 
+  it("serves GET from the snapshot written at create, identical to assembling it from the child rows", async () => {
+    const { api } = await setup();
+    const customerless = await create(api, {
+      shipment_ref: "SNAP-1",
+      sender,
+      receiver,
+      orders: [{ order_ref: "A", invoice_number: "INV-9" }],
+      parcels: [
+        { weight_value: 1, barcode: "B1", items: [item({ order_ref: "A" }), item({ sku: "SKU-2", title: "Mug \"blue\" ü" })] },
+        { weight_value: 2, barcode: "B2", orders: [{ order_ref: "N", items: [item({ sku: "SKU-3" })] }] },
+      ],
+    });
+    const id = ((await customerless.json()) as Created).data.consignment.id;
+    const fromSnapshot = await api(`/consignments/${id}`);
+    expect(fromSnapshot.headers.get("content-type")).toContain("application/json");
+    const snap = (await fromSnapshot.json()) as Record<string, any>;
+    expect(snap.parcels.map((p: any) => p.orders.map((o: any) => [o.order_ref, o.items.map((i: any) => i.sku)]))).toEqual([[["A", ["SKU-1"]], [null, ["SKU-2"]]], [["N", ["SKU-3"]]]]);
+    expect(snap.parcels[0].orders[1].items[0].title).toBe('Mug "blue" ü');
+    // A row written before snapshots existed is assembled from its children: same answer.
+    await env.DB.prepare("UPDATE consignments SET retrieval = NULL WHERE id = ?").bind(id).run();
+    expect(await (await api(`/consignments/${id}`)).json()).toEqual(snap);
+    // Lists never carry the snapshot.
+    const list = (await (await api("/consignments?shipment_ref=SNAP-1")).json()) as { consignments: Record<string, unknown>[] };
+    expect(list.consignments[0]).not.toHaveProperty("retrieval");
+    expect(list.consignments[0]).not.toHaveProperty("parcels");
+  });
+
   it("deletes permanently with its children; another workspace's id is a 404", async () => {
     const { api } = await setup();
     const other = await setup();
@@ -322,5 +349,28 @@ describe("validation rules", () => {
 
     const clean = await create(api, { shipment_ref: "VR-3", incoterm: "DAP", sender, receiver, parcels: [{ weight_value: 1, items: [item()] }] });
     expect(((await clean.json()) as Created).data.validation_warnings).toBeUndefined();
+  });
+});
+
+describe("archive before commit", () => {
+  it("the body is in R2 before the consignment is committed; a failed archive is a 503 and commits nothing", async () => {
+    const { api, ws } = await setup();
+    const ok = await create(api, { shipment_ref: "SHP-ARCH-1", sender, receiver, parcels: [{ weight_value: 1, items: [item()] }] });
+    expect(ok.status).toBe(201);
+    const row = await auditRow(ok.headers.get("x-request-id")!);
+    expect(row).toMatchObject({ has_body: 1 });
+    expect(await (await env.ARCHIVE.get(String(row!.body_key)))!.json()).toMatchObject({ shipment_ref: "SHP-ARCH-1" });
+
+    // Fault injection for one call: R2 cannot be made to fail on demand otherwise.
+    const spy = vi.spyOn(env.ARCHIVE, "put").mockRejectedValueOnce(new Error("R2 unavailable"));
+    try {
+      const res = await create(api, { shipment_ref: "SHP-ARCH-2", sender, receiver, parcels: [{ weight_value: 1, items: [item()] }] });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ success: false, error: "unavailable" });
+    } finally {
+      spy.mockRestore();
+    }
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM consignments WHERE workspace_id = ? AND shipment_ref = 'SHP-ARCH-2'").bind(ws.id).first<{ n: number }>();
+    expect(n!.n).toBe(0);
   });
 });

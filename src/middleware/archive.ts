@@ -86,3 +86,34 @@ export const archiveBodyAlongside = createMiddleware<AppEnv>(async (c, next) => 
     throw new ApiError("unavailable", "The request could not be archived; nothing was changed, retry later");
   }
 });
+
+/**
+ * For a write whose handler reads and validates before it commits (consignment create): the put runs beside
+ * that work, and the handler calls `c.var.archiveGate()` immediately before its commit, which waits for the
+ * put (and throws 503 if it failed). So nothing is committed before its request is archived, as with
+ * `archiveBody`, without the client waiting for the put and the reads in turn. A request refused before the
+ * commit is still archived before its response leaves.
+ */
+export const archiveBodyBeforeCommit = createMiddleware<AppEnv>(async (c, next) => {
+  if (!MUTATING.has(c.req.method)) return next();
+  const started = await startArchive(c);
+  if (!started) {
+    c.set("archiveGate", async () => undefined);
+    return next();
+  }
+  const archived = started.put.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  const gate = async () => {
+    const failure = await archived;
+    if (failure) {
+      console.error(JSON.stringify({ msg: "archive put failed", request_id: c.var.requestId, error: String(failure) }));
+      c.set("archived", undefined);
+      throw new ApiError("unavailable", "The request could not be archived; nothing was changed, retry later");
+    }
+  };
+  c.set("archiveGate", gate);
+  await next();
+  await gate();
+});

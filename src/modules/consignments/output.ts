@@ -76,7 +76,7 @@ export interface Tree {
   items: ItemRow[];
 }
 
-export function consignmentOut(c: ConsignmentRow, customer: { id: number; name: string } | null) {
+export function consignmentOut(c: Omit<ConsignmentRow, "retrieval">, customer: { id: number; name: string } | null) {
   const extra = JSON.parse(c.extra) as Record<string, unknown>;
   return {
     id: c.id,

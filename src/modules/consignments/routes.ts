@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
+import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped, scopedWrite } from "../../http/router";
 import { IsoDate } from "../../http/schemas";
 import { rateLimit } from "../../middleware/rate-limit";
 import { enqueue } from "../webhooks/service";
@@ -15,7 +15,7 @@ import { documentToWire, enqueueRuns, holdToWire, preAlertToWire } from "../flow
 import { deleteWithGuards, documentContent, eventToWire, listDocuments, listEvents, listHolds, listPreAlerts, placeHold, releaseHold, timeline } from "./related";
 import { consignmentOut, createdTree, retrievalTree } from "./output";
 import { ConsignmentInput } from "./schemas";
-import { createConsignment, createRejected, customersById, listConsignments, loadConsignment } from "./service";
+import { createConsignment, createRejected, customersById, listConsignments, readConsignmentJson } from "./service";
 
 const tags = ["Consignments"];
 const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps, archive: c.env.ARCHIVE });
@@ -32,7 +32,7 @@ const create = createRoute({
   path: "/consignments",
   tags,
   summary: "Create a consignment",
-  ...scoped("consignments:write", rateLimit("consignment_create")),
+  ...scopedWrite("consignments:write", rateLimit("consignment_create")),
   request: { body: { required: true, content: { "application/json": { schema: ConsignmentInput } } } },
   responses: {
     201: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "Created: data.consignment, data.parcels, data.orders, data.documents (made by inline flow actions), data.validation_warnings (when warning rules matched), data.flows (inline flow actions and their results, when any ran)"),
@@ -220,7 +220,11 @@ export const consignmentRoutes = newRouter()
     async (c) => {
       const ws = c.var.workspace!;
       const ctx = ctxOf(c);
-      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(ctx, ws, c.req.valid("json"), { pinnedCustomerId: pinned(c), requestId: c.var.requestId });
+      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(ctx, ws, c.req.valid("json"), {
+        pinnedCustomerId: pinned(c),
+        requestId: c.var.requestId,
+        beforeCommit: () => c.var.archiveGate!(),
+      });
       // Committed: hand the new deliveries and flow runs to their queues now (the cron sweep catches any this misses).
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
       if (runIds.length) c.executionCtx.waitUntil(enqueueRuns(c.env.FLOWS, runIds));
@@ -256,8 +260,8 @@ export const consignmentRoutes = newRouter()
     return c.json({ success: true as const, message: "", consignments: rows.map((r) => consignmentOut(r, r.customerId !== null ? (names.get(r.customerId) ?? null) : null)), has_more: hasMore }, 200);
   })
   .openapi(get, async (c) => {
-    const t = await loadConsignment(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id, pinned(c));
-    return c.json({ ...consignmentOut(t.consignment, t.customer), parcels: retrievalTree(t) }, 200);
+    const body = await readConsignmentJson(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id, pinned(c));
+    return new Response(body, { status: 200, headers: { "content-type": "application/json" } }) as never;
   })
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");

@@ -3,15 +3,16 @@
  * same batch), read, list and delete. Every create rejection is collected and reported at once, in the
  * spec's 422 body.
  */
-import { and, desc, eq, gte, inArray, lt, lte } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, lt, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { bulkInsert } from "../../db/bulk";
 import { consignmentDocuments, consignmentEvents, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers, flowRuns } from "../../db/schema/index";
 import type { Deps, WorkspaceContext } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { type CatalogueRow, catalogueBySkuQuery } from "../catalogue/service";
 import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
-import { type Tree, partyOut } from "./output";
+import { type Tree, consignmentOut, partyOut, retrievalTree } from "./output";
 import type { ConsignmentInputT, ItemT } from "./schemas";
 import { type LengthUnit, type WeightUnit, decText, toCm, toKg } from "./units";
 import { isoAt } from "../../lib/clock";
@@ -73,7 +74,7 @@ export interface CreateResult {
   flowsRan: { flow_id: number; name: string; actions: Record<string, unknown>[] }[];
 }
 
-export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: WorkspaceContext, input: ConsignmentInputT, caller: { pinnedCustomerId: number | null; requestId: string }): Promise<CreateResult> {
+export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: WorkspaceContext, input: ConsignmentInputT, caller: { pinnedCustomerId: number | null; requestId: string; beforeCommit?: () => Promise<void> }): Promise<CreateResult> {
   const { db, deps } = ctx;
   const errors: string[] = [];
 
@@ -259,6 +260,7 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     orders: orderRows as Tree["orders"],
     items: itemRows as Tree["items"],
   };
+  tree.consignment.retrieval = JSON.stringify(retrievalTree(tree));
 
   // Flows: actions marked `wait` run now, against the consignment about to be inserted; their effects join
   // the batch, and any failure rejects the create before anything is written. The rest become flow runs.
@@ -286,10 +288,9 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   const runs = runRows(deps, ws.id, consignment.id, matched, nowMs);
 
   const statements: unknown[] = [db.insert(consignments).values(tree.consignment)];
-  // Keep each statement under D1's 100 bound parameters.
-  for (let i = 0; i < parcelRows.length; i += 8) statements.push(db.insert(consignmentParcels).values(parcelRows.slice(i, i + 8)));
-  for (let i = 0; i < orderRows.length; i += 9) statements.push(db.insert(consignmentOrders).values(orderRows.slice(i, i + 9)));
-  for (let i = 0; i < itemRows.length; i += 5) statements.push(db.insert(consignmentItems).values(itemRows.slice(i, i + 5)));
+  if (parcelRows.length) statements.push(bulkInsert(db, consignmentParcels, parcelRows));
+  if (orderRows.length) statements.push(bulkInsert(db, consignmentOrders, orderRows));
+  if (itemRows.length) statements.push(bulkInsert(db, consignmentItems, itemRows));
   statements.push(
     db.insert(consignmentEvents).values({
       id: createdEventId,
@@ -314,6 +315,8 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   );
   statements.push(...outbox.statements);
   try {
+    // The request's verbatim body must be in the archive before anything it asks for is committed.
+    await caller.beforeCommit?.();
     await db.batch(statements as never);
   } catch (err) {
     await discardDocuments(ctx.archive, r2Keys);
@@ -362,6 +365,31 @@ export async function loadConsignment({ db }: Ctx, workspaceId: string, id: stri
   return { consignment: c, parcels, orders, items, customer };
 }
 
+/**
+ * GET /consignments/{id} as JSON text: the head (one row with its customer) and the retrieval snapshot spliced
+ * in as it was stored, so the ~100 child rows are neither read nor parsed and re-serialized. Rows from before
+ * the snapshot existed are assembled from their children.
+ */
+export async function readConsignmentJson(ctx: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<string> {
+  const where = [eq(consignments.id, id), eq(consignments.workspaceId, workspaceId)];
+  if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
+  const [row] = await ctx.db
+    .select({ consignment: consignments, customerName: customers.name })
+    .from(consignments)
+    .leftJoin(customers, and(eq(customers.id, consignments.customerId), eq(customers.workspaceId, workspaceId)))
+    .where(and(...where))
+    .limit(1);
+  if (!row) throw notFound(`Consignment '${id}' not found`);
+  const c = row.consignment;
+  if (c.retrieval === null) {
+    const t = await loadConsignment(ctx, workspaceId, id, pinnedCustomerId);
+    return JSON.stringify({ ...consignmentOut(t.consignment, t.customer), parcels: retrievalTree(t) });
+  }
+  const customer = c.customerId !== null && row.customerName !== null ? { id: c.customerId, name: row.customerName } : null;
+  const head = JSON.stringify(consignmentOut(c, customer));
+  return `${head.slice(0, -1)},"parcels":${c.retrieval}}`;
+}
+
 export interface ListQuery {
   limit: number;
   starting_after?: string | undefined;
@@ -373,6 +401,9 @@ export interface ListQuery {
   created_before?: string | undefined;
 }
 
+// A page of consignments never needs their retrieval snapshots (tens of kilobytes each).
+const { retrieval: _snapshot, ...listColumns } = getTableColumns(consignments);
+
 export async function listConsignments({ db }: Ctx, workspaceId: string, q: ListQuery, pinnedCustomerId: number | null) {
   const where = [eq(consignments.workspaceId, workspaceId)];
   if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
@@ -383,7 +414,7 @@ export async function listConsignments({ db }: Ctx, workspaceId: string, q: List
   if (q.status) where.push(eq(consignments.status, q.status));
   if (q.created_after) where.push(gte(consignments.createdAt, q.created_after));
   if (q.created_before) where.push(lte(consignments.createdAt, q.created_before));
-  const rows = await db.select().from(consignments).where(and(...where)).orderBy(desc(consignments.id)).limit(q.limit + 1);
+  const rows = await db.select(listColumns).from(consignments).where(and(...where)).orderBy(desc(consignments.id)).limit(q.limit + 1);
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `consignments` ADD `retrieval` text;
