@@ -161,7 +161,25 @@ export const ConsignmentInput = z
     volume_unit: opt(z.enum(["ml", "l"])),
   })
   .strict()
-  .openapi("ConsignmentCreate");
+  .openapi("ConsignmentCreate", {
+    example: {
+      shipment_ref: "SHP-1001",
+      external_code: "DDP-EXPRESS",
+      incoterm: "DDP",
+      transport_mode: "air",
+      weight_unit: "kg",
+      sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB", eori_id: "GB123456789000" },
+      receiver: { company_name: "Buyer Inc", address_1: "5 Main St", city: "Austin", state_province: "TX", post_code: "73301", country_code: "US", type: "Business" },
+      orders: [{ order_ref: "ORD-1", amount: 25, currency_code: "GBP", invoice_number: "INV-1" }],
+      parcels: [
+        {
+          weight_value: 0.4,
+          barcode: "JD0001",
+          items: [{ order_ref: "ORD-1", sku: "TSHIRT-M", title: "Cotton T-shirt", quantity: 2, unit_value: 12.5, currency_code: "GBP", country_of_origin: "PT", hs_code: "6109.10" }],
+        },
+      ],
+    } as never,
+  });
 
 export type ConsignmentInputT = z.infer<typeof ConsignmentInput>;
 export type ItemT = z.infer<typeof Item>;
