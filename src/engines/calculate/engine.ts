@@ -278,7 +278,7 @@ export function decideMeasures(
       }
       if (e.kind === "auto_with_232") {
         if (on232) exempt ??= { e: { ...e, name: `${e.name}: ${on232.measure.code} ${on232.measure.name}` }, claimed: false };
-        else if (under232) claimOrOffer({ ...e, hsPrefix: under232.measure.hsPrefix, condition: `The goods are of ${dotted(under232.measure.hsPrefix)}, subject to ${under232.measure.code} ${under232.measure.name}` });
+        else if (under232) claimOrOffer({ ...e, hsPrefix: under232.measure.hsPrefix, condition: `goods of ${dotted(under232.measure.hsPrefix)} are subject to ${under232.measure.code} ${under232.measure.name}` });
         continue;
       }
       const onCode = e.hsPrefix === "" || code.startsWith(e.hsPrefix);
