@@ -510,7 +510,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   // are left out as invalid, and a quote in that window says so rather than look like what was assessed then.
   if (line && data.rule.schedule === "US" && input.entryDate >= "2025-02-04" && input.entryDate <= "2026-02-23")
     notes.push(
-      "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though entries on this date were assessed them at the time",
+      "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time",
     );
   // The Section 122 surcharge is limited to 150 days; the data has no extension, so a later quote says it ended.
   const s122 = line && data.rule.schedule === "US" ? data.measures.find((x) => x.program === "122" && x.validTo !== null && x.validTo < input.entryDate) : undefined;
