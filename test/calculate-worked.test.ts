@@ -17,16 +17,18 @@ beforeAll(async () => {
 const get = (o: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((v, k) => (v === null || v === undefined ? v : (v as Record<string, unknown>)[k]), o);
 
+// 2026-03-02 is inside the Section 122 window (2026-02-24 to 2026-07-23): US lines carry its 10% unless exempt.
 const US = { destination_country: "US", currency: "USD", entry_date: "2026-03-02" };
+const S122_ENDED = "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
 // [name, request, {path: expected}]
 const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ["ad valorem MFN (16.5%) with MPF at its floor and HMF", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 },
-    { "estimated_duties.tier": "normal_tariff", "estimated_duties.tariffs.0.amount": 165, "estimated_duties.tariffs.0.basis": "16.5% of 1,000.00 USD customs value", "fees.MPF.amount": 33.58, "fees.HMF.amount": 1.25, "totals.total": 199.83 }],
+    { "estimated_duties.tier": "normal_tariff", "estimated_duties.tariffs.0.amount": 165, "estimated_duties.tariffs.0.basis": "16.5% of 1,000.00 USD customs value", "estimated_duties.tariffs.1.code": "9903.03.01", "estimated_duties.tariffs.1.amount": 100, "fees.MPF.amount": 33.58, "fees.HMF.amount": 1.25, "totals.total": 299.83 }],
   ["HMF only for sea: none by air", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000, transport_mode: "air" },
-    { "fees.HMF": undefined, "totals.fees": 33.58, "totals.total": 198.58 }],
-  ["Section 301 List 4A (7.5%) stacked on MFN for China", { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000 },
-    { "estimated_duties.tariffs.1.code": "9903.88.15", "estimated_duties.tariffs.1.amount": 75, "totals.duty": 240, "totals.total": 274.83 }],
+    { "fees.HMF": undefined, "totals.fees": 33.58, "totals.total": 298.58 }],
+  ["Section 301 List 4A (7.5%) and the Section 122 surcharge (10%) stacked on MFN for China", { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000 },
+    { "estimated_duties.tariffs.1.code": "9903.88.15", "estimated_duties.tariffs.1.amount": 75, "estimated_duties.tariffs.2.code": "9903.03.01", "estimated_duties.tariffs.2.amount": 100, "estimated_duties.tariffs.2.basis": "10% of 1,000.00 USD customs value", "totals.duty": 340, "totals.total": 374.83 }],
   ["Section 301 not yet in force (List 3 from 2018-09-24)", { ...US, hs_code: "9403.60.80", origin_country: "CN", declared_value: 1000, entry_date: "2018-09-01" },
     { "estimated_duties.tariffs.length": 1, "totals.duty": 0, "fees.MPF": undefined, "totals.fees": 1.25 }],
   ["Section 301 List 3 at 10% (2018-09-24 to 2019-05-09)", { ...US, hs_code: "9403.60.80", origin_country: "CN", declared_value: 1000, entry_date: "2019-01-15" },
@@ -34,31 +36,31 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ["Section 301 List 3 at 25% from 2019-05-10", { ...US, hs_code: "9403.60.80", origin_country: "CN", declared_value: 1000, entry_date: "2019-06-03" },
     { "estimated_duties.tariffs.1.rate": "25%", "totals.duty": 250 }],
   ["four-year-review 301 (100%) on an EV", { ...US, hs_code: "8703.80.00", origin_country: "CN", declared_value: 40000 },
-    { "estimated_duties.tariffs.0.amount": 1000, "estimated_duties.tariffs.1.code": "9903.91.03", "estimated_duties.tariffs.1.amount": 40000, "fees.MPF.amount": 138.56, "fees.HMF.amount": 50, "totals.total": 41188.56 }],
+    { "estimated_duties.tariffs.0.amount": 1000, "estimated_duties.tariffs.1.code": "9903.91.03", "estimated_duties.tariffs.1.amount": 40000, "estimated_duties.tariffs.2.amount": 4000, "exemptions.available_exemptions.0.code": "9903.03.06", "fees.MPF.amount": 138.56, "fees.HMF.amount": 50, "totals.total": 45188.56 }],
   ["preferential tariff for a KORUS origin", { ...US, hs_code: "6109.10.00", origin_country: "KR", declared_value: 1000 },
-    { "estimated_duties.tier": "preferential_tariff", "estimated_duties.preferential_tariff.total_duty": 0, "totals.duty": 0, "totals.total": 34.83 }],
+    { "estimated_duties.tier": "preferential_tariff", "estimated_duties.preferential_tariff.total_duty": 0, "estimated_duties.tariffs.1.code": "9903.03.01", "totals.duty": 100, "totals.total": 134.83 }],
   ["preferential specific rate (KORUS 10 cents/kg)", { ...US, hs_code: "0406.10.08", origin_country: "KR", declared_value: 100, weight: 10 },
-    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 1, "fees.HMF.amount": 0.13, "totals.fees": 33.71, "totals.total": 34.71 }],
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 11, "fees.HMF.amount": 0.13, "totals.fees": 33.71, "totals.total": 44.71 }],
   ["specific duty per kg ($1.509/kg × 10 kg)", { ...US, hs_code: "0406.10.08", origin_country: "FR", declared_value: 100, weight: 10 },
-    { "estimated_duties.tariffs.0.type": "specific", "estimated_duties.tariffs.0.amount": 15.09, "estimated_duties.tariffs.0.basis": "1.509 USD/KG × 10 kg = 15.09 USD", "totals.total": 48.8 }],
+    { "estimated_duties.tariffs.0.type": "specific", "estimated_duties.tariffs.0.amount": 15.09, "estimated_duties.tariffs.0.basis": "1.509 USD/KG × 10 kg = 15.09 USD", "totals.duty": 25.09, "totals.total": 58.8 }],
   ["weight in lb converted to kg", { ...US, hs_code: "0406.10.08", origin_country: "FR", declared_value: 100, weight: 10, weight_unit: "lb" },
-    { "estimated_duties.tariffs.0.amount": 6.84, "totals.total": 40.55 }],
+    { "estimated_duties.tariffs.0.amount": 6.84, "totals.total": 50.55 }],
   ["specific duty without a weight is estimated, not guessed", { ...US, hs_code: "0406.10.08", origin_country: "FR", declared_value: 100 },
-    { "estimated_duties.tariffs.0.estimated": true, "estimated_duties.tariffs.0.amount": 0, "totals.duty": 0 }],
+    { "estimated_duties.tariffs.0.estimated": true, "estimated_duties.tariffs.0.amount": 0, "estimated_duties.tariffs.1.amount": 10, "totals.duty": 10 }],
   ["compound: $1.104/kg + 14.9%", { ...US, hs_code: "0402.29.50", origin_country: "NZ", declared_value: 200, weight: 10 },
-    { "estimated_duties.tariffs.0.type": "compound", "estimated_duties.tariffs.0.amount": 40.84, "totals.fees": 33.83, "totals.total": 74.67 }],
+    { "estimated_duties.tariffs.0.type": "compound", "estimated_duties.tariffs.0.amount": 40.84, "totals.fees": 33.83, "totals.total": 94.67 }],
   ["compound on the second unit (41 cents/kg + 16.3%)", { ...US, hs_code: "6201.20.11", origin_country: "VN", declared_value: 50, quantity: 12, weight: 6 },
-    { "estimated_duties.tariffs.0.amount": 100.26, "values.customs_value": 600, "totals.fees": 34.33, "totals.total": 134.59 }],
+    { "estimated_duties.tariffs.0.amount": 100.26, "values.customs_value": 600, "estimated_duties.tariffs.1.amount": 60, "totals.fees": 34.33, "totals.total": 194.59 }],
   ["three-part compound (per article + % + per kg)", { ...US, hs_code: "6505.00.08", origin_country: "VN", declared_value: 2, quantity: 100, weight: 10 },
-    { "estimated_duties.tariffs.0.amount": 15.85, "totals.total": 49.68 }],
+    { "estimated_duties.tariffs.0.amount": 15.85, "totals.total": 69.68 }],
   ["free line", { ...US, hs_code: "8517.13.00", origin_country: "VN", declared_value: 800 },
     { "estimated_duties.tariffs.0.type": "free", "totals.duty": 0, "totals.total": 34.58 }],
   ["column 2 (punitive) for Russia", { ...US, hs_code: "6109.10.00", origin_country: "RU", declared_value: 1000 },
-    { "estimated_duties.tier": "punitive_tariff", "estimated_duties.punitive_tariff.total_duty": 900, "totals.total": 934.83 }],
+    { "estimated_duties.tier": "punitive_tariff", "estimated_duties.punitive_tariff.total_duty": 900, "totals.duty": 1000, "totals.total": 1034.83 }],
   ["Russia before column 2 applied (2022-04-09): MFN; FY2021 MPF floor", { ...US, hs_code: "6109.10.00", origin_country: "RU", declared_value: 1000, entry_date: "2021-06-01" },
     { "estimated_duties.tier": "normal_tariff", "totals.duty": 165, "fees.MPF.amount": 27.23, "totals.total": 193.48 }],
   ["column 2 specific per litre with the volume in hl", { ...US, hs_code: "2203.00.00", origin_country: "RU", declared_value: 500, volume: 2, volume_unit: "hl" },
-    { "estimated_duties.tariffs.0.amount": 26.4, "totals.total": 60.61 }],
+    { "estimated_duties.tariffs.0.amount": 26.4, "totals.total": 110.61 }],
   ["Section 232 steel on the full value (50%)", { ...US, hs_code: "7208.36.00", origin_country: "BR", declared_value: 10000, entry_date: "2025-09-02" },
     { "estimated_duties.tariffs.1.code": "9903.81.87", "estimated_duties.tariffs.1.amount": 5000, "fees.MPF.amount": 34.64, "fees.HMF.amount": 12.5, "totals.total": 5047.14 }],
   ["Section 232 steel for the UK at 25%", { ...US, hs_code: "7208.36.00", origin_country: "GB", declared_value: 10000, entry_date: "2025-09-02" },
@@ -78,23 +80,23 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ["claim 9903.85.09 applied via manual_claims", { ...US, hs_code: "9403.20.00", origin_country: "VN", declared_value: 1000, entry_date: "2025-09-02", components: [{ material: "aluminum", value: 300 }], manual_claims: ["9903.85.09"] },
     { "estimated_duties.tariffs.1.exempted": true, "estimated_duties.tariffs.1.amount": 0, "exemptions.tariff_exemptions.0.code": "9903.85.09", "exemptions.tariff_exemptions.0.claimed": true, "totals.total": 33.96 }],
   ["301 product exclusion offered as a claim", { ...US, hs_code: "7326.90.86", origin_country: "CN", declared_value: 1000 },
-    { "exemptions.available_exemptions.0.code": "9903.88.69", "totals.duty": 279 }],
+    { "exemptions.available_exemptions.0.code": "9903.88.69", "totals.duty": 379 }],
   ["301 product exclusion claimed", { ...US, hs_code: "7326.90.86", origin_country: "CN", declared_value: 1000, manual_claims: ["9903.88.69"] },
-    { "estimated_duties.tariffs.1.exempted": true, "estimated_duties.tariffs.1.exclusion_code": "9903.88.69", "totals.duty": 29 }],
+    { "estimated_duties.tariffs.1.exempted": true, "estimated_duties.tariffs.1.exclusion_code": "9903.88.69", "totals.duty": 129 }],
   ["301 exclusion fires on its 10-digit statistical number", { ...US, hs_code: "3926.90.99.10", origin_country: "CN", declared_value: 1000 },
-    { "estimated_duties.tariffs.0.amount": 53, "estimated_duties.tariffs.1.exempted": true, "exemptions.tariff_exemptions.0.code": "9903.88.69", "exemptions.tariff_exemptions.0.claimed": false, "totals.duty": 53 }],
+    { "estimated_duties.tariffs.0.amount": 53, "estimated_duties.tariffs.1.exempted": true, "exemptions.tariff_exemptions.0.code": "9903.88.69", "exemptions.tariff_exemptions.0.claimed": false, "totals.duty": 153 }],
   ["301 exclusion at 8 digits: duty applies, exclusion offered", { ...US, hs_code: "3926.90.99", origin_country: "CN", declared_value: 1000 },
-    { "estimated_duties.tariffs.1.amount": 75, "exemptions.tariff_exemptions.length": 0, "totals.duty": 128 }],
+    { "estimated_duties.tariffs.1.amount": 75, "exemptions.tariff_exemptions.length": 0, "totals.duty": 228 }],
   ["301 exclusion expired after 2026-11-09", { ...US, hs_code: "3926.90.99.10", origin_country: "CN", declared_value: 1000, entry_date: "2026-11-10" },
     { "estimated_duties.tariffs.1.amount": 75, "totals.duty": 128, "fees.MPF.amount": 33.58 }],
   ["MPF capped at the FY2026 maximum", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 500000 },
-    { "fees.MPF.amount": 651.5, "fees.HMF.amount": 625, "totals.total": 83776.5 }],
+    { "fees.MPF.amount": 651.5, "fees.HMF.amount": 625, "totals.total": 133776.5 }],
   ["MPF between floor and cap", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 50000, transport_mode: "air" },
-    { "fees.MPF.amount": 173.2, "totals.total": 8423.2 }],
+    { "fees.MPF.amount": 173.2, "totals.total": 13423.2 }],
   ["FOB destination: shipping and insurance are not customs value", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000, shipping_cost: 100, insurance_cost: 20 },
-    { "values.customs_value": 1000, "values.shipping_cost": 100, "values.customs_value_basis": "FOB", "totals.total": 199.83 }],
+    { "values.customs_value": 1000, "values.shipping_cost": 100, "values.customs_value_basis": "FOB", "totals.total": 299.83 }],
   ["FOB destination with a CIF price: freight deducted", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1120, shipping_terms: "CIF", shipping_cost: 100, insurance_cost: 20 },
-    { "values.customs_value": 1000, "totals.total": 199.83 }],
+    { "values.customs_value": 1000, "totals.total": 299.83 }],
   ["CIF destination: VAT on customs value + duty (DE)", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "de", currency: "EUR", entry_date: "2026-03-02", declared_value: 1000, shipping_cost: 100, insurance_cost: 20 },
     { "values.customs_value": 1120, "values.customs_value_basis": "CIF", "totals.duty": 134.4, "vat.rate": 19, "vat.amount": 238.34, "vat.basis": "19% of 1,254.40 EUR (customs value 1,120.00 EUR + duty 134.40 EUR)", "totals.total": 372.74 }],
   ["UK Global Tariff and UK VAT", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "GB", currency: "GBP", entry_date: "2026-03-02", declared_value: 1000 },
@@ -128,9 +130,32 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ["regional tax: Canary Islands outside the VAT area", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "ES", currency: "EUR", entry_date: "2026-03-02", declared_value: 1000, destination_region: "es-cn" },
     { "totals.duty": 120, "vat.rate": 0, "vat.amount": 0, "totals.total": 120 }],
   ["4-digit code resolves to the highest-duty national line", { ...US, hs_code: "6109", origin_country: "VN", declared_value: 1000 },
-    { "tariff_line.resolution.method": "highest_of_range", "tariff_line.code": "6109.90.10", "totals.duty": 320 }],
+    { "tariff_line.resolution.method": "highest_of_range", "tariff_line.code": "6109.90.10", "totals.duty": 420 }],
   ["quantity × per-unit value", { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 25, quantity: 40 },
-    { "values.declared_value_per_unit": 25, "values.declared_value_total": 1000, "totals.duty": 165 }],
+    { "values.declared_value_per_unit": 25, "values.declared_value_total": 1000, "totals.duty": 265 }],
+  // Section 122 (9903.03.01): 10% of the customs value on top of MFN and 301, 2026-02-24 to 2026-07-23.
+  ["Section 122: over on 2026-07-24, the same T-shirt pays MFN + 301 only", { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000, entry_date: "2026-07-24" },
+    { "estimated_duties.tariffs.length": 2, "totals.duty": 240, "totals.total": 274.83, "notes.0": S122_ENDED }],
+  ["Section 122: not yet on 2026-02-23, the last IEEPA day (left out as held unlawful)", { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000, entry_date: "2026-02-23" },
+    { "estimated_duties.tariffs.length": 2, "totals.duty": 240, "totals.total": 274.83, "notes.0": "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time" }],
+  ["Section 122: a product of the note 2(aa)(ii) list (smartphones) is exempt on its code", { ...US, hs_code: "8517.13.00", origin_country: "CN", declared_value: 1000 },
+    { "estimated_duties.tariffs.1.code": "9903.03.01", "estimated_duties.tariffs.1.exempted": true, "estimated_duties.tariffs.1.exclusion_code": "9903.03.03", "exemptions.tariff_exemptions.0.code": "9903.03.03", "exemptions.tariff_exemptions.0.claimed": false, "totals.duty": 0, "totals.total": 34.83 }],
+  ["Section 122: not on Section 232 steel (50% charged, surcharge exempt under 9903.03.06)", { ...US, hs_code: "7208.36.00", origin_country: "BR", declared_value: 10000 },
+    { "estimated_duties.tariffs.1.code": "9903.81.87", "estimated_duties.tariffs.1.amount": 5000, "estimated_duties.tariffs.2.code": "9903.03.01", "estimated_duties.tariffs.2.exempted": true, "estimated_duties.tariffs.2.exclusion_code": "9903.03.06", "totals.duty": 5000, "totals.total": 5047.14 }],
+  ["Section 122: not on Section 232 steel under the April 2026 annexes either", { ...US, hs_code: "7208.36.00", origin_country: "BR", declared_value: 10000, entry_date: "2026-05-04" },
+    { "estimated_duties.tariffs.1.code": "9903.82.02", "estimated_duties.tariffs.2.exclusion_code": "9903.03.06", "totals.duty": 5000, "totals.total": 5047.14 }],
+  ["Section 122: not on a 232 aluminum derivative (232 on 300 of content = 150)", { ...US, hs_code: "9403.20.00", origin_country: "VN", declared_value: 1000, components: [{ material: "aluminum", value: 300 }] },
+    { "estimated_duties.tariffs.1.amount": 150, "estimated_duties.tariffs.2.exclusion_code": "9903.03.06", "exemptions.available_exemptions.0.code": "9903.85.09", "exemptions.available_exemptions.length": 1, "totals.total": 184.83 }],
+  ["Section 122: unmodelled 232 (passenger vehicles) is a claim; claimed, the surcharge goes", { ...US, hs_code: "8703.80.00", origin_country: "CN", declared_value: 40000, manual_claims: ["9903.03.06"] },
+    { "estimated_duties.tariffs.2.exempted": true, "exemptions.tariff_exemptions.0.claimed": true, "totals.duty": 41000, "totals.total": 41188.56 }],
+  ["Section 122: Mexican T-shirt entered free under USMCA is exempt (9903.03.08)", { ...US, hs_code: "6109.10.00", origin_country: "MX", declared_value: 1000 },
+    { "estimated_duties.tier": "preferential_tariff", "estimated_duties.tariffs.1.exempted": true, "estimated_duties.tariffs.1.exclusion_code": "9903.03.08", "exemptions.tariff_exemptions.0.claimed": false, "exemptions.available_exemptions.length": 0, "totals.duty": 0, "totals.total": 34.83 }],
+  ["Section 122: Mexican toys on an MFN-free line with no USMCA rate pay it; 9903.03.08 offered", { ...US, hs_code: "9503.00.00", origin_country: "MX", declared_value: 1000 },
+    { "estimated_duties.tier": "normal_tariff", "estimated_duties.tariffs.1.amount": 100, "exemptions.available_exemptions.0.code": "9903.03.08", "totals.duty": 100, "totals.total": 134.83 }],
+  ["Section 122: the same toys with the USMCA claim are exempt", { ...US, hs_code: "9503.00.00", origin_country: "MX", declared_value: 1000, manual_claims: ["9903.03.08"] },
+    { "estimated_duties.tariffs.1.exempted": true, "exemptions.tariff_exemptions.0.code": "9903.03.08", "exemptions.tariff_exemptions.0.claimed": true, "totals.duty": 0, "totals.total": 34.83 }],
+  ["Section 122: a CAFTA-DR T-shirt entered free is exempt (9903.03.09)", { ...US, hs_code: "6109.10.00", origin_country: "GT", declared_value: 1000 },
+    { "estimated_duties.tier": "preferential_tariff", "estimated_duties.tariffs.1.exclusion_code": "9903.03.09", "totals.duty": 0, "totals.total": 34.83 }],
   ["unknown code: rate_found false with a message", { ...US, hs_code: "9999.99.99", origin_country: "VN", declared_value: 100 },
     { "rate_found": false, "totals.duty": 0 }],
 ];
@@ -142,5 +167,45 @@ describe("calculate: worked cases", () => {
     const json = (await res.json()) as Record<string, unknown>;
     expect(res.status, JSON.stringify(json)).toBe(200);
     for (const [path, value] of Object.entries(expected)) expect(get(json, path), `${path} in ${JSON.stringify(json, null, 1)}`).toEqual(value);
+  });
+});
+
+describe("calculate/stacking: the Section 122 surcharge in the stack", () => {
+  type Stack = { tariffs: Record<string, unknown>[]; potential_exclusion_codes?: Record<string, unknown>[] };
+  const stackOf = async (body: Record<string, unknown>) => {
+    const res = await api("/calculate/stacking", { json: { entry_date: "2026-03-02", ...body } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Stack;
+  };
+  const S122 = { name: "Section 122 balance-of-payments surcharge", code: "9903.03.01", type: "additional" };
+
+  it("listed after MFN and 301 at 10%, only inside 2026-02-24..2026-07-23", async () => {
+    const cn = await stackOf({ hs_code: "6109.10.00", origin_country: "CN" });
+    expect(cn.tariffs).toEqual([
+      { name: "MFN duty", rate: "16.5%", type: "ad_valorem", code: "6109.10.00" },
+      { name: "Section 301 China, List 4A", rate: "7.5%", type: "additional", code: "9903.88.15" },
+      { ...S122, rate: "10%" },
+    ]);
+    expect((await stackOf({ hs_code: "6109.10.00", origin_country: "CN", entry_date: "2026-07-24" })).tariffs.map((t) => t.code)).toEqual(["6109.10.00", "9903.88.15"]);
+    expect((await stackOf({ hs_code: "6109.10.00", origin_country: "CN", entry_date: "2026-02-23" })).tariffs.map((t) => t.code)).toEqual(["6109.10.00", "9903.88.15"]);
+  });
+
+  it("exemptions: on the product list, under Section 232, and for USMCA goods entered free", async () => {
+    const zeroed = (code: string) => ({ ...S122, rate: "0%", exempted: true, exclusion_code: code, exclusion_name: expect.any(String) });
+    expect((await stackOf({ hs_code: "8517.13.00", origin_country: "CN" })).tariffs[1]).toEqual(zeroed("9903.03.03"));
+    const steel = await stackOf({ hs_code: "7208.36.00", origin_country: "BR" });
+    expect(steel.tariffs.map((t) => [t.code, t.rate])).toEqual([["7208.36.00", "Free"], ["9903.81.87", "50%"], ["9903.03.01", "0%"]]);
+    expect(steel.tariffs[2]).toEqual(zeroed("9903.03.06"));
+    const mx = await stackOf({ hs_code: "6109.10.00", origin_country: "MX" });
+    expect(mx.tariffs[0]).toMatchObject({ name: expect.stringMatching(/^Preferential duty, United States-Mexico-Canada Agreement/), rate: "Free" });
+    expect(mx.tariffs[1]).toEqual(zeroed("9903.03.08"));
+  });
+
+  it("a claim-only exemption keeps the surcharge in the stack and is offered", async () => {
+    const toys = await stackOf({ hs_code: "9503.00.00", origin_country: "MX" });
+    expect(toys.tariffs[1]).toEqual({ ...S122, rate: "10%" });
+    expect(toys.potential_exclusion_codes).toEqual([{ code: "9903.03.08", name: "Product of Mexico entered free of duty under USMCA", applied: false, reason: expect.stringMatching(/^Claim-only: Originating under USMCA/) }]);
+    const aircraft = await stackOf({ hs_code: "8411.91.90", origin_country: "FR" });
+    expect(aircraft.potential_exclusion_codes?.map((p) => p.code)).toContain("9903.03.05");
   });
 });

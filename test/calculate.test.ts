@@ -68,10 +68,10 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
 });
 
 describe("notes on what the data does not cover", () => {
-  it("a US quote in the IEEPA window says IEEPA duties are not included; outside it, no such note", async () => {
+  it("a US quote in the IEEPA window says IEEPA duties are left out as held unlawful; outside it, no such note", async () => {
     const { api } = await setup();
     const inWindow = (await (await api("/calculate", { json: { ...base, origin_country: "CN", entry_date: "2025-09-02" } })).json()) as { notes: string[] };
-    expect(inWindow.notes.join(" ")).toMatch(/IEEPA .* not modelled/);
+    expect(inWindow.notes.join(" ")).toMatch(/IEEPA .* not included: the Supreme Court held them unlawful/);
     const after = (await (await api("/calculate", { json: { ...base, origin_country: "CN" } })).json()) as { notes: string[] };
     expect(after.notes.join(" ")).not.toMatch(/IEEPA/);
   });
@@ -99,7 +99,7 @@ describe("usage history", () => {
     expect(page.data[0]).toMatchObject({ id: b.request_id, endpoint: "calculate/stacking" });
     expect(page.has_more).toBe(true);
     const next = (await (await api(`/usage-history/calculate?starting_after=${b.request_id}`)).json()) as { data: { id: string; total: number; currency: string; receiver_country_code: string }[] };
-    expect(next.data[0]).toMatchObject({ id: a.request_id, total: 199.83, currency: "USD", receiver_country_code: "US" });
+    expect(next.data[0]).toMatchObject({ id: a.request_id, total: 299.83, currency: "USD", receiver_country_code: "US" });
   });
 });
 
@@ -128,11 +128,12 @@ describe("POST /calculate/multiple", () => {
     expect(body.results[1]).toMatchObject({ rate_found: false, origin_country: "ZZ" });
     expect(body.results[1]!.error).toMatch(/origin_country/);
     expect(body.results[3]).toMatchObject({ rate_found: false });
-    // Duty: 165 + (165 + 75) = 405; fees: MPF 0.3464% of 2,010 = 6.96 → floor 33.58 once; HMF 0.125% of 2,010 = 2.5125.
-    expect(body.totals.duty).toBe(405);
+    // Duty: (165 + 100 Section 122) + (165 + 75 + 100) = 605; fees: MPF 0.3464% of 2,010 = 6.96 → floor 33.58 once;
+    // HMF 0.125% of 2,010 = 2.5125.
+    expect(body.totals.duty).toBe(605);
     expect(body.shipment.fees.MPF.amount).toBe(33.58);
     expect(body.totals.fees).toBe(36.09);
-    expect(body.totals.total).toBe(441.09);
+    expect(body.totals.total).toBe(641.09);
     expect(body.shipment.shipping_cost).toBe(100);
     expect(typeof body.execution_time).toBe("number");
   });
@@ -184,6 +185,26 @@ describe("POST /calculate/stacking", () => {
   });
 });
 
+describe("Section 122 surcharge on the fixture slice", () => {
+  it("stacks on MFN, yields to Section 232, spares USMCA goods entered free; the answer names the data", async () => {
+    const { api } = await setup();
+    const vn = (await (await api("/calculate", { json: base })).json()) as { estimated_duties: { tariffs: { code: string; amount: number }[] }; data_source: { version: string; source: string } };
+    expect(vn.estimated_duties.tariffs.map((t) => [t.code, t.amount])).toEqual([["6109.10.00", 165], ["9903.03.01", 100]]);
+    expect(vn.data_source.version).toBe("2026-11-22.2+fixture");
+    expect(vn.data_source.source).toMatch(/Section 122 surcharge 2026-02-24 to 2026-07-23/);
+    const stackOf = async (hs_code: string, origin_country: string) =>
+      ((await (await api("/calculate/stacking", { json: { hs_code, origin_country, entry_date: "2026-03-02" } })).json()) as { tariffs: Record<string, unknown>[]; potential_exclusion_codes?: { code: string }[] });
+    expect((await stackOf("7208.36.00", "VN")).tariffs.at(-1)).toMatchObject({ code: "9903.03.01", rate: "0%", exempted: true, exclusion_code: "9903.03.06" });
+    expect((await stackOf("6109.10.00", "MX")).tariffs.at(-1)).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.08" });
+    expect((await stackOf("6109.10.00", "CA")).tariffs.at(-1)).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.07" });
+    const freeLine = await stackOf("8517.13.00", "MX");
+    expect(freeLine.tariffs.at(-1)).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.03" });
+    const noRate = await stackOf("9403.60.80", "MX");
+    expect(noRate.tariffs.at(-1)).toMatchObject({ code: "9903.03.01", rate: "10%" });
+    expect(noRate.potential_exclusion_codes?.map((p) => p.code)).toContain("9903.03.08");
+  });
+});
+
 describe("POST /calculate/stacking/bulk", () => {
   it("per-item success or error, refs echoed, in order", async () => {
     const { api } = await setup();
@@ -193,7 +214,7 @@ describe("POST /calculate/stacking/bulk", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { results: Record<string, unknown>[]; execution_time: number };
     expect(body.results.map((r) => [r.index, r.ref, r.success])).toEqual([[0, "a", true], [1, "b", false], [2, "c", false], [3, null, true]]);
-    expect(body.results[0]!.tariffs).toHaveLength(2);
+    expect(body.results[0]!.tariffs).toHaveLength(3); // MFN, Section 301, Section 122
     expect(body.results[1]!.error).toMatch(/hs_code/);
     expect(body.results[2]!.error).toMatch(/BR is not supported/);
     expect(body.results[3]).toMatchObject({ rate_found: false });

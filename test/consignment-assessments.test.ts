@@ -116,13 +116,14 @@ describe("POST /consignments/{id}/assessments", () => {
       expect(item.rates_applied.map((x) => [x.measure, x.code, x.rate, x.amount, x.basis])).toEqual(r.estimated_duties.tariffs.map((t) => [t.name, t.code ?? null, t.rate, money2(t.amount), t.basis]));
       expect(item.rates_applied[0]!.tier).toBe(r.estimated_duties.tier);
     });
-    // Pinned figures: 16.5% MFN of 250.00 and of 500.00, plus 7.5% Section 301 on the Chinese line; the MPF floor once per entry.
+    // Pinned figures: 16.5% MFN and 10% Section 122 (entry 2026-03-02) of 250.00 and of 500.00, plus 7.5% Section 301
+    // on the Chinese line; the MPF floor once per entry.
     expect(a.items.map((i) => [i.sku, i.hs_code, i.hs_code_source, i.origin_country, i.quantity, i.declared_currency, i.duty])).toEqual([
-      ["TEE-VN", "61091000", "declared", "VN", 2, "USD", "41.25"],
-      ["TEE-CN", "61091000", "declared", "CN", 1, "USD", "120.00"],
+      ["TEE-VN", "61091000", "declared", "VN", 2, "USD", "66.25"],
+      ["TEE-CN", "61091000", "declared", "CN", 1, "USD", "170.00"],
     ]);
-    expect(a.items[1]!.rates_applied.map((x) => [x.rate, x.tier, x.amount])).toEqual([["16.5%", "normal_tariff", "82.50"], ["7.5%", null, "37.50"]]);
-    expect(a).toMatchObject({ total_duty: "161.25", total_fees: "33.58", total_vat: "0.00", total_tax: "33.58", total: "194.83" });
+    expect(a.items[1]!.rates_applied.map((x) => [x.rate, x.tier, x.amount])).toEqual([["16.5%", "normal_tariff", "82.50"], ["7.5%", null, "37.50"], ["10%", null, "50.00"]]);
+    expect(a).toMatchObject({ total_duty: "236.25", total_fees: "33.58", total_vat: "0.00", total_tax: "33.58", total: "269.83" });
   });
 
   it("GB → DE: EU duty and import VAT in EUR, converted from GBP", async () => {
@@ -155,7 +156,7 @@ describe("POST /consignments/{id}/assessments", () => {
     expect(item).toMatchObject({ hs_code: "61091000", hs_code_source: "classified", classification: { confidence: expect.any(String), score: expect.any(Number) }, error: null, rate_found: true });
     const calc = await multiple(api, { destination_country: "US", codes: [{ hs_code: "61091000", origin_country: "VN", declared_value: 20, quantity: 4, currency: "USD" }] });
     expect(item.duty).toBe(money2(calc.results[0]!.totals.duty));
-    expect(item.duty).toBe("13.20");
+    expect(item.duty).toBe("21.20"); // 16.5% MFN + 10% Section 122 of 80.00
   });
 
   it("reports items it cannot assess, and codes without a rate, instead of failing the run", async () => {
@@ -177,12 +178,12 @@ describe("POST /consignments/{id}/assessments", () => {
     const a = (await res.json()) as Assessment;
     expect(a.complete).toBe(false);
     expect(a.items.map((i) => i.sku)).toEqual(["OK", "BLANK", "NORATE"]);
-    expect(a.items[0]).toMatchObject({ duty: "16.50", error: null });
+    expect(a.items[0]).toMatchObject({ duty: "26.50", error: null });
     expect(a.items[1]).toMatchObject({ hs_code: null, duty: null, tax: null, rates_applied: [] });
     expect(a.items[1]!.error).toMatch(/no title or description/);
     expect(a.items[2]).toMatchObject({ hs_code: "99999999", rate_found: false, duty: null, error: null });
     expect(a.items[2]!.message).toMatch(/No US tariff line/);
-    expect(a.total_duty).toBe("16.50");
+    expect(a.total_duty).toBe("26.50");
   });
 
   it("stores the assessment with its timeline event and the duties.calculated outbox event in one batch", async () => {
@@ -192,11 +193,11 @@ describe("POST /consignments/{id}/assessments", () => {
     const a = (await (await assess(api, id)).json()) as Assessment;
 
     const event = await env.DB.prepare("SELECT id, data FROM webhook_events WHERE workspace_id = ? AND type = 'duties.calculated'").bind(ws.id).first<{ id: string; data: string }>();
-    expect(JSON.parse(event!.data)).toEqual({ consignment_id: id, shipment_ref: "EVT-ASM", external_code: "EXT-1", assessment_id: a.assessment_id, destination_country: "US", total_duty: "16.50", total_tax: a.total_tax, currency: "USD" });
+    expect(JSON.parse(event!.data)).toEqual({ consignment_id: id, shipment_ref: "EVT-ASM", external_code: "EXT-1", assessment_id: a.assessment_id, destination_country: "US", total_duty: "26.50", total_tax: a.total_tax, currency: "USD" });
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(event!.id).first()).toEqual({ n: 1 });
 
     const timeline = await env.DB.prepare("SELECT data, request_id FROM consignment_events WHERE consignment_id = ? AND type = 'assessment.created'").bind(id).first<{ data: string; request_id: string }>();
-    expect(JSON.parse(timeline!.data)).toEqual({ assessment_id: a.assessment_id, destination_country: "US", total_duty: "16.50", total_tax: a.total_tax, currency: "USD", items: 1 });
+    expect(JSON.parse(timeline!.data)).toEqual({ assessment_id: a.assessment_id, destination_country: "US", total_duty: "26.50", total_tax: a.total_tax, currency: "USD", items: 1 });
     expect(timeline!.request_id).toBe(a.request_id);
 
     // A failing outbox write takes the assessment and its event down with it.

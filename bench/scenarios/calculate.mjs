@@ -43,7 +43,7 @@ export function requests() {
 /** A correctness spot check against the running server: a few worked cases, as a table for RESULTS.md. */
 export async function report({ call }) {
   const cases = [
-    ["6109.10.00 CN→US 1,000 USD", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" }, 274.83],
+    ["6109.10.00 CN→US 1,000 USD (301 + Section 122)", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" }, 374.83],
     ["6109.10.00 CN→DE 1,000 EUR + 120 freight", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "DE", declared_value: 1000, currency: "EUR", shipping_cost: 100, insurance_cost: 20, entry_date: "2026-03-02" }, 372.74],
     ["7208.36.00 BR→US 10,000 USD (232 steel)", { hs_code: "7208.36.00", origin_country: "BR", destination_country: "US", declared_value: 10000, currency: "USD", entry_date: "2025-09-02" }, 5047.14],
   ];

@@ -3,7 +3,7 @@
  * Derives the calculate reference data from the raw downloads in ../shared/data:
  *   data/tariffs/us-hts8.json    USITC tariff database 2025: HTS-8 MFN, special (per programme) and column 2 rates
  *   data/tariffs/uk-eu.json      UK Global Tariff 2021 and the EU CET beside it (DIT comparison table)
- *   data/tariffs/us-ch99.json    Section 301 lists, Section 232 products, Section 301 product exclusions
+ *   data/tariffs/us-ch99.json    Section 301 lists, Section 232 products, Section 122 surcharge, exclusions and claims
  *   data/vat/vat-rates.json      VAT standard/reduced rates with history (ibericode; sales-tax for the rest)
  *   data/fx/ecb-rates.csv        ECB euro reference rates since 2018 (wide: Date + one column per currency)
  * data/customs/*.json (de minimis, fees, destination rules) is curated by hand and not written here.
@@ -173,6 +173,131 @@ const EU27 = ["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", 
 /** Countries whose Section 232 steel/aluminium duties were exempted or under quota agreements until Proclamations 10895/10896 (2025-03-12). */
 const PRE_2025_232_EXEMPT = ["CA", "MX", "AU", "AR", "BR", "KR", "JP", "GB", "UA", ...EU27];
 
+/** Exclusion rows; `origins` and `preference` are null unless a row sets them (see src/db/schema/calculate.ts). */
+const EXCLUSION_COLUMNS = ["code", "name", "applies_to", "hs_prefix", "kind", "condition", "valid_from", "valid_to", "origins", "preference"];
+const yale = join(shared, "us-ch99-yale");
+const dotted = (c) => (c.length <= 4 ? c : `${c.slice(0, 4)}.${c.slice(4, 6)}${c.length > 6 ? `.${c.slice(6, 8)}` : ""}${c.length > 8 ? `.${c.slice(8)}` : ""}`);
+
+/** One top-level block of policy_params.yaml as text (the file is flat enough that no YAML parser is needed). */
+function yamlBlock(name) {
+  const yaml = readFileSync(join(yale, "config", "policy_params.yaml"), "utf8");
+  const m = new RegExp(`^${name}:\\n((?:(?:[ \\t]+.*|\\s*#.*|)\\n)+)`, "m").exec(yaml);
+  if (!m) throw new Error(`policy_params.yaml: no ${name} block`);
+  return m[1];
+}
+const yamlScalar = (block, key) => {
+  const m = new RegExp(`^\\s+${key}:\\s*'?([^'\\s#]+)`, "m").exec(block);
+  if (!m) throw new Error(`policy_params.yaml: no ${key}`);
+  return m[1];
+};
+/** The `prefixes: [...]` list of one entry of a block (it may span lines). */
+const yamlPrefixes = (block, key) => {
+  const m = new RegExp(`^  ${key}:\\n\\s+prefixes:\\s*\\[([^\\]]*)\\]`, "m").exec(block);
+  if (!m) throw new Error(`policy_params.yaml: no prefixes for ${key}`);
+  return [...m[1].matchAll(/'(\d+)'/g)].map((x) => x[1]);
+};
+
+/** HTS numbers in note text: "0201.10.05" → "02011005", "8505.11.0070" → "8505110070"; Chapter 99 headings skipped. */
+const noteCodes = (lines) => {
+  const out = new Set();
+  for (const l of lines) for (const m of l.matchAll(/\b(\d{4})\.(\d{2})\.(\d{2})(\d{2})?\b/g)) if (m[1].slice(0, 2) !== "99") out.add(m[1] + m[2] + m[3] + (m[4] ?? ""));
+  return out;
+};
+
+/**
+ * Section 122 (HTSUS 9903.03.01): a 10% surcharge on products of every country for 150 days, with the
+ * exemptions of U.S. note 2(aa) to subchapter III of chapter 99 (HTS 2026 Rev 6). Dates and rate from the
+ * `section_122` block of policy_params.yaml; the product list from s122_exempt_products.csv, each code placed in
+ * its subdivision of the note, which decides whether it fires on the code or must be claimed.
+ */
+function section122(text) {
+  const p = yamlBlock("section_122");
+  const from = yamlScalar(p, "effective_date");
+  const to = yamlScalar(p, "expiry_date");
+  const rate = num(yamlScalar(p, "rate"));
+  const S122 = "9903.03.01";
+  const row = (code, name, hs, kind, condition, { origins = null, preference = null, validTo = to } = {}) => [code, name, S122, hs, kind, condition, from, validTo, origins, preference];
+  const exclusions = [];
+
+  const at = (re) => {
+    const i = text.findIndex((l) => re.test(l));
+    if (i < 0) throw new Error(`chapter 99 text: ${re} not found`);
+    return i;
+  };
+  const ii = at(/^\(ii\) As provided in heading 9903\.03\.03/);
+  const iii = at(/^\(iii\) As provided in heading 9903\.03\.04/);
+  const iv = at(/^\(iv\) As provided in heading 9903\.03\.05/);
+  const v = at(/^\(v\) As provided in heading 9903\.03\.06/);
+  if (!(ii < iii && iii < iv && iv < v)) throw new Error("chapter 99 text: note 2(aa) subdivisions out of order");
+  const listII = noteCodes(text.slice(ii, iii));
+  const listIV = noteCodes(text.slice(iv, v));
+  // (iii) names particular articles, each "classifiable in" a subheading that also holds other goods.
+  const items = new Map();
+  const iiiText = text.slice(iii, iv).join(" ").replace(/\s+/g, " ");
+  for (const m of iiiText.matchAll(/\((\d+)\) (.+?) \(classifiable in subheading (\d{4})\.(\d{2})\.(\d{2})\)/g)) items.set(m[3] + m[4] + m[5], { n: m[1], name: m[2] });
+
+  // One column, so not through table() (which skips one-value rows).
+  const [head, ...codes] = parseCsv(readFileSync(join(yale, yamlScalar(p, "exempt_products")), "utf8")).map((r) => r[0]);
+  if (head !== "hts8") throw new Error(`s122 exempt products: unexpected header ${head}`);
+  const listed = new Set(codes.filter(Boolean));
+  const dropped = [];
+  for (const hs of [...listed].sort()) {
+    // Chapter 98 provisions of the (iv) list have no tariff line here (the data is chapters 1-97).
+    if (hs.startsWith("98")) continue;
+    if (listII.has(hs)) exclusions.push(row("9903.03.03", `Listed in note 2(aa)(ii) to chapter 99 subchapter III: ${dotted(hs)}`, hs, "auto", null));
+    else if (items.has(hs)) {
+      const { n, name } = items.get(hs);
+      exclusions.push(row("9903.03.04", `${name} (note 2(aa)(iii)(${n}))`, hs, "claim", `Only this particular article, not everything else classified in ${dotted(hs)}`));
+    } else if (listIV.has(hs))
+      exclusions.push(
+        row("9903.03.05", "Civil aircraft, their engines, parts, components and subassemblies, ground flight simulators (note 2(aa)(iv))", hs, "claim", `For use in civil aircraft and meeting general note 6; other goods of ${dotted(hs)} pay the surcharge`),
+      );
+    else dropped.push(hs);
+  }
+  const missing = [...listII, ...items.keys(), ...listIV].filter((hs) => !hs.startsWith("98") && !listed.has(hs));
+  if (dropped.length) console.warn(`section 122: ${dropped.map(dotted).join(", ")} in s122_exempt_products.csv but not in note 2(aa)(ii)-(iv): not loaded`);
+  if (missing.length) console.warn(`section 122: ${missing.map(dotted).join(", ")} in note 2(aa)(ii)-(iv) but not in s122_exempt_products.csv: not loaded`);
+
+  exclusions.push(
+    row("9903.03.02", "Goods in transit before the Section 122 surcharge took effect", "", "claim", "Loaded onto the vessel at the port of loading and in transit on the final mode before 12:01 a.m. EST on 2026-02-24, and entered before 12:01 a.m. EST on 2026-02-28", { validTo: "2026-02-27" }),
+  );
+  // Note 2(aa)(v): no surcharge on articles subject to Section 232. For the 232 measures loaded here the engine
+  // decides it from the line itself; the other 232 programmes are not computed, so their products are claims.
+  exclusions.push(row("9903.03.06", "Article subject to Section 232 (note 2(aa)(v))", "", "auto_with_232", "A Section 232 duty applies to the goods"));
+  const s232 = yamlBlock("section_232_headings");
+  const file = (f) => readFileSync(join(yale, "resources", f), "utf8").split("\n").map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
+  const unmodelled = [
+    ["passenger vehicles and light trucks", "9903.94", [...yamlPrefixes(s232, "autos_passenger"), ...yamlPrefixes(s232, "autos_light_trucks")]],
+    ["parts of passenger vehicles and light trucks", "9903.94", file("s232_auto_parts.txt")],
+    ["wood products", "9903.76", [...yamlPrefixes(s232, "softwood"), ...yamlPrefixes(s232, "wood_furniture"), ...yamlPrefixes(s232, "kitchen_cabinets")]],
+    ["medium- and heavy-duty vehicles and buses", "9903.74", [...yamlPrefixes(s232, "mhd_vehicles"), ...yamlPrefixes(s232, "buses")]],
+    ["parts of medium- and heavy-duty vehicles", "9903.74", file("s232_mhd_parts.txt")],
+    ["semiconductor articles", "9903.79.01", table(join(yale, "resources", "s232_semi_products.csv")).map((r) => r.hts10)],
+  ];
+  const byPrefix = new Map();
+  for (const [what, headings, prefixes] of unmodelled)
+    for (const hs of prefixes) {
+      const e = byPrefix.get(hs) ?? { what: [], headings: [] };
+      if (!e.what.includes(what)) e.what.push(what);
+      if (!e.headings.includes(headings)) e.headings.push(headings);
+      byPrefix.set(hs, e);
+    }
+  for (const [hs, e] of [...byPrefix].sort(([a], [b]) => a.localeCompare(b)))
+    exclusions.push(
+      row("9903.03.06", `Article subject to Section 232 (${e.what.join("; ")}), a duty not computed here`, hs, "claim", `Entered under a Section 232 heading (${e.headings.join(", ")}); that duty is not in this data and is not charged`),
+    );
+  // Note 2(aa)(vi)-(viii): goods entered free of duty under USMCA (Canada, Mexico) or, for textiles and apparel,
+  // under CAFTA-DR. "Textile or apparel good" (general note 29(d)(v)) is taken as chapters 50-63.
+  exclusions.push(row("9903.03.07", "Product of Canada entered free of duty under USMCA", "", "preference", "Originating under USMCA and entered free of duty under it (special programme S/S+)", { origins: ["CA"], preference: "S" }));
+  exclusions.push(row("9903.03.08", "Product of Mexico entered free of duty under USMCA", "", "preference", "Originating under USMCA and entered free of duty under it (special programme S/S+)", { origins: ["MX"], preference: "S" }));
+  for (let ch = 50; ch <= 63; ch++)
+    exclusions.push(
+      row("9903.03.09", "Textile or apparel good of a CAFTA-DR country entered free of duty under CAFTA-DR", String(ch), "preference", "Originating under CAFTA-DR and entered free of duty under it (special programme P)", { origins: ["CR", "DO", "SV", "GT", "HN", "NI"], preference: "P" }),
+    );
+  const measure = ["122", S122, "Section 122 balance-of-payments surcharge", "", null, null, rate, "value", null, from, to, null];
+  return { measure, exclusions };
+}
+
 function ch99() {
   const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, replaces, condition]
   const s301 = table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv"));
@@ -274,7 +399,9 @@ function ch99() {
   exclusions.push(["9903.85.09", "Aluminum derivative: aluminum smelted and cast in the United States", "232:aluminum", "", "claim", "The aluminum content was smelted and cast in the United States", "2025-03-12", "2026-04-05"]);
   // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the metal share is 0.
   exclusions.push(["9903.82.01", "Section 232 annex goods containing no steel, aluminum or copper", "232", "", "auto_zero_content", "metal_weight_percentage is 0", "2026-04-06", null]);
-  // Pre-2025 country exemptions: recorded so the stack can show why the measure did not apply.
+  const s122 = section122(text);
+  measures.push(s122.measure);
+  exclusions.push(...s122.exclusions);
   // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
   const groups = new Map();
   for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to] of measures) {
@@ -284,7 +411,7 @@ function ch99() {
   }
   return {
     measures: [...groups.values()].map((g) => ({ ...g, prefixes: [...new Set(g.prefixes)].sort() })),
-    exclusions: { columns: ["code", "name", "applies_to", "hs_prefix", "kind", "condition", "valid_from", "valid_to"], rows: exclusions },
+    exclusions: { columns: EXCLUSION_COLUMNS, rows: exclusions.map((r) => [...r, ...new Array(EXCLUSION_COLUMNS.length - r.length).fill(null)]) },
   };
 }
 

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-22.1";
+export const version = "2026-11-22.2";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -18,7 +18,8 @@ const json = (v) => (v === null || v === undefined ? null : JSON.stringify(v));
 const FIXTURE_CHAPTERS = ["04", "22", "61", "62", "72", "73", "76", "84", "85", "87", "94"];
 
 export async function rows({ fixture }) {
-  const keep = (code) => !fixture || FIXTURE_CHAPTERS.includes(code.slice(0, 2));
+  // '' is a measure or exclusion on every product (the Section 122 surcharge): always kept.
+  const keep = (code) => !fixture || code === "" || FIXTURE_CHAPTERS.includes(code.slice(0, 2));
   const us = read("tariffs/us-hts8.json");
   const ukEu = read("tariffs/uk-eu.json");
   const ch99 = read("tariffs/us-ch99.json");
@@ -38,7 +39,7 @@ export async function rows({ fixture }) {
   for (const m of ch99.measures)
     for (const prefix of m.prefixes)
       if (keep(prefix)) measures.push([m.program, m.code, m.name, prefix, json(m.origins), json(m.origins_excluded), m.rate, m.basis, m.metal, m.valid_from, m.valid_to]);
-  const exclusions = ch99.exclusions.rows.filter((r) => r[3] === "" || keep(r[3]));
+  const exclusions = ch99.exclusions.rows.filter((r) => keep(r[3]));
   const origin = [];
   for (const [program, p] of Object.entries(programs.programs))
     for (const [country, from] of Object.entries(p.countries)) origin.push(["US", program, p.name, country, from, null]);
@@ -53,7 +54,7 @@ export async function rows({ fixture }) {
       columns: ["program", "code", "name", "hs_prefix", "origins", "origins_excluded", "rate", "basis", "metal", "valid_from", "valid_to"],
       rows: measures,
     },
-    calc_exclusions: { columns: ch99.exclusions.columns.map((c) => (c === "applies_to" ? "applies_to" : c)), rows: exclusions },
+    calc_exclusions: { columns: ch99.exclusions.columns, rows: exclusions },
     calc_origin_programs: { columns: ["schedule", "program", "name", "country", "valid_from", "valid_to"], rows: origin },
   };
 }

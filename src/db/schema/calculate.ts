@@ -35,7 +35,7 @@ export const calcTariffLines = sqliteTable(
   (t) => [index("calc_tariff_lines_code_idx").on(t.schedule, t.code, t.validFrom)],
 );
 
-/** US Chapter 99 additional duties (Section 301, Section 232) by HS prefix and date. */
+/** US Chapter 99 additional duties (Sections 301, 232, 122) by HS prefix ('' = every product) and date. */
 export const calcMeasures = sqliteTable(
   "calc_measures",
   {
@@ -57,7 +57,10 @@ export const calcMeasures = sqliteTable(
   (t) => [index("calc_measures_prefix_idx").on(t.hsPrefix, t.validFrom)],
 );
 
-/** Exclusions from additional duties: `auto` ones fire on the code, `claim` ones only when claimed. */
+/**
+ * Exclusions from additional duties: `auto` ones fire on the code, `claim` ones only when claimed; the other kinds
+ * (`auto_zero_content`, `auto_with_232`, `preference`) fire on facts the engine decides (see decideMeasures).
+ */
 export const calcExclusions = sqliteTable(
   "calc_exclusions",
   {
@@ -72,6 +75,10 @@ export const calcExclusions = sqliteTable(
     condition: text("condition"),
     validFrom: text("valid_from").notNull(),
     validTo: text("valid_to"),
+    /** JSON array of ISO origins the exclusion is limited to; null = every origin. */
+    origins: text("origins"),
+    /** `preference` kind: the special programme (General Note 3(c) code, `S` = USMCA) the goods must enter free under. */
+    preference: text("preference"),
   },
   (t) => [index("calc_exclusions_prefix_idx").on(t.hsPrefix)],
 );

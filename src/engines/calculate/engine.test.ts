@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { dec } from "../../lib/money";
 import { applicableMeasures, calculate, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
-import type { CalcInput, DeMinimisRow, Measure, ResolvedData, TariffLine } from "./types";
+import type { CalcInput, DeMinimisRow, Exclusion, Measure, ResolvedData, TariffLine } from "./types";
 
 const input = (over: Partial<CalcInput> = {}): CalcInput => ({
   hsCode: "12345678",
@@ -234,5 +234,118 @@ describe("notes", () => {
   it("says when the FX data ends before the entry date", () => {
     const r = calculate(input({ currency: "GBP", entryDate: "2026-11-20" }), data({ fx: { date: "2026-04-13", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" } }));
     expect(r.notes.join(" ")).toMatch(/latest ECB reference rate in the data is of 2026-04-13/);
+  });
+});
+
+describe("Section 122 surcharge (9903.03.01)", () => {
+  const s122 = measure({ program: "122", code: "9903.03.01", name: "Section 122 balance-of-payments surcharge", hsPrefix: "", origins: null, rate: "0.1", validFrom: "2026-02-24", validTo: "2026-07-23" });
+  const x = (over: Partial<Exclusion>): Exclusion => ({ code: "9903.03.03", name: "Listed", appliesTo: "9903.03.01", hsPrefix: "", kind: "auto", condition: null, validFrom: "2026-02-24", validTo: "2026-07-23", ...over });
+  const with232 = x({ code: "9903.03.06", name: "Article subject to Section 232", kind: "auto_with_232" });
+  const usmca = [
+    x({ code: "9903.03.07", name: "Canada, USMCA", kind: "preference", origins: ["CA"], preference: "S" }),
+    x({ code: "9903.03.08", name: "Mexico, USMCA", kind: "preference", origins: ["MX"], preference: "S" }),
+  ];
+  const cafta = x({ code: "9903.03.09", name: "CAFTA-DR textile", hsPrefix: "12", kind: "preference", origins: ["GT"], preference: "P" });
+  const steel = measure({ program: "232", code: "9903.81.87", name: "Section 232 steel", origins: null, rate: "0.5", metal: "steel", validFrom: "2025-06-04", validTo: "2026-04-05" });
+  const programs = [
+    { program: "S", name: "USMCA", country: "MX", validFrom: "2020-07-01", validTo: null },
+    { program: "P", name: "CAFTA-DR", country: "GT", validFrom: "2006-07-01", validTo: null },
+  ];
+  const d = (over: Partial<ResolvedData> = {}) => data({ measures: [s122, measure()], exclusions: [with232, ...usmca, cafta], programs, ...over });
+  const on = (entryDate: string, over: Partial<CalcInput> = {}) => input({ origin: "CN", entryDate, ...over });
+  const codes = (r: ReturnType<typeof calculate>) => r.duties.map((l) => `${l.code}${l.exempted ? " exempted" : ""}`);
+
+  // MFN 10% of 1,000 = 100; Section 301 25% = 250; Section 122 10% = 100.
+  it.each([
+    ["first day: MFN + 301 + 122, the surcharge last", "2026-02-24", "450", ["1234.56.78", "9903.88.03", "9903.03.01"]],
+    ["last day of the 150", "2026-07-23", "450", ["1234.56.78", "9903.88.03", "9903.03.01"]],
+    ["the day before: no surcharge", "2026-02-23", "350", ["1234.56.78", "9903.88.03"]],
+    ["the day after: no surcharge", "2026-07-24", "350", ["1234.56.78", "9903.88.03"]],
+  ])("%s", (_n, date, duty, lines) => {
+    const r = calculate(on(date), d());
+    expect(r.totalDuty.toString()).toBe(duty);
+    expect(codes(r)).toEqual(lines);
+  });
+
+  it("notes: IEEPA left out as held unlawful before the surcharge; the surcharge's end after it", () => {
+    const before = calculate(on("2026-02-23"), d()).notes.join(" ");
+    expect(before).toMatch(/IEEPA .* not included: the Supreme Court held them unlawful/);
+    expect(before).not.toMatch(/Section 122/);
+    expect(calculate(on("2026-03-02"), d()).notes.join(" ")).not.toMatch(/IEEPA|Section 122/);
+    expect(calculate(on("2026-07-24"), d()).notes.join(" ")).toMatch(/Section 122 .* ran from 2026-02-24 to 2026-07-23 .* no extension/);
+  });
+
+  it("a product on the exemption list: the surcharge is zeroed, 301 stays", () => {
+    const r = calculate(on("2026-03-02"), d({ exclusions: [x({ hsPrefix: "12345678" }), with232] }));
+    expect(r.totalDuty.toString()).toBe("350");
+    expect(r.duties[2]).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.03" });
+    expect(r.exemptions.fired).toEqual([{ code: "9903.03.03", name: "Listed", applies_to: "9903.03.01", claimed: false }]);
+  });
+
+  it("a claim-only product exemption is offered, applied when claimed, and not offered once excluded otherwise", () => {
+    const claim = x({ code: "9903.03.05", name: "Civil aircraft", hsPrefix: "12345678", kind: "claim", condition: "For civil aircraft" });
+    const r = calculate(on("2026-03-02"), d({ exclusions: [claim] }));
+    expect(r.totalDuty.toString()).toBe("450");
+    expect(r.exemptions.available.map((e) => e.code)).toEqual(["9903.03.05"]);
+    expect(calculate(on("2026-03-02", { manualClaims: ["9903.03.05"] }), d({ exclusions: [claim] })).totalDuty.toString()).toBe("350");
+    expect(calculate(on("2026-03-02"), d({ exclusions: [x({ hsPrefix: "12345678" }), claim] })).exemptions.available).toEqual([]);
+  });
+
+  it.each([
+    // 232 steel 50% of 1,000 = 500 on top of MFN 100; no 301 here (VN).
+    ["232 charged: no surcharge", { origin: "VN" }, [steel], "600", "9903.03.06"],
+    ["232 owed on a metal content not given: no surcharge", { origin: "VN" }, [{ ...steel, basis: "content" as const }], "100", "9903.03.06"],
+    ["232 excluded (no metal content): the surcharge is due", { origin: "VN", metalWeightPercentage: "0" }, [steel], "200", null],
+  ])("%s", (_n, over, extra, duty, exclusion) => {
+    const zero = x({ code: "9903.82.01", name: "No metal", appliesTo: "232", kind: "auto_zero_content", validFrom: "2025-01-01", validTo: null });
+    const r = calculate(on("2026-03-02", over), d({ measures: [s122, ...extra], exclusions: [with232, zero] }));
+    expect(r.totalDuty.toString()).toBe(duty);
+    const line = r.duties.find((l) => l.code === "9903.03.01");
+    if (exclusion) {
+      expect(line).toMatchObject({ exempted: true, exclusion_code: exclusion });
+      expect(line?.exclusion_name).toMatch(/9903\.81\.87 Section 232 steel/);
+    } else expect(line?.amount.toString()).toBe("100");
+  });
+
+  it("a 232 measure on a longer code: the surcharge stays, the exemption is offered and can be claimed", () => {
+    const dd = d({ measures: [s122, { ...steel, hsPrefix: "1234567890" }], exclusions: [with232] });
+    const r = calculate(on("2026-03-02", { origin: "VN" }), dd);
+    expect(r.totalDuty.toString()).toBe("200");
+    expect(r.conditional.map((c) => c.code)).toEqual(["9903.81.87"]);
+    expect(r.exemptions.available[0]).toMatchObject({ code: "9903.03.06", condition: expect.stringMatching(/1234\.56\.78\.90/) });
+    expect(calculate(on("2026-03-02", { origin: "VN", manualClaims: ["9903.03.06"] }), dd).totalDuty.toString()).toBe("100");
+  });
+
+  it.each([
+    // Line 12345678 has "Free (KR)" only unless the case gives it S or P rates.
+    ["MX entered free under USMCA: exempt on its own", "MX", { S: [] }, [], "0", "exempted", []],
+    ["MX on a line with no USMCA rate: charged, the exemption offered", "MX", null, [], "200", "charged", ["9903.03.08"]],
+    ["MX on a line with no USMCA rate, claimed: exempt", "MX", null, ["9903.03.08"], "100", "exempted", []],
+    ["MX on a line whose USMCA rate is not free: charged, nothing to claim", "MX", { S: [["av", "0.05"]] }, [], "150", "charged", []],
+    ["CA does not get Mexico's exemption", "CA", null, [], "200", "charged", ["9903.03.07"]],
+    ["GT textile entered free under CAFTA-DR: exempt", "GT", { P: [] }, [], "0", "exempted", []],
+    ["VN: no preference exemption", "VN", { S: [], P: [] }, [], "200", "charged", []],
+  ] as const)("%s", (_n, origin, special, claims, duty, status, offered) => {
+    const r = calculate(on("2026-03-02", { origin, manualClaims: [...claims] }), d({ measures: [s122], lines: [line({ special: special as TariffLine["special"] })] }));
+    expect(r.totalDuty.toString()).toBe(duty);
+    expect(r.duties.find((l) => l.code === "9903.03.01")?.exempted ?? false).toBe(status === "exempted");
+    expect(r.exemptions.available.map((e) => e.code)).toEqual(offered);
+  });
+
+  it("the CAFTA-DR exemption is for textiles only (chapters of its rows)", () => {
+    const r = calculate(on("2026-03-02", { origin: "GT", hsCode: "23456789" }), d({ measures: [s122], lines: [line({ code: "23456789", special: { P: [] } })] }));
+    expect(r.totalDuty.toString()).toBe("100");
+  });
+
+  it("stack: the surcharge after 301, the USMCA exemption zeroed, claims offered", () => {
+    const cn = stack(on("2026-03-02"), d());
+    expect(cn.tiers.map((t) => t.code)).toEqual(["1234.56.78", "9903.88.03", "9903.03.01"]);
+    expect(cn.tiers[2]).toMatchObject({ rate: "10%", type: "additional" });
+    const mx = stack(on("2026-03-02", { origin: "MX" }), d({ lines: [line({ special: { S: [] } })] }));
+    expect(mx.tiers[0]).toMatchObject({ name: "Preferential duty, USMCA", rate: "Free" });
+    expect(mx.tiers[1]).toMatchObject({ code: "9903.03.01", rate: "0%", exempted: true, exclusion_code: "9903.03.08" });
+    const noRate = stack(on("2026-03-02", { origin: "MX" }), d({ lines: [line({ special: null })] }));
+    expect(noRate.tiers[1]).toMatchObject({ code: "9903.03.01", rate: "10%" });
+    expect(noRate.potential[0]).toMatchObject({ code: "9903.03.08", applied: false, reason: expect.stringMatching(/^Claim-only/) });
   });
 });

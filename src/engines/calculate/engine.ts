@@ -200,6 +200,10 @@ export const metalOf = (material: string) => METALS[material.trim().toLowerCase(
 const exclusionMatches = (e: Exclusion, m: Measure) =>
   e.appliesTo === m.code || e.appliesTo === m.program || (m.metal !== null && e.appliesTo === `${m.program}:${m.metal}`);
 
+/** Section 122 surcharge (HTSUS 9903.03.01): stacks on the others, so it is listed after them. */
+const LAST_PROGRAMS = ["122"];
+const listOrder = (m: Measure) => (LAST_PROGRAMS.includes(m.program) ? 1 : 0);
+
 /** Measures that apply to the origin on the date, after the stacking rules between them. */
 export function applicableMeasures(data: ResolvedData, origin: string, date: string): Measure[] {
   const ms = data.measures
@@ -215,26 +219,40 @@ export function applicableMeasures(data: ResolvedData, origin: string, date: str
     const prev = byKey.get(key);
     if (!prev || m.hsPrefix.length > prev.hsPrefix.length) byKey.set(key, m);
   }
-  return [...byKey.values()].sort((a, b) => a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
+  return [...byKey.values()].sort((a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
+}
+
+/** How the base duty is paid: the special programme whose rate the tier uses (null for MFN and column 2), and the line's special rates. */
+export interface EntryBasis {
+  program: string | null;
+  special: Record<string, Component[]> | null;
 }
 
 /**
  * Decides every additional measure: exclusions that fire on the code, claims filed in `manual_claims`, content
  * bases, and measures that cover only some statistical suffixes of a shorter code (conditional).
  * `customsValue` null = stacking mode (no values): content-based measures are conditional there.
+ * `entry` says how the base duty is paid, for exclusions that hold only for goods entered free under a
+ * preference (Section 122 for USMCA and CAFTA-DR goods). Claims are offered only for measures still charged.
  */
 export function decideMeasures(
   input: CalcInput,
   data: ResolvedData,
   customsValue: Big | null,
   m: Money | null,
+  entry: EntryBasis = { program: null, special: null },
 ): { decisions: MeasureDecision[]; available: Exclusion[]; fired: Exclusion[] } {
   const code = input.hsCode;
   const claims = new Set(input.manualClaims.map((c) => c.replace(/\s/g, "")));
   const available = new Map<string, Exclusion>();
   const fired: Exclusion[] = [];
   const decisions: MeasureDecision[] = [];
-  for (const measure of applicableMeasures(data, input.origin, input.entryDate)) {
+  const measures = applicableMeasures(data, input.origin, input.entryDate);
+  const exclusionsOf = (measure: Measure) =>
+    data.exclusions.filter((e) => inForce(e, input.entryDate) && exclusionMatches(e, measure) && (!e.origins || e.origins.includes(input.origin)));
+  // A measure that yields to Section 232 is decided once the 232 measures are.
+  const after232 = (measure: Measure) => exclusionsOf(measure).some((e) => e.kind === "auto_with_232");
+  for (const measure of [...measures.filter((x) => !after232(x)), ...measures.filter(after232)]) {
     const rate = dec(measure.rate);
     const rateText = pctText(rate);
     // A measure listed at a longer code than the one given covers only some of the goods under it.
@@ -242,24 +260,46 @@ export function decideMeasures(
       decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition: `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it` });
       continue;
     }
-    const exclusions = data.exclusions.filter((e) => inForce(e, input.entryDate) && exclusionMatches(e, measure));
+    // Section 232 on these goods: charged, or owed on a metal content not yet given. One keyed at a longer code
+    // covers only some of them.
+    const s232 = decisions.filter((d) => d.measure.program === "232" && d.status !== "exempted");
+    const on232 = s232.find((d) => d.measure.hsPrefix.length <= code.length);
+    const under232 = s232.find((d) => d.measure.hsPrefix.length > code.length);
     let exempt: { e: Exclusion; claimed: boolean } | null = null;
-    for (const e of exclusions) {
+    const offers: Exclusion[] = [];
+    const claimOrOffer = (e: Exclusion) => {
+      if (claims.has(e.code)) exempt ??= { e, claimed: true };
+      else offers.push(e);
+    };
+    for (const e of exclusionsOf(measure)) {
       if (e.kind === "auto_zero_content") {
         if (input.metalWeightPercentage !== null && dec(input.metalWeightPercentage).eq(0)) exempt ??= { e, claimed: false };
+        continue;
+      }
+      if (e.kind === "auto_with_232") {
+        if (on232) exempt ??= { e: { ...e, name: `${e.name}: ${on232.measure.code} ${on232.measure.name}` }, claimed: false };
+        else if (under232) claimOrOffer({ ...e, hsPrefix: under232.measure.hsPrefix, condition: `goods of ${dotted(under232.measure.hsPrefix)} are subject to ${under232.measure.code} ${under232.measure.name}` });
         continue;
       }
       const onCode = e.hsPrefix === "" || code.startsWith(e.hsPrefix);
       const underCode = e.hsPrefix.length > code.length && e.hsPrefix.startsWith(code);
       if (!onCode && !underCode) continue;
+      if (e.kind === "preference") {
+        // "Entered free of duty under" the programme: the base line is that programme's free rate. Where the
+        // line has no rate for it (most lines free under MFN list none), entering under it is the importer's
+        // claim; a line whose rate under it is not free never qualifies.
+        const underProgram = e.preference ? entry.special?.[e.preference] : undefined;
+        if (onCode && entry.program === e.preference && underProgram?.length === 0) exempt ??= { e, claimed: false };
+        else if (underProgram === undefined) claimOrOffer(e);
+        continue;
+      }
       if (e.kind === "auto" && onCode) {
         exempt ??= { e, claimed: false };
         continue;
       }
       // Claim-only exclusions, and exclusions of a longer statistical number than the code given, are never applied
       // on their own: they are offered, and applied once the code appears in manual_claims.
-      if (claims.has(e.code)) exempt ??= { e, claimed: true };
-      else if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
+      claimOrOffer(e);
     }
     if (exempt) {
       fired.push(exempt.e);
@@ -274,6 +314,7 @@ export function decideMeasures(
       });
       continue;
     }
+    for (const e of offers) if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
     if (measure.basis === "value") {
       if (customsValue === null || m === null) decisions.push({ measure, status: "applied", amount: ZERO, basis: `${rateText} of the customs value`, estimated: false });
       else decisions.push({ measure, status: "applied", amount: customsValue.times(rate), basis: `${rateText} of ${formatMoney(customsValue, m.currency)} customs value`, estimated: false });
@@ -312,6 +353,8 @@ export function decideMeasures(
       decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
     }
   }
+  // Back in list order (the Section 232-dependent ones were decided last).
+  decisions.sort((a, b) => measures.indexOf(a.measure) - measures.indexOf(b.measure));
   return { decisions, available: [...available.values()], fired };
 }
 
@@ -462,15 +505,22 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
 
   const tier = line ? dutyTier(line, input, data, customsValue, m) : null;
   if (tier?.note) notes.push(tier.note);
-  // IEEPA duties (fentanyl and "reciprocal", 9903.01 / 9903.02) ran from 2025-02-04 until the Supreme Court ruling
-  // (HTS 2026 Rev 4, 2026-02-24); they are not in the data, so a quote in that window says so rather than look complete.
+  // IEEPA duties (fentanyl and "reciprocal", 9903.01 / 9903.02) were collected from 2025-02-04 until the Supreme
+  // Court held them unlawful (Learning Resources v. Trump, 2026-02-20; out of the HTS from Rev 4, 2026-02-24). They
+  // are left out as invalid, and a quote in that window says so rather than look like what was assessed then.
   if (line && data.rule.schedule === "US" && input.entryDate >= "2025-02-04" && input.entryDate <= "2026-02-23")
-    notes.push("IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) in force on this date are not modelled and not included");
+    notes.push(
+      "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time",
+    );
+  // The Section 122 surcharge is limited to 150 days; the data has no extension, so a later quote says it ended.
+  const s122 = line && data.rule.schedule === "US" ? data.measures.find((x) => x.program === "122" && x.validTo !== null && x.validTo < input.entryDate) : undefined;
+  if (s122) notes.push(`${s122.name} (HTSUS ${s122.code}) not charged: it ran from ${s122.validFrom} to ${s122.validTo} (150 days) and no extension is in the data`);
   if (line && data.rule.schedule !== "US") notes.push(`${data.rule.schedule === "GB" ? "UK Global Tariff as published for 2021-01-01" : "EU CET third-country duty as published beside the UK Global Tariff (2020)"}; preferential rates for ${data.rule.schedule} are not in the data`);
   const duties: DutyLine[] = tier ? [tier.line] : [];
   const conditional: CalcResult["conditional"] = [];
   // A 4/6-digit code is assessed as the national line chosen for it.
-  const { decisions, available } = line ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m) : { decisions: [], available: [] };
+  const entry: EntryBasis = { program: tier?.tier === "preferential_tariff" ? tier.program : null, special: line?.special ?? null };
+  const { decisions, available } = line ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m, entry) : { decisions: [], available: [] };
   for (const d of decisions) {
     const base = { name: d.measure.name, code: d.measure.code, rate: pctText(d.measure.rate), type: "additional" as const };
     if (d.status === "conditional") conditional.push({ ...base, note: d.condition! });
@@ -594,7 +644,7 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
   if (col2) tiers.push({ name: "Column 2 duty", rate: componentsText(line.col2, line.currency) || line.col2Text!, type: kind(line.col2), code: dotted(line.code) });
   else if (pref) tiers.push({ name: `Preferential duty, ${pref.name}`, rate: componentsText(line.special![pref.program]!, line.currency), type: kind(line.special![pref.program]!), code: dotted(line.code) });
   else tiers.push({ name: "MFN duty", rate: componentsText(line.mfn, line.currency) || line.mfnText, type: kind(line.mfn), code: dotted(line.code) });
-  const { decisions, available } = decideMeasures({ ...input, hsCode: code.length >= 8 ? code : line.code }, data, null, null);
+  const { decisions, available } = decideMeasures({ ...input, hsCode: code.length >= 8 ? code : line.code }, data, null, null, { program: pref?.program ?? null, special: line.special });
   const conditional: StackResult["conditional"] = [];
   for (const d of decisions) {
     const base = { name: d.measure.name, rate: pctText(d.measure.rate), type: "additional", code: d.measure.code };
@@ -606,7 +656,10 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
     code: e.code,
     name: e.name,
     applied: false as const,
-    reason: e.kind === "claim" ? `Claim-only: ${e.condition ?? "file the claim"} (send it in manual_claims on /calculate)` : `Applies to statistical reporting number ${dotted(e.hsPrefix)} only`,
+    reason:
+      e.kind === "claim" || e.kind === "preference"
+        ? `Claim-only: ${e.condition ?? "file the claim"} (send it in manual_claims on /calculate)`
+        : `Applies to ${e.hsPrefix.length >= 10 ? "statistical reporting number" : "goods of"} ${dotted(e.hsPrefix)} only${e.condition ? ` (${e.condition})` : ""}`,
   }));
   return { rateFound: true, message: "", line, resolution, tiers, potential, conditional };
 }

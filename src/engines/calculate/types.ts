@@ -38,15 +38,27 @@ export interface Measure {
   validTo: string | null;
 }
 
+/**
+ * How an exclusion fires: `auto` on the code; `claim` only when its code is in `manual_claims`;
+ * `auto_zero_content` when the metal share is 0; `auto_with_232` when a Section 232 measure applies to the line;
+ * `preference` when the base duty is the `preference` programme's free rate, or, where the line has no rate for
+ * that programme, when claimed.
+ */
+export type ExclusionKind = "auto" | "claim" | "auto_zero_content" | "auto_with_232" | "preference";
+
 export interface Exclusion {
   code: string;
   name: string;
   appliesTo: string;
   hsPrefix: string;
-  kind: "auto" | "claim" | "auto_zero_content";
+  kind: ExclusionKind;
   condition: string | null;
   validFrom: string;
   validTo: string | null;
+  /** Origins the exclusion is limited to; null or absent = every origin. */
+  origins?: string[] | null;
+  /** `preference` kind: the special programme (General Note 3(c) code) the goods must enter free under. */
+  preference?: string | null;
 }
 
 export interface OriginProgram {

@@ -142,6 +142,8 @@ const toExclusion = (r: Row): Exclusion => ({
   condition: (r.condition as string | null) ?? null,
   validFrom: r.valid_from as string,
   validTo: (r.valid_to as string | null) ?? null,
+  origins: j(r.origins),
+  preference: (r.preference as string | null) ?? null,
 });
 
 interface CodeData {
@@ -150,7 +152,7 @@ interface CodeData {
   exclusions: Exclusion[];
 }
 
-/** Prefixes of a code that a measure or exclusion may be keyed on (2 digits up to the code itself). */
+/** Prefixes of a code that a measure or exclusion may be keyed on (2 digits up to the code itself; '' is added per lookup). */
 const prefixesOf = (code: string) => Array.from({ length: Math.max(0, code.length - 1) }, (_, i) => code.slice(0, i + 2));
 
 const chunk = <T>(xs: T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
@@ -174,7 +176,8 @@ function groupStatements(db: D1Database, schedule: string, codes: string[]) {
   const below = [...new Set(codes.filter((c) => c.length < 10))].map((c) => [c, `${c}~`] as const);
   for (const table of ["measures", "exclusions"] as const) {
     const name = table === "measures" ? "calc_measures" : "calc_exclusions";
-    const eq = table === "exclusions" ? ["", ...prefixes] : prefixes;
+    // '' = every product (the Section 122 surcharge and exclusions that do not depend on the code).
+    const eq = ["", ...prefixes];
     for (const part of chunk(eq, 99)) out.push({ kind: table, st: db.prepare(`SELECT * FROM ${name} WHERE hs_prefix IN (${part.map(() => "?").join(",")})`).bind(...part) });
     for (const part of chunk(below, 49))
       out.push({ kind: table, st: db.prepare(`SELECT * FROM ${name} WHERE ${part.map(() => "(hs_prefix > ? AND hs_prefix < ?)").join(" OR ")}`).bind(...part.flat()) });

@@ -81,7 +81,7 @@ const calculateRoute = createRoute({
   tags,
   summary: "Duty, fees and VAT for one HS code",
   description:
-    "Resolves the national tariff line as of `entry_date`, picks the duty tier for the origin (column 2, preferential programme, MFN), stacks US Chapter 99 measures (Section 301, Section 232 with exclusions and claims), applies de minimis, fees and VAT, and states the basis of every line. Money is in the destination currency, converted at the ECB reference rate of the entry date.",
+    "Resolves the national tariff line as of `entry_date`, picks the duty tier for the origin (column 2, preferential programme, MFN), stacks US Chapter 99 measures (Section 301, Section 232, the Section 122 surcharge of 2026-02-24 to 2026-07-23, with exclusions and claims), applies de minimis, fees and VAT, and states the basis of every line. Money is in the destination currency, converted at the ECB reference rate of the entry date.",
   ...scopedCompute("calculate:read"),
   request: { body: jsonBody(CalculateBody) },
   responses: { 200: json(CalculateResponse, "The quote"), ...ruleViolation, ...otherErrors },

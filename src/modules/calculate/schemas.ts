@@ -27,7 +27,15 @@ export const CalculateBody = z
     entry_date: IsoDate.optional().openapi({ description: "Rates are resolved as of this date; default today (UTC)" }),
     components: z.array(Component).max(10, "at most 10 components").default([]),
     metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
-    manual_claims: z.array(z.string().trim().min(1).max(50)).max(20, "at most 20 claims").default([]).openapi({ example: ["9903.88.69"] }),
+    manual_claims: z
+      .array(z.string().trim().min(1).max(50))
+      .max(20, "at most 20 claims")
+      .default([])
+      .openapi({
+        example: ["9903.88.69"],
+        description:
+          "Chapter 99 codes of the claim-only exemptions to apply, as offered in `exemptions.available_exemptions` (e.g. 9903.88.69 a Section 301 product exclusion, 9903.03.08 Mexican goods entered free under USMCA for the Section 122 surcharge)",
+      }),
     destination_region: z.string().trim().min(1).max(20).optional().openapi({ example: "CA-ON" }),
     volume: z.number().finite().min(0).optional(),
     volume_unit: z.enum(["l", "hl", "ml"]).default("l"),
@@ -191,10 +199,11 @@ export const CalculateResponse = CalculateResult.extend({
       tariffs: [
         { name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" },
         { name: "Section 301 China, List 4A", rate: "7.5%", amount: 75, type: "additional", code: "9903.88.15", basis: "7.5% of 1,000.00 USD customs value" },
+        { name: "Section 122 balance-of-payments surcharge", rate: "10%", amount: 100, type: "additional", code: "9903.03.01", basis: "10% of 1,000.00 USD customs value" },
       ],
       normal_tariff: { tariffs: [{ name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" }], total_duty: 165 },
       tier: "normal_tariff",
-      total_duty: 240,
+      total_duty: 340,
     },
     fees: {
       MPF: { code: "MPF", name: "Merchandise Processing Fee", amount: 33.58, basis: "0.3464% of 1,000.00 USD customs value = 3.46 USD, raised to the minimum 33.58 USD" },
@@ -203,8 +212,8 @@ export const CalculateResponse = CalculateResult.extend({
     },
     additional_tariff_measures: [],
     notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
-    totals: { duty: 240, fees: 34.83, vat: 0, total: 274.83 },
-    data_source: { version: "2026-11-22.1", source: "USITC tariff database 2025 (2025-06-06); ...", imported_at: "2026-11-22T02:25:12.430Z" },
+    totals: { duty: 340, fees: 34.83, vat: 0, total: 374.83 },
+    data_source: { version: "2026-11-22.2", source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...", imported_at: "2026-11-22T02:25:12.430Z" },
     request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
   },
 });
@@ -256,6 +265,21 @@ export const StackingResponse = z
       tariffs: [
         { name: "MFN duty", rate: "2.8%", type: "ad_valorem", code: "8483.50.90" },
         { name: "Section 301 China, List 1", rate: "0%", type: "additional", code: "9903.88.01", exempted: true, exclusion_code: "9903.88.69", exclusion_name: "USTR product exclusion for 8483.50.9040" },
+        {
+          name: "Section 122 balance-of-payments surcharge",
+          rate: "0%",
+          type: "additional",
+          code: "9903.03.01",
+          exempted: true,
+          exclusion_code: "9903.03.06",
+          exclusion_name: "Article subject to Section 232 (note 2(aa)(v)): 9903.81.91 Section 232 steel derivatives (on steel content)",
+        },
+      ],
+      potential_exclusion_codes: [
+        { code: "9903.81.92", name: "Steel derivative: steel melted and poured in the United States", applied: false, reason: "Claim-only: The steel content was melted and poured in the United States (send it in manual_claims on /calculate)" },
+      ],
+      conditional_measures: [
+        { name: "Section 232 steel derivatives (on steel content)", rate: "50%", type: "additional", code: "9903.81.91", condition: 'Duty on the value of the steel content: give components [{material: "steel", value}] or metal_weight_percentage' },
       ],
       data_source: null,
       request_id: "01a20112-8c29-7382-9aa0-ebdc79a8aa92",

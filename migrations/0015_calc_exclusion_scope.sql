@@ -1,0 +1,2 @@
+ALTER TABLE `calc_exclusions` ADD `origins` text;--> statement-breakpoint
+ALTER TABLE `calc_exclusions` ADD `preference` text;
