@@ -115,6 +115,24 @@ describe("create", () => {
     expect(data.parcels[0].items[0]).toMatchObject({ harmonised_code: "6912004400", hs_code_source: "catalogue", country_of_origin: "CN" });
   });
 
+  it("takes from the catalogue only what an item lacks: a declared code or origin wins", async () => {
+    const { api } = await setup();
+    await api("/catalogue", { json: { sku: "CAT-2", title: "Mug", hs_code: "691200", country_of_origin: "CN" } });
+    const items = [
+      { sku: "CAT-2", quantity: 1, unit_value: 5, currency_code: "GBP", hs_code: "6912.00.48" },
+      { sku: "CAT-2", quantity: 1, unit_value: 5, currency_code: "GBP", country_of_origin: "PT" },
+      { sku: "CAT-2", quantity: 1, unit_value: 5, currency_code: "GBP", hs_code: "6911.10", country_of_origin: "DE" },
+    ];
+    const res = await create(api, { shipment_ref: "CAT-PART", sender, receiver, parcels: [{ weight_value: 1, items }] });
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as Created;
+    expect(data.parcels[0].items.map((i: Record<string, unknown>) => [i.harmonised_code, i.hs_code_source, i.country_of_origin])).toEqual([
+      ["69120048", "declared", "CN"],
+      ["691200", "catalogue", "PT"],
+      ["691110", "declared", "DE"],
+    ]);
+  });
+
   it.each([
     ["top-level items", { shipment_ref: "X", items: [item()] }, "items: top-level items are not accepted"],
     ["a missing shipment_ref", { parcels: [] }, "shipment_ref:"],

@@ -82,7 +82,15 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   // rules, webhook endpoints (for the outbox) and flows. The rest of the create is computed in the isolate.
   const customerId = caller.pinnedCustomerId ?? input.customer_id ?? null;
   const located = allItems(input);
-  const skus = [...new Set(located.map((l) => l.item.sku).filter((s): s is string => Boolean(s)))];
+  // The catalogue only fills in what an item lacks: items that carry both an HS code and an origin need no lookup.
+  const skus = [
+    ...new Set(
+      located
+        .filter((l) => !(l.item.harmonised_code ?? l.item.hs_code) || !l.item.country_of_origin)
+        .map((l) => l.item.sku)
+        .filter((s): s is string => Boolean(s)),
+    ),
+  ];
   const skuChunks: string[][] = [];
   for (let i = 0; i < skus.length; i += 90) skuChunks.push(skus.slice(i, i + 90));
   const [customerRows, ruleRows, endpoints, flowRows, ...catalogueChunks] = (await db.batch([
