@@ -15,7 +15,7 @@
  *   cover the other items only and `complete` is false.
  */
 import { and, desc, eq, lt } from "drizzle-orm";
-import { consignmentAssessments, consignmentEvents, consignments } from "../../db/schema/index";
+import { consignmentAssessments, consignmentEvents } from "../../db/schema/index";
 import type { Db } from "../../db/client";
 import type { CalcInput } from "../../engines/calculate/types";
 import type { calcWire } from "../../engines/calculate/wire";
@@ -28,7 +28,7 @@ import { unsupported } from "../calculate/reference";
 import { RuleViolation, calculateMultiple, today } from "../calculate/service";
 import { classify } from "../classify/service";
 import { outboxStatements } from "../webhooks/service";
-import { loadConsignment } from "./service";
+import { consignmentHeadQuery, loadConsignment } from "./service";
 
 export interface AssessCtx {
   db: Db;
@@ -354,19 +354,13 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
   return { assessment: assessmentOut(row), deliveryIds: outbox.deliveryIds };
 }
 
-/** The consignment gate of the reads, as a query to batch with the read itself (one D1 round trip). */
-function headQuery(db: Db, workspaceId: string, id: string, pinnedCustomerId: number | null) {
-  const where = [eq(consignments.id, id), eq(consignments.workspaceId, workspaceId)];
-  if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
-  return db.select({ id: consignments.id }).from(consignments).where(and(...where)).limit(1);
-}
 
 /** Assessments of a consignment, newest first, keyset-paged by assessment id; 404 as for the consignment. */
 export async function listAssessments({ db }: { db: Db }, workspaceId: string, consignmentId: string, q: { limit: number; starting_after?: string | undefined }, pinnedCustomerId: number | null) {
   const where = [eq(consignmentAssessments.consignmentId, consignmentId), eq(consignmentAssessments.workspaceId, workspaceId)];
   if (q.starting_after) where.push(lt(consignmentAssessments.id, q.starting_after));
   const [head, rows] = await db.batch([
-    headQuery(db, workspaceId, consignmentId, pinnedCustomerId),
+    consignmentHeadQuery(db, workspaceId, consignmentId, pinnedCustomerId),
     db.select().from(consignmentAssessments).where(and(...where)).orderBy(desc(consignmentAssessments.id)).limit(q.limit + 1),
   ]);
   if (!head[0]) throw notFound(`Consignment '${consignmentId}' not found`);
@@ -376,7 +370,7 @@ export async function listAssessments({ db }: { db: Db }, workspaceId: string, c
 /** One assessment of a consignment; 404 for an unknown consignment or an assessment of another consignment. */
 export async function getAssessment({ db }: { db: Db }, workspaceId: string, consignmentId: string, assessmentId: string, pinnedCustomerId: number | null): Promise<Assessment> {
   const [head, rows] = await db.batch([
-    headQuery(db, workspaceId, consignmentId, pinnedCustomerId),
+    consignmentHeadQuery(db, workspaceId, consignmentId, pinnedCustomerId),
     db
       .select()
       .from(consignmentAssessments)

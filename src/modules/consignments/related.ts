@@ -24,6 +24,7 @@ import type { Deps } from "../../env";
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { settingsQuery, parseDocument } from "../settings/service";
+import { consignmentHeadQuery } from "./service";
 import { timelineEntry } from "./timeline";
 
 export interface RelatedCtx {
@@ -38,11 +39,7 @@ export interface Scope {
   pinnedCustomerId: number | null;
 }
 
-const headQuery = (db: Db, s: Scope) => {
-  const where = [eq(consignments.id, s.consignmentId), eq(consignments.workspaceId, s.workspaceId)];
-  if (s.pinnedCustomerId !== null) where.push(eq(consignments.customerId, s.pinnedCustomerId));
-  return db.select({ id: consignments.id, shipmentRef: consignments.shipmentRef }).from(consignments).where(and(...where)).limit(1);
-};
+const headQuery = (db: Db, s: Scope) => consignmentHeadQuery(db, s.workspaceId, s.consignmentId, s.pinnedCustomerId);
 
 const missing = (id: string) => notFound(`Consignment '${id}' not found`);
 

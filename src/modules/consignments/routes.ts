@@ -214,6 +214,12 @@ const sub = {
   }),
 };
 
+/** One listing served at both paths the spec names. */
+async function preAlertsHandler(c: Context<AppEnv>) {
+  const rows = await listPreAlerts(ctxOf(c), scopeOf(c, c.req.param("id")!));
+  return c.json({ success: true as const, message: "", pre_alerts: rows.map(preAlertToWire) }, 200);
+}
+
 export const consignmentRoutes = newRouter()
   .openapi(
     create,
@@ -291,14 +297,8 @@ export const consignmentRoutes = newRouter()
     const { row, body } = await documentContent(ctxOf(c), scopeOf(c, id), document_id);
     return new Response(body.body, { status: 200, headers: { "content-type": row.contentType, "content-length": String(row.size), etag: `"${row.sha256}"` } }) as never;
   })
-  .openapi(sub.preAlerts, async (c) => {
-    const rows = await listPreAlerts(ctxOf(c), scopeOf(c, c.req.valid("param").id));
-    return c.json({ success: true as const, message: "", pre_alerts: rows.map(preAlertToWire) }, 200);
-  })
-  .openapi(sub.preAlertsAlias, async (c) => {
-    const rows = await listPreAlerts(ctxOf(c), scopeOf(c, c.req.valid("param").id));
-    return c.json({ success: true as const, message: "", pre_alerts: rows.map(preAlertToWire) }, 200);
-  })
+  .openapi(sub.preAlerts, preAlertsHandler)
+  .openapi(sub.preAlertsAlias, preAlertsHandler)
   .openapi(sub.events, async (c) => {
     const { rows, hasMore } = await listEvents(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query"));
     return c.json({ success: true as const, message: "", events: rows.map(eventToWire), has_more: hasMore }, 200);

@@ -3,7 +3,7 @@
  * same batch), read, list and delete. Every create rejection is collected and reported at once, in the
  * spec's 422 body.
  */
-import { and, desc, eq, getTableColumns, gte, inArray, lt, lte } from "drizzle-orm";
+import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bulkInsert } from "../../db/bulk";
 import { consignmentDocuments, consignmentEvents, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers, flowRuns } from "../../db/schema/index";
@@ -347,20 +347,29 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   };
 }
 
+/** The one visibility rule for a consignment: in this workspace and, for a pinned client, its own customer's. */
+export function visibleConsignment(workspaceId: string, id: string, pinnedCustomerId: number | null): SQL {
+  const where = [eq(consignments.id, id), eq(consignments.workspaceId, workspaceId)];
+  if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
+  return and(...where)!;
+}
+
+/** That rule as a query, for a read to batch with the child rows it guards (one D1 round trip, 404 if empty). */
+export const consignmentHeadQuery = (db: Db, workspaceId: string, id: string, pinnedCustomerId: number | null) =>
+  db.select({ id: consignments.id }).from(consignments).where(visibleConsignment(workspaceId, id, pinnedCustomerId)).limit(1);
+
 /**
  * One consignment with its children and its customer, in a single D1 round trip; 404 outside the workspace
  * or, for a pinned client, outside its customer. Children are read by consignment id in the same batch and
  * thrown away unless the consignment itself passed the workspace check.
  */
 export async function loadConsignment({ db }: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<Tree & { customer: { id: number; name: string } | null }> {
-  const where = [eq(consignments.id, id), eq(consignments.workspaceId, workspaceId)];
-  if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
   const [head, parcels, orders, items] = await db.batch([
     db
       .select({ consignment: consignments, customerName: customers.name })
       .from(consignments)
       .leftJoin(customers, and(eq(customers.id, consignments.customerId), eq(customers.workspaceId, workspaceId)))
-      .where(and(...where))
+      .where(visibleConsignment(workspaceId, id, pinnedCustomerId))
       .limit(1),
     db.select().from(consignmentParcels).where(eq(consignmentParcels.consignmentId, id)).orderBy(consignmentParcels.position),
     db.select().from(consignmentOrders).where(eq(consignmentOrders.consignmentId, id)).orderBy(consignmentOrders.position),
@@ -379,13 +388,11 @@ export async function loadConsignment({ db }: Ctx, workspaceId: string, id: stri
  * the snapshot existed are assembled from their children.
  */
 export async function readConsignmentJson(ctx: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<string> {
-  const where = [eq(consignments.id, id), eq(consignments.workspaceId, workspaceId)];
-  if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
   const [row] = await ctx.db
     .select({ consignment: consignments, customerName: customers.name })
     .from(consignments)
     .leftJoin(customers, and(eq(customers.id, consignments.customerId), eq(customers.workspaceId, workspaceId)))
-    .where(and(...where))
+    .where(visibleConsignment(workspaceId, id, pinnedCustomerId))
     .limit(1);
   if (!row) throw notFound(`Consignment '${id}' not found`);
   const c = row.consignment;
