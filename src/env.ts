@@ -54,7 +54,7 @@ export type AppEnv = {
     /** Set by the platform-token check; used as the audit actor. */
     platformAdmin: boolean;
     archived: ArchivedBody | undefined;
-    /** Set by archiveBodyBeforeCommit: await it right before committing (see src/middleware/archive.ts). */
+    /** Set by archiveBodyAlongside: a write awaits it right before committing (see src/middleware/archive.ts). */
     archiveGate: (() => Promise<void>) | undefined;
     /**
      * A usage-log row to write with this request's audit row, in the same group-committed batch after the

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { type FieldError, validationFailed } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
-import { archiveBody, archiveBodyAlongside, archiveBodyBeforeCommit } from "../middleware/archive";
+import { archiveBody, archiveBodyAlongside } from "../middleware/archive";
 import { requireScope } from "../middleware/auth";
 
 export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[], target?: string): FieldError[] {
@@ -47,15 +47,10 @@ export function scopedCompute(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[
 }
 
 /**
- * Guard for a write that reads before it commits: as `scoped`, but the archive put overlaps the handler's
- * reads; the handler must await `c.var.archiveGate()` before its commit (see archiveBodyBeforeCommit).
+ * Guard for a write that reads before it commits: the same middleware as `scopedCompute` (the archive put
+ * overlaps the handler); the handler must await `c.var.archiveGate()` before its commit.
  */
-export function scopedWrite(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[]) {
-  return {
-    middleware: [requireScope(scope), ...extra, archiveBodyBeforeCommit] as MiddlewareHandler[],
-    security: [{ oauth2: [scope] }],
-  };
-}
+export const scopedWrite = scopedCompute;
 
 /** Common wire schemas. */
 export const ErrorSchema = z

@@ -64,43 +64,21 @@ export const archiveBody = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * For POST routes that only compute an answer (calculate, classify, restrict, screen): the put runs beside
- * the handler and is awaited before the response leaves, so no answer goes out without its request archived,
- * without making the client wait for the two in turn. If the archive fails the answer is replaced by a 503:
+ * For POST routes that only compute an answer (calculate, classify, restrict, screen) and for writes that read
+ * before they commit (consignment create): the put runs beside the handler and is awaited before the response
+ * leaves, so no answer goes out without its request archived, without making the client wait for the two in
+ * turn. A write calls `c.var.archiveGate()` immediately before its commit, which waits for the put, so nothing
+ * is committed before its request is archived either. If the archive fails the answer is replaced by a 503:
  * nothing was changed, so a retry is safe.
  */
 export const archiveBodyAlongside = createMiddleware<AppEnv>(async (c, next) => {
-  if (!MUTATING.has(c.req.method)) return next();
-  const started = await startArchive(c);
-  if (!started) return next();
-  // Settle the put's outcome now, so a failure while the handler runs is not an unhandled rejection.
-  const archived = started.put.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  await next();
-  const failure = await archived;
-  if (failure) {
-    console.error(JSON.stringify({ msg: "archive put failed", request_id: c.var.requestId, error: String(failure) }));
-    c.set("archived", undefined);
-    throw new ApiError("unavailable", "The request could not be archived; nothing was changed, retry later");
-  }
-});
-
-/**
- * For a write whose handler reads and validates before it commits (consignment create): the put runs beside
- * that work, and the handler calls `c.var.archiveGate()` immediately before its commit, which waits for the
- * put (and throws 503 if it failed). So nothing is committed before its request is archived, as with
- * `archiveBody`, without the client waiting for the put and the reads in turn. A request refused before the
- * commit is still archived before its response leaves.
- */
-export const archiveBodyBeforeCommit = createMiddleware<AppEnv>(async (c, next) => {
   if (!MUTATING.has(c.req.method)) return next();
   const started = await startArchive(c);
   if (!started) {
     c.set("archiveGate", async () => undefined);
     return next();
   }
+  // Settle the put's outcome now, so a failure while the handler runs is not an unhandled rejection.
   const archived = started.put.then(
     () => null,
     (err: unknown) => err,

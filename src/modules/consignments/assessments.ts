@@ -15,7 +15,7 @@
  *   cover the other items only and `complete` is false.
  */
 import { and, desc, eq, lt } from "drizzle-orm";
-import { consignmentAssessments, consignmentEvents } from "../../db/schema/index";
+import { consignmentAssessments } from "../../db/schema/index";
 import type { Db } from "../../db/client";
 import type { CalcInput } from "../../engines/calculate/types";
 import type { calcWire } from "../../engines/calculate/wire";
@@ -28,6 +28,7 @@ import { unsupported } from "../calculate/reference";
 import { RuleViolation, calculateMultiple, today } from "../calculate/service";
 import { classify } from "../classify/service";
 import { outboxStatements } from "../webhooks/service";
+import { eventInsert } from "./events";
 import { consignmentHeadQuery, loadConsignment } from "./service";
 
 export interface AssessCtx {
@@ -340,15 +341,7 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
   // The assessment, its timeline event and its webhook event commit together or not at all.
   await db.batch([
     db.insert(consignmentAssessments).values(row),
-    db.insert(consignmentEvents).values({
-      id: deps.ids.prefixed("cev"),
-      consignmentId: c.id,
-      workspaceId: ws.id,
-      type: "assessment.created",
-      data: JSON.stringify({ ...summary, items: items.length }),
-      requestId: caller.requestId,
-      createdAt: now,
-    }),
+    eventInsert(db, deps.ids, { consignmentId: c.id, workspaceId: ws.id, type: "assessment.created", data: { ...summary, items: items.length }, requestId: caller.requestId, createdAt: now }),
     ...outbox.statements,
   ] as never);
   return { assessment: assessmentOut(row), deliveryIds: outbox.deliveryIds };

@@ -24,6 +24,7 @@ import type { Deps } from "../../env";
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { settingsQuery, parseDocument } from "../settings/service";
+import { eventInsert } from "./events";
 import { consignmentHeadQuery } from "./service";
 import { timelineEntry } from "./timeline";
 
@@ -106,7 +107,7 @@ export async function documentContent(ctx: RelatedCtx, s: Scope, documentId: str
 }
 
 const event = (ctx: RelatedCtx, s: Scope, type: string, data: Record<string, unknown>, requestId: string, now: string) =>
-  ctx.db.insert(consignmentEvents).values({ id: ctx.deps.ids.prefixed("cev"), consignmentId: s.consignmentId, workspaceId: s.workspaceId, type, data: JSON.stringify(data), requestId, createdAt: now });
+  eventInsert(ctx.db, ctx.deps.ids, { consignmentId: s.consignmentId, workspaceId: s.workspaceId, type, data, requestId, createdAt: now });
 
 /** A hold placed by hand (a compliance officer stopping a consignment); released by hand too. */
 export async function placeHold(ctx: RelatedCtx, s: Scope, input: { reason: string; code?: string | undefined }, requestId: string): Promise<HoldRow> {

@@ -6,7 +6,7 @@
 import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bulkInsert } from "../../db/bulk";
-import { consignmentDocuments, consignmentEvents, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers, flowRuns } from "../../db/schema/index";
+import { consignmentDocuments, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers, flowRuns } from "../../db/schema/index";
 import type { Deps, WorkspaceContext } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
@@ -19,7 +19,8 @@ import { isoAt } from "../../lib/clock";
 import { dec } from "../../lib/money";
 import { computedFacts, evaluate } from "../../engines/validation-rules/evaluate";
 import { type ValidationRuleRow, enabledRulesQuery, ruleFromRow } from "../validation-rules/service";
-import { type ActionOutcome, type FlowRow, actionsOf, discardDocuments, enabledFlowsQuery, matchingFlows, runAction, runRows } from "../flows/service";
+import { type ActionOutcome, type FlowRow, actionsOf, discardDocuments, enabledFlowsQuery, extraWithTags, matchingFlows, outcomeToWire, runAction, runRows } from "../flows/service";
+import { eventInsert } from "./events";
 
 export interface Ctx {
   db: Db;
@@ -282,7 +283,7 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     for (const action of waits) {
       const o = await runAction(ctx, { ws, tree }, action, { flow: { id: flow.id, name: flow.name }, runId: null, requestId: caller.requestId, endpoints, nowMs });
       outcomes.push(o);
-      if (o.ok && o.tags) tree.consignment.extra = JSON.stringify({ ...(JSON.parse(tree.consignment.extra) as object), tags: o.tags });
+      if (o.ok && o.tags) tree.consignment.extra = extraWithTags(tree.consignment.extra, o.tags);
       if (!o.ok) inlineErrors.push(...o.errors.map((e) => `flow '${flow.name}' (${flow.id}) ${action.type}: ${e}`));
     }
     inline.push({ flow, outcomes });
@@ -300,12 +301,12 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   if (orderRows.length) statements.push(bulkInsert(db, consignmentOrders, orderRows));
   if (itemRows.length) statements.push(bulkInsert(db, consignmentItems, itemRows));
   statements.push(
-    db.insert(consignmentEvents).values({
+    eventInsert(db, deps.ids, {
       id: createdEventId,
       consignmentId: consignment.id,
       workspaceId: ws.id,
       type: "consignment.created",
-      data: JSON.stringify({ shipment_ref, parcels: parcelRows.length, items: itemRows.length, flows_matched: matched.map((f) => f.id) }),
+      data: { shipment_ref, parcels: parcelRows.length, items: itemRows.length, flows_matched: matched.map((f) => f.id) },
       requestId: caller.requestId,
       createdAt: now,
     }),
@@ -334,7 +335,7 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   const flowsRan = inline.map(({ flow, outcomes }) => ({
     flow_id: flow.id,
     name: flow.name,
-    actions: outcomes.map((o) => (o.ok ? { type: o.type, status: "succeeded", ...o.result } : { type: o.type, status: "failed", errors: o.errors })),
+    actions: outcomes.map(outcomeToWire),
   }));
   return {
     tree,

@@ -10,7 +10,7 @@
  */
 import { and, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { consignmentDocuments, consignmentEvents, consignmentHolds, consignmentItems, consignmentOrders, consignmentParcels, consignmentPreAlerts, consignments, flowRuns, flows, workspaces } from "../../db/schema/index";
+import { consignmentDocuments, consignmentHolds, consignmentItems, consignmentOrders, consignmentParcels, consignmentPreAlerts, consignments, flowRuns, flows, workspaces } from "../../db/schema/index";
 import { commercialInvoice } from "../../engines/documents/commercial-invoice";
 import type { Deps, WorkspaceContext } from "../../env";
 import { isoAt } from "../../lib/clock";
@@ -19,7 +19,9 @@ import { notFound } from "../../lib/errors";
 import { dec } from "../../lib/money";
 import { recordInternalRun } from "../requests/service";
 import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
+import { eventInsert } from "../consignments/events";
 import type { Tree } from "../consignments/output";
+import { sendAll } from "../../lib/queues";
 import type { ActionT, ActionType, FlowInputT } from "./schemas";
 
 export interface FlowCtx {
@@ -225,12 +227,11 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
   const c = s.tree.consignment;
   const now = isoAt(run.nowMs);
   const event = (type: string, data: Record<string, unknown>) =>
-    db.insert(consignmentEvents).values({
-      id: deps.ids.prefixed("cev"),
+    eventInsert(db, deps.ids, {
       consignmentId: c.id,
       workspaceId: s.ws.id,
       type,
-      data: JSON.stringify({ ...data, flow_id: run.flow.id, flow_name: run.flow.name, run_id: run.runId, inline: run.runId === null }),
+      data: { ...data, flow_id: run.flow.id, flow_name: run.flow.name, run_id: run.runId, inline: run.runId === null },
       requestId: run.requestId,
       createdAt: now,
     });
@@ -309,6 +310,12 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
   }
 }
 
+/** An action's result as the create response (`data.flows`) and the run's record show it. */
+export const outcomeToWire = (o: ActionOutcome) => (o.ok ? { type: o.type, status: "succeeded", ...o.result } : { type: o.type, status: "failed", errors: o.errors });
+
+/** A consignment's `extra` JSON with its tags replaced. */
+export const extraWithTags = (extra: string, tags: string[]) => JSON.stringify({ ...(JSON.parse(extra) as object), tags });
+
 export const discardDocuments = (archive: R2Bucket, keys: string[]) => (keys.length ? archive.delete(keys).catch(() => undefined) : Promise.resolve());
 
 // ---- background runs ---------------------------------------------------------------------------------------
@@ -342,11 +349,7 @@ export interface FlowRunMessage {
   flow_run_id: string;
 }
 
-export async function enqueueRuns(queue: Queue, ids: string[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 100) {
-    await queue.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { flow_run_id: id } satisfies FlowRunMessage, contentType: "json" as const })));
-  }
-}
+export const enqueueRuns = (queue: Queue, ids: string[]) => sendAll<FlowRunMessage>(queue, ids.map((id) => ({ flow_run_id: id })));
 
 /** Pending runs that are due and not claimed: what the cron sweep hands to the queue. */
 export async function dueRuns({ db, deps }: Pick<FlowCtx, "db" | "deps">, limit = 200): Promise<string[]> {
@@ -434,7 +437,7 @@ export async function executeRun(ctx: FlowCtx, runId: string): Promise<RunOutcom
     const o = await runAction(ctx, { ws, tree }, a, info);
     outcomes.push(o);
     // Later actions see earlier tags (the invoice and pre-alert read the stored consignment otherwise).
-    if (o.ok && o.tags) tree.consignment = { ...tree.consignment, extra: JSON.stringify({ ...(JSON.parse(tree.consignment.extra) as object), tags: o.tags }) };
+    if (o.ok && o.tags) tree.consignment = { ...tree.consignment, extra: extraWithTags(tree.consignment.extra, o.tags) };
   }
   const failed = outcomes.filter((o): o is Extract<ActionOutcome, { ok: false }> => !o.ok);
   const done = outcomes.filter((o): o is Extract<ActionOutcome, { ok: true }> => o.ok);
@@ -444,18 +447,17 @@ export async function executeRun(ctx: FlowCtx, runId: string): Promise<RunOutcom
   }
   for (const f of failed) {
     statements.push(
-      db.insert(consignmentEvents).values({
-        id: deps.ids.prefixed("cev"),
+      eventInsert(db, deps.ids, {
         consignmentId: consignment.id,
         workspaceId: ws.id,
         type: "flow.action_failed",
-        data: JSON.stringify({ flow_id: flow.id, flow_name: flow.name, run_id: run.id, action: f.type, errors: f.errors }),
+        data: { flow_id: flow.id, flow_name: flow.name, run_id: run.id, action: f.type, errors: f.errors },
         requestId: null,
         createdAt: isoAt(info.nowMs),
       }),
     );
   }
-  const results = outcomes.map((o) => (o.ok ? { type: o.type, status: "succeeded", ...o.result } : { type: o.type, status: "failed", errors: o.errors }));
+  const results = outcomes.map(outcomeToWire);
   const error = failed.length ? failed.flatMap((f) => f.errors).join("; ") : null;
   statements.push(finish(failed.length ? "failed" : "succeeded", results, error));
   try {

@@ -16,6 +16,7 @@ import { urlProblem } from "../../engines/webhooks/url-policy";
 import type { Deps, WorkspaceContext } from "../../env";
 import { isoAt } from "../../lib/clock";
 import { notFound, validationFailed } from "../../lib/errors";
+import { sendAll } from "../../lib/queues";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -198,11 +199,7 @@ export interface DeliveryMessage {
 }
 
 /** Hands deliveries to the queue (ids only); used right after a commit and by the cron sweep. */
-export async function enqueue(queue: Queue, deliveryIds: string[]): Promise<void> {
-  for (let i = 0; i < deliveryIds.length; i += 100) {
-    await queue.sendBatch(deliveryIds.slice(i, i + 100).map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, contentType: "json" as const })));
-  }
-}
+export const enqueue = (queue: Queue, deliveryIds: string[]) => sendAll<DeliveryMessage>(queue, deliveryIds.map((id) => ({ delivery_id: id })));
 
 /** Due, unclaimed pending deliveries, oldest due first: what the cron sweep enqueues. */
 export async function dueDeliveries({ db, deps }: Ctx, limit = 500): Promise<string[]> {
