@@ -153,7 +153,7 @@ export const screenRoutes = newRouter()
   .openapi(screenRoute, async (c) => {
     const body = c.req.valid("json");
     const clock = c.var.deps.clock;
-    const result = await screenParty(
+    const { result, usage } = await screenParty(
       {
         db: createDb(c.env.DB),
         requestId: c.var.requestId,
@@ -166,6 +166,8 @@ export const screenRoutes = newRouter()
       },
       { name: body.name, company: body.company ?? undefined, type: body.type, address: body.address },
     );
+    // The evidence row goes with the audit row, in the group-committed batch after the response.
+    c.set("usage", usage);
     return c.json(result, 200);
   })
   .openapi(healthRoute, (c) => c.json({ status: "ok" as const, service: "screen" as const }, 200));

@@ -1,6 +1,6 @@
 /**
  * Denied-party screening: the per-isolate index over the lists in D1, the screening itself and its evidence
- * row in the usage log. No Hono here.
+ * row for the usage log. No Hono here.
  *
  * The index is built once per isolate and data version (the `sanctions` row of data_sources: version and
  * imported_at, so a forced reload of the same version counts as new). The version is re-read at most every
@@ -12,7 +12,7 @@ import type { Db } from "../../db/client";
 import { dataSources, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { type EntryType, type IndexInput, ScreenIndex, type ScreenInput, screen } from "../../engines/screen/index";
 import { ApiError } from "../../lib/errors";
-import { usageInsert } from "../usage/service";
+import type { UsageInsert } from "../usage/service";
 
 export const DATASET = "sanctions";
 export const VERSION_CHECK_MS = 10_000;
@@ -178,10 +178,12 @@ export interface ScreenContext {
 }
 
 /**
- * Screens the request against every loaded list and stores the evidence row (inputs, lists and versions,
- * matches returned) before returning, so an answered screening always has its record under the request id.
+ * Screens the request against every loaded list. Returns the answer and its evidence row (inputs, lists and
+ * versions, matches returned) under the request id; the caller hands the row to the audit writer, which
+ * stores it with the request's audit row in one batch after the response, as for every other engine. The
+ * request body itself is archived before the answer leaves (archiveBodyAlongside).
  */
-export async function screenParty(ctx: ScreenContext, input: ScreenRequest): Promise<ScreenResult> {
+export async function screenParty(ctx: ScreenContext, input: ScreenRequest): Promise<{ result: ScreenResult; usage: UsageInsert }> {
   const loaded = await currentIndex(ctx.db, ctx.nowMs);
   const hits = screen(loaded.index, input);
   const ids = hits.map((h) => loaded.index.entries[h.entry]!.id);
@@ -219,7 +221,7 @@ export async function screenParty(ctx: ScreenContext, input: ScreenRequest): Pro
       score: m.score,
     })),
   };
-  await usageInsert(ctx.db, {
+  const usage: UsageInsert = {
     id: ctx.requestId,
     workspaceId: ctx.workspaceId,
     kind: "screen",
@@ -230,6 +232,6 @@ export async function screenParty(ctx: ScreenContext, input: ScreenRequest): Pro
     durationMs: Math.max(0, Math.round(ctx.elapsedMs())),
     detail: JSON.stringify(detail),
     createdAt: new Date(ctx.startedAtMs).toISOString(),
-  });
-  return result;
+  };
+  return { result, usage };
 }
