@@ -29,6 +29,8 @@ export default defineConfig(async () => {
             TEST_DATA: data,
             PLATFORM_ADMIN_TOKEN: "test-platform-admin-token",
             TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
+            // Every test request waits for its audit flush (waitOnExecutionContext): keep the window short.
+            AUDIT_FLUSH_MS: "2",
           },
         },
       }),

@@ -1,6 +1,8 @@
 /** Every request audited; every mutating body archived verbatim in R2 before a 2xx; reads never archived. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { createDb } from "../src/db/client";
+import { DEFAULT_FLUSH_MS, flushWindow, queueAudit } from "../src/modules/audit/writer";
 import { ADMIN_TOKEN, auditRow, call, createWorkspace, setup, uniqueSlug } from "./helpers";
 
 const idOf = (res: Response) => res.headers.get("X-Request-Id")!;
@@ -67,6 +69,47 @@ describe("group commit", () => {
     const rows = await env.DB.prepare(`SELECT id, http_status FROM request_audit WHERE id IN (${ids.map(() => "?").join(",")})`).bind(...ids).all<{ id: string; http_status: number }>();
     expect(rows.results).toHaveLength(25);
     expect(rows.results.filter((r) => r.http_status === 404)).toHaveLength(5);
+  });
+
+  it("rows queued within the window go in one flush, written when the window closes", async () => {
+    const row = (id: string) => ({
+      id,
+      workspaceId: null,
+      surface: "public",
+      route: "/probe",
+      path: "/probe",
+      method: "GET",
+      source: "http" as const,
+      actor: null,
+      customerId: null,
+      httpStatus: 200,
+      outcome: "success",
+      durationMs: 1,
+      hasBody: false,
+      bodyKey: null,
+      bodyContentType: null,
+      bodySize: null,
+      errorSummary: null,
+      createdAt: new Date().toISOString(),
+    });
+    const flushes: Promise<unknown>[] = [];
+    const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const db = createDb(env.DB);
+    for (const id of ids) queueAudit(db, { row: row(id) as never, refs: async () => [] }, (p) => flushes.push(p), 40);
+    expect(flushes).toHaveLength(1); // the first row scheduled the flush; the others joined it
+    const count = async () =>
+      (await env.DB.prepare(`SELECT COUNT(*) AS n FROM request_audit WHERE id IN (?, ?, ?)`).bind(...ids).first<{ n: number }>())!.n;
+    expect(await count()).toBe(0); // still inside the window
+    await flushes[0];
+    expect(await count()).toBe(3);
+  });
+
+  it("the window comes from AUDIT_FLUSH_MS: whole milliseconds 0-1000, otherwise the default", () => {
+    expect(flushWindow("0")).toBe(0);
+    expect(flushWindow("25")).toBe(25);
+    expect(flushWindow("1000")).toBe(1000);
+    for (const bad of [undefined, "", " ", "-1", "1001", "2.5", "fast"]) expect(flushWindow(bad)).toBe(DEFAULT_FLUSH_MS);
+    expect(DEFAULT_FLUSH_MS).toBe(50);
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * Writes the audit row after the response is built, through waitUntil, so it adds no latency. Runs for
+ * Writes the audit row after the response is built, through waitUntil, so it adds no latency (group-committed
+ * with the rows of other requests within AUDIT_FLUSH_MS, see modules/audit/writer). Runs for
  * every request on the API surfaces, including 401/403/404/429 and 5xx; the health check and the API
  * reference pages are not API requests and are not audited.
  */
@@ -10,7 +11,7 @@ import type { AppEnv } from "../env";
 import { isoAt } from "../lib/clock";
 import { extractRefs } from "../engines/refs/extract";
 import { outcomeOf } from "../modules/audit/service";
-import { queueAudit, writeEntries } from "../modules/audit/writer";
+import { flushWindow, queueAudit, writeEntries } from "../modules/audit/writer";
 
 const NOT_AUDITED = new Set(["/health", "/openapi.json", "/docs"]);
 
@@ -54,7 +55,7 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
   } catch {
     ctx = undefined; // no execution context: plain app.request in unit tests
   }
-  if (ctx) queueAudit(db, entry, (p) => ctx.waitUntil(p));
+  if (ctx) queueAudit(db, entry, (p) => ctx.waitUntil(p), flushWindow(c.env.AUDIT_FLUSH_MS));
   else await writeEntries(db, [entry]);
 });
 
