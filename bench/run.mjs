@@ -4,7 +4,8 @@
  * one run against a local `wrangler dev`.
  *
  *  1. wipes bench/.state, applies the D1 migrations (and the reference data, when scripts/load-data.mjs
- *     exists) into it, and starts `wrangler dev` on 127.0.0.1:8799 with that persist dir and fresh random
+ *     exists) into a template there, and starts `wrangler dev` on 127.0.0.1:8799 on a fresh copy of it (again
+ *     for every measured segment: the baselines, then each area, in each rate-limit mode) with fresh random
  *     secrets passed through --env-file (which makes wrangler skip .dev.vars entirely), so the developer's
  *     .wrangler/state and .dev.vars are never used. wrangler's own per-request dev tooling (the local
  *     trace collector and the per-request log line) is off unless BENCH_WRANGLER_DEFAULTS=1;
@@ -23,7 +24,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -38,6 +39,10 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH_DIR, "..");
 const STATE_DIR = join(BENCH_DIR, ".state", String(intFromEnv("BENCH_PORT", 8799)));
 const ENV_FILE = join(STATE_DIR, "bench.env");
+/** Migrated, with the reference data loaded: prepared once, then copied fresh for every server start. */
+const TEMPLATE_DIR = join(STATE_DIR, "template");
+/** What the running server persists into (a fresh copy of TEMPLATE_DIR each time). */
+const RUN_DIR = join(STATE_DIR, "run");
 const WRANGLER_LOG = join(STATE_DIR, "wrangler.log");
 const RESULTS_FILE = join(BENCH_DIR, "RESULTS.md");
 const WRANGLER_CLI = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -265,17 +270,25 @@ function runStep(what, args, timeoutMs) {
 }
 
 function prepareDatabase() {
-  log(`applying D1 migrations into ${relative(ROOT, STATE_DIR)}`);
-  runStep("wrangler d1 migrations apply", [WRANGLER_CLI, "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], 60_000);
+  log(`applying D1 migrations into ${relative(ROOT, TEMPLATE_DIR)}`);
+  runStep("wrangler d1 migrations apply", [WRANGLER_CLI, "d1", "migrations", "apply", "DB", "--local", "--persist-to", TEMPLATE_DIR], 60_000);
   if (existsSync(LOAD_DATA)) {
     log("loading reference data (scripts/load-data.mjs)");
-    const out = runStep("scripts/load-data.mjs", [LOAD_DATA, "--persist-to", STATE_DIR], 60_000);
+    const out = runStep("scripts/load-data.mjs", [LOAD_DATA, "--persist-to", TEMPLATE_DIR], 60_000);
     for (const line of out.trim().split("\n").filter(Boolean)) log(`  ${line}`);
   }
 }
 
+/**
+ * Starts wrangler dev on a fresh copy of the prepared state. Every measured segment (the baselines, then each
+ * area, in each rate-limit mode) gets its own: local R2 puts slow down as objects pile up in the simulator
+ * (about 2 ms per put on a fresh bucket, about 4 ms after the 40,000 bodies a full run archives), so on one
+ * shared state an area's figures would depend on how many areas ran before it.
+ */
 async function startWrangler(inspectorPort) {
-  log(`starting wrangler dev on ${BASE_URL} (inspector ${IP}:${inspectorPort}, log ${relative(ROOT, WRANGLER_LOG)})`);
+  rmSync(RUN_DIR, { recursive: true, force: true });
+  cpSync(TEMPLATE_DIR, RUN_DIR, { recursive: true });
+  log(`starting wrangler dev on ${BASE_URL} on a fresh copy of the prepared state (inspector ${IP}:${inspectorPort}, log ${relative(ROOT, WRANGLER_LOG)})`);
   const out = openSync(WRANGLER_LOG, "a");
   wrangler = spawn(
     process.execPath,
@@ -285,7 +298,7 @@ async function startWrangler(inspectorPort) {
       "--ip", IP,
       "--port", String(PORT),
       "--inspector-port", String(inspectorPort),
-      "--persist-to", STATE_DIR,
+      "--persist-to", RUN_DIR,
       "--env-file", ENV_FILE,
       "--show-interactive-dev-session=false",
       ...(WRANGLER_DEFAULTS ? [] : ["--log-level", "warn"]),
@@ -654,7 +667,7 @@ function report(health, me, facts, startedAt) {
     "",
     "## Settings",
     "",
-    `- Server: \`wrangler dev\` on http://${IP}:${PORT}, local mode, fresh persisted state in \`bench/.state\` (migrations${existsSync(LOAD_DATA) ? " and reference data" : ""} applied first), RATE_LIMIT_MODE \`${rateLimitMode()}\` (wrangler.jsonc), workspace \`api\` limit raised to 1,000,000,000 per 10 s.`,
+    `- Server: \`wrangler dev\` on http://${IP}:${PORT}, local mode, persisted state in \`bench/.state\` prepared once (migrations${existsSync(LOAD_DATA) ? " and reference data" : ""}) and copied fresh for every server start: the baselines, then each area, in each rate-limit mode, run on their own fresh server (local R2 puts slow down as archived bodies pile up, so a shared state would make an area's figures depend on the areas before it), RATE_LIMIT_MODE \`${rateLimitMode()}\` (wrangler.jsonc), workspace \`api\` limit raised to 1,000,000,000 per 10 s.`,
     WRANGLER_DEFAULTS
       ? "- wrangler dev tooling: defaults (BENCH_WRANGLER_DEFAULTS=1): local trace collector on, one info log line per request."
       : "- wrangler dev tooling: its local trace collector is off (`X_LOCAL_OBSERVABILITY=false`) and it runs with `--log-level warn` (no log line per request); both are per-request work of wrangler's, not the Worker's. `BENCH_WRANGLER_DEFAULTS=1` keeps them on.",
@@ -713,7 +726,6 @@ async function main() {
   if (!existsSync(WRANGLER_CLI)) throw new Error("wrangler is not installed: run npm install");
 
   const releasePort = await holdPort(PORT);
-  const inspectorPort = await freePort();
 
   rmSync(STATE_DIR, { recursive: true, force: true });
   mkdirSync(STATE_DIR, { recursive: true });
@@ -727,56 +739,72 @@ async function main() {
   prepareDatabase();
   const sourcesBefore = sourceSnapshot();
   await releasePort();
-  await startWrangler(inspectorPort);
-  const token = await provision(secrets);
 
-  const cpuBefore = cpuSample();
+  /** A server in `mode` on fresh state, provisioned: returns the access token. */
+  const fresh = async (mode) => {
+    writeFileSync(ENV_FILE, Object.entries({ ...secrets, ...(mode === "lease" ? { RATE_LIMIT_MODE: "lease" } : {}) }).map(([k, v]) => `${k}=${v}`).join("\n") + "\n", { mode: 0o600 });
+    await startWrangler(await freePort());
+    return provision(secrets);
+  };
+  const stop = async () => {
+    if (wranglerExited) throw new Error(`wrangler dev exited during the run:\n${tailOfLog()}`);
+    await stopWrangler();
+  };
+  const scenarios = await loadScenarios();
   const problems = [];
+
+  /**
+   * One area on its own fresh server: its setup, its routes (each beside an adjacent /health sample), then,
+   * when asked, its quality report.
+   */
+  const runArea = async (sc, mode, withReport) => {
+    const token = await fresh(mode);
+    const callAs = (method, path, body) => scenarioCall(token, method, path, body);
+    const context = typeof sc.setup === "function" ? await sc.setup({ call: callAs }) : undefined;
+    const rows = [];
+    for (const r of sc.requests(context)) {
+      const label = mode === "lease" ? `${r.label} (lease mode)` : r.label;
+      const row = await measureRoute({ label, path: r.path, host: WORKSPACE_HOST, token, method: r.method ?? "GET", body: r.body }, problems, SCENARIO_SETTINGS);
+      rows.push({ area: sc.area, ...row, label: r.label });
+    }
+    let report = null;
+    if (withReport && typeof sc.report === "function") {
+      log(`${sc.area}: quality report`);
+      try {
+        report = { area: sc.area, markdown: await sc.report({ call: callAs, context }) };
+      } catch (err) {
+        problems.push(`${sc.area} report failed: ${err?.message ?? err}`);
+      }
+    }
+    if (typeof sc.teardown === "function") await sc.teardown(context);
+    await stop();
+    return { rows, report };
+  };
+
+  // Exact mode (wrangler.jsonc's development setting): the baselines, then each area.
+  let token = await fresh("exact");
+  const cpuBefore = cpuSample();
   const health = await measureRoute({ label: "/health", path: "/health", host: BARE_HOST }, problems);
   const me = await measureRoute({ label: "/me", path: "/admin/api/v1/me", host: WORKSPACE_HOST, token }, problems);
   const otherCpu = otherCpuShare(cpuBefore, cpuSample());
-
-  // The areas' scenarios (bench/scenarios/*.mjs): their routes beside the same baseline, then their reports.
-  const scenarios = await loadScenarios();
+  await stop();
   const scenarioRows = [];
-  const callAs = (method, path, body) => scenarioCall(token, method, path, body);
-  const contexts = new Map();
-  for (const sc of scenarios) if (typeof sc.setup === "function") contexts.set(sc, await sc.setup({ call: callAs }));
-  for (const sc of scenarios) {
-    for (const r of sc.requests(contexts.get(sc))) {
-      const row = await measureRoute({ label: r.label, path: r.path, host: WORKSPACE_HOST, token, method: r.method ?? "GET", body: r.body }, problems, SCENARIO_SETTINGS);
-      scenarioRows.push({ area: sc.area, ...row });
-    }
-  }
   const reports = [];
   for (const sc of scenarios) {
-    if (typeof sc.report !== "function") continue;
-    log(`${sc.area}: quality report`);
-    try {
-      reports.push({ area: sc.area, markdown: await sc.report({ call: callAs, context: contexts.get(sc) }) });
-    } catch (err) {
-      problems.push(`${sc.area} report failed: ${err?.message ?? err}`);
-    }
+    const { rows, report } = await runArea(sc, "exact", true);
+    scenarioRows.push(...rows);
+    if (report) reports.push(report);
   }
-  for (const sc of scenarios) if (typeof sc.teardown === "function") await sc.teardown(contexts.get(sc));
-  if (wranglerExited) throw new Error(`wrangler dev exited during the run:\n${tailOfLog()}`);
 
   // The production rate-limit configuration: isolates spend leases instead of asking the Durable Object.
-  await stopWrangler();
-  writeFileSync(ENV_FILE, Object.entries({ ...secrets, RATE_LIMIT_MODE: "lease" }).map(([k, v]) => `${k}=${v}`).join("\n") + "\n", { mode: 0o600 });
-  await startWrangler(await freePort());
+  token = await fresh("lease");
   const leaseHealth = await measureRoute({ label: "/health (lease mode)", path: "/health", host: BARE_HOST }, problems);
   const leaseMe = await measureRoute({ label: "/me (lease mode)", path: "/admin/api/v1/me", host: WORKSPACE_HOST, token }, problems);
+  await stop();
   // The scenario requests again, in the production mode: every API request spends the organization's `api`
   // bucket (consignment create also `consignment_create`), which exact mode asks the Durable Object about each time.
   const leaseRows = [];
-  for (const sc of scenarios) {
-    for (const r of sc.requests(contexts.get(sc))) {
-      const row = await measureRoute({ label: `${r.label} (lease mode)`, path: r.path, host: WORKSPACE_HOST, token, method: r.method ?? "GET", body: r.body }, problems, SCENARIO_SETTINGS);
-      leaseRows.push({ area: sc.area, ...row, label: r.label });
-    }
-  }
-  if (wranglerExited) throw new Error(`wrangler dev exited during the run:\n${tailOfLog()}`);
+  for (const sc of scenarios) leaseRows.push(...(await runArea(sc, "lease", false)).rows);
   await cleanup();
 
   const changed = changedSources(sourcesBefore, sourceSnapshot());
