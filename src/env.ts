@@ -44,6 +44,10 @@ export interface ArchivedBody {
 
 export type AppEnv = {
   Bindings: Env;
+  /**
+   * Read with `c.get(name)`, not `c.var.name`: hono's `c.var` getter copies every variable into a new object on
+   * each access, and the hot path reads these a few dozen times per request.
+   */
   Variables: {
     requestId: string;
     startedAt: number;

@@ -12,7 +12,7 @@ function render(c: Context<AppEnv>, err: ApiError): Response {
   const body =
     err.code === "rate_limited"
       ? { error: "rate_limited", message: err.message }
-      : { success: false, message: err.message, error: err.code, request_id: c.var.requestId, ...err.extra };
+      : { success: false, message: err.message, error: err.code, request_id: c.get("requestId"), ...err.extra };
   return c.json(body, err.status as 400, err.headers);
 }
 
@@ -27,7 +27,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     );
   }
   console.error(
-    JSON.stringify({ msg: "unhandled error", request_id: c.var.requestId, path: c.req.path, error: String(err), stack: err.stack }),
+    JSON.stringify({ msg: "unhandled error", request_id: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }),
   );
   return render(c, new ApiError("internal_error", "Internal server error"));
 }

@@ -48,7 +48,7 @@ export function scopedCompute(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[
 
 /**
  * Guard for a write that reads before it commits: the same middleware as `scopedCompute` (the archive put
- * overlaps the handler); the handler must await `c.var.archiveGate()` before its commit.
+ * overlaps the handler); the handler must await `c.get("archiveGate")()` before its commit.
  */
 export const scopedWrite = scopedCompute;
 

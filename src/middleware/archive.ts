@@ -46,11 +46,11 @@ async function startArchive(c: Context<AppEnv>): Promise<{ put: Promise<unknown>
       received: contentType,
     });
   }
-  const key = archiveKey(c.var.workspace?.id, c.var.startedAt, c.var.requestId);
+  const key = archiveKey(c.get("workspace")?.id, c.get("startedAt"), c.get("requestId"));
   c.set("archived", { key, size: raw.byteLength, contentType });
   const put = c.env.ARCHIVE.put(key, raw, {
     httpMetadata: { contentType },
-    customMetadata: { request_id: c.var.requestId, method: c.req.method, path: c.req.path },
+    customMetadata: { request_id: c.get("requestId"), method: c.req.method, path: c.req.path },
   });
   return { put };
 }
@@ -67,7 +67,7 @@ export const archiveBody = createMiddleware<AppEnv>(async (c, next) => {
  * For POST routes that only compute an answer (calculate, classify, restrict, screen) and for writes that read
  * before they commit (consignment create): the put runs beside the handler and is awaited before the response
  * leaves, so no answer goes out without its request archived, without making the client wait for the two in
- * turn. A write calls `c.var.archiveGate()` immediately before its commit, which waits for the put, so nothing
+ * turn. A write calls `c.get("archiveGate")()` immediately before its commit, which waits for the put, so nothing
  * is committed before its request is archived either. If the archive fails the answer is replaced by a 503:
  * nothing was changed, so a retry is safe.
  */
@@ -86,7 +86,7 @@ export const archiveBodyAlongside = createMiddleware<AppEnv>(async (c, next) => 
   const gate = async () => {
     const failure = await archived;
     if (failure) {
-      console.error(JSON.stringify({ msg: "archive put failed", request_id: c.var.requestId, error: String(failure) }));
+      console.error(JSON.stringify({ msg: "archive put failed", request_id: c.get("requestId"), error: String(failure) }));
       c.set("archived", undefined);
       throw new ApiError("unavailable", "The request could not be archived; nothing was changed, retry later");
     }

@@ -18,21 +18,23 @@ const NOT_AUDITED = new Set(["/health", "/openapi.json", "/docs"]);
 export const audit = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (NOT_AUDITED.has(c.req.path)) return;
-  const { deps, requestId, startedAt } = c.var;
+  const deps = c.get("deps");
+  const requestId = c.get("requestId");
+  const startedAt = c.get("startedAt");
   const status = c.res.status;
   const matched = routePath(c, -1);
-  const archived = c.var.archived;
-  const auth = c.var.auth;
+  const archived = c.get("archived");
+  const auth = c.get("auth");
   const row = {
     id: requestId,
-    workspaceId: c.var.workspace?.id ?? null,
-    surface: c.var.surface ?? "public",
+    workspaceId: c.get("workspace")?.id ?? null,
+    surface: c.get("surface") ?? "public",
     // An unmatched request has no route pattern; its path stands in.
     route: matched && matched !== "*" && matched !== "/*" ? matched : c.req.path,
     path: c.req.path,
     method: c.req.method,
     source: "http" as const,
-    actor: auth?.clientId ?? (c.var.platformAdmin ? "platform-admin" : null),
+    actor: auth?.clientId ?? (c.get("platformAdmin") ? "platform-admin" : null),
     customerId: auth?.customerId ?? null,
     httpStatus: status,
     outcome: outcomeOf(status),
@@ -41,13 +43,13 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
     bodyKey: archived?.key ?? null,
     bodyContentType: archived?.contentType ?? null,
     bodySize: archived?.size ?? null,
-    errorSummary: status >= 400 ? (c.var.errorSummary ?? `HTTP ${status}`).slice(0, 500) : null,
+    errorSummary: status >= 400 ? (c.get("errorSummary") ?? `HTTP ${status}`).slice(0, 500) : null,
     createdAt: isoAt(startedAt),
   };
   // The body is still cached on the request from the archive step (this resolves at once). It is kept as
   // plain bytes, and refs are parsed at flush time, off the response path.
-  const raw = archived && c.var.workspace ? await c.req.arrayBuffer() : null;
-  const entry = { row, refs: async () => (raw ? refsOf(raw) : []), usage: c.var.usage };
+  const raw = archived && c.get("workspace") ? await c.req.arrayBuffer() : null;
+  const entry = { row, refs: async () => (raw ? refsOf(raw) : []), usage: c.get("usage") };
   const db = createDb(c.env.DB);
   let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
   try {

@@ -15,14 +15,14 @@ import { callerKey, hitBucket, rateLimitHeaders, rateLimited } from "./rate-limi
 const BEARER_RE = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const workspace = c.var.workspace;
+  const workspace = c.get("workspace");
   if (!workspace) throw unauthorized("No workspace", "invalid_request");
   const header = c.req.header("authorization");
   if (!header) throw unauthorized("Missing bearer token", null);
   const match = BEARER_RE.exec(header);
   if (!match?.[1]) throw unauthorized("Malformed Authorization header: expected 'Bearer <token>'", "invalid_request");
 
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   const now = deps.clock.now();
   const verified = await verifyTokenCached(c.env.TOKEN_SIGNING_SECRET, match[1], now);
   if (!verified.ok) {
@@ -52,7 +52,7 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
 /** 403 `Missing scope: <scope>` unless the token carries it. */
 export const requireScope = (scope: Scope) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const granted = c.var.auth?.scopes ?? [];
+    const granted = c.get("auth")?.scopes ?? [];
     if (!hasScope(granted, scope)) throw forbidden(`Missing scope: ${scope}`);
     await next();
   });

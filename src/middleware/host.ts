@@ -39,7 +39,7 @@ export const hostRouting = createMiddleware<AppEnv>(async (c, next) => {
     return next();
   }
   if (surface === "platform") throw notFound("The platform API is served on the bare host only");
-  const workspace = await findWorkspaceBySlug({ db: createDb(c.env.DB), deps: c.var.deps }, slug);
+  const workspace = await findWorkspaceBySlug({ db: createDb(c.env.DB), deps: c.get("deps") }, slug);
   if (!workspace) throw notFound(`Unknown workspace '${slug}'`);
   c.set("workspace", workspace);
   return next();

@@ -78,13 +78,13 @@ export function rateLimited(d: Decision, what: string): ApiError {
  */
 export const rateLimit = (bucket: BucketName, cost?: (c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0]) => number | Promise<number>) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const workspace = c.var.workspace;
+    const workspace = c.get("workspace");
     if (!workspace) return next();
     const decision = await hitBucket(
       c.env,
       workspace,
-      { bucket, key: callerKey(bucket, workspace, c.var.auth?.customerId), cost: cost ? await cost(c) : 1 },
-      c.var.deps.clock.now(),
+      { bucket, key: callerKey(bucket, workspace, c.get("auth")?.customerId), cost: cost ? await cost(c) : 1 },
+      c.get("deps").clock.now(),
     );
     if (!decision.allowed) throw rateLimited(decision, bucket);
     await next();

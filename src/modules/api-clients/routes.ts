@@ -96,31 +96,31 @@ const remove = createRoute({
 
 export const apiClientRoutes = newRouter()
   .openapi(list, async (c) => {
-    const { clients, hasMore } = await listClients({ db: createDb(c.env.DB), deps: c.var.deps }, c.var.workspace!.id, c.req.valid("query"));
+    const { clients, hasMore } = await listClients({ db: createDb(c.env.DB), deps: c.get("deps") }, c.get("workspace")!.id, c.req.valid("query"));
     return c.json({ success: true as const, message: "", api_clients: clients.map(clientToWire), has_more: hasMore }, 200);
   })
   .openapi(create, async (c) => {
     const input = c.req.valid("json");
-    assertMayGrant(c.var.auth, input.scopes);
-    const { client, secret } = await createClient({ db: createDb(c.env.DB), deps: c.var.deps }, c.var.workspace!.id, input);
+    assertMayGrant(c.get("auth"), input.scopes);
+    const { client, secret } = await createClient({ db: createDb(c.env.DB), deps: c.get("deps") }, c.get("workspace")!.id, input);
     return c.json(
       { success: true as const, message: "API client created; the secret is shown only once", api_client: { ...clientToWire(client), client_secret: secret } },
       201,
     );
   })
   .openapi(get, async (c) => {
-    const client = await getClient({ db: createDb(c.env.DB), deps: c.var.deps }, c.var.workspace!.id, c.req.valid("param").id);
+    const client = await getClient({ db: createDb(c.env.DB), deps: c.get("deps") }, c.get("workspace")!.id, c.req.valid("param").id);
     return c.json({ success: true as const, message: "", api_client: clientToWire(client) }, 200);
   })
   .openapi(update, async (c) => {
     const input = c.req.valid("json");
-    assertMayGrant(c.var.auth, input.scopes ?? []);
-    const client = await updateClient({ db: createDb(c.env.DB), deps: c.var.deps }, c.var.workspace!.id, c.req.valid("param").id, input);
+    assertMayGrant(c.get("auth"), input.scopes ?? []);
+    const client = await updateClient({ db: createDb(c.env.DB), deps: c.get("deps") }, c.get("workspace")!.id, c.req.valid("param").id, input);
     return c.json({ success: true as const, message: "API client updated", api_client: clientToWire(client) }, 200);
   })
   .openapi(remove, async (c) => {
-    assertMayGrant(c.var.auth, []);
+    assertMayGrant(c.get("auth"), []);
     const { id } = c.req.valid("param");
-    await deleteClient({ db: createDb(c.env.DB), deps: c.var.deps }, c.var.workspace!.id, id);
+    await deleteClient({ db: createDb(c.env.DB), deps: c.get("deps") }, c.get("workspace")!.id, id);
     return c.json({ success: true as const, message: "API client deleted", deleted: true as const, id }, 200);
   });

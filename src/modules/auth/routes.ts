@@ -99,9 +99,9 @@ tokenRoutes.openAPIRegistry.registerPath({
 });
 
 tokenRoutes.post("/admin/oauth2/token", async (c) => {
-  const workspace = c.var.workspace;
+  const workspace = c.get("workspace");
   if (!workspace) throw oauthError("invalid_request", "Unknown workspace");
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   const ip = c.req.header("cf-connecting-ip") ?? "unknown";
   const signInKey = `sign_in_ip:${ip}`;
 

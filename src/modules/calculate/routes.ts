@@ -37,22 +37,22 @@ const tags = ["Calculate"];
 const ruleViolation = { 400: json(RuleErrors, "A workspace country rule refused the request (`{errors}`), or a field is invalid (the error envelope)") };
 const { 400: _400, ...otherErrors } = errorResponses;
 
-const ctxOf = (c: Context<AppEnv>): CalcCtx => ({ db: c.env.DB, clock: c.var.deps.clock, workspaceId: c.var.workspace!.id });
+const ctxOf = (c: Context<AppEnv>): CalcCtx => ({ db: c.env.DB, clock: c.get("deps").clock, workspaceId: c.get("workspace")!.id });
 
 /** Leaves the usage row for the audit writer (same batch, after the response); its id is the request id the response carries. */
 function logUsage(c: Context<AppEnv>, summary: Outcome<unknown>["summary"], extra: Record<string, unknown> = {}) {
-  const now = c.var.deps.clock.now();
+  const now = c.get("deps").clock.now();
   c.set("usage", {
-    id: c.var.requestId,
-    workspaceId: c.var.workspace!.id,
+    id: c.get("requestId"),
+    workspaceId: c.get("workspace")!.id,
     kind: "calculate",
-    customerId: c.var.auth?.customerId ?? null,
-    actor: c.var.auth?.clientId ?? null,
+    customerId: c.get("auth")?.customerId ?? null,
+    actor: c.get("auth")?.clientId ?? null,
     senderCountryCode: summary.origin,
     receiverCountryCode: summary.destination,
     itemCount: summary.items,
     matchCount: summary.found,
-    durationMs: Math.max(0, Math.round(now - c.var.startedAt)),
+    durationMs: Math.max(0, Math.round(now - c.get("startedAt"))),
     detail: JSON.stringify({ ...summary.detail, ...extra }),
     createdAt: isoAt(now),
   });
@@ -190,23 +190,23 @@ export const calculateRoutes = newRouter()
     const body = c.req.valid("json");
     const r = await run(c, "calculate", () => calculateOne(ctxOf(c), body), body.destination_country);
     if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
-    return c.json({ success: true as const, ...r.out!.body, request_id: c.var.requestId }, 200);
+    return c.json({ success: true as const, ...r.out!.body, request_id: c.get("requestId") }, 200);
   })
   .openapi(multipleRoute, async (c) => {
     const body = c.req.valid("json");
     const r = await run(c, "calculate/multiple", () => calculateMultiple(ctxOf(c), body), body.destination_country);
     if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
-    return c.json({ success: true as const, message: "", ...r.out!.body, request_id: c.var.requestId, execution_time: r.ms! }, 200);
+    return c.json({ success: true as const, message: "", ...r.out!.body, request_id: c.get("requestId"), execution_time: r.ms! }, 200);
   })
   .openapi(stackingRoute, async (c) => {
     const body = c.req.valid("json");
     const r = await run(c, "calculate/stacking", () => stacking(ctxOf(c), body), body.destination_country);
-    return c.json({ success: true as const, ...r.out!.body, request_id: c.var.requestId }, 200);
+    return c.json({ success: true as const, ...r.out!.body, request_id: c.get("requestId") }, 200);
   })
   .openapi(bulkRoute, async (c) => {
     const body = c.req.valid("json");
     const r = await run(c, "calculate/stacking/bulk", () => stackingBulk(ctxOf(c), body.items as Record<string, unknown>[]), null);
-    return c.json({ ...r.out!.body, execution_time: r.ms!, request_id: c.var.requestId }, 200);
+    return c.json({ ...r.out!.body, execution_time: r.ms!, request_id: c.get("requestId") }, 200);
   })
   .openapi(listRulesRoute, async (c) => {
     const { rules, hasMore } = await listRules(ctxOf(c), c.req.valid("query"));

@@ -11,7 +11,7 @@ import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
 import { catalogueToWire, createItem, deleteItem, getItem, listItems, updateItem } from "./service";
 
 const tags = ["Catalogue"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
+const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
 const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 7 }) });
 const notFound = { 404: json(ErrorSchema, "No such catalogue item in this workspace") };
 
@@ -80,23 +80,23 @@ const routes = {
 
 export const catalogueRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const { rows, hasMore } = await listItems(ctxOf(c), c.var.workspace!.id, c.req.valid("query"));
+    const { rows, hasMore } = await listItems(ctxOf(c), c.get("workspace")!.id, c.req.valid("query"));
     return c.json({ success: true as const, message: "", items: rows.map(catalogueToWire), has_more: hasMore }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const row = await createItem(ctxOf(c), c.var.workspace!.id, c.req.valid("json"));
+    const row = await createItem(ctxOf(c), c.get("workspace")!.id, c.req.valid("json"));
     return c.json({ success: true as const, message: "Catalogue item created", item: catalogueToWire(row) }, 201);
   })
   .openapi(routes.get, async (c) => {
-    const row = await getItem(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id);
+    const row = await getItem(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
     return c.json({ success: true as const, message: "", item: catalogueToWire(row) }, 200);
   })
   .openapi(routes.update, async (c) => {
-    const row = await updateItem(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id, c.req.valid("json"));
+    const row = await updateItem(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, c.req.valid("json"));
     return c.json({ success: true as const, message: "Catalogue item updated", item: catalogueToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteItem(ctxOf(c), c.var.workspace!.id, id);
+    await deleteItem(ctxOf(c), c.get("workspace")!.id, id);
     return c.json({ success: true as const, message: "Catalogue item deleted", deleted: true as const, id }, 200);
   });

@@ -395,7 +395,7 @@ export const classifyRoutes = newRouter()
   .openapi(classifyRoute, async (c) => {
     const input = c.req.valid("json");
     const db = createDb(c.env.DB);
-    const workspace = c.var.workspace!;
+    const workspace = c.get("workspace")!;
     const started = Date.now();
     const outcome = await classify(
       {
@@ -405,31 +405,31 @@ export const classifyRoutes = newRouter()
         imageModel: (c.env as { IMAGE_MODEL?: unknown }).IMAGE_MODEL,
       },
       input,
-      c.var.requestId,
+      c.get("requestId"),
     );
     // Written with the audit row after the response: the log never adds latency to a checkout.
     c.set("usage", {
-      id: c.var.requestId,
+      id: c.get("requestId"),
       workspaceId: workspace.id,
       kind: "classify",
-      customerId: c.var.auth?.customerId ?? null,
-      actor: c.var.auth?.clientId ?? null,
+      customerId: c.get("auth")?.customerId ?? null,
+      actor: c.get("auth")?.clientId ?? null,
       senderCountryCode: input.country_of_origin ?? null,
       receiverCountryCode: input.destination_country,
       itemCount: 1,
       matchCount: outcome.log.matchCount,
       durationMs: Date.now() - started,
       detail: JSON.stringify(outcome.log.detail),
-      createdAt: new Date(c.var.deps.clock.now()).toISOString(),
+      createdAt: new Date(c.get("deps").clock.now()).toISOString(),
     });
     return c.json(outcome.body as never, outcome.status);
   })
   .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200))
   .openapi(addRoute, async (c) => {
-    assertMayChangeBlocklist(c.var.auth);
+    assertMayChangeBlocklist(c.get("auth"));
     const input = c.req.valid("json");
-    const now = new Date(c.var.deps.clock.now()).toISOString();
-    const row = await addBlock(createDb(c.env.DB), c.var.workspace!.organizationId, { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason }, now);
+    const now = new Date(c.get("deps").clock.now()).toISOString();
+    const row = await addBlock(createDb(c.env.DB), c.get("workspace")!.organizationId, { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason }, now);
     return c.json(
       {
         success: true as const,
@@ -440,11 +440,11 @@ export const classifyRoutes = newRouter()
     );
   })
   .openapi(deleteRoute, async (c) => {
-    assertMayChangeBlocklist(c.var.auth);
+    assertMayChangeBlocklist(c.get("auth"));
     const { code } = c.req.valid("param");
     const { destination_country } = c.req.valid("query");
     const db = createDb(c.env.DB);
-    const org = c.var.workspace!.organizationId;
+    const org = c.get("workspace")!.organizationId;
     if (/^\d+$/.test(code) && destination_country === undefined) {
       const id = Number(code);
       if (!Number.isSafeInteger(id)) throw validationFailed([{ field: "code", message: "is not a valid entry id" }]);
@@ -460,12 +460,12 @@ export const classifyRoutes = newRouter()
     return c.json({ success: true as const, message: `${hs} unblocked for ${destination_country}` }, 200);
   })
   .openapi(importRoute, async (c) => {
-    assertMayChangeBlocklist(c.var.auth);
+    assertMayChangeBlocklist(c.get("auth"));
     const { entries } = c.req.valid("json");
-    const now = new Date(c.var.deps.clock.now()).toISOString();
+    const now = new Date(c.get("deps").clock.now()).toISOString();
     const count = await importBlocklist(
       createDb(c.env.DB),
-      c.var.workspace!.organizationId,
+      c.get("workspace")!.organizationId,
       entries.map((e) => ({ hs_code: e.hs_code, country_code: e.country_code ?? e.destination_country ?? "GLOBAL", reason: e.reason })),
       now,
     );
@@ -473,7 +473,7 @@ export const classifyRoutes = newRouter()
   })
   .openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const { rows, hasMore } = await listBlocks(createDb(c.env.DB), c.var.workspace!.organizationId, {
+    const { rows, hasMore } = await listBlocks(createDb(c.env.DB), c.get("workspace")!.organizationId, {
       limit: q.limit,
       starting_after: q.starting_after,
       country_code: q.destination_country,

@@ -12,7 +12,7 @@ import { enqueue } from "../webhooks/service";
 import { getAssessment, listAssessments, runAssessment } from "./assessments";
 
 const tags = ["Consignments"];
-const pinned = (c: Context<AppEnv>) => c.var.auth?.customerId ?? null;
+const pinned = (c: Context<AppEnv>) => c.get("auth")?.customerId ?? null;
 const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }) });
 const AssessmentParams = IdParam.extend({ assessment_id: z.string().min(1).max(100).openapi({ example: "asm_01a2011f9d0e7a4b8c2d4e6f8a0b2c4d" }) });
 
@@ -139,20 +139,20 @@ export const assessmentRoutes = newRouter()
   .openapi(run, async (c) => {
     const ctx = {
       db: createDb(c.env.DB),
-      deps: c.var.deps,
+      deps: c.get("deps"),
       d1: c.env.DB,
       classifier: { production: c.env.ENVIRONMENT === "production", imageModel: (c.env as { IMAGE_MODEL?: unknown }).IMAGE_MODEL },
     };
-    const { assessment, deliveryIds } = await runAssessment(ctx, c.var.workspace!, c.req.valid("param").id, { pinnedCustomerId: pinned(c), requestId: c.var.requestId });
+    const { assessment, deliveryIds } = await runAssessment(ctx, c.get("workspace")!, c.req.valid("param").id, { pinnedCustomerId: pinned(c), requestId: c.get("requestId") });
     // Committed: hand the new deliveries to the queue now (the cron sweep catches any this misses).
     if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
     return c.json(assessment, 200);
   })
   .openapi(list, async (c) => {
-    const { assessments, hasMore } = await listAssessments({ db: createDb(c.env.DB) }, c.var.workspace!.id, c.req.valid("param").id, c.req.valid("query"), pinned(c));
+    const { assessments, hasMore } = await listAssessments({ db: createDb(c.env.DB) }, c.get("workspace")!.id, c.req.valid("param").id, c.req.valid("query"), pinned(c));
     return c.json({ success: true as const, message: "", assessments, has_more: hasMore }, 200);
   })
   .openapi(one, async (c) => {
     const { id, assessment_id } = c.req.valid("param");
-    return c.json(await getAssessment({ db: createDb(c.env.DB) }, c.var.workspace!.id, id, assessment_id, pinned(c)), 200);
+    return c.json(await getAssessment({ db: createDb(c.env.DB) }, c.get("workspace")!.id, id, assessment_id, pinned(c)), 200);
   });

@@ -18,9 +18,9 @@ import { ConsignmentInput } from "./schemas";
 import { createConsignment, createRejected, customersById, listConsignments, readConsignmentJson } from "./service";
 
 const tags = ["Consignments"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps, archive: c.env.ARCHIVE });
-const scopeOf = (c: Context<AppEnv>, consignmentId: string) => ({ workspaceId: c.var.workspace!.id, consignmentId, pinnedCustomerId: c.var.auth?.customerId ?? null });
-const pinned = (c: Context<AppEnv>) => c.var.auth?.customerId ?? null;
+const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps"), archive: c.env.ARCHIVE });
+const scopeOf = (c: Context<AppEnv>, consignmentId: string) => ({ workspaceId: c.get("workspace")!.id, consignmentId, pinnedCustomerId: c.get("auth")?.customerId ?? null });
+const pinned = (c: Context<AppEnv>) => c.get("auth")?.customerId ?? null;
 const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }) });
 const Rejected = z
   .object({ success: z.literal(false), message: z.string(), errors: z.array(z.string()), validation_errors: z.array(z.object({ message: z.string() })) })
@@ -224,12 +224,12 @@ export const consignmentRoutes = newRouter()
   .openapi(
     create,
     async (c) => {
-      const ws = c.var.workspace!;
+      const ws = c.get("workspace")!;
       const ctx = ctxOf(c);
       const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(ctx, ws, c.req.valid("json"), {
         pinnedCustomerId: pinned(c),
-        requestId: c.var.requestId,
-        beforeCommit: () => c.var.archiveGate!(),
+        requestId: c.get("requestId"),
+        beforeCommit: () => c.get("archiveGate")!(),
       });
       // Committed: hand the new deliveries and flow runs to their queues now (the cron sweep catches any this misses).
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
@@ -259,19 +259,19 @@ export const consignmentRoutes = newRouter()
     }) as never,
   )
   .openapi(list, async (c) => {
-    const ws = c.var.workspace!;
+    const ws = c.get("workspace")!;
     const ctx = ctxOf(c);
     const { rows, hasMore } = await listConsignments(ctx, ws.id, c.req.valid("query"), pinned(c));
     const names = await customersById(ctx, ws.id, rows.map((r) => r.customerId).filter((x): x is number => x !== null));
     return c.json({ success: true as const, message: "", consignments: rows.map((r) => consignmentOut(r, r.customerId !== null ? (names.get(r.customerId) ?? null) : null)), has_more: hasMore }, 200);
   })
   .openapi(get, async (c) => {
-    const body = await readConsignmentJson(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id, pinned(c));
+    const body = await readConsignmentJson(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, pinned(c));
     return new Response(body, { status: 200, headers: { "content-type": "application/json" } }) as never;
   })
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteWithGuards(ctxOf(c), scopeOf(c, id), c.var.requestId);
+    await deleteWithGuards(ctxOf(c), scopeOf(c, id), c.get("requestId"));
     return c.json({ deleted: true as const, id }, 200);
   })
   .openapi(sub.holds, async (c) => {
@@ -279,13 +279,13 @@ export const consignmentRoutes = newRouter()
     return c.json({ success: true as const, message: "", holds: rows.map(holdToWire) }, 200);
   })
   .openapi(sub.placeHold, async (c) => {
-    const hold = await placeHold(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("json"), c.var.requestId);
+    const hold = await placeHold(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("json"), c.get("requestId"));
     return c.json({ success: true as const, message: "Hold placed", hold: holdToWire(hold) }, 201);
   })
   .openapi(sub.releaseHold, async (c) => {
     const { id, hold_id } = c.req.valid("param");
     const body = (c.req.valid("json") as { reason?: string } | undefined) ?? {};
-    const hold = await releaseHold(ctxOf(c), scopeOf(c, id), hold_id, body.reason, c.var.requestId);
+    const hold = await releaseHold(ctxOf(c), scopeOf(c, id), hold_id, body.reason, c.get("requestId"));
     return c.json({ success: true as const, message: "Hold released", hold: holdToWire(hold) }, 200);
   })
   .openapi(sub.documents, async (c) => {

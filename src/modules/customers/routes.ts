@@ -8,8 +8,8 @@ import { CustomerInput, CustomerSchema } from "./schemas";
 import { createCustomer, customerToWire, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./service";
 
 const tags = ["Customers"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
-const callerOf = (c: Context<AppEnv>) => ({ workspaceId: c.var.workspace!.id, pinnedCustomerId: c.var.auth?.customerId ?? null });
+const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
+const callerOf = (c: Context<AppEnv>) => ({ workspaceId: c.get("workspace")!.id, pinnedCustomerId: c.get("auth")?.customerId ?? null });
 const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 42 }) });
 const notFound = { 404: json(ErrorSchema, "No such customer in this workspace") };
 

@@ -8,7 +8,7 @@ import { FlowInput, FlowSchema, FlowUpdate } from "./schemas";
 import { createFlow, deleteFlow, flowToWire, getFlow, listFlows, updateFlow } from "./service";
 
 const tags = ["Settings: flows"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
+const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
 const IdParam = z.object({ id: z.coerce.number().int().positive() });
 const notFoundResp = { 404: json(ErrorSchema, "No such flow in this workspace") };
 const example = {
@@ -67,20 +67,20 @@ const routes = {
 
 export const flowRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const { rows, hasMore } = await listFlows(ctxOf(c), c.var.workspace!.id, c.req.valid("query"));
+    const { rows, hasMore } = await listFlows(ctxOf(c), c.get("workspace")!.id, c.req.valid("query"));
     return c.json({ success: true as const, message: "", flows: rows.map(flowToWire), has_more: hasMore }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const row = await createFlow(ctxOf(c), c.var.workspace!.id, c.req.valid("json"));
+    const row = await createFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("json"));
     return c.json({ success: true as const, message: "Flow created", flow: flowToWire(row) }, 201);
   })
-  .openapi(routes.get, async (c) => c.json({ success: true as const, message: "", flow: flowToWire(await getFlow(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id)) }, 200))
+  .openapi(routes.get, async (c) => c.json({ success: true as const, message: "", flow: flowToWire(await getFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id)) }, 200))
   .openapi(routes.update, async (c) => {
-    const row = await updateFlow(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id, c.req.valid("json"));
+    const row = await updateFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, c.req.valid("json"));
     return c.json({ success: true as const, message: "Flow updated", flow: flowToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
     const id = c.req.valid("param").id;
-    await deleteFlow(ctxOf(c), c.var.workspace!.id, id);
+    await deleteFlow(ctxOf(c), c.get("workspace")!.id, id);
     return c.json({ success: true as const, message: "Flow deleted", deleted: true as const, id }, 200);
   });

@@ -29,8 +29,8 @@ const me = createRoute({
 });
 
 export const meRoutes = newRouter().openapi(me, async (c) => {
-  const ws = c.var.workspace!;
-  const auth = c.var.auth!;
+  const ws = c.get("workspace")!;
+  const auth = c.get("auth")!;
   let customer: { id: number; name: string } | null = null;
   if (auth.customerId != null) {
     const rows = await createDb(c.env.DB)

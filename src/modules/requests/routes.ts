@@ -96,15 +96,15 @@ const body = createRoute({
 
 export const requestRoutes = newRouter()
   .openapi(list, async (c) => {
-    const { rows, hasMore } = await listRequests(createDb(c.env.DB), c.var.workspace!.id, c.req.valid("query"), c.var.auth?.customerId ?? null);
+    const { rows, hasMore } = await listRequests(createDb(c.env.DB), c.get("workspace")!.id, c.req.valid("query"), c.get("auth")?.customerId ?? null);
     return c.json({ success: true as const, message: "", requests: rows.map(requestToWire), has_more: hasMore }, 200);
   })
   .openapi(get, async (c) => {
-    const { row, refs } = await getRequest(createDb(c.env.DB), c.var.workspace!.id, c.req.valid("param").id, c.var.auth?.customerId ?? null);
+    const { row, refs } = await getRequest(createDb(c.env.DB), c.get("workspace")!.id, c.req.valid("param").id, c.get("auth")?.customerId ?? null);
     return c.json({ success: true as const, message: "", request: requestToWire(row), refs }, 200);
   })
   .openapi(body, async (c) => {
-    const { row } = await getRequest(createDb(c.env.DB), c.var.workspace!.id, c.req.valid("param").id, c.var.auth?.customerId ?? null);
+    const { row } = await getRequest(createDb(c.env.DB), c.get("workspace")!.id, c.req.valid("param").id, c.get("auth")?.customerId ?? null);
     const obj = await getBody(c.env.ARCHIVE, row);
     return new Response(obj.body, {
       status: 200,

@@ -91,18 +91,18 @@ const history = usageHistoryRoutes("restrict", "restrict:read", HistoryRow, (r) 
 
 export const restrictRoutes = newRouter()
   .openapi(check, async (c) => {
-    const ws = c.var.workspace!;
+    const ws = c.get("workspace")!;
     const db = createDb(c.env.DB);
     const { response, usage } = await runCheck(
       {
         db,
         workspaceId: ws.id,
         organizationId: ws.organizationId,
-        requestId: c.var.requestId,
-        customerId: c.var.auth?.customerId ?? null,
-        actor: c.var.auth?.clientId ?? null,
-        startedAt: c.var.startedAt,
-        now: () => c.var.deps.clock.now(),
+        requestId: c.get("requestId"),
+        customerId: c.get("auth")?.customerId ?? null,
+        actor: c.get("auth")?.clientId ?? null,
+        startedAt: c.get("startedAt"),
+        now: () => c.get("deps").clock.now(),
       },
       c.req.valid("json"),
     );
@@ -111,17 +111,17 @@ export const restrictRoutes = newRouter()
     return c.json(response, 200);
   })
   .openapi(listRules, async (c) => {
-    const { rules, hasMore } = await listOrgRules(createDb(c.env.DB), c.var.workspace!.organizationId, c.req.valid("query"));
+    const { rules, hasMore } = await listOrgRules(createDb(c.env.DB), c.get("workspace")!.organizationId, c.req.valid("query"));
     return c.json({ success: true as const, message: "", rules: rules.map(orgRuleToWire), has_more: hasMore }, 200);
   })
   .openapi(createRule, async (c) => {
-    const ws = c.var.workspace!;
-    const rule = await createOrgRule(createDb(c.env.DB), { organizationId: ws.organizationId, workspaceId: ws.id }, c.req.valid("json"), isoAt(c.var.deps.clock.now()));
+    const ws = c.get("workspace")!;
+    const rule = await createOrgRule(createDb(c.env.DB), { organizationId: ws.organizationId, workspaceId: ws.id }, c.req.valid("json"), isoAt(c.get("deps").clock.now()));
     return c.json({ success: true as const, message: "Custom rule created", rule: orgRuleToWire(rule) }, 201);
   })
   .openapi(deleteRule, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteOrgRule(createDb(c.env.DB), c.var.workspace!.organizationId, id, isoAt(c.var.deps.clock.now()));
+    await deleteOrgRule(createDb(c.env.DB), c.get("workspace")!.organizationId, id, isoAt(c.get("deps").clock.now()));
     return c.json({ success: true as const, message: `Custom rule ${id} deleted`, deleted: true as const }, 200);
   })
   .route("/", history);

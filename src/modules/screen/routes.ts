@@ -152,17 +152,17 @@ const healthRoute = createRoute({
 export const screenRoutes = newRouter()
   .openapi(screenRoute, async (c) => {
     const body = c.req.valid("json");
-    const clock = c.var.deps.clock;
+    const clock = c.get("deps").clock;
     const { result, usage } = await screenParty(
       {
         db: createDb(c.env.DB),
-        requestId: c.var.requestId,
-        workspaceId: c.var.workspace!.id,
-        customerId: c.var.auth?.customerId ?? null,
-        actor: c.var.auth?.clientId ?? null,
+        requestId: c.get("requestId"),
+        workspaceId: c.get("workspace")!.id,
+        customerId: c.get("auth")?.customerId ?? null,
+        actor: c.get("auth")?.clientId ?? null,
         nowMs: clock.now(),
-        startedAtMs: c.var.startedAt,
-        elapsedMs: () => clock.now() - c.var.startedAt,
+        startedAtMs: c.get("startedAt"),
+        elapsedMs: () => clock.now() - c.get("startedAt"),
       },
       { name: body.name, company: body.company ?? undefined, type: body.type, address: body.address },
     );

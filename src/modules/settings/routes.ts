@@ -55,11 +55,11 @@ const patch = createRoute({
 
 export const settingsRoutes = newRouter()
   .openapi(get, async (c) => {
-    const { settings, updatedAt } = await getSettings(createDb(c.env.DB), c.var.workspace!.id);
+    const { settings, updatedAt } = await getSettings(createDb(c.env.DB), c.get("workspace")!.id);
     return c.json({ success: true as const, message: "", settings: settingsToWire(settings), updated_at: updatedAt }, 200);
   })
   .openapi(patch, async (c) => {
     const body = c.req.valid("json") as Partial<Record<SettingKey, unknown>>;
-    const { settings, updatedAt } = await patchSettings(createDb(c.env.DB), c.var.workspace!.id, body, isoAt(c.var.deps.clock.now()));
+    const { settings, updatedAt } = await patchSettings(createDb(c.env.DB), c.get("workspace")!.id, body, isoAt(c.get("deps").clock.now()));
     return c.json({ success: true as const, message: "Settings updated", settings: settingsToWire(settings), updated_at: updatedAt }, 200);
   });

@@ -28,7 +28,7 @@ export function usageHistoryRoutes<T extends z.ZodType>(kind: UsageKind, scope: 
     },
   });
   return newRouter().openapi(route, async (c) => {
-    const { rows, hasMore } = await listUsage(createDb(c.env.DB), c.var.workspace!.id, kind, c.req.valid("query"), c.var.auth?.customerId ?? null);
+    const { rows, hasMore } = await listUsage(createDb(c.env.DB), c.get("workspace")!.id, kind, c.req.valid("query"), c.get("auth")?.customerId ?? null);
     return c.json({ success: true as const, message: "", data: rows.map(toWire), has_more: hasMore }, 200);
   });
 }

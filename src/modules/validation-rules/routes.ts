@@ -51,7 +51,7 @@ async function load(c: Context<AppEnv>, id: number): Promise<Row> {
   const [row] = await createDb(c.env.DB)
     .select()
     .from(validationRules)
-    .where(and(eq(validationRules.id, id), eq(validationRules.workspaceId, c.var.workspace!.id)))
+    .where(and(eq(validationRules.id, id), eq(validationRules.workspaceId, c.get("workspace")!.id)))
     .limit(1);
   if (!row) throw notFound(`Validation rule ${id} not found`);
   return row;
@@ -68,17 +68,17 @@ const routes = {
 export const validationRuleRoutes = newRouter()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid("query");
-    const where = [eq(validationRules.workspaceId, c.var.workspace!.id)];
+    const where = [eq(validationRules.workspaceId, c.get("workspace")!.id)];
     if (q.starting_after) where.push(lt(validationRules.id, q.starting_after));
     const rows = await createDb(c.env.DB).select().from(validationRules).where(and(...where)).orderBy(desc(validationRules.id)).limit(q.limit + 1);
     return c.json({ success: true as const, message: "", rules: rows.slice(0, q.limit).map(toWire), has_more: rows.length > q.limit }, 200);
   })
   .openapi(routes.create, async (c) => {
     const input = c.req.valid("json");
-    const now = isoAt(c.var.deps.clock.now());
+    const now = isoAt(c.get("deps").clock.now());
     const [row] = await createDb(c.env.DB)
       .insert(validationRules)
-      .values({ workspaceId: c.var.workspace!.id, name: input.name, severity: input.severity, message: input.message, condition: JSON.stringify(input.condition), enabled: input.enabled ?? true, createdAt: now, updatedAt: now })
+      .values({ workspaceId: c.get("workspace")!.id, name: input.name, severity: input.severity, message: input.message, condition: JSON.stringify(input.condition), enabled: input.enabled ?? true, createdAt: now, updatedAt: now })
       .returning();
     return c.json({ success: true as const, message: "Validation rule created", rule: toWire(row!) }, 201);
   })
@@ -86,7 +86,7 @@ export const validationRuleRoutes = newRouter()
   .openapi(routes.update, async (c) => {
     const current = await load(c, c.req.valid("param").id);
     const input = c.req.valid("json");
-    const patch: Partial<Row> = { updatedAt: isoAt(c.var.deps.clock.now()) };
+    const patch: Partial<Row> = { updatedAt: isoAt(c.get("deps").clock.now()) };
     if (input.name !== undefined) patch.name = input.name;
     if (input.severity !== undefined) patch.severity = input.severity;
     if (input.message !== undefined) patch.message = input.message;

@@ -22,7 +22,7 @@ import {
 } from "./service";
 
 const tags = ["Settings: webhooks"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.var.deps });
+const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
 const development = (c: Context<AppEnv>) => c.env.ENVIRONMENT !== "production";
 
 const EventPattern = z
@@ -91,28 +91,28 @@ const routes = {
 
 export const webhookRoutes = newRouter()
   .openapi(routes.list, async (c) => {
-    const { rows, hasMore } = await listEndpoints(ctxOf(c), c.var.workspace!.id, c.req.valid("query"));
+    const { rows, hasMore } = await listEndpoints(ctxOf(c), c.get("workspace")!.id, c.req.valid("query"));
     return c.json({ success: true as const, message: "", webhooks: rows.map(endpointToWire), has_more: hasMore }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const row = await createEndpoint(ctxOf(c), c.var.workspace!, c.req.valid("json"), development(c));
+    const row = await createEndpoint(ctxOf(c), c.get("workspace")!, c.req.valid("json"), development(c));
     return c.json({ success: true as const, message: "Webhook endpoint created; the secret is shown only once", webhook: { ...endpointToWire(row), secret: row.secret } }, 201);
   })
   .openapi(routes.get, async (c) => {
-    const row = await getEndpoint(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id);
+    const row = await getEndpoint(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
     return c.json({ success: true as const, message: "", webhook: endpointToWire(row) }, 200);
   })
   .openapi(routes.update, async (c) => {
-    const row = await updateEndpoint(ctxOf(c), c.var.workspace!, c.req.valid("param").id, c.req.valid("json"), development(c));
+    const row = await updateEndpoint(ctxOf(c), c.get("workspace")!, c.req.valid("param").id, c.req.valid("json"), development(c));
     return c.json({ success: true as const, message: "Webhook endpoint updated", webhook: endpointToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteEndpoint(ctxOf(c), c.var.workspace!.id, id);
+    await deleteEndpoint(ctxOf(c), c.get("workspace")!.id, id);
     return c.json({ success: true as const, message: "Webhook endpoint deleted", deleted: true as const, id }, 200);
   })
   .openapi(routes.rotate, async (c) => {
-    const row = await rotateSecret(ctxOf(c), c.var.workspace!.id, c.req.valid("param").id);
+    const row = await rotateSecret(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
     return c.json(
       { success: true as const, message: "Secret rotated; the previous secret keeps signing until previous_secret_expires_at", webhook: { ...endpointToWire(row), secret: row.secret }, previous_secret_expires_at: row.previousSecretExpiresAt! },
       200,
@@ -120,11 +120,11 @@ export const webhookRoutes = newRouter()
   })
   .openapi(routes.test, async (c) => {
     const ctx = ctxOf(c);
-    const ws = c.var.workspace!;
+    const ws = c.get("workspace")!;
     const endpoint = await getEndpoint(ctx, ws.id, c.req.valid("param").id);
     const out = await outboxStatements(ctx, ws, {
       type: "webhook.test",
-      data: { webhook_id: endpoint.id, message: "This is a test event", request_id: c.var.requestId },
+      data: { webhook_id: endpoint.id, message: "This is a test event", request_id: c.get("requestId") },
       onlyEndpointId: endpoint.id,
     });
     const [first, ...rest] = out.statements;
@@ -137,7 +137,7 @@ export const webhookRoutes = newRouter()
   })
   .openapi(routes.deliveries, async (c) => {
     const ctx = ctxOf(c);
-    const endpoint = await getEndpoint(ctx, c.var.workspace!.id, c.req.valid("param").id);
+    const endpoint = await getEndpoint(ctx, c.get("workspace")!.id, c.req.valid("param").id);
     const { deliveries, hasMore } = await listDeliveries(ctx, endpoint.id, c.req.valid("query"));
     return c.json({ success: true as const, message: "", deliveries, has_more: hasMore }, 200);
   });

@@ -68,11 +68,11 @@ const updateWorkspaceRoute = createRoute({
 
 export const platformRoutes = newRouter()
   .openapi(createWorkspaceRoute, async (c) => {
-    const ws = await createWorkspace({ db: createDb(c.env.DB), deps: c.var.deps }, c.req.valid("json"));
+    const ws = await createWorkspace({ db: createDb(c.env.DB), deps: c.get("deps") }, c.req.valid("json"));
     return c.json({ success: true as const, message: "Workspace created", workspace: workspaceToWire(ws) }, 201);
   })
   .openapi(createClientRoute, async (c) => {
-    const ctx = { db: createDb(c.env.DB), deps: c.var.deps };
+    const ctx = { db: createDb(c.env.DB), deps: c.get("deps") };
     const { slug } = c.req.valid("param");
     const ws = await findWorkspaceBySlug(ctx, slug);
     if (!ws) throw notFound(`Workspace '${slug}' not found`);
@@ -83,7 +83,7 @@ export const platformRoutes = newRouter()
     );
   })
   .openapi(updateWorkspaceRoute, async (c) => {
-    const ws = await updateWorkspace({ db: createDb(c.env.DB), deps: c.var.deps }, c.req.valid("param").slug, c.req.valid("json"));
+    const ws = await updateWorkspace({ db: createDb(c.env.DB), deps: c.get("deps") }, c.req.valid("param").slug, c.req.valid("json"));
     return c.json(
       { success: true as const, message: "Workspace updated", workspace: { ...workspaceToWire(ws), rate_limits: limitsToWire(ws.limits), archive_retention_days: ws.archiveRetentionDays } },
       200,
