@@ -156,6 +156,22 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "estimated_duties.tariffs.1.exempted": true, "exemptions.tariff_exemptions.0.code": "9903.03.08", "exemptions.tariff_exemptions.0.claimed": true, "totals.duty": 0, "totals.total": 34.83 }],
   ["Section 122: a CAFTA-DR T-shirt entered free is exempt (9903.03.09)", { ...US, hs_code: "6109.10.00", origin_country: "GT", declared_value: 1000 },
     { "estimated_duties.tier": "preferential_tariff", "estimated_duties.tariffs.1.exclusion_code": "9903.03.09", "totals.duty": 0, "totals.total": 34.83 }],
+  // Russian aluminum (9903.85.67/.68, 200% on the full value) instead of the general aluminum headings; Russia pays
+  // column 2 from 2022-04-09. 7606.12.30: column 2 13.5%, MFN 3%.
+  ["Section 232 aluminum for a product of Russia: 9903.85.67 at 200% instead of 9903.85.02", { ...US, hs_code: "7606.12.30", origin_country: "RU", declared_value: 10000, entry_date: "2025-09-02" },
+    { "estimated_duties.tier": "punitive_tariff", "estimated_duties.tariffs.0.amount": 1350, "estimated_duties.tariffs.1.code": "9903.85.67", "estimated_duties.tariffs.1.amount": 20000, "estimated_duties.tariffs.1.basis": "200% of 10,000.00 USD customs value", "estimated_duties.tariffs.length": 2, "fees.MPF.amount": 34.64, "fees.HMF.amount": 12.5, "totals.total": 21397.14 }],
+  ["Section 232 aluminum: the same plate from Vietnam pays 9903.85.02 at 50%", { ...US, hs_code: "7606.12.30", origin_country: "VN", declared_value: 10000, entry_date: "2025-09-02" },
+    { "estimated_duties.tariffs.1.code": "9903.85.02", "estimated_duties.tariffs.1.amount": 5000, "totals.total": 5347.14 }],
+  ["Section 232 aluminum for Russia before 2023-03-10: the general 10% (9903.85.01)", { ...US, hs_code: "7606.12.30", origin_country: "RU", declared_value: 10000, entry_date: "2023-01-16" },
+    { "estimated_duties.tariffs.1.code": "9903.85.01", "estimated_duties.tariffs.1.amount": 1000, "totals.duty": 2350, "totals.total": 2397.14 }],
+  ["Russian aluminum derivative: 9903.85.68 on the full value, not the content; no US-smelt claim offered", { ...US, hs_code: "9403.20.00", origin_country: "RU", declared_value: 1000, entry_date: "2025-09-02", components: [{ material: "aluminium", value: 300 }] },
+    { "estimated_duties.tariffs.0.amount": 450, "estimated_duties.tariffs.1.code": "9903.85.68", "estimated_duties.tariffs.1.amount": 2000, "estimated_duties.tariffs.1.basis": "200% of 1,000.00 USD customs value", "exemptions.available_exemptions": [], "totals.total": 2483.96 }],
+  ["Russian aluminum under the April 2026 annexes: still 9903.85.67, not 9903.82.02", { ...US, hs_code: "7606.12.30", origin_country: "RU", declared_value: 10000, entry_date: "2026-05-04" },
+    { "estimated_duties.tariffs.1.code": "9903.85.67", "estimated_duties.tariffs.1.amount": 20000, "estimated_duties.tariffs.2.exclusion_code": "9903.03.06", "estimated_duties.tariffs.length": 3, "totals.total": 21397.14 }],
+  ["Section 232 annexes: aluminum plate (7606) charged once, as aluminum (the annex file also lists 7606 as steel)", { ...US, hs_code: "7606.12.30", origin_country: "VN", declared_value: 10000, entry_date: "2026-05-04" },
+    { "estimated_duties.tariffs.1.code": "9903.82.02", "estimated_duties.tariffs.1.name": "Section 232 aluminum, Annex 1A", "estimated_duties.tariffs.1.amount": 5000, "estimated_duties.tariffs.2.exclusion_code": "9903.03.06", "estimated_duties.tariffs.length": 3, "totals.duty": 5300, "totals.total": 5347.14 }],
+  ["Russian aluminum in the Section 122 window: 232 charged, the surcharge exempt under 9903.03.06", { ...US, hs_code: "7606.12.30", origin_country: "RU", declared_value: 10000 },
+    { "estimated_duties.tariffs.1.code": "9903.85.67", "estimated_duties.tariffs.2.exclusion_code": "9903.03.06", "totals.duty": 21350, "totals.total": 21397.14 }],
   ["unknown code: rate_found false with a message", { ...US, hs_code: "9999.99.99", origin_country: "VN", declared_value: 100 },
     { "rate_found": false, "totals.duty": 0 }],
 ];

@@ -298,6 +298,44 @@ function section122(text) {
   return { measure, exclusions };
 }
 
+/** Products of Russia pay 9903.85.67 / 9903.85.68 instead of the other aluminum headings from this date. */
+const RU_ALUMINUM_FROM = "2023-03-10";
+
+/**
+ * Section 232 aluminum for products of Russia (Proclamation 10522; U.S. note 19(a)(vii)(A) and, from 2025-03-12,
+ * 19(m)(A)/(B) to subchapter III): headings 9903.85.67 (aluminum articles) and 9903.85.68 (derivative articles)
+ * provide the duty treatment of such goods in place of the other aluminum headings (9903.85.02 "Except as provided
+ * in headings 9903.85.67 or 9903.85.69"; from 2026-04-06 9903.82.02 "Except as provided for in headings ...
+ * 9903.85.67 and 9903.85.68"): 200 % on the full value of the article, also for derivatives. Built as the mirror
+ * of every aluminum 232 measure that covers Russia from RU_ALUMINUM_FROM: the same products and dates, Russia
+ * moved from the general measure (added to its excluded origins, the measure split at that date) to its own.
+ * Articles are the aluminum article list (chapter 76 headings of the proclamations and the annexes); the rest are
+ * derivatives. The same headings' second limb (primary aluminum smelted, or the article cast, in Russia, from
+ * 2023-04-10, whatever the origin) needs facts the calculate request does not carry, so it is not built.
+ */
+function russianAluminum(measures, articlePrefixes) {
+  const out = [];
+  for (const row of measures) {
+    const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to] = row;
+    const coversRussia = program === "232" && metal === "aluminum" && (origins === null || origins.includes("RU")) && !(excluded ?? []).includes("RU");
+    if (!coversRussia || (to !== null && to < RU_ALUMINUM_FROM)) {
+      out.push(row);
+      continue;
+    }
+    const start = from < RU_ALUMINUM_FROM ? RU_ALUMINUM_FROM : from;
+    if (from < RU_ALUMINUM_FROM) out.push([program, code, name, prefix, origins, excluded, rate, basis, metal, from, "2023-03-09", null]);
+    out.push([program, code, name, prefix, origins, [...(excluded ?? []), "RU"], rate, basis, metal, start, to, null]);
+    const article = articlePrefixes.has(prefix);
+    out.push([
+      "232",
+      article ? "9903.85.67" : "9903.85.68",
+      article ? "Section 232 aluminum, product of Russia (full value)" : "Section 232 aluminum derivatives, product of Russia (full value)",
+      prefix, ["RU"], null, "2.00", "value", "aluminum", start, to, null,
+    ]);
+  }
+  measures.splice(0, measures.length, ...out);
+}
+
 function ch99() {
   const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, replaces, condition]
   const s301 = table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv"));
@@ -346,7 +384,11 @@ function ch99() {
     measures.push(["232", r.ch99_code, "Section 232 copper (on copper content)", r.hts10, null, null, "0.50", "content", "copper", "2025-08-01", "2026-04-05", null]);
   // From 2026-04-06 (HTS 2026 Rev 5): four annexes. I-A 50% (UK 25% for steel/aluminium), I-B 25% (UK 15%),
   // II out of scope, III 15% until 2027-12-31. Duty on the full value (the annex regime replaced content-based derivatives).
-  const annexRows = [...annex, ...STEEL_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "steel" })), ...ALU_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "aluminum" }))];
+  // The annex file labels the aluminum headings 7601, 7604-7609 "steel"; they are the aluminum articles of the
+  // proclamations and are added below as aluminum. Kept as labelled, they charged the same goods twice (a steel
+  // line and an aluminum line, each at the full rate).
+  const annexListed = annex.filter((r) => !(r.metal_type === "steel" && ALU_HEADINGS.includes(r.hts_prefix)));
+  const annexRows = [...annexListed, ...STEEL_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "steel" })), ...ALU_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "aluminum" }))];
   for (const r of annexRows) {
     const metal = r.metal_type;
     const ukApplies = metal !== "copper";
@@ -360,6 +402,8 @@ function ch99() {
       if (ukApplies) add("9903.82.05", "0.15", ["GB"], null);
     } else if (r.annex === "3") add("9903.82.06", "0.15", null, null, "2027-12-31");
   }
+
+  russianAluminum(measures, new Set(aluCore));
 
   // Exclusions and claims. [code, name, applies_to (measure code or program), hs_prefix ('' = any product of the measure),
   // kind ('auto' fires on the code alone | 'claim' must be claimed), condition, valid_from, valid_to]
@@ -396,9 +440,14 @@ function ch99() {
   flush();
   // Claim-only exemptions for Section 232 derivatives whose metal was melted and poured / smelted and cast in the US.
   exclusions.push(["9903.81.92", "Steel derivative: steel melted and poured in the United States", "232:steel", "", "claim", "The steel content was melted and poured in the United States", "2025-03-12", "2026-04-05"]);
-  exclusions.push(["9903.85.09", "Aluminum derivative: aluminum smelted and cast in the United States", "232:aluminum", "", "claim", "The aluminum content was smelted and cast in the United States", "2025-03-12", "2026-04-05"]);
-  // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the metal share is 0.
-  exclusions.push(["9903.82.01", "Section 232 annex goods containing no steel, aluminum or copper", "232", "", "auto_zero_content", "metal_weight_percentage is 0", "2026-04-06", null]);
+  // Keyed to the derivative headings, not to all of 232 aluminum: no claim or exemption reduces the Russian
+  // aluminum duty (note 19(m)(A)/(B): "No claim for entry or for any duty exemption or reduction shall be allowed").
+  for (const code of ["9903.85.04", "9903.85.07", "9903.85.08"])
+    exclusions.push(["9903.85.09", "Aluminum derivative: aluminum smelted and cast in the United States", code, "", "claim", "The aluminum content was smelted and cast in the United States", "2025-03-12", "2026-04-05"]);
+  // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the
+  // metal share is 0. Keyed to the annex headings, for the same reason.
+  for (const code of ["9903.82.02", "9903.82.03", "9903.82.04", "9903.82.05", "9903.82.06"])
+    exclusions.push(["9903.82.01", "Section 232 annex goods containing no steel, aluminum or copper", code, "", "auto_zero_content", "metal_weight_percentage is 0", "2026-04-06", null]);
   const s122 = section122(text);
   measures.push(s122.measure);
   exclusions.push(...s122.exclusions);
