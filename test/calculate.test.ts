@@ -24,6 +24,9 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     ["21 manual claims", { manual_claims: Array.from({ length: 21 }, (_, i) => `C${i}`) }, "manual_claims"],
     ["metal_weight_percentage over 100", { metal_weight_percentage: 101 }, "metal_weight_percentage"],
     ["volume_unit gallons", { volume_unit: "gal" }, "volume_unit"],
+    ["primary_country_of_smelt not ISO", { primary_country_of_smelt: "XX" }, "primary_country_of_smelt"],
+    ["country_of_cast alpha-3", { country_of_cast: "RUS" }, "country_of_cast"],
+    ["country_of_melt_pour a number", { country_of_melt_pour: 7 }, "country_of_melt_pour"],
     ["unknown field", { colour: "red" }, ""],
   ])("%s → 400", async (_n, over, field) => {
     const { api } = await setup();
@@ -190,7 +193,7 @@ describe("Section 122 surcharge on the fixture slice", () => {
     const { api } = await setup();
     const vn = (await (await api("/calculate", { json: base })).json()) as { estimated_duties: { tariffs: { code: string; amount: number }[] }; data_source: { version: string; source: string } };
     expect(vn.estimated_duties.tariffs.map((t) => [t.code, t.amount])).toEqual([["6109.10.00", 165], ["9903.03.01", 100]]);
-    expect(vn.data_source.version).toBe("2026-11-22.3+fixture");
+    expect(vn.data_source.version).toBe("2026-11-22.4+fixture");
     expect(vn.data_source.source).toMatch(/Section 122 surcharge 2026-02-24 to 2026-07-23/);
     const stackOf = async (hs_code: string, origin_country: string) =>
       ((await (await api("/calculate/stacking", { json: { hs_code, origin_country, entry_date: "2026-03-02" } })).json()) as { tariffs: Record<string, unknown>[]; potential_exclusion_codes?: { code: string }[] });

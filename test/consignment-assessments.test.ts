@@ -126,6 +126,31 @@ describe("POST /consignments/{id}/assessments", () => {
     expect(a).toMatchObject({ total_duty: "236.25", total_fees: "33.58", total_vat: "0.00", total_tax: "33.58", total: "269.83" });
   });
 
+  it("passes the items' metals traceability to calculate: aluminium smelted in Russia pays 9903.85.67", async () => {
+    const { api } = await setup();
+    const plate = { title: "Aluminium plate", quantity: 1, unit_value: 1000, currency_code: "USD", country_of_origin: "VN", hs_code: "7606.12.30" };
+    const id = await consignment(api, {
+      parcels: [{ weight_value: 20, items: [{ ...plate, sku: "RU-SMELT", primary_country_of_smelt: "RU", country_of_cast: "VN" }, { ...plate, sku: "NO-FACTS" }] }],
+    });
+    const res = await assess(api, id);
+    expect(res.status).toBe(200);
+    const a = (await res.json()) as Assessment;
+    const calc = await multiple(api, {
+      destination_country: "US",
+      codes: [
+        { hs_code: "7606.12.30", origin_country: "VN", declared_value: 1000, currency: "USD", primary_country_of_smelt: "RU", country_of_cast: "VN" },
+        { hs_code: "7606.12.30", origin_country: "VN", declared_value: 1000, currency: "USD" },
+      ],
+    });
+    // 3% MFN; 200% on the full value for the Russian-smelted plate (the Section 122 surcharge exempt under 9903.03.06);
+    // the general 50% (9903.85.02, entry 2026-03-02) for the other.
+    expect(a.items.map((i) => [i.sku, i.duty])).toEqual([["RU-SMELT", "2030.00"], ["NO-FACTS", "530.00"]]);
+    expect(a.items[0]!.rates_applied.map((x) => [x.code, x.amount])).toEqual([["7606.12.30", "30.00"], ["9903.85.67", "2000.00"], ["9903.03.01", "0.00"]]);
+    expect(a.items[0]!.rates_applied[1]!.basis).toBe("200% of 1,000.00 USD customs value (primary_country_of_smelt RU)");
+    expect(a.items[1]!.rates_applied[1]!.code).toBe("9903.85.02");
+    expect(a.items.map((i) => i.duty)).toEqual(calc.results.map((r) => money2(r.totals.duty)));
+  });
+
   it("GB → DE: EU duty and import VAT in EUR, converted from GBP", async () => {
     const { api } = await setup();
     const id = await consignment(api, {

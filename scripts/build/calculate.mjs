@@ -310,8 +310,7 @@ const RU_ALUMINUM_FROM = "2023-03-10";
  * of every aluminum 232 measure that covers Russia from RU_ALUMINUM_FROM: the same products and dates, Russia
  * moved from the general measure (added to its excluded origins, the measure split at that date) to its own.
  * Articles are the aluminum article list (chapter 76 headings of the proclamations and the annexes); the rest are
- * derivatives. The same headings' second limb (primary aluminum smelted, or the article cast, in Russia, from
- * 2023-04-10, whatever the origin) needs facts the calculate request does not carry, so it is not built.
+ * derivatives. The same headings' second limb (any origin) is built by `metalOriginMeasures`.
  */
 function russianAluminum(measures, articlePrefixes) {
   const out = [];
@@ -336,8 +335,54 @@ function russianAluminum(measures, articlePrefixes) {
   measures.splice(0, measures.length, ...out);
 }
 
+/** The second limb of the Russian aluminum headings, for goods of any origin, from this date (Proclamation 10522, cl. 3). */
+const RU_SMELT_FROM = "2023-04-10";
+/** The Mexican smelt/cast and melt-and-pour headings' dates (USITC tariff database 2025, rows 9903.81.85/.86, 9903.85.71/.72). */
+const MX_METALS = ["2024-07-10", "2025-03-11"];
+
+/**
+ * Section 232 measures conditioned on where the metal itself came from, each with its `metal_origin` rule (the
+ * engine's MetalOriginRule: tested facts, in / not_in, countries, the condition in words):
+ * - 9903.85.67 / 9903.85.68, goods of any origin "where any amount of primary aluminum used in the manufacture ... is
+ *   smelted in Russia, or where the ... articles are cast in Russia" (U.S. note 19(a)(vii) and (m)): 200 % on the
+ *   full value, in place of the other aluminum headings, from RU_SMELT_FROM, for every aluminum product and period
+ *   the data has (origin Russia is the first limb, built by `russianAluminum`);
+ * - 9903.85.71, aluminum articles of Mexico whose primary or secondary country of smelt or country of most recent
+ *   cast is China, Russia, Belarus or Iran (note 19(a)(viii)): 10 %; where the metal is Russian the engine keeps the
+ *   Russian heading (the higher rate), as the note's "notwithstanding" sentence says;
+ * - 9903.81.85, steel articles of Mexico "where the steel was melted and poured in a country other than US, MX, or
+ *   CA" (the USITC row; the note left the HTS with the heading): 25 %.
+ * Both Mexican headings ran from 2024-07-10 to 2025-03-11, while Mexico was otherwise exempt. Their derivative
+ * headings (9903.85.72, 9903.81.86) are not built: the 2020 derivative lists they cover are not in this data.
+ */
+function metalOriginMeasures(measures, aluArticles, steelArticles) {
+  const ruRule = { facts: ["smelt", "cast"], match: "in", countries: ["RU"], text: "any primary aluminum in it was smelted in Russia, or it was cast in Russia" };
+  const seen = new Set();
+  const out = [];
+  for (const [program, , , prefix, , , , , metal, from, to] of measures) {
+    if (program !== "232" || metal !== "aluminum" || (to !== null && to < RU_SMELT_FROM)) continue;
+    const start = from < RU_SMELT_FROM ? RU_SMELT_FROM : from;
+    const article = aluArticles.has(prefix);
+    const key = `${prefix}|${start}|${to}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push([
+      "232",
+      article ? "9903.85.67" : "9903.85.68",
+      article ? "Section 232 aluminum smelted or cast in Russia (full value)" : "Section 232 aluminum derivatives smelted or cast in Russia (full value)",
+      prefix, null, ["RU"], "2.00", "value", "aluminum", start, to, ruRule,
+    ]);
+  }
+  const [mxFrom, mxTo] = MX_METALS;
+  const mxAlu = { facts: ["smelt", "cast"], match: "in", countries: ["CN", "RU", "BY", "IR"], text: "its primary or secondary country of smelt, or its country of most recent cast, is China, Russia, Belarus or Iran" };
+  const mxSteel = { facts: ["melt_pour"], match: "not_in", countries: ["US", "MX", "CA"], text: "its steel was melted and poured outside the United States, Mexico and Canada" };
+  for (const prefix of aluArticles) out.push(["232", "9903.85.71", "Section 232 aluminum, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, mxAlu]);
+  for (const prefix of steelArticles) out.push(["232", "9903.81.85", "Section 232 steel, Mexico, melted and poured outside North America", prefix, ["MX"], null, "0.25", "value", "steel", mxFrom, mxTo, mxSteel]);
+  measures.push(...out);
+}
+
 function ch99() {
-  const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, replaces, condition]
+  const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, metal_origin]
   const s301 = table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv"));
   for (const r of s301) {
     const m = S301[r.ch99_code];
@@ -403,6 +448,7 @@ function ch99() {
     } else if (r.annex === "3") add("9903.82.06", "0.15", null, null, "2027-12-31");
   }
 
+  metalOriginMeasures(measures, new Set(aluCore), new Set(steelCore));
   russianAluminum(measures, new Set(aluCore));
 
   // Exclusions and claims. [code, name, applies_to (measure code or program), hs_prefix ('' = any product of the measure),
@@ -453,9 +499,9 @@ function ch99() {
   exclusions.push(...s122.exclusions);
   // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
   const groups = new Map();
-  for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to] of measures) {
-    const key = JSON.stringify([program, code, name, origins, excluded, rate, basis, metal, from, to]);
-    if (!groups.has(key)) groups.set(key, { program, code, name, origins, origins_excluded: excluded, rate, basis, metal, valid_from: from, valid_to: to, prefixes: [] });
+  for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to, metalOrigin] of measures) {
+    const key = JSON.stringify([program, code, name, origins, excluded, rate, basis, metal, from, to, metalOrigin ?? null]);
+    if (!groups.has(key)) groups.set(key, { program, code, name, origins, origins_excluded: excluded, rate, basis, metal, valid_from: from, valid_to: to, metal_origin: metalOrigin ?? null, prefixes: [] });
     groups.get(key).prefixes.push(prefix);
   }
   return {

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-22.3";
+export const version = "2026-11-22.4";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -38,7 +38,7 @@ export async function rows({ fixture }) {
   const measures = [];
   for (const m of ch99.measures)
     for (const prefix of m.prefixes)
-      if (keep(prefix)) measures.push([m.program, m.code, m.name, prefix, json(m.origins), json(m.origins_excluded), m.rate, m.basis, m.metal, m.valid_from, m.valid_to]);
+      if (keep(prefix)) measures.push([m.program, m.code, m.name, prefix, json(m.origins), json(m.origins_excluded), m.rate, m.basis, m.metal, m.valid_from, m.valid_to, json(m.metal_origin ?? null)]);
   const exclusions = ch99.exclusions.rows.filter((r) => keep(r[3]));
   const origin = [];
   for (const [program, p] of Object.entries(programs.programs))
@@ -51,7 +51,7 @@ export async function rows({ fixture }) {
       rows: lines,
     },
     calc_measures: {
-      columns: ["program", "code", "name", "hs_prefix", "origins", "origins_excluded", "rate", "basis", "metal", "valid_from", "valid_to"],
+      columns: ["program", "code", "name", "hs_prefix", "origins", "origins_excluded", "rate", "basis", "metal", "valid_from", "valid_to", "metal_origin"],
       rows: measures,
     },
     calc_exclusions: { columns: ch99.exclusions.columns, rows: exclusions },

@@ -53,6 +53,8 @@ export const calcMeasures = sqliteTable(
     metal: text("metal"),
     validFrom: text("valid_from").notNull(),
     validTo: text("valid_to"),
+    /** JSON MetalOriginRule: the measure applies only where the metal was smelted, cast or melted and poured so. */
+    metalOrigin: text("metal_origin"),
   },
   (t) => [index("calc_measures_prefix_idx").on(t.hsPrefix, t.validFrom)],
 );

@@ -1,7 +1,7 @@
 /** The pure engine on hand-made data: tiers, units, measures, exclusions, de minimis, fees, VAT, rounding. */
 import { describe, expect, it } from "vitest";
 import { dec } from "../../lib/money";
-import { applicableMeasures, calculate, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
+import { applicableMeasures, calculate, NO_METAL_ORIGINS, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
 import type { CalcInput, DeMinimisRow, Exclusion, Measure, ResolvedData, TariffLine } from "./types";
 
 const input = (over: Partial<CalcInput> = {}): CalcInput => ({
@@ -21,6 +21,7 @@ const input = (over: Partial<CalcInput> = {}): CalcInput => ({
   entryDate: "2026-01-15",
   components: [],
   metalWeightPercentage: null,
+  metalOrigins: NO_METAL_ORIGINS,
   manualClaims: [],
   destinationRegion: null,
   volume: null,
@@ -134,6 +135,41 @@ describe("measures", () => {
     const ms = [measure({ program: "232", code: "A", origins: null, originsExcluded: ["GB"] }), measure({ program: "232", code: "B", origins: ["GB"], metal: "x" })];
     expect(applicableMeasures(data({ measures: ms }), "GB", "2026-01-15").map((m) => m.code)).toEqual(["B"]);
     expect(applicableMeasures(data({ measures: ms }), "VN", "2026-01-15").map((m) => m.code)).toEqual(["A"]);
+  });
+  describe("metal-origin conditions (smelt, cast, melt and pour)", () => {
+    const ru = { facts: ["smelt", "cast"] as ("smelt" | "cast")[], match: "in" as const, countries: ["RU"], text: "smelted or cast in Russia" };
+    const general = measure({ program: "232", code: "G", origins: null, metal: "aluminum", rate: "0.5" });
+    const russian = measure({ program: "232", code: "R", origins: null, metal: "aluminum", rate: "2", metalOrigin: ru });
+    const mexican = measure({ program: "232", code: "M", origins: null, metal: "aluminum", rate: "0.1", metalOrigin: { ...ru, countries: ["CN", "RU"], text: "smelted or cast in CN or RU" } });
+    const d = data({ measures: [general, russian, mexican] });
+    const facts = (o: Partial<CalcInput["metalOrigins"]>) => ({ ...NO_METAL_ORIGINS, ...o });
+    const codes = (o: Partial<CalcInput["metalOrigins"]>) => applicableMeasures(d, "VN", "2026-01-15", facts(o)).map((m) => m.code);
+
+    it("met: replaces the programme's other measures on the metal; the higher rate wins between two met", () => {
+      expect(codes({ primarySmelt: "RU" })).toEqual(["R"]);
+      expect(codes({ cast: "RU", primarySmelt: "CN" })).toEqual(["R"]);
+      expect(codes({ primarySmelt: "CN" })).toEqual(["M"]);
+      expect(codes({ secondarySmelt: "CN", primarySmelt: "CA" })).toEqual(["M"]);
+    });
+    it("ruled out by the facts given: dropped; not given: kept beside the general measure", () => {
+      expect(codes({ primarySmelt: "CA", cast: "VN" })).toEqual(["G"]);
+      expect(codes({ meltPour: "RU" })).toEqual(["G", "M", "R"]);
+    });
+    it("not_in: met by a country outside the list", () => {
+      const mx = measure({ program: "232", code: "S", origins: null, metal: "steel", metalOrigin: { facts: ["melt_pour"], match: "not_in", countries: ["US", "MX", "CA"], text: "melted and poured outside North America" } });
+      const dd = data({ measures: [mx] });
+      expect(applicableMeasures(dd, "MX", "2026-01-15", facts({ meltPour: "BR" })).map((m) => m.code)).toEqual(["S"]);
+      expect(applicableMeasures(dd, "MX", "2026-01-15", facts({ meltPour: "CA" }))).toEqual([]);
+    });
+    it("calculate: charged on the full value with the fact in its basis; conditional with the fields to give", () => {
+      const charged = calculate(input({ metalOrigins: facts({ cast: "RU" }) }), d);
+      expect(charged.totalDuty.toString()).toBe("2100");
+      expect(charged.duties[1]).toMatchObject({ code: "R", basis: "200% of 1,000.00 USD customs value (country_of_cast RU)" });
+      const open = calculate(input(), d);
+      expect(open.totalDuty.toString()).toBe("600");
+      expect(open.conditional.map((c) => c.code)).toEqual(["M", "R"]);
+      expect(open.conditional[1]?.note).toBe("Applies, in place of the other Section 232 aluminum duties, when smelted or cast in Russia: give primary_country_of_smelt, secondary_country_of_smelt, country_of_cast");
+    });
   });
   it("a measure keyed below the given code is conditional", () => {
     const r = calculate(input({ origin: "CN" }), data({ measures: [measure({ hsPrefix: "1234567890" })] }));

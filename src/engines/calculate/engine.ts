@@ -9,7 +9,7 @@
  */
 import type Big from "big.js";
 import { dec, formatMoney } from "../../lib/money";
-import type { CalcInput, Component, DeMinimisRow, Exclusion, FeeRow, Measure, ResolvedData, TariffLine } from "./types";
+import type { CalcInput, Component, DeMinimisRow, Exclusion, FeeRow, Measure, MetalFact, MetalOriginRule, MetalOrigins, ResolvedData, TariffLine } from "./types";
 
 export class CalcError extends Error {}
 
@@ -204,14 +204,73 @@ const exclusionMatches = (e: Exclusion, m: Measure) =>
 const LAST_PROGRAMS = ["122"];
 const listOrder = (m: Measure) => (LAST_PROGRAMS.includes(m.program) ? 1 : 0);
 
-/** Measures that apply to the origin on the date, after the stacking rules between them. */
-export function applicableMeasures(data: ResolvedData, origin: string, date: string): Measure[] {
+export const NO_METAL_ORIGINS: MetalOrigins = { meltPour: null, primarySmelt: null, secondarySmelt: null, cast: null };
+
+/** The request fields behind each metals-traceability fact. */
+const FACT_FIELDS: Record<MetalFact, [keyof MetalOrigins, string][]> = {
+  smelt: [
+    ["primarySmelt", "primary_country_of_smelt"],
+    ["secondarySmelt", "secondary_country_of_smelt"],
+  ],
+  cast: [["cast", "country_of_cast"]],
+  melt_pour: [["meltPour", "country_of_melt_pour"]],
+};
+
+const declaredFacts = (rule: MetalOriginRule, o: MetalOrigins) =>
+  rule.facts.flatMap((f) => FACT_FIELDS[f].flatMap(([k, field]) => (o[k] === null ? [] : [{ field, country: o[k]! }])));
+
+/**
+ * Whether a measure's metal-origin condition holds on the facts declared: `unknown` when none of the facts it tests
+ * was given (the caller is told which to give), otherwise decided on those given (an omitted secondary country of
+ * smelt means there was none).
+ */
+export function metalOriginState(rule: MetalOriginRule, o: MetalOrigins): "met" | "not_met" | "unknown" {
+  const given = declaredFacts(rule, o);
+  if (!given.length) return "unknown";
+  const hit = given.some((g) => rule.countries.includes(g.country) === (rule.match === "in"));
+  return hit ? "met" : "not_met";
+}
+
+/** The facts that made a metal-origin measure apply, for its basis text ("country_of_cast RU"). */
+const metFactsText = (rule: MetalOriginRule, o: MetalOrigins) =>
+  declaredFacts(rule, o)
+    .filter((g) => rule.countries.includes(g.country) === (rule.match === "in"))
+    .map((g) => `${g.field} ${g.country}`)
+    .join(", ");
+
+/**
+ * Measures that apply to the origin on the date, after the stacking rules between them. `facts` are the declared
+ * smelt, cast and melt-and-pour countries: a measure conditioned on them is dropped when they rule it out, kept
+ * (to be reported as conditional) when they were not given, and when met it replaces the programme's other
+ * measures on that metal (Russian aluminium's 9903.85.67/.68 instead of 9903.85.02 or 9903.82.02). Where two are
+ * met the higher rate is kept: the Russian headings "continue to apply" over the Mexican ones (U.S. note 19(a)(viii)).
+ */
+export function applicableMeasures(data: ResolvedData, origin: string, date: string, facts: MetalOrigins = NO_METAL_ORIGINS): Measure[] {
   const ms = data.measures
     .filter((m) => inForce(m, date) && (m.origins === null || m.origins.includes(origin)) && !(m.originsExcluded ?? []).includes(origin))
     .sort((a, b) => a.code.localeCompare(b.code));
+  const met = new Map<string, Measure>();
+  const unknown = new Map<string, Measure>();
+  for (const m of ms) {
+    if (!m.metalOrigin) continue;
+    const state = metalOriginState(m.metalOrigin, facts);
+    if (state === "not_met") continue;
+    const key = `${m.program}|${m.metal ?? ""}`;
+    if (state === "met") {
+      const prev = met.get(key);
+      const rate = dec(m.rate);
+      if (!prev || rate.gt(prev.rate) || (rate.eq(prev.rate) && m.hsPrefix.length > prev.hsPrefix.length)) met.set(key, m);
+    } else {
+      const k = `${key}|${m.metalOrigin.text}`;
+      const prev = unknown.get(k);
+      if (!prev || m.hsPrefix.length > prev.hsPrefix.length) unknown.set(k, m);
+    }
+  }
+  const replaced = (m: Measure) => met.has(`${m.program}|${m.metal ?? ""}`);
+  const plain = ms.filter((m) => !m.metalOrigin && !replaced(m));
   // Section 301: a four-year-review heading (9903.91/9903.92) replaces the original list heading for its products.
-  const has301Review = ms.some((m) => m.program === "301" && !m.code.startsWith("9903.88"));
-  const kept = ms.filter((m) => !(m.program === "301" && has301Review && m.code.startsWith("9903.88")));
+  const has301Review = plain.some((m) => m.program === "301" && !m.code.startsWith("9903.88"));
+  const kept = plain.filter((m) => !(m.program === "301" && has301Review && m.code.startsWith("9903.88")));
   // One line per programme and metal (the most specific prefix wins), so overlapping lists never double-charge.
   const byKey = new Map<string, Measure>();
   for (const m of kept) {
@@ -219,7 +278,8 @@ export function applicableMeasures(data: ResolvedData, origin: string, date: str
     const prev = byKey.get(key);
     if (!prev || m.hsPrefix.length > prev.hsPrefix.length) byKey.set(key, m);
   }
-  return [...byKey.values()].sort((a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
+  const conditional = [...unknown.values()].filter((m) => !replaced(m));
+  return [...byKey.values(), ...met.values(), ...conditional].sort((a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
 }
 
 /** How the base duty is paid: the special programme whose rate the tier uses (null for MFN and column 2), and the line's special rates. */
@@ -247,7 +307,8 @@ export function decideMeasures(
   const available = new Map<string, Exclusion>();
   const fired: Exclusion[] = [];
   const decisions: MeasureDecision[] = [];
-  const measures = applicableMeasures(data, input.origin, input.entryDate);
+  const facts = input.metalOrigins;
+  const measures = applicableMeasures(data, input.origin, input.entryDate, facts);
   const exclusionsOf = (measure: Measure) =>
     data.exclusions.filter((e) => inForce(e, input.entryDate) && exclusionMatches(e, measure) && (!e.origins || e.origins.includes(input.origin)));
   // A measure that yields to Section 232 is decided once the 232 measures are.
@@ -260,9 +321,16 @@ export function decideMeasures(
       decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition: `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it` });
       continue;
     }
+    // A measure on the metal's own origin whose facts were not given: the other measures stand, this one is shown.
+    if (measure.metalOrigin && metalOriginState(measure.metalOrigin, facts) === "unknown") {
+      const fields = measure.metalOrigin.facts.flatMap((f) => FACT_FIELDS[f].map(([, field]) => field)).join(", ");
+      const instead = measure.metal ? `, in place of the other ${measure.program === "232" ? "Section 232" : measure.program} ${measure.metal} duties,` : "";
+      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition: `Applies${instead} when ${measure.metalOrigin.text}: give ${fields}` });
+      continue;
+    }
     // Section 232 on these goods: charged, or owed on a metal content not yet given. One keyed at a longer code
-    // covers only some of them.
-    const s232 = decisions.filter((d) => d.measure.program === "232" && d.status !== "exempted");
+    // covers only some of them. A metal-origin measure not yet decided is neither.
+    const s232 = decisions.filter((d) => d.measure.program === "232" && d.status !== "exempted" && !(d.status === "conditional" && d.measure.metalOrigin));
     const on232 = s232.find((d) => d.measure.hsPrefix.length <= code.length);
     const under232 = s232.find((d) => d.measure.hsPrefix.length > code.length);
     let exempt: { e: Exclusion; claimed: boolean } | null = null;
@@ -316,8 +384,9 @@ export function decideMeasures(
     }
     for (const e of offers) if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
     if (measure.basis === "value") {
-      if (customsValue === null || m === null) decisions.push({ measure, status: "applied", amount: ZERO, basis: `${rateText} of the customs value`, estimated: false });
-      else decisions.push({ measure, status: "applied", amount: customsValue.times(rate), basis: `${rateText} of ${formatMoney(customsValue, m.currency)} customs value`, estimated: false });
+      const why = measure.metalOrigin ? ` (${metFactsText(measure.metalOrigin, facts)})` : "";
+      if (customsValue === null || m === null) decisions.push({ measure, status: "applied", amount: ZERO, basis: `${rateText} of the customs value${why}`, estimated: false });
+      else decisions.push({ measure, status: "applied", amount: customsValue.times(rate), basis: `${rateText} of ${formatMoney(customsValue, m.currency)} customs value${why}`, estimated: false });
       continue;
     }
     // Content basis: the duty falls on the value of the metal content.

@@ -36,6 +36,33 @@ export interface Measure {
   metal: string | null;
   validFrom: string;
   validTo: string | null;
+  /** Set on measures that depend on where the metal was smelted, cast or melted and poured; null = none. */
+  metalOrigin?: MetalOriginRule | null;
+}
+
+/** A declared metals-traceability fact: `smelt` (primary and secondary country of smelt), `cast`, `melt_pour`. */
+export type MetalFact = "smelt" | "cast" | "melt_pour";
+
+/**
+ * A measure's condition on the metal's own origin (Section 232: aluminium smelted or cast in Russia; Mexican
+ * steel melted and poured outside North America). `in`: met when a tested fact names one of `countries`;
+ * `not_in`: met when a tested fact names a country outside them. A met measure replaces the programme's other
+ * measures on the same metal; one whose facts were not given is reported as conditional.
+ */
+export interface MetalOriginRule {
+  facts: MetalFact[];
+  match: "in" | "not_in";
+  countries: string[];
+  /** The condition in words, for the conditional note (e.g. "the primary aluminum was smelted, or the article cast, in Russia"). */
+  text: string;
+}
+
+/** The metals-traceability facts of a line, as declared (ISO alpha-2 or null). */
+export interface MetalOrigins {
+  meltPour: string | null;
+  primarySmelt: string | null;
+  secondarySmelt: string | null;
+  cast: string | null;
 }
 
 /**
@@ -144,6 +171,8 @@ export interface CalcInput {
   entryDate: string;
   components: { material: string; value: string }[];
   metalWeightPercentage: string | null;
+  /** Where the metal was smelted, cast, or melted and poured; all null when not declared. */
+  metalOrigins: MetalOrigins;
   manualClaims: string[];
   destinationRegion: string | null;
   volume: string | null;

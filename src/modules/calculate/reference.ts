@@ -132,6 +132,7 @@ const toMeasure = (r: Row): Measure => ({
   metal: (r.metal as string | null) ?? null,
   validFrom: r.valid_from as string,
   validTo: (r.valid_to as string | null) ?? null,
+  metalOrigin: j(r.metal_origin),
 });
 const toExclusion = (r: Row): Exclusion => ({
   code: r.code as string,

@@ -9,6 +9,19 @@ export const Component = z.object({
   value: z.number().finite().min(0, "must be 0 or more").openapi({ example: 40, description: "Value of this material per unit, in the request currency" }),
 });
 
+/**
+ * Metals traceability (the consignment item's fields of the same names): where the metal was melted and poured,
+ * smelted or cast. Section 232 measures that depend on them (aluminium smelted or cast in Russia; Mexican steel
+ * melted and poured outside North America) are charged when they hold and listed as conditional when not given.
+ */
+const metalCountry = (description: string) => CountryCode.optional().openapi({ description });
+export const MetalOriginFields = {
+  country_of_melt_pour: metalCountry("ISO alpha-2 country where the steel was melted and poured"),
+  primary_country_of_smelt: metalCountry("ISO alpha-2 country where the largest volume of the primary aluminum was smelted"),
+  secondary_country_of_smelt: metalCountry("ISO alpha-2 country where the second largest volume of the primary aluminum was smelted"),
+  country_of_cast: metalCountry("ISO alpha-2 country where the aluminum was most recently cast"),
+};
+
 export const CalculateBody = z
   .object({
     hs_code: hsCode(4, 10).openapi({ example: "6109.10.00" }),
@@ -27,6 +40,7 @@ export const CalculateBody = z
     entry_date: IsoDate.optional().openapi({ description: "Rates are resolved as of this date; default today (UTC)" }),
     components: z.array(Component).max(10, "at most 10 components").default([]),
     metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
+    ...MetalOriginFields,
     manual_claims: z
       .array(z.string().trim().min(1).max(50))
       .max(20, "at most 20 claims")
@@ -56,6 +70,7 @@ export const MultipleLine = z
     weight_unit: z.enum(["kg", "lb"]).optional(),
     components: z.array(Component).max(10).optional(),
     metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
+    ...MetalOriginFields,
     manual_claims: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
     volume: z.number().finite().min(0).optional(),
     volume_unit: z.enum(["l", "hl", "ml"]).optional(),
@@ -69,7 +84,7 @@ export const MultipleBody = z
       .array(
         z.record(z.string(), z.unknown()).openapi({
           description:
-            "A line: hs_code (4-10 digits), origin_country, declared_value (per unit) required; currency, quantity, weight, weight_unit, components, metal_weight_percentage, manual_claims, volume, volume_unit optional (missing values fall back to the batch-level ones). A line that fails validation is reported in `results` and does not fail the batch.",
+            "A line: hs_code (4-10 digits), origin_country, declared_value (per unit) required; currency, quantity, weight, weight_unit, components, metal_weight_percentage, country_of_melt_pour, primary_country_of_smelt, secondary_country_of_smelt, country_of_cast, manual_claims, volume, volume_unit optional (missing values fall back to the batch-level ones). A line that fails validation is reported in `results` and does not fail the batch.",
         }),
       )
       .min(1, "at least 1 line")
@@ -213,7 +228,7 @@ export const CalculateResponse = CalculateResult.extend({
     additional_tariff_measures: [],
     notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
     totals: { duty: 340, fees: 34.83, vat: 0, total: 374.83 },
-    data_source: { version: "2026-11-22.3", source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...", imported_at: "2026-11-22T02:25:12.430Z" },
+    data_source: { version: "2026-11-22.4", source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...", imported_at: "2026-11-22T02:25:12.430Z" },
     request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
   },
 });

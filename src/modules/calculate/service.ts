@@ -5,8 +5,8 @@
  */
 import type Big from "big.js";
 import type { z } from "@hono/zod-openapi";
-import { calculate, CalcError, computeFees, money, stack } from "../../engines/calculate/engine";
-import type { CalcInput } from "../../engines/calculate/types";
+import { calculate, CalcError, computeFees, money, NO_METAL_ORIGINS, stack } from "../../engines/calculate/engine";
+import type { CalcInput, MetalOrigins } from "../../engines/calculate/types";
 import { calcWire, stackWire } from "../../engines/calculate/wire";
 import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../lib/errors";
@@ -34,6 +34,14 @@ const s = (n: number | undefined | null) => (n === undefined || n === null ? nul
 
 type CalcBody = z.output<typeof CalculateBody>;
 
+type MetalOriginWire = { country_of_melt_pour?: string; primary_country_of_smelt?: string; secondary_country_of_smelt?: string; country_of_cast?: string };
+const metalOrigins = (b: MetalOriginWire): MetalOrigins => ({
+  meltPour: b.country_of_melt_pour ?? null,
+  primarySmelt: b.primary_country_of_smelt ?? null,
+  secondarySmelt: b.secondary_country_of_smelt ?? null,
+  cast: b.country_of_cast ?? null,
+});
+
 export function toInput(b: CalcBody, clock: Clock): CalcInput {
   return {
     hsCode: b.hs_code,
@@ -52,6 +60,7 @@ export function toInput(b: CalcBody, clock: Clock): CalcInput {
     entryDate: b.entry_date ?? today(clock),
     components: b.components.map((c) => ({ material: c.material, value: String(c.value) })),
     metalWeightPercentage: s(b.metal_weight_percentage),
+    metalOrigins: metalOrigins(b),
     manualClaims: b.manual_claims,
     destinationRegion: b.destination_region ?? null,
     volume: s(b.volume),
@@ -158,6 +167,7 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
       entryDate,
       components: (l.components ?? []).map((c) => ({ material: c.material, value: String(c.value) })),
       metalWeightPercentage: s(l.metal_weight_percentage),
+      metalOrigins: metalOrigins(l),
       manualClaims: l.manual_claims ?? [],
       destinationRegion: b.destination_region ?? null,
       volume: s(l.volume),
@@ -288,6 +298,7 @@ function stackInput(b: StackBody, clock: Clock): CalcInput {
     entryDate: b.entry_date ?? today(clock),
     components: [],
     metalWeightPercentage: null,
+    metalOrigins: NO_METAL_ORIGINS,
     manualClaims: [],
     destinationRegion: null,
     volume: null,

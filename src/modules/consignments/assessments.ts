@@ -31,6 +31,13 @@ import { outboxStatements } from "../webhooks/service";
 import { eventInsert } from "./events";
 import { consignmentHeadQuery, loadConsignment } from "./service";
 
+const METAL_FACTS = ["country_of_melt_pour", "primary_country_of_smelt", "secondary_country_of_smelt", "country_of_cast"] as const;
+/** The item's declared metals-traceability countries, from the JSON of its other fields. */
+function metalFacts(extra: string): Record<string, string> {
+  const e = JSON.parse(extra) as Record<string, unknown>;
+  return Object.fromEntries(METAL_FACTS.flatMap((k) => (typeof e[k] === "string" ? [[k, e[k]]] : [])));
+}
+
 export interface AssessCtx {
   db: Db;
   deps: Deps;
@@ -226,6 +233,8 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
       ...(p.currency ? { currency: p.currency } : {}),
       // Item weight is per unit, like unit_value; calculate wants the line's net weight.
       ...(item.weightKg !== null ? { weight: Number(dec(item.weightKg).times(item.quantity).toString()), weight_unit: "kg" } : {}),
+      // Metals traceability (Section 232 smelt, cast and melt-and-pour rules), kept with the item's other fields.
+      ...metalFacts(item.extra),
     });
   });
   if (plans.some((p) => !p.error && !p.currency)) notes.push("Items with no currency on the item, its order or its parcel are valued in the destination currency");

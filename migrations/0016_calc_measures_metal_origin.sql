@@ -1,0 +1,1 @@
+ALTER TABLE `calc_measures` ADD `metal_origin` text;
