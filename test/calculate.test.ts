@@ -141,6 +141,25 @@ describe("POST /calculate/multiple", () => {
     expect(typeof body.execution_time).toBe("number");
   });
 
+  it("MPF is on the lines not exempt from it: an FTA-originating line is left out of its base, floor and cap", async () => {
+    const { api } = await setup();
+    const run = async (codes: Record<string, unknown>[]) => {
+      const res = await api("/calculate/multiple", { json: { destination_country: "US", currency: "USD", entry_date: "2026-03-02", codes } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { shipment: { fees: Record<string, { amount: number }> | null } };
+    };
+    const vn = { hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 };
+    const kr = { hs_code: "6109.10.00", origin_country: "KR", declared_value: 100000 };
+    // MPF 0.3464% of the Vietnamese 1,000.00 only = 3.46 → floor 33.58 (on 101,000.00 it would be 349.86);
+    // HMF 0.125% of both lines' 101,000.00 = 126.25.
+    const mixed = await run([vn, kr]);
+    expect(mixed.shipment.fees?.MPF?.amount).toBe(33.58);
+    expect(mixed.shipment.fees?.HMF?.amount).toBe(126.25);
+    const allKr = await run([kr, { ...kr, declared_value: 5 }]);
+    expect(allKr.shipment.fees?.MPF).toBeUndefined();
+    expect(allKr.shipment.fees?.HMF?.amount).toBe(125.01);
+  });
+
   it("de minimis aggregates across lines after conversion", async () => {
     const { api } = await setup();
     const line = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 80 };

@@ -166,6 +166,9 @@ export const calcFees = sqliteTable(
     validTo: text("valid_to"),
     sourceUrl: text("source_url").notNull(),
     note: text("note"),
+    /** JSON array of special programme codes whose originating goods are exempt (US MPF, 19 CFR 24.23(c)). */
+    exemptPrograms: text("exempt_programs"),
+    exemptSource: text("exempt_source"),
   },
   (t) => [index("calc_fees_idx").on(t.country)],
 );

@@ -450,6 +450,51 @@ export interface FeeLine {
 }
 
 /** Fees in force for the mode; MPF-style floor and cap in the fee's currency, converted. `value` is the entry's customs value. */
+export interface FeeExemption {
+  fee: string;
+  code: string;
+  name: string;
+  claimed: boolean;
+  condition: string;
+}
+
+/**
+ * Fees that originating goods of a trade programme do not pay (US MPF for the FTAs of 19 CFR 24.23(c)). Applied
+ * when the duty tier already enters the goods under such a programme (the preference, like the tier, assumes
+ * origin is claimed and proven). Goods of a covered origin entered otherwise (free under MFN, or a line with no
+ * rate for the programme) are exempt only if the importer declares them originating under the programme's
+ * special program indicator, so that is offered as a claim under the indicator's code and applied once it is
+ * in `manual_claims`.
+ */
+export function feeExemptions(data: ResolvedData, input: CalcInput, tierProgram: string | null): { exempt: FeeExemption[]; offers: FeeExemption[] } {
+  const exempt: FeeExemption[] = [];
+  const offers: FeeExemption[] = [];
+  const claims = new Set(input.manualClaims.map((c) => c.replace(/\s/g, "").toUpperCase()));
+  const seen = new Set<string>();
+  for (const f of data.fees) {
+    if (!f.exemptPrograms?.length || seen.has(f.code) || !inForce(f, input.entryDate)) continue;
+    if (f.transportMode !== null && f.transportMode !== input.transportMode) continue;
+    seen.add(f.code);
+    const covered = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate) && f.exemptPrograms!.includes(p.program));
+    const entered = covered.find((p) => p.program === tierProgram);
+    const source = f.exemptSource ? ` (${f.exemptSource})` : "";
+    const of = (p: (typeof covered)[number], claimed: boolean): FeeExemption => ({
+      fee: f.code,
+      code: p.program,
+      name: `${f.code} exemption: goods originating under the ${p.name}${source}`,
+      claimed,
+      condition: `The goods originate under the ${p.name} and are entered with its special program indicator ${p.program}`,
+    });
+    if (entered) exempt.push(of(entered, false));
+    else {
+      const claimed = covered.find((p) => claims.has(p.program.toUpperCase()));
+      if (claimed) exempt.push(of(claimed, true));
+      else offers.push(...covered.map((p) => of(p, false)));
+    }
+  }
+  return { exempt, offers };
+}
+
 export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Money): FeeLine[] {
   const out: FeeLine[] = [];
   for (const f of fees) {
@@ -489,6 +534,8 @@ export interface CalcResult {
   totalDuty: Big;
   conditional: { name: string; code: string; rate: string; type: string; note: string }[];
   fees: FeeLine[];
+  /** Fee codes the goods' trade programme exempts them from (a batch leaves the line out of that fee's base). */
+  exemptFees: string[];
   totalFees: Big;
   vat: { rate: Big; amount: Big; code: string | null; name: string; basis: string } | null;
   totals: { duty: Big; fees: Big; vat: Big; total: Big };
@@ -620,7 +667,12 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
 
   // Fees: US MPF/HMF. Low-value shipments released under de minimis pay no entry fees.
   // In a batch the floor and cap apply to the entry as a whole, so lines carry the plain ad valorem part.
-  const feeRows = ctx.feesAtShipmentLevel ? data.fees.map((f) => ({ ...f, min: null, max: null })) : data.fees;
+  // A fee the goods' trade programme exempts them from is left out and listed with the exemptions.
+  const feeEx = feeExemptions(data, input, tier?.tier === "preferential_tariff" ? tier.program : null);
+  const exemptFees = new Set(feeEx.exempt.map((e) => e.fee));
+  const liveFees = data.fees.filter((f) => !exemptFees.has(f.code));
+  if (!dutyExempt) for (const e of feeEx.exempt) notes.push(`${e.fee} not charged: ${e.claimed ? "claimed" : "exempt"} under ${e.code} (${e.name})`);
+  const feeRows = ctx.feesAtShipmentLevel ? liveFees.map((f) => ({ ...f, min: null, max: null })) : liveFees;
   const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m);
   const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
 
@@ -666,14 +718,21 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     exemptions: {
       deMinimis: { threshold: dutyThreshold, exempt: dutyExempt, row: dutyRow, value: goodsValue },
       taxDeMinimis: taxRows ? { threshold: taxThreshold, exempt: taxExempt, row: taxRow } : null,
-      fired: decisions.filter((d) => d.status === "exempted").map((d) => ({ code: d.exclusion!.code, name: d.exclusion!.name, applies_to: d.measure.code, claimed: d.claimed ?? false })),
-      available: available.map((e) => ({ code: e.code, name: e.name, applies_to: e.appliesTo, condition: e.condition })),
+      fired: [
+        ...decisions.filter((d) => d.status === "exempted").map((d) => ({ code: d.exclusion!.code, name: d.exclusion!.name, applies_to: d.measure.code, claimed: d.claimed ?? false })),
+        ...(dutyExempt ? [] : feeEx.exempt.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, claimed: e.claimed }))),
+      ],
+      available: [
+        ...available.map((e) => ({ code: e.code, name: e.name, applies_to: e.appliesTo, condition: e.condition })),
+        ...(dutyExempt ? [] : feeEx.offers.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, condition: e.condition }))),
+      ],
     },
     tier,
     duties,
     totalDuty,
     conditional,
     fees,
+    exemptFees: [...exemptFees],
     totalFees,
     vat,
     totals: { duty: totalDuty, fees: totalFees, vat: vatAmount, total: totalDuty.plus(totalFees).plus(vatAmount) },

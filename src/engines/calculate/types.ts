@@ -145,6 +145,10 @@ export interface FeeRow {
   validTo: string | null;
   sourceUrl: string;
   note: string | null;
+  /** Special programmes (General Note 3(c) codes) whose originating goods do not pay the fee (US MPF). */
+  exemptPrograms?: string[] | null;
+  /** Where those exemptions are set out (e.g. 19 CFR 24.23(c)). */
+  exemptSource?: string | null;
 }
 
 /** ECB reference rates of one day: units per EUR (EUR itself is 1). */

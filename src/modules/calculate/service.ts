@@ -206,6 +206,7 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
   let feeRows = null as null | Parameters<typeof computeFees>[0];
   let feeInput: CalcInput | null = null;
   let anyDutyExempt = false;
+  const feeBase = new Map<string, Big>();
   let dm: unknown = null;
   let found = 0;
   let dataSource: DataSource | null = null;
@@ -228,6 +229,9 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
     duty = duty.plus(result.totals.duty);
     vat = vat.plus(result.totals.vat);
     customs = customs.plus(result.values.customsValue);
+    // Each fee's base: the lines not exempt from it (e.g. USMCA-originating lines pay no MPF).
+    for (const code of new Set(r.data.fees.map((f) => f.code)))
+      if (!result.exemptFees.includes(code)) feeBase.set(code, (feeBase.get(code) ?? dec(0)).plus(result.values.customsValue));
     anyDutyExempt ||= result.exemptions.deMinimis.exempt;
     dm ??= {
       de_minimis_threshold: wire.exemptions.de_minimis_threshold,
@@ -248,7 +252,8 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
     const freight = m.toDest(dec(b.shipping_cost).plus(b.insurance_cost), declCcy);
     const cif = byIndex.get(first.index)!.data.rule.customsBasis === "CIF";
     const entryValue = cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? customs.plus(freight) : customs;
-    const feeLines = anyDutyExempt ? [] : computeFees(feeRows, feeInput, customs, m);
+    const feeCodes = [...new Set(feeRows.map((f) => f.code))].filter((code) => feeBase.has(code));
+    const feeLines = anyDutyExempt ? [] : feeCodes.flatMap((code) => computeFees(feeRows!.filter((f) => f.code === code), feeInput!, feeBase.get(code)!, m));
     fees = feeLines.reduce((a, f) => a.plus(f.amount), dec(0));
     shipment = {
       shipping_cost: moneyNumber(m.toDest(dec(b.shipping_cost), declCcy), ccy),

@@ -1,0 +1,2 @@
+ALTER TABLE `calc_fees` ADD `exempt_programs` text;--> statement-breakpoint
+ALTER TABLE `calc_fees` ADD `exempt_source` text;
