@@ -548,6 +548,47 @@ function vat() {
   return { columns: ["country", "region", "name", "valid_from", "valid_to", "standard", "reduced"], rows };
 }
 
+/**
+ * Reduced VAT rates on goods whose scope the HS code shows: books and newspapers (Directive 2006/112/EC Annex III
+ * point 6) and works of art, collectors' pieces and antiques on importation (art. 103, Annex IX). Rates from the EC
+ * TEDB extract (EU) and HMRC's list (GB) of `vat-eu-tedb-hennrunnel`; only entries typed as a reduced, super-reduced
+ * or zero rate are taken ("EXEMPTED" and "NOT_APPLICABLE" entries describe services or absent rates, e.g. Belgian
+ * library lending, and would give a 0 % that is not the goods' rate). Food, medicines and the other categories are
+ * not mapped: which products they cover differs by country beyond what a code shows.
+ */
+const VAT_REDUCED_CATEGORIES = [
+  { id: "books", label: "books, brochures and leaflets, children's picture, drawing and colouring books, printed music", hs: ["4901", "4903", "4904"], tedb: ["BOOKS", "LOAN_LIBRARIES"], uk: "Publications & Postage (0%)", legal: "Directive 2006/112/EC Annex III point 6" },
+  { id: "newspapers", label: "newspapers, journals and periodicals", hs: ["4902"], tedb: ["NEWSPAPERS", "PERIODICALS", "LOAN_LIBRARIES"], uk: "Publications & Postage (0%)", legal: "Directive 2006/112/EC Annex III point 6" },
+  { id: "art_pictures", label: "paintings, drawings and collages executed by hand (works of art)", hs: ["9701"], tedb: ["PICTURES"], legal: "Directive 2006/112/EC art. 103, Annex IX Part A" },
+  { id: "art_prints", label: "original engravings, prints and lithographs", hs: ["9702"], tedb: ["IMPRESSIONS"], legal: "Directive 2006/112/EC art. 103, Annex IX Part A" },
+  { id: "art_sculptures", label: "original sculptures and statuary", hs: ["9703"], tedb: ["SCULPTURES"], legal: "Directive 2006/112/EC art. 103, Annex IX Part A" },
+  { id: "collectors_items", label: "collections and collectors' pieces (zoological, botanical, historical, numismatic...)", hs: ["9705"], tedb: ["ZOOLOGICAL"], legal: "Directive 2006/112/EC art. 103, Annex IX Part B" },
+  { id: "antiques", label: "antiques of an age exceeding 100 years", hs: ["9706"], tedb: ["100_YEARS_OLD", "ANTIQUES"], legal: "Directive 2006/112/EC art. 103, Annex IX Part C" },
+];
+const TEDB_SNAPSHOT = "2025-08-27";
+
+function vatReduced() {
+  const dir = join(shared, "vat-eu-tedb-hennrunnel");
+  const eu = JSON.parse(readFileSync(join(dir, "eu_latest.json"), "utf8")).countries;
+  const uk = JSON.parse(readFileSync(join(dir, "uk_latest.json"), "utf8")).countries[0];
+  const TAKEN = new Set(["REDUCED_RATE", "SUPER_REDUCED_RATE"]);
+  const rows = []; // [country, category, label, hs_prefix, rate, valid_from, valid_to, source]
+  for (const c of eu) {
+    const country = c.iso2 === "EL" ? "GR" : c.iso2;
+    for (const cat of VAT_REDUCED_CATEGORIES) {
+      const hit = cat.tedb.map((id) => c.categories.find((k) => k.category_id === id && TAKEN.has(k.rate_type))).find(Boolean);
+      if (!hit) continue;
+      for (const hs of cat.hs) rows.push([country, cat.id, cat.label, hs, String(hit.rate_percent), TEDB_SNAPSHOT, null, `EC TEDB ${hit.category_id} (${cat.legal})`]);
+    }
+  }
+  for (const cat of VAT_REDUCED_CATEGORIES) {
+    const hit = cat.uk && uk.categories.find((k) => k.label === cat.uk);
+    if (!hit) continue;
+    for (const hs of cat.hs) rows.push(["GB", cat.id, cat.label, hs, String(hit.rate_percent), TEDB_SNAPSHOT, null, `HMRC VAT rates on goods and services: ${hit.label}`]);
+  }
+  return { columns: ["country", "category", "label", "hs_prefix", "rate", "valid_from", "valid_to", "source"], rows };
+}
+
 function fx() {
   const lines = readFileSync(join(shared, "fx-ecb", "eurofxref-hist.csv"), "utf8").trim().split("\n");
   const head = lines[0].split(",").filter(Boolean);
@@ -564,5 +605,6 @@ write("tariffs/uk-eu.json", ukEu());
 const c = ch99();
 write("tariffs/us-ch99.json", c);
 write("vat/vat-rates.json", vat());
+write("vat/vat-reduced-goods.json", vatReduced());
 write("fx/ecb-rates.csv", fx());
 console.log("calculate data written", c.measures.length, "measures", c.exclusions.rows.length, "exclusions");

@@ -117,6 +117,27 @@ export const calcVatRates = sqliteTable(
   (t) => [index("calc_vat_rates_idx").on(t.country, t.region, t.validFrom)],
 );
 
+/**
+ * Reduced VAT rates on goods by HS prefix (books, newspapers, works of art...), per country and date; the rest of
+ * a country's goods pay its standard rate (`calc_vat_rates`).
+ */
+export const calcVatReduced = sqliteTable(
+  "calc_vat_reduced",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    country: text("country").notNull(),
+    category: text("category").notNull(),
+    label: text("label").notNull(),
+    hsPrefix: text("hs_prefix").notNull(),
+    /** Percent, decimal string. */
+    rate: text("rate").notNull(),
+    validFrom: text("valid_from").notNull(),
+    validTo: text("valid_to"),
+    source: text("source").notNull(),
+  },
+  (t) => [index("calc_vat_reduced_idx").on(t.country, t.hsPrefix)],
+);
+
 /** Per destination (EU members share `EU`): schedule, customs value basis, what the VAT base includes. */
 export const calcDestinationRules = sqliteTable("calc_destination_rules", {
   country: text("country").primaryKey(),

@@ -1,8 +1,8 @@
 /** The pure engine on hand-made data: tiers, units, measures, exclusions, de minimis, fees, VAT, rounding. */
 import { describe, expect, it } from "vitest";
 import { dec } from "../../lib/money";
-import { applicableMeasures, calculate, NO_METAL_ORIGINS, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
-import type { CalcInput, DeMinimisRow, Exclusion, Measure, ResolvedData, TariffLine } from "./types";
+import { applicableMeasures, calculate, NO_METAL_ORIGINS, vatReducedRow, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
+import type { CalcInput, DeMinimisRow, Exclusion, Measure, ResolvedData, TariffLine, VatReducedRow } from "./types";
 
 const input = (over: Partial<CalcInput> = {}): CalcInput => ({
   hsCode: "12345678",
@@ -74,6 +74,7 @@ const data = (over: Partial<ResolvedData> = {}): ResolvedData => ({
   ],
   vat: null,
   vatRegion: null,
+  vatReduced: [],
   deMinimis: [],
   fees: [],
   fx: { date: "2026-01-15", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" },
@@ -383,5 +384,17 @@ describe("Section 122 surcharge (9903.03.01)", () => {
     const noRate = stack(on("2026-03-02", { origin: "MX" }), d({ lines: [line({ special: null })] }));
     expect(noRate.tiers[1]).toMatchObject({ code: "9903.03.01", rate: "10%" });
     expect(noRate.potential[0]).toMatchObject({ code: "9903.03.08", applied: false, reason: expect.stringMatching(/^Claim-only/) });
+  });
+});
+
+describe("reduced VAT rows", () => {
+  const row = (hsPrefix: string, rate: string, over: Partial<VatReducedRow> = {}): VatReducedRow => ({ country: "DE", category: "books", label: "books", hsPrefix, rate, validFrom: "2025-08-27", validTo: null, source: "EC TEDB", ...over });
+  it("the most specific prefix in force on the date, else none", () => {
+    const rows = [row("49", "10"), row("4901", "7"), row("4902", "5", { validTo: "2025-12-31" })];
+    expect(vatReducedRow(rows, "49019900", "2026-01-15")?.rate).toBe("7");
+    expect(vatReducedRow(rows, "49020000", "2026-01-15")?.rate).toBe("10");
+    expect(vatReducedRow(rows, "49020000", "2025-10-01")?.rate).toBe("5");
+    expect(vatReducedRow(rows, "61091000", "2026-01-15")).toBeNull();
+    expect(vatReducedRow(rows, "49019900", "2025-08-26")).toBeNull();
   });
 });

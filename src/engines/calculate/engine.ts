@@ -9,7 +9,7 @@
  */
 import type Big from "big.js";
 import { dec, formatMoney } from "../../lib/money";
-import type { CalcInput, Component, DeMinimisRow, Exclusion, FeeRow, Measure, MetalFact, MetalOriginRule, MetalOrigins, ResolvedData, TariffLine } from "./types";
+import type { CalcInput, Component, DeMinimisRow, Exclusion, FeeRow, Measure, MetalFact, MetalOriginRule, MetalOrigins, ResolvedData, TariffLine, VatReducedRow } from "./types";
 
 export class CalcError extends Error {}
 
@@ -495,6 +495,13 @@ export function feeExemptions(data: ResolvedData, input: CalcInput, tierProgram:
   return { exempt, offers };
 }
 
+/** The reduced VAT row for a code on a date: the most specific prefix in force, or null (standard rate). */
+export function vatReducedRow(rows: VatReducedRow[], code: string, date: string): VatReducedRow | null {
+  let best: VatReducedRow | null = null;
+  for (const r of rows) if (code.startsWith(r.hsPrefix) && inForce(r, date) && (!best || r.hsPrefix.length > best.hsPrefix.length)) best = r;
+  return best;
+}
+
 export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Money): FeeLine[] {
   const out: FeeLine[] = [];
   for (const f of fees) {
@@ -680,7 +687,10 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   let vat: CalcResult["vat"] = null;
   const vatRow = data.vatRegion ?? data.vat;
   if (data.rule.vatName && vatRow) {
-    const rate = dec(vatRow.standard);
+    // A reduced rate on these goods (books, newspapers, works of art...), matched on the national line's code;
+    // a regional rate (Canary Islands, an HST province) is the region's own and stands as it is.
+    const reduced = data.vatRegion ? null : vatReducedRow(data.vatReduced, line?.code ?? input.hsCode, input.entryDate);
+    const rate = dec(reduced ? reduced.rate : vatRow.standard);
     const parts = [`customs value ${formatMoney(customsValue, m.currency)}`];
     let base = customsValue;
     if (data.rule.vatIncludesFreight && data.rule.customsBasis === "FOB" && freight.gt(0)) {
@@ -697,12 +707,13 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     }
     let amount = base.times(rate).div(100);
     let basis = `${rate.toString()}% of ${formatMoney(base, m.currency)} (${parts.join(" + ")})`;
+    if (reduced) basis += `; reduced rate for ${reduced.label} (HS ${reduced.hsPrefix}; ${reduced.source}), standard rate ${vatRow.standard}%`;
     if (!data.rule.schedule) basis += "; duty unknown for this destination, so not in the base";
     if (taxExempt) {
       basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(taxThreshold!, m.currency)} tax de minimis`;
       amount = ZERO;
     }
-    vat = { rate, amount, code: data.vatRegion ? data.vatRegion.region : null, name: vatRow.name, basis };
+    vat = { rate, amount, code: data.vatRegion ? data.vatRegion.region : null, name: reduced ? `${vatRow.name} (reduced rate)` : vatRow.name, basis };
     if (input.destinationRegion && !data.vatRegion) notes.push(`No regional tax for ${input.destinationRegion} in the data: the national rate applies`);
   } else if (input.destinationRegion && data.rule.country === "US") {
     notes.push("US state sales taxes are not collected at import and are not computed");

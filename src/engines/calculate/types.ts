@@ -118,6 +118,18 @@ export interface VatRate {
   reduced: Record<string, string> | null;
 }
 
+/** A reduced VAT rate on the goods under an HS prefix (books, newspapers, works of art...), percent. */
+export interface VatReducedRow {
+  country: string;
+  category: string;
+  label: string;
+  hsPrefix: string;
+  rate: string;
+  validFrom: string;
+  validTo: string | null;
+  source: string;
+}
+
 export interface DeMinimisRow {
   country: string;
   kind: "duty" | "tax";
@@ -194,6 +206,8 @@ export interface ResolvedData {
   programs: OriginProgram[];
   vat: VatRate | null;
   vatRegion: VatRate | null;
+  /** The destination's reduced rates on goods (any code; the engine matches the line's). */
+  vatReduced: VatReducedRow[];
   deMinimis: DeMinimisRow[];
   fees: FeeRow[];
   fx: FxTable;

@@ -18,6 +18,7 @@ import type {
   ResolvedData,
   TariffLine,
   VatRate,
+  VatReducedRow,
 } from "../../engines/calculate/types";
 import { ApiError } from "../../lib/errors";
 
@@ -35,6 +36,8 @@ interface Small {
   fees: FeeRow[];
   deMinimis: DeMinimisRow[];
   programs: OriginProgram[];
+  /** Reduced VAT rates on goods, by destination country. */
+  vatReduced: Map<string, VatReducedRow[]>;
 }
 
 const DATASETS = ["tariffs", "vat", "fx", "customs_rules"];
@@ -44,6 +47,12 @@ const lookups = new TtlCache<unknown>(10 * 60_000, 20_000);
 
 const j = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (JSON.parse(v as string) as T));
 
+function byCountry<T extends { country: string }>(list: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of list) out.set(r.country, [...(out.get(r.country) ?? []), r]);
+  return out;
+}
+
 async function loadSmall(db: D1Database, clock: Clock): Promise<Small> {
   if (small && clock.now() - checkedAt < 60_000) return small;
   const { results } = await db.prepare(`SELECT dataset, version, source, imported_at FROM data_sources WHERE dataset IN (${DATASETS.map(() => "?").join(",")})`).bind(...DATASETS).all<{ dataset: string; version: string; source: string; imported_at: string }>();
@@ -51,12 +60,13 @@ async function loadSmall(db: D1Database, clock: Clock): Promise<Small> {
   const key = DATASETS.map((d) => `${d}@${sources[d]?.version ?? "-"}:${sources[d]?.imported_at ?? ""}`).join("|");
   checkedAt = clock.now();
   if (small?.key === key) return small;
-  const [rules, vat, fees, dm, programs] = await db.batch([
+  const [rules, vat, fees, dm, programs, vatReduced] = await db.batch([
     db.prepare("SELECT * FROM calc_destination_rules"),
     db.prepare("SELECT * FROM calc_vat_rates"),
     db.prepare("SELECT * FROM calc_fees"),
     db.prepare("SELECT * FROM calc_de_minimis"),
     db.prepare("SELECT * FROM calc_origin_programs"),
+    db.prepare("SELECT * FROM calc_vat_reduced"),
   ]);
   type Row = Record<string, unknown>;
   const rows = (r: D1Result) => r.results as Row[];
@@ -81,7 +91,10 @@ async function loadSmall(db: D1Database, clock: Clock): Promise<Small> {
     ),
     vat: rows(vat!).map((r) => ({ country: r.country as string, region: r.region as string, name: r.name as string, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, standard: r.standard as string, reduced: j(r.reduced) })),
     fees: rows(fees!).map((r) => ({ country: r.country as string, code: r.code as string, name: r.name as string, rate: r.rate as string, min: (r.min as string | null) ?? null, max: (r.max as string | null) ?? null, currency: r.currency as string, transportMode: (r.transport_mode as string | null) ?? null, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, sourceUrl: r.source_url as string, note: (r.note as string | null) ?? null, exemptPrograms: j<string[]>(r.exempt_programs), exemptSource: (r.exempt_source as string | null) ?? null })),
-    deMinimis: rows(dm!).map((r) => ({ country: r.country as string, kind: r.kind as "duty" | "tax", channel: r.channel as "any", origins: j<string[]>(r.origins), currency: r.currency as string, threshold: (r.threshold as string | null) ?? null, basis: r.basis as "goods", validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, sourceUrl: r.source_url as string, note: (r.note as string | null) ?? null, exemptPrograms: j<string[]>(r.exempt_programs), exemptSource: (r.exempt_source as string | null) ?? null })),
+    deMinimis: rows(dm!).map((r) => ({ country: r.country as string, kind: r.kind as "duty" | "tax", channel: r.channel as "any", origins: j<string[]>(r.origins), currency: r.currency as string, threshold: (r.threshold as string | null) ?? null, basis: r.basis as "goods", validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, sourceUrl: r.source_url as string, note: (r.note as string | null) ?? null })),
+    vatReduced: byCountry(
+      rows(vatReduced!).map((r): VatReducedRow => ({ country: r.country as string, category: r.category as string, label: r.label as string, hsPrefix: r.hs_prefix as string, rate: r.rate as string, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, source: r.source as string })),
+    ),
     programs: rows(programs!).map((r) => ({ program: r.program as string, name: r.name as string, country: r.country as string, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, schedule: r.schedule as string }) as OriginProgram & { schedule: string }),
   };
   lookups.clear();
@@ -299,6 +312,7 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
       programs: s.programs.filter((p) => (p as OriginProgram & { schedule: string }).schedule === rule.schedule && p.country === req.origin),
       vat: vat.find((v) => v.region === "") ?? null,
       vatRegion: req.destinationRegion ? (vat.find((v) => v.region.toUpperCase() === req.destinationRegion!.toUpperCase()) ?? null) : null,
+      vatReduced: s.vatReduced.get(req.destination) ?? [],
       deMinimis,
       fees,
       fx: { date, perEur, source: "ECB euro foreign exchange reference rates (cross rates through EUR)" } satisfies FxTable,
