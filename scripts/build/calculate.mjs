@@ -170,8 +170,58 @@ const S301 = {
 };
 
 const EU27 = ["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE"];
-/** Countries whose Section 232 steel/aluminium duties were exempted or under quota agreements until Proclamations 10895/10896 (2025-03-12). */
-const PRE_2025_232_EXEMPT = ["CA", "MX", "AU", "AR", "BR", "KR", "JP", "GB", "UA", ...EU27];
+/**
+ * Who did not pay the Section 232 article duties before 2025-03-12, and when. The 2018 proclamations exempted
+ * Canada and Mexico, then Argentina, Australia, Brazil, Korea and the EU (the United Kingdom then a member) until
+ * 2018-05-31 (Korean aluminium only until 2018-04-30); from 2018-06-01 Argentina, Australia, Brazil and Korea for
+ * steel (quotas; Australia outright) and Argentina and Australia for aluminium; Canada and Mexico again from
+ * 2019-05-20; the EU's tariff-rate quotas from 2022-01-01, Japan's (steel) from 2022-04-01, the United Kingdom's
+ * from 2022-06-01; Ukrainian steel suspended from 2022-06-01 (Proclamation 10403, extended yearly, 10771 to
+ * 2025-06-01). All ended on 2025-03-12. A tariff-rate quota is taken as in-quota (no duty): an entry over the
+ * quota pays the duty, which the engine cannot know. Each window [countries, from, to].
+ */
+const S232_EXEMPT_WINDOWS = {
+  steel: [
+    [["CA", "MX"], "2018-03-23", "2018-05-31"],
+    [[...EU27, "GB"], "2018-03-23", "2018-05-31"],
+    [["AR", "AU", "BR", "KR"], "2018-03-23", "2025-03-11"],
+    [["CA", "MX"], "2019-05-20", "2025-03-11"],
+    [EU27, "2022-01-01", "2025-03-11"],
+    [["JP"], "2022-04-01", "2025-03-11"],
+    [["GB", "UA"], "2022-06-01", "2025-03-11"],
+  ],
+  aluminum: [
+    [["CA", "MX"], "2018-03-23", "2018-05-31"],
+    [[...EU27, "GB", "BR"], "2018-03-23", "2018-05-31"],
+    [["KR"], "2018-03-23", "2018-04-30"],
+    [["AR", "AU"], "2018-03-23", "2025-03-11"],
+    [["CA", "MX"], "2019-05-20", "2025-03-11"],
+    [EU27, "2022-01-01", "2025-03-11"],
+    [["GB"], "2022-06-01", "2025-03-11"],
+  ],
+};
+/** Turkish steel paid 50 % instead of 25 % from 2018-08-13 to 2019-05-20 (heading 9903.80.02). */
+const TURKEY_STEEL_50 = ["2018-08-13", "2019-05-20"];
+
+/**
+ * The 2018-03-23..2025-03-11 article measure split where the exempt countries change: [from, to, excluded origins],
+ * each segment excluding the countries exempt throughout it (windows begin and end on segment bounds).
+ */
+function exemptSegments(windows, extraBreaks = []) {
+  const end = "2025-03-11";
+  const next = (d) => new Date(Date.parse(d) + 86_400_000).toISOString().slice(0, 10);
+  const starts = new Set(["2018-03-23", ...extraBreaks]);
+  for (const [, from, to] of windows) {
+    starts.add(from);
+    if (to < end) starts.add(next(to));
+  }
+  const sorted = [...starts].sort();
+  return sorted.map((from, i) => {
+    const to = i + 1 < sorted.length ? new Date(Date.parse(sorted[i + 1]) - 86_400_000).toISOString().slice(0, 10) : end;
+    const excluded = [...new Set(windows.filter(([, f, t]) => f <= from && t >= to).flatMap(([c]) => c))].sort();
+    return [from, to, excluded];
+  });
+}
 
 /** Exclusion rows; `origins` and `preference` are null unless a row sets them (see src/db/schema/calculate.ts). */
 const EXCLUSION_COLUMNS = ["code", "name", "applies_to", "hs_prefix", "kind", "condition", "valid_from", "valid_to", "origins", "preference"];
@@ -401,14 +451,18 @@ function ch99() {
   const ALU_HEADINGS = ["7601", "7604", "7605", "7606", "7607", "7608", "7609"];
   const steelCore = [...STEEL_HEADINGS, ...annex.filter((r) => r.metal_type === "steel" && /^7[23]/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
   const aluCore = [...ALU_HEADINGS, ...annex.filter((r) => r.metal_type === "aluminum" && /^76/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
+  const [trFrom, trTo] = TURKEY_STEEL_50;
   const steelPeriods = [
-    ["9903.80.01", "2018-03-23", "2025-03-11", "0.25", PRE_2025_232_EXEMPT],
+    ...exemptSegments(S232_EXEMPT_WINDOWS.steel, [trFrom, new Date(Date.parse(trTo) + 86_400_000).toISOString().slice(0, 10)]).map(([from, to, excluded]) => [
+      "9903.80.01", from, to, "0.25", from >= trFrom && to <= trTo ? [...excluded, "TR"] : excluded,
+    ]),
+    ["9903.80.02", trFrom, trTo, "0.50", null, ["TR"]],
     ["9903.81.87", "2025-03-12", "2025-06-03", "0.25", null],
     ["9903.81.87", "2025-06-04", "2026-04-05", "0.50", ["GB"]],
     ["9903.81.86", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
   ];
   const aluPeriods = [
-    ["9903.85.01", "2018-03-23", "2025-03-11", "0.10", PRE_2025_232_EXEMPT],
+    ...exemptSegments(S232_EXEMPT_WINDOWS.aluminum).map(([from, to, excluded]) => ["9903.85.01", from, to, "0.10", excluded]),
     ["9903.85.02", "2025-03-12", "2025-06-03", "0.25", null],
     ["9903.85.02", "2025-06-04", "2026-04-05", "0.50", ["GB"]],
     ["9903.85.12", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
