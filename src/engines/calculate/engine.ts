@@ -216,6 +216,9 @@ const FACT_FIELDS: Record<MetalFact, [keyof MetalOrigins, string][]> = {
   melt_pour: [["meltPour", "country_of_melt_pour"]],
 };
 
+/** Whether a declared country satisfies the rule (`in`: one of its countries; `not_in`: none of them). */
+const satisfies = (rule: MetalOriginRule, country: string) => rule.countries.includes(country) === (rule.match === "in");
+
 const declaredFacts = (rule: MetalOriginRule, o: MetalOrigins) =>
   rule.facts.flatMap((f) => FACT_FIELDS[f].flatMap(([k, field]) => (o[k] === null ? [] : [{ field, country: o[k]! }])));
 
@@ -227,14 +230,13 @@ const declaredFacts = (rule: MetalOriginRule, o: MetalOrigins) =>
 export function metalOriginState(rule: MetalOriginRule, o: MetalOrigins): "met" | "not_met" | "unknown" {
   const given = declaredFacts(rule, o);
   if (!given.length) return "unknown";
-  const hit = given.some((g) => rule.countries.includes(g.country) === (rule.match === "in"));
-  return hit ? "met" : "not_met";
+  return given.some((g) => satisfies(rule, g.country)) ? "met" : "not_met";
 }
 
 /** The facts that made a metal-origin measure apply, for its basis text ("country_of_cast RU"). */
 const metFactsText = (rule: MetalOriginRule, o: MetalOrigins) =>
   declaredFacts(rule, o)
-    .filter((g) => rule.countries.includes(g.country) === (rule.match === "in"))
+    .filter((g) => satisfies(rule, g.country))
     .map((g) => `${g.field} ${g.country}`)
     .join(", ");
 
@@ -449,7 +451,6 @@ export interface FeeLine {
   source_url: string;
 }
 
-/** Fees in force for the mode; MPF-style floor and cap in the fee's currency, converted. `value` is the entry's customs value. */
 export interface FeeExemption {
   fee: string;
   code: string;
@@ -502,6 +503,7 @@ export function vatReducedRow(rows: VatReducedRow[], code: string, date: string)
   return best;
 }
 
+/** Fees in force for the mode; MPF-style floor and cap in the fee's currency, converted. `value` is the entry's customs value. */
 export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Money): FeeLine[] {
   const out: FeeLine[] = [];
   for (const f of fees) {

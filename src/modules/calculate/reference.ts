@@ -49,7 +49,11 @@ const j = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (
 
 function byCountry<T extends { country: string }>(list: T[]): Map<string, T[]> {
   const out = new Map<string, T[]>();
-  for (const r of list) out.set(r.country, [...(out.get(r.country) ?? []), r]);
+  for (const r of list) {
+    const rows = out.get(r.country);
+    if (rows) rows.push(r);
+    else out.set(r.country, [r]);
+  }
   return out;
 }
 
