@@ -7,7 +7,7 @@ import { API_PREFIX, createApp } from "../src/app";
 import { createDb } from "../src/db/client";
 import { bearerAuth } from "../src/middleware/auth";
 import { usageHistoryRoutes } from "../src/modules/usage/routes";
-import { usageInsert } from "../src/modules/usage/service";
+import { usageLog } from "../src/db/schema/index";
 import { uuidv7 } from "uuidv7";
 import { createClient, getToken, insertCustomer, setup } from "./helpers";
 
@@ -39,7 +39,7 @@ async function insert(workspaceId: string, n: number, customerId: number | null 
   for (let i = 0; i < n; i++) {
     const id = uuidv7();
     clock += 1000;
-    await usageInsert(db, { id, workspaceId, kind: "screen", itemCount: i, customerId, createdAt: new Date(clock).toISOString() });
+    await db.insert(usageLog).values({ id, workspaceId, kind: "screen", itemCount: i, customerId, createdAt: new Date(clock).toISOString() });
     ids.push(id);
   }
   return ids;

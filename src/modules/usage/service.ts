@@ -6,14 +6,13 @@
 import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { usageLog } from "../../db/schema/index";
+import type { UsageLogInsert } from "../../env";
 import { badRequest } from "../../lib/errors";
 
 export type UsageKind = (typeof usageLog.$inferInsert)["kind"];
 export type UsageRow = typeof usageLog.$inferSelect;
-export type UsageInsert = typeof usageLog.$inferInsert;
-
-/** Returns the insert statement so callers can batch it with their own writes. */
-export const usageInsert = (db: Db, row: UsageInsert) => db.insert(usageLog).values(row);
+/** A usage-log row as the engines hand it to the audit writer, which inserts it with the request's audit row. */
+export type UsageInsert = UsageLogInsert;
 
 export interface HistoryQuery {
   limit: number;
