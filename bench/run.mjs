@@ -24,11 +24,11 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants as fsConstants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import os from "node:os";
-import { delimiter, dirname, join, relative } from "node:path";
+import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 
@@ -41,10 +41,28 @@ const STATE_DIR = join(BENCH_DIR, ".state", String(intFromEnv("BENCH_PORT", 8799
 const ENV_FILE = join(STATE_DIR, "bench.env");
 /** Migrated, with the reference data loaded: prepared once, then copied fresh for every server start. */
 const TEMPLATE_DIR = join(STATE_DIR, "template");
-/** What the running server persists into (a fresh copy of TEMPLATE_DIR each time). */
-const RUN_DIR = join(STATE_DIR, "run");
+/**
+ * What the running server persists into (a fresh copy of TEMPLATE_DIR each time). In memory (/dev/shm) where
+ * the machine has it: the local R2 and D1 simulators create, write and rename a file for every archived body
+ * and commit SQLite pages on the Worker's thread, and on a shared virtual disk those calls take a varying
+ * 0.3 ms or more each (file creation alone, measured with strace), host I/O that production's R2 and D1 do
+ * not put on the Worker. `BENCH_RUN_DIR` chooses another place (`BENCH_RUN_DIR=bench/.state/run` measures on
+ * the disk).
+ */
+const RUN_DIR = runDir();
 const WRANGLER_LOG = join(STATE_DIR, "wrangler.log");
 const RESULTS_FILE = join(BENCH_DIR, "RESULTS.md");
+
+function runDir() {
+  if (process.env.BENCH_RUN_DIR) return resolve(ROOT, process.env.BENCH_RUN_DIR);
+  const shm = "/dev/shm";
+  try {
+    accessSync(shm, fsConstants.W_OK);
+    return join(shm, `trade-compliance-api-bench-${intFromEnv("BENCH_PORT", 8799)}`, "run");
+  } catch {
+    return join(STATE_DIR, "run");
+  }
+}
 const WRANGLER_CLI = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const LOAD_DATA = join(ROOT, "scripts", "load-data.mjs");
 /** What wrangler dev bundles or reads: a change to any of these during the run makes it rebuild the Worker. */
@@ -162,8 +180,13 @@ async function stopWrangler() {
   wrangler = null;
 }
 
+/** The run directory may be in memory: it goes (with its /dev/shm parent) when the bench ends. */
+function removeRunDir() {
+  rmSync(RUN_DIR.startsWith("/dev/shm/") ? dirname(RUN_DIR) : RUN_DIR, { recursive: true, force: true });
+}
+
 function cleanup() {
-  cleaningUp ??= stopWrangler();
+  cleaningUp ??= stopWrangler().finally(removeRunDir);
   return cleaningUp;
 }
 
@@ -690,7 +713,7 @@ function report(health, me, facts, startedAt) {
     "",
     "## Settings",
     "",
-    `- Server: \`wrangler dev\` on http://${IP}:${PORT}, local mode, persisted state in \`bench/.state\` prepared once (migrations${existsSync(LOAD_DATA) ? " and reference data" : ""}) and copied fresh for every server start: the baselines, then each area, in each rate-limit mode, run on their own fresh server (local R2 puts slow down as archived bodies pile up, so a shared state would make an area's figures depend on the areas before it), RATE_LIMIT_MODE \`${rateLimitMode()}\` (wrangler.jsonc), workspace \`api\` limit raised to 1,000,000,000 per 10 s.`,
+    `- Server: \`wrangler dev\` on http://${IP}:${PORT}, local mode, persisted state prepared once in \`bench/.state\` (migrations${existsSync(LOAD_DATA) ? " and reference data" : ""}) and copied fresh for every server start to \`${RUN_DIR.startsWith(ROOT) ? relative(ROOT, RUN_DIR) : RUN_DIR}\`${RUN_DIR.startsWith("/dev/shm/") ? " (memory: the simulators' file and SQLite writes stay off the shared disk; \`BENCH_RUN_DIR\` changes it)" : ""}: the baselines, then each area, in each rate-limit mode, run on their own fresh server (local R2 puts slow down as archived bodies pile up, so a shared state would make an area's figures depend on the areas before it), RATE_LIMIT_MODE \`${rateLimitMode()}\` (wrangler.jsonc), workspace \`api\` limit raised to 1,000,000,000 per 10 s.`,
     WRANGLER_DEFAULTS
       ? "- wrangler dev tooling: defaults (BENCH_WRANGLER_DEFAULTS=1): local trace collector on, one info log line per request."
       : "- wrangler dev tooling: its local trace collector is off (`X_LOCAL_OBSERVABILITY=false`) and it runs with `--log-level warn` (no log line per request); both are per-request work of wrangler's, not the Worker's. `BENCH_WRANGLER_DEFAULTS=1` keeps them on.",
@@ -882,7 +905,8 @@ async function main() {
 }
 
 main().then(
-  () => {
+  async () => {
+    await cleanup();
     clearTimeout(watchdog);
     process.exit(0);
   },
