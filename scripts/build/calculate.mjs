@@ -389,6 +389,8 @@ function russianAluminum(measures, articlePrefixes) {
 const RU_SMELT_FROM = "2023-04-10";
 /** The Mexican smelt/cast and melt-and-pour headings' dates (USITC tariff database 2025, rows 9903.81.85/.86, 9903.85.71/.72). */
 const MX_METALS = ["2024-07-10", "2025-03-11"];
+/** The Mexican aluminum headings' condition (9903.85.71 articles, 9903.85.72 derivatives). */
+const MX_ALU_RULE = { facts: ["smelt", "cast"], match: "in", countries: ["CN", "RU", "BY", "IR"], text: "its primary or secondary country of smelt, or its country of most recent cast, is China, Russia, Belarus or Iran" };
 
 /**
  * Section 232 measures conditioned on where the metal itself came from, each with its `metal_origin` rule (the
@@ -402,15 +404,17 @@ const MX_METALS = ["2024-07-10", "2025-03-11"];
  *   Russian heading (the higher rate), as the note's "notwithstanding" sentence says;
  * - 9903.81.85, steel articles of Mexico "where the steel was melted and poured in a country other than US, MX, or
  *   CA" (the USITC row; the note left the HTS with the heading): 25 %.
- * Both Mexican headings ran from 2024-07-10 to 2025-03-11, while Mexico was otherwise exempt. Their derivative
- * headings (9903.85.72, 9903.81.86) are not built: the 2020 derivative lists they cover are not in this data.
+ * Both Mexican headings ran from 2024-07-10 to 2025-03-11, while Mexico was otherwise exempt. The aluminum
+ * derivative heading 9903.85.72 is built by `derivatives2020`; the steel one (9903.81.86) is not: the 2020 steel
+ * derivative list (note 16(a)(ii)) is not in this data.
  */
 function metalOriginMeasures(measures, aluArticles, steelArticles) {
   const ruRule = { facts: ["smelt", "cast"], match: "in", countries: ["RU"], text: "any primary aluminum in it was smelted in Russia, or it was cast in Russia" };
   const seen = new Set();
   const out = [];
-  for (const [program, , , prefix, , , , , metal, from, to] of measures) {
-    if (program !== "232" || metal !== "aluminum" || (to !== null && to < RU_SMELT_FROM)) continue;
+  for (const [program, , , prefix, , , , , metal, from, to, rule] of measures) {
+    // Measures that are themselves conditioned on the metal's origin (9903.85.72) add no product or period.
+    if (program !== "232" || metal !== "aluminum" || rule || (to !== null && to < RU_SMELT_FROM)) continue;
     const start = from < RU_SMELT_FROM ? RU_SMELT_FROM : from;
     const article = aluArticles.has(prefix);
     const key = `${prefix}|${start}|${to}`;
@@ -424,11 +428,71 @@ function metalOriginMeasures(measures, aluArticles, steelArticles) {
     ]);
   }
   const [mxFrom, mxTo] = MX_METALS;
-  const mxAlu = { facts: ["smelt", "cast"], match: "in", countries: ["CN", "RU", "BY", "IR"], text: "its primary or secondary country of smelt, or its country of most recent cast, is China, Russia, Belarus or Iran" };
+  const mxAlu = MX_ALU_RULE;
   const mxSteel = { facts: ["melt_pour"], match: "not_in", countries: ["US", "MX", "CA"], text: "its steel was melted and poured outside the United States, Mexico and Canada" };
   for (const prefix of aluArticles) out.push(["232", "9903.85.71", "Section 232 aluminum, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, mxAlu]);
   for (const prefix of steelArticles) out.push(["232", "9903.81.85", "Section 232 steel, Mexico, melted and poured outside North America", prefix, ["MX"], null, "0.25", "value", "steel", mxFrom, mxTo, mxSteel]);
   measures.push(...out);
+}
+
+/** The 2025 proclamations' derivative lists start here; the annex's lines beyond the 2018 headings are charged from it. */
+const ANNEX_ARTICLES_FROM = "2025-03-12";
+
+/** The 2020 derivative aluminum heading (Proclamation 9980), for goods entered from this date until 2025-03-11. */
+const DERIVATIVES_2020_FROM = "2020-02-08";
+
+/**
+ * The derivative aluminum products of U.S. note 19(a)(iii) to subchapter III: stranded wire, cables and the like
+ * of 7614 and bumper and body stampings of 8708, read from the note's "(described in subheading ...)" clauses.
+ */
+function derivatives2020Products(notes) {
+  const start = notes.findIndex((l, i) => /^\(iii\) Effective for goods entered for consumption/.test(l) && /heading 9903\.85\.03 provides/.test(notes[i + 1] ?? ""));
+  const end = notes.findIndex((l, i) => i > start && /^\(iv\) Heading 9903\.85\.21/.test(l));
+  if (start < 0 || end < 0) throw new Error("U.S. note 19(a)(iii) (heading 9903.85.03) not found in the chapter 99 notes");
+  const body = notes.slice(start, end).join(" ").replace(/\s+/g, " ");
+  if (!/Heading 9903\.85\.03 shall apply only to the following derivative aluminum products/.test(body)) throw new Error("note 19(a)(iii) changed: no product list for 9903.85.03");
+  const codes = [...body.matchAll(/\(described in subheading (\d{4})\.(\d{2})\.(\d{2})\)/g)].map((m) => m[1] + m[2] + m[3]);
+  if (codes.length !== 6) throw new Error(`note 19(a)(iii): expected 6 products, found ${codes.length}`);
+  return codes;
+}
+
+/**
+ * Section 232 on the 2020 derivative aluminum products (note 19(a)(iii)): heading 9903.85.03, 10 % of the full
+ * value ("the duty provided in the applicable subheading + 10%"), from DERIVATIVES_2020_FROM to 2025-03-11, for
+ * products of every country but those exempt from the aluminum duties on the date (the USITC row: "except of
+ * Argentina, Australia, Canada, EU, MX, Russia, UK"; the EU from 2022-01-01 and the UK from 2022-06-01, as for the
+ * articles; Russia from 2023-03-10 through `russianAluminum`). And 9903.85.72, the same products of Mexico smelted
+ * or cast in China, Russia, Belarus or Iran: 10 %, 2024-07-10 to 2025-03-11 (USITC row), as 9903.85.71 for the
+ * articles. From 2025-03-12 the same products are under 9903.85.04, whose period to 2025-06-03 is not built here.
+ */
+function derivatives2020(measures, notes) {
+  const name = "Section 232 aluminum derivatives, 2020 list (full value)";
+  const segments = exemptSegments(S232_EXEMPT_WINDOWS.aluminum, [DERIVATIVES_2020_FROM]).filter(([from]) => from >= DERIVATIVES_2020_FROM);
+  const [mxFrom, mxTo] = MX_METALS;
+  for (const prefix of derivatives2020Products(notes)) {
+    for (const [from, to, excluded] of segments) measures.push(["232", "9903.85.03", name, prefix, null, excluded, "0.10", "value", "aluminum", from, to, null]);
+    measures.push(["232", "9903.85.72", "Section 232 aluminum derivatives, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, MX_ALU_RULE]);
+  }
+}
+
+/**
+ * Section 232 charges a product once per metal: a line on the full value and one on the metal content of the same
+ * metal, in force together for the same origin on overlapping codes, would charge it twice (the engine keeps one
+ * line per programme, metal and basis). Checked on every date a 232 measure starts.
+ */
+function assertOneBasisPer232Metal(measures) {
+  const s232 = measures.filter(([program, , , , , , , , , , , rule]) => program === "232" && !rule);
+  const dates = [...new Set(s232.map((m) => m[9]))];
+  for (const date of dates) {
+    const on = s232.filter(([, , , , , , , , , from, to]) => from <= date && (to === null || to >= date));
+    const value = on.filter((m) => m[7] === "value");
+    for (const c of on.filter((m) => m[7] === "content"))
+      for (const v of value) {
+        const sameOrigins = JSON.stringify(c[4]) === JSON.stringify(v[4]);
+        if (c[8] === v[8] && sameOrigins && (c[3].startsWith(v[3]) || v[3].startsWith(c[3])))
+          throw new Error(`232 ${c[8]} on ${date}: ${v[1]} ${v[3]} (full value) and ${c[1]} ${c[3]} (content) overlap`);
+      }
+  }
 }
 
 function ch99() {
@@ -449,8 +513,21 @@ function ch99() {
   // 9704: 7601, 7604-7609), plus the chapter 72/73/76 products of the annex list.
   const STEEL_HEADINGS = ["7206", "7207", "7208", "7209", "7210", "7211", "7212", "7213", "7214", "7215", "7216", "7217", "7218", "7219", "7220", "7221", "7222", "7223", "7224", "7225", "7226", "7227", "7228", "7229", "7301", "7302", "7304", "7305", "7306"];
   const ALU_HEADINGS = ["7601", "7604", "7605", "7606", "7607", "7608", "7609"];
+  // The annex lines beyond those headings (7307-7326, 7610-7616...) were derivatives, not articles, before
+  // 2025-03-12: they join the article measures from then on (`ANNEX_ARTICLES_FROM`), and not for a period in
+  // which the derivative list charges the same product on its metal content (from 2025-06-04).
   const steelCore = [...STEEL_HEADINGS, ...annex.filter((r) => r.metal_type === "steel" && /^7[23]/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
   const aluCore = [...ALU_HEADINGS, ...annex.filter((r) => r.metal_type === "aluminum" && /^76/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
+  const derivatives = res("s232_derivative_products.csv");
+  // The derivative rows of the same metal whose product overlaps the line (either code within the other).
+  const overlapping = (metal, prefix) => derivatives.filter((r) => r.derivative_type === metal && (r.hts_prefix.startsWith(prefix) || prefix.startsWith(r.hts_prefix)));
+  const articlePeriod = (metal, headings, prefix, from) => {
+    if (headings.some((h) => prefix.startsWith(h))) return true;
+    if (from < ANNEX_ARTICLES_FROM) return false;
+    const listed = overlapping(metal, prefix);
+    if (listed.some((r) => (r.effective_date || "2025-06-04") > "2025-06-04")) throw new Error(`annex line ${prefix}: a ${metal} derivative row starts after 2025-06-04; split its period`);
+    return !listed.length || from < "2025-06-04";
+  };
   const [trFrom, trTo] = TURKEY_STEEL_50;
   const steelPeriods = [
     ...exemptSegments(S232_EXEMPT_WINDOWS.steel, [trFrom, new Date(Date.parse(trTo) + 86_400_000).toISOString().slice(0, 10)]).map(([from, to, excluded]) => [
@@ -459,7 +536,9 @@ function ch99() {
     ["9903.80.02", trFrom, trTo, "0.50", null, ["TR"]],
     ["9903.81.87", "2025-03-12", "2025-06-03", "0.25", null],
     ["9903.81.87", "2025-06-04", "2026-04-05", "0.50", ["GB"]],
-    ["9903.81.86", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
+    // UK steel articles: 9903.81.94 (the UK headings are 9903.81.94-.99, mirroring 9903.81.87-.93; note 19(p)
+    // names .96-.99 as the UK's derivative steel headings). 9903.81.86 is Mexico's melt-and-pour derivative heading.
+    ["9903.81.94", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
   ];
   const aluPeriods = [
     ...exemptSegments(S232_EXEMPT_WINDOWS.aluminum).map(([from, to, excluded]) => ["9903.85.01", from, to, "0.10", excluded]),
@@ -469,11 +548,11 @@ function ch99() {
   ];
   for (const prefix of new Set(steelCore))
     for (const [code, from, to, rate, excl, only] of steelPeriods)
-      measures.push(["232", code, "Section 232 steel", prefix, only ?? null, excl ?? null, rate, "value", "steel", from, to, null]);
+      if (articlePeriod("steel", STEEL_HEADINGS, prefix, from)) measures.push(["232", code, "Section 232 steel", prefix, only ?? null, excl ?? null, rate, "value", "steel", from, to, null]);
   for (const prefix of new Set(aluCore))
     for (const [code, from, to, rate, excl, only] of aluPeriods)
-      measures.push(["232", code, "Section 232 aluminum", prefix, only ?? null, excl ?? null, rate, "value", "aluminum", from, to, null]);
-  for (const r of res("s232_derivative_products.csv")) {
+      if (articlePeriod("aluminum", ALU_HEADINGS, prefix, from)) measures.push(["232", code, "Section 232 aluminum", prefix, only ?? null, excl ?? null, rate, "value", "aluminum", from, to, null]);
+  for (const r of derivatives) {
     const metal = r.derivative_type;
     const from = r.effective_date || "2025-06-04";
     measures.push(["232", r.ch99_code, `Section 232 ${metal} derivatives (on ${metal} content)`, r.hts_prefix, null, ["GB"], "0.50", "content", metal, from, "2026-04-05", null]);
@@ -502,6 +581,7 @@ function ch99() {
     } else if (r.annex === "3") add("9903.82.06", "0.15", null, null, "2027-12-31");
   }
 
+  derivatives2020(measures, readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "utf8").split("\n"));
   metalOriginMeasures(measures, new Set(aluCore), new Set(steelCore));
   russianAluminum(measures, new Set(aluCore));
 
@@ -551,6 +631,7 @@ function ch99() {
   const s122 = section122(text);
   measures.push(s122.measure);
   exclusions.push(...s122.exclusions);
+  assertOneBasisPer232Metal(measures);
   // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
   const groups = new Map();
   for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to, metalOrigin] of measures) {
