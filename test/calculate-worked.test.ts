@@ -273,6 +273,13 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "estimated_duties.tariffs.length": 1, "totals.duty": 0 }],
   ["steel bolts from 2025-03-12: 9903.81.87 at 25%", { ...US, hs_code: "7318.15.20", origin_country: "VN", declared_value: 10000, entry_date: "2025-04-01" },
     { "estimated_duties.tariffs.1.code": "9903.81.87", "estimated_duties.tariffs.1.amount": 2500, "totals.duty": 2500 }],
+  // 2025-03-12 to 2025-06-03: the March derivative lists at 25%, chapter 76 on the full value, the others on the content.
+  ["aluminum luggage frames (7616.99.10) 2025-04-01: 9903.85.07 at 25% of the full value, US-smelt claim offered", { ...US, hs_code: "7616.99.10", origin_country: "VN", declared_value: 10000, entry_date: "2025-04-01" },
+    { "estimated_duties.tariffs.length": 2, "estimated_duties.tariffs.1.code": "9903.85.07", "estimated_duties.tariffs.1.amount": 2500, "estimated_duties.tariffs.1.basis": "25% of 10,000.00 USD customs value", "exemptions.available_exemptions.0.code": "9903.85.09", "totals.duty": 2500, "totals.total": 2547.14 }],
+  ["stranded wire (7614.10.50) 2025-04-01: MFN 4.9% + 9903.85.04 at 25% of the full value", { ...US, hs_code: "7614.10.50", origin_country: "VN", declared_value: 10000, entry_date: "2025-04-01" },
+    { "estimated_duties.tariffs.length": 2, "estimated_duties.tariffs.1.code": "9903.85.04", "estimated_duties.tariffs.1.amount": 2500, "totals.duty": 2990, "totals.total": 3037.14 }],
+  ["bumper stampings (8708.10.30) 2025-04-01: 9903.85.04 at 25% of the aluminum content, no US-smelt claim", { ...US, hs_code: "8708.10.30", origin_country: "VN", declared_value: 10000, entry_date: "2025-04-01", metal_weight_percentage: 40 },
+    { "estimated_duties.tariffs.0.amount": 250, "estimated_duties.tariffs.1.code": "9903.85.04", "estimated_duties.tariffs.1.amount": 1000, "estimated_duties.tariffs.1.estimated": true, "exemptions.available_exemptions": [], "totals.duty": 1250, "totals.total": 1297.14 }],
   // From 2025-06-04 an aluminum derivative on the list pays on its aluminum content only, not also on the full value.
   ["aluminum luggage frames (7616.99.10) 2025-09-02: 9903.85.07 on the content only", { ...US, hs_code: "7616.99.10", origin_country: "VN", declared_value: 10000, entry_date: "2025-09-02", metal_weight_percentage: 40 },
     { "estimated_duties.tariffs.length": 2, "estimated_duties.tariffs.1.code": "9903.85.07", "estimated_duties.tariffs.1.amount": 2000, "estimated_duties.tariffs.1.estimated": true, "totals.duty": 2000 }],

@@ -212,7 +212,7 @@ describe("Section 122 surcharge on the fixture slice", () => {
     const { api } = await setup();
     const vn = (await (await api("/calculate", { json: base })).json()) as { estimated_duties: { tariffs: { code: string; amount: number }[] }; data_source: { version: string; source: string } };
     expect(vn.estimated_duties.tariffs.map((t) => [t.code, t.amount])).toEqual([["6109.10.00", 165], ["9903.03.01", 100]]);
-    expect(vn.data_source.version).toBe("2026-11-22.6+fixture");
+    expect(vn.data_source.version).toBe("2026-11-22.7+fixture");
     expect(vn.data_source.source).toMatch(/Section 122 surcharge 2026-02-24 to 2026-07-23/);
     const stackOf = async (hs_code: string, origin_country: string) =>
       ((await (await api("/calculate/stacking", { json: { hs_code, origin_country, entry_date: "2026-03-02" } })).json()) as { tariffs: Record<string, unknown>[]; potential_exclusion_codes?: { code: string }[] });

@@ -348,6 +348,9 @@ function section122(text) {
   return { measure, exclusions };
 }
 
+/** A derivative heading's measure (its products are derivatives for the Russian headings even where the annex lists them). */
+const isDerivativeMeasure = (name) => /\bderivatives\b/.test(name);
+
 /** Products of Russia pay 9903.85.67 / 9903.85.68 instead of the other aluminum headings from this date. */
 const RU_ALUMINUM_FROM = "2023-03-10";
 
@@ -374,7 +377,7 @@ function russianAluminum(measures, articlePrefixes) {
     const start = from < RU_ALUMINUM_FROM ? RU_ALUMINUM_FROM : from;
     if (from < RU_ALUMINUM_FROM) out.push([program, code, name, prefix, origins, excluded, rate, basis, metal, from, "2023-03-09", null]);
     out.push([program, code, name, prefix, origins, [...(excluded ?? []), "RU"], rate, basis, metal, start, to, null]);
-    const article = articlePrefixes.has(prefix);
+    const article = articlePrefixes.has(prefix) && !isDerivativeMeasure(name);
     out.push([
       "232",
       article ? "9903.85.67" : "9903.85.68",
@@ -412,11 +415,11 @@ function metalOriginMeasures(measures, aluArticles, steelArticles) {
   const ruRule = { facts: ["smelt", "cast"], match: "in", countries: ["RU"], text: "any primary aluminum in it was smelted in Russia, or it was cast in Russia" };
   const seen = new Set();
   const out = [];
-  for (const [program, , , prefix, , , , , metal, from, to, rule] of measures) {
+  for (const [program, , name, prefix, , , , , metal, from, to, rule] of measures) {
     // Measures that are themselves conditioned on the metal's origin (9903.85.72) add no product or period.
     if (program !== "232" || metal !== "aluminum" || rule || (to !== null && to < RU_SMELT_FROM)) continue;
     const start = from < RU_SMELT_FROM ? RU_SMELT_FROM : from;
-    const article = aluArticles.has(prefix);
+    const article = aluArticles.has(prefix) && !isDerivativeMeasure(name);
     const key = `${prefix}|${start}|${to}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -515,7 +518,7 @@ function ch99() {
   const ALU_HEADINGS = ["7601", "7604", "7605", "7606", "7607", "7608", "7609"];
   // The annex lines beyond those headings (7307-7326, 7610-7616...) were derivatives, not articles, before
   // 2025-03-12: they join the article measures from then on (`ANNEX_ARTICLES_FROM`), and not for a period in
-  // which the derivative list charges the same product on its metal content (from 2025-06-04).
+  // which the derivative list charges the same product under its own heading (from 2025-03-12).
   const steelCore = [...STEEL_HEADINGS, ...annex.filter((r) => r.metal_type === "steel" && /^7[23]/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
   const aluCore = [...ALU_HEADINGS, ...annex.filter((r) => r.metal_type === "aluminum" && /^76/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
   const derivatives = res("s232_derivative_products.csv");
@@ -525,8 +528,8 @@ function ch99() {
     if (headings.some((h) => prefix.startsWith(h))) return true;
     if (from < ANNEX_ARTICLES_FROM) return false;
     const listed = overlapping(metal, prefix);
-    if (listed.some((r) => (r.effective_date || "2025-06-04") > "2025-06-04")) throw new Error(`annex line ${prefix}: a ${metal} derivative row starts after 2025-06-04; split its period`);
-    return !listed.length || from < "2025-06-04";
+    if (listed.some((r) => r.effective_date)) throw new Error(`annex line ${prefix}: a ${metal} derivative row starts after 2025-03-12; split its period`);
+    return !listed.length;
   };
   const [trFrom, trTo] = TURKEY_STEEL_50;
   const steelPeriods = [
@@ -552,6 +555,16 @@ function ch99() {
   for (const prefix of new Set(aluCore))
     for (const [code, from, to, rate, excl, only] of aluPeriods)
       if (articlePeriod("aluminum", ALU_HEADINGS, prefix, from)) measures.push(["232", code, "Section 232 aluminum", prefix, only ?? null, excl ?? null, rate, "value", "aluminum", from, to, null]);
+  // 2025-03-12 to 2025-06-03: the derivatives of the March lists (the rows without a later effective date) at
+  // 25 % for every origin; those classified in chapter 76 on the full value, the others on the metal content
+  // (CBP CSMS 64384496 and the March 2025 guidance). The data has the aluminium lists only: its steel rows are
+  // the August 2025 inclusions.
+  for (const r of derivatives.filter((d) => !d.effective_date)) {
+    const metal = r.derivative_type;
+    const full = metal === "aluminum" && r.hts_prefix.startsWith("76");
+    const name = `Section 232 ${metal} derivatives (${full ? "full value" : `on ${metal} content`})`;
+    measures.push(["232", r.ch99_code, name, r.hts_prefix, null, null, "0.25", full ? "value" : "content", metal, ANNEX_ARTICLES_FROM, "2025-06-03", null]);
+  }
   for (const r of derivatives) {
     const metal = r.derivative_type;
     const from = r.effective_date || "2025-06-04";
@@ -622,7 +635,9 @@ function ch99() {
   exclusions.push(["9903.81.92", "Steel derivative: steel melted and poured in the United States", "232:steel", "", "claim", "The steel content was melted and poured in the United States", "2025-03-12", "2026-04-05"]);
   // Keyed to the derivative headings, not to all of 232 aluminum: no claim or exemption reduces the Russian
   // aluminum duty (note 19(m)(A)/(B): "No claim for entry or for any duty exemption or reduction shall be allowed").
-  for (const code of ["9903.85.04", "9903.85.07", "9903.85.08"])
+  // Only the new derivatives of subdivisions (j) and (k) (9903.85.07, .08; their USITC rows say "Except as provided
+  // in hdgs 9903.85.09"); the existing ones of subdivision (i), 9903.85.04, have no such exception.
+  for (const code of ["9903.85.07", "9903.85.08"])
     exclusions.push(["9903.85.09", "Aluminum derivative: aluminum smelted and cast in the United States", code, "", "claim", "The aluminum content was smelted and cast in the United States", "2025-03-12", "2026-04-05"]);
   // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the
   // metal share is 0. Keyed to the annex headings, for the same reason.

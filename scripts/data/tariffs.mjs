@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-22.6";
+export const version = "2026-11-22.7";
 export const source =
   "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];

@@ -228,7 +228,7 @@ export const CalculateResponse = CalculateResult.extend({
     additional_tariff_measures: [],
     notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
     totals: { duty: 340, fees: 34.83, vat: 0, total: 374.83 },
-    data_source: { version: "2026-11-22.6", source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...", imported_at: "2026-11-22T02:25:12.430Z" },
+    data_source: { version: "2026-11-22.7", source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...", imported_at: "2026-11-22T02:25:12.430Z" },
     request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
   },
 });
