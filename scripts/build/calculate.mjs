@@ -431,9 +431,8 @@ function metalOriginMeasures(measures, aluArticles, steelArticles) {
     ]);
   }
   const [mxFrom, mxTo] = MX_METALS;
-  const mxAlu = MX_ALU_RULE;
   const mxSteel = { facts: ["melt_pour"], match: "not_in", countries: ["US", "MX", "CA"], text: "its steel was melted and poured outside the United States, Mexico and Canada" };
-  for (const prefix of aluArticles) out.push(["232", "9903.85.71", "Section 232 aluminum, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, mxAlu]);
+  for (const prefix of aluArticles) out.push(["232", "9903.85.71", "Section 232 aluminum, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, MX_ALU_RULE]);
   for (const prefix of steelArticles) out.push(["232", "9903.81.85", "Section 232 steel, Mexico, melted and poured outside North America", prefix, ["MX"], null, "0.25", "value", "steel", mxFrom, mxTo, mxSteel]);
   measures.push(...out);
 }
@@ -466,7 +465,7 @@ function derivatives2020Products(notes) {
  * Argentina, Australia, Canada, EU, MX, Russia, UK"; the EU from 2022-01-01 and the UK from 2022-06-01, as for the
  * articles; Russia from 2023-03-10 through `russianAluminum`). And 9903.85.72, the same products of Mexico smelted
  * or cast in China, Russia, Belarus or Iran: 10 %, 2024-07-10 to 2025-03-11 (USITC row), as 9903.85.71 for the
- * articles. From 2025-03-12 the same products are under 9903.85.04, whose period to 2025-06-03 is not built here.
+ * articles. From 2025-03-12 the same products are under 9903.85.04 (the derivative rows of `ch99`).
  */
 function derivatives2020(measures, notes) {
   const name = "Section 232 aluminum derivatives, 2020 list (full value)";
@@ -594,14 +593,14 @@ function ch99() {
     } else if (r.annex === "3") add("9903.82.06", "0.15", null, null, "2027-12-31");
   }
 
-  derivatives2020(measures, readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "utf8").split("\n"));
+  const text = readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "utf8").split("\n");
+  derivatives2020(measures, text);
   metalOriginMeasures(measures, new Set(aluCore), new Set(steelCore));
   russianAluminum(measures, new Set(aluCore));
 
   // Exclusions and claims. [code, name, applies_to (measure code or program), hs_prefix ('' = any product of the measure),
   // kind ('auto' fires on the code alone | 'claim' must be claimed), condition, valid_from, valid_to]
   const exclusions = [];
-  const text = readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "utf8").split("\n");
   const start = text.findIndex((l) => l.startsWith("(vvv)  (i) The U.S. Trade Representative"));
   const end = text.findIndex((l, i) => i > start && /^21\. \(a\) For purposes of subheading 9903\.19\.23/.test(l));
   let applies = null;
