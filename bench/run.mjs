@@ -49,18 +49,23 @@ const TEMPLATE_DIR = join(STATE_DIR, "template");
  * not put on the Worker. `BENCH_RUN_DIR` chooses another place (`BENCH_RUN_DIR=bench/.state/run` measures on
  * the disk).
  */
-const RUN_DIR = runDir();
+const { dir: RUN_DIR, created: RUN_ROOT } = runDir();
 const WRANGLER_LOG = join(STATE_DIR, "wrangler.log");
 const RESULTS_FILE = join(BENCH_DIR, "RESULTS.md");
 
+/** The run directory, and the directory the bench creates for it (removed at the end; never a parent it did not create). */
 function runDir() {
-  if (process.env.BENCH_RUN_DIR) return resolve(ROOT, process.env.BENCH_RUN_DIR);
-  const shm = "/dev/shm";
+  if (process.env.BENCH_RUN_DIR) {
+    const dir = resolve(ROOT, process.env.BENCH_RUN_DIR);
+    return { dir, created: dir };
+  }
   try {
-    accessSync(shm, fsConstants.W_OK);
-    return join(shm, `trade-compliance-api-bench-${intFromEnv("BENCH_PORT", 8799)}`, "run");
+    accessSync("/dev/shm", fsConstants.W_OK);
+    const created = join("/dev/shm", `trade-compliance-api-bench-${intFromEnv("BENCH_PORT", 8799)}`);
+    return { dir: join(created, "run"), created };
   } catch {
-    return join(STATE_DIR, "run");
+    const dir = join(STATE_DIR, "run");
+    return { dir, created: dir };
   }
 }
 const WRANGLER_CLI = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -180,9 +185,9 @@ async function stopWrangler() {
   wrangler = null;
 }
 
-/** The run directory may be in memory: it goes (with its /dev/shm parent) when the bench ends. */
+/** The run directory may be in memory: it goes when the bench ends. */
 function removeRunDir() {
-  rmSync(RUN_DIR.startsWith("/dev/shm/") ? dirname(RUN_DIR) : RUN_DIR, { recursive: true, force: true });
+  rmSync(RUN_ROOT, { recursive: true, force: true });
 }
 
 function cleanup() {
