@@ -120,6 +120,8 @@ describe("body archive", () => {
     const raw = '{ "scopes":["screen:read"],   "name": "Zoë — Überprüfung 検査" }';
     const res = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: raw });
     expect(res.status).toBe(201);
+    // The handler read the same bytes as UTF-8: the name it stored is the one sent.
+    expect(JSON.stringify(await res.json())).toContain('"name":"Zoë — Überprüfung 検査"');
     const row = await auditRow(idOf(res));
     expect(row).toMatchObject({ has_body: 1, body_content_type: "application/json; charset=utf-8", body_size: new TextEncoder().encode(raw).byteLength });
     expect(String(row!.body_key)).toMatch(new RegExp(`^${ws.id}/\\d{4}/\\d\\d/\\d\\d/${idOf(res)}$`));
