@@ -19,7 +19,7 @@
  *     rebuilt and restarted it mid-measurement).
  *
  * Environment overrides (all optional): BENCH_PORT (8799), BENCH_CONNECTIONS (10),
- * BENCH_THROUGHPUT_SECONDS (8), BENCH_LATENCY_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_LATENCY_ROUNDS (3),
+ * BENCH_THROUGHPUT_SECONDS (8), BENCH_LATENCY_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_LATENCY_ROUNDS (5),
  * BENCH_WRANGLER_DEFAULTS (unset; 1 keeps wrangler's local tracing and request logging on).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -85,11 +85,19 @@ const ADJACENT_BASELINE_SECONDS = 2;
 
 /**
  * Shorter phases for the scenario routes (there are many), the same shape as for /health and /me. Their
- * latency is measured in rounds, each an adjacent /health sample then the route: one 3 s window is at the
- * mercy of a passing disturbance on a shared 2-core host (the local R2 and D1 simulators write to disk on the
- * Worker's thread), so the ratio reported is the median of the rounds' ratios, every round listed beside it.
+ * latency is measured in rounds, each an adjacent /health sample then the route: one window is at the mercy
+ * of a passing disturbance on a shared 2-core host (the local R2 and D1 simulators run on the Worker's
+ * thread), so the ratio reported is the median of the rounds' ratios, every round listed beside it. Five
+ * rounds of 1 s + 2 s rather than three of 2 s + 3 s: the same time per route, a few hundred responses per
+ * sample (enough for a p50), and a median that two disturbed rounds cannot move instead of one.
  */
-const SCENARIO_SETTINGS = { throughputSeconds: 4, latencySeconds: 3, warmupSeconds: 1, latencyRounds: intFromEnv("BENCH_LATENCY_ROUNDS", 3) };
+const SCENARIO_SETTINGS = {
+  throughputSeconds: 4,
+  latencySeconds: 2,
+  adjacentSeconds: 1,
+  warmupSeconds: 1,
+  latencyRounds: intFromEnv("BENCH_LATENCY_ROUNDS", 5),
+};
 
 const SETTINGS = {
   connections: intFromEnv("BENCH_CONNECTIONS", 10),
@@ -566,7 +574,7 @@ async function measureRoute(route, problems, phases = SETTINGS) {
   for (let i = 0; i < (timing.latencyRounds ?? 1); i++) {
     let adjacent = NaN;
     if (route.path !== "/health") {
-      const adj = await load({ path: "/health", host: BARE_HOST, connections: 1, seconds: ADJACENT_BASELINE_SECONDS });
+      const adj = await load({ path: "/health", host: BARE_HOST, connections: 1, seconds: timing.adjacentSeconds ?? ADJACENT_BASELINE_SECONDS });
       const ap = problemsOf(`${route.label} adjacent baseline`, adj);
       if (ap) problems.push(ap);
       adjacent = percentile(Float64Array.from(adj.latencies).sort(), 50);
@@ -897,7 +905,7 @@ async function main() {
     "",
     "## Area routes (exact mode, beside the /health baseline above)",
     "",
-    `Phases per route: warm-up ${SCENARIO_SETTINGS.warmupSeconds} s @ ${SETTINGS.connections} connections → throughput ${SCENARIO_SETTINGS.throughputSeconds} s → warm-up ${SETTINGS.latencyWarmupSeconds} s @ 1 connection → ${SCENARIO_SETTINGS.latencyRounds} rounds of (a ${ADJACENT_BASELINE_SECONDS} s /health sample, then the route's latency ${SCENARIO_SETTINGS.latencySeconds} s @ 1 connection). Requests are defined in \`bench/scenarios/<area>.mjs\`. A round's ratio is the route's p50 over the p50 of the /health sample taken right before it (the host's speed drifts over minutes); "× adjacent /health" is the median of the rounds' ratios, each listed beside it (one 3 s window can catch a passing disturbance of a shared 2-core host). p50 and p99 pool the rounds' responses; "adjacent /health p50" is the rounds' median; "× run /health" uses the /health row above.`,
+    `Phases per route: warm-up ${SCENARIO_SETTINGS.warmupSeconds} s @ ${SETTINGS.connections} connections → throughput ${SCENARIO_SETTINGS.throughputSeconds} s → warm-up ${SETTINGS.latencyWarmupSeconds} s @ 1 connection → ${SCENARIO_SETTINGS.latencyRounds} rounds of (a ${SCENARIO_SETTINGS.adjacentSeconds} s /health sample, then the route's latency ${SCENARIO_SETTINGS.latencySeconds} s @ 1 connection). Requests are defined in \`bench/scenarios/<area>.mjs\`. A round's ratio is the route's p50 over the p50 of the /health sample taken right before it (the host's speed drifts over minutes); "× adjacent /health" is the median of the rounds' ratios, each listed beside it (one window can catch a passing disturbance of a shared 2-core host). p50 and p99 pool the rounds' responses; "adjacent /health p50" is the rounds' median; "× run /health" uses the /health row above.`,
     "",
     "| area | route | req/s | p50 ms | p99 ms | adjacent /health p50 ms | × adjacent /health (median of rounds) | rounds: × adjacent /health | × run /health |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
