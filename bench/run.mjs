@@ -696,6 +696,26 @@ function machineFacts(loadStart, otherCpu) {
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(2) : "n/a");
 const rps = (v) => Math.round(v).toLocaleString("en-US");
 
+/**
+ * Verdicts for the scenario routes that declare a latency goal (`maxAdjacentRatio` in their scenario: p50 at
+ * most that many times the adjacent /health p50), in both modes, to two decimals so a figure that rounds to the
+ * goal still shows which side of it it fell.
+ */
+function goalLines(exactRows, leaseRows) {
+  const withGoal = exactRows.filter((r) => r.maxAdjacentRatio);
+  if (!withGoal.length) return [];
+  const verdict = (r, goal) => `${r.adjacentRatio.toFixed(2)}: ${r.adjacentRatio <= goal ? "**met**" : "**not met**"}`;
+  return [
+    "## Area latency goals",
+    "",
+    ...withGoal.map((r) => {
+      const lease = leaseRows.find((l) => l.area === r.area && l.label === r.label);
+      return `- ${r.area}, ${r.label}: p50 ≤ ${r.maxAdjacentRatio}× the adjacent /health (median of rounds) — exact mode ${verdict(r, r.maxAdjacentRatio)}${lease ? `; lease mode ${verdict(lease, r.maxAdjacentRatio)}` : ""}.`;
+    }),
+    "",
+  ];
+}
+
 /** The rounds' ratios of a scenario route, e.g. "3.9, 4.4, 4.1". */
 const roundsText = (r) => r.rounds.map((x) => (x.p50 / x.adjacentP50).toFixed(1)).join(", ");
 
@@ -824,7 +844,7 @@ async function main() {
     for (const r of sc.requests(context)) {
       const label = mode === "lease" ? `${r.label} (lease mode)` : r.label;
       const row = await measureRoute({ label, path: r.path, host: WORKSPACE_HOST, token, method: r.method ?? "GET", body: r.body }, problems, SCENARIO_SETTINGS);
-      rows.push({ area: sc.area, ...row, label: r.label });
+      rows.push({ area: sc.area, ...row, label: r.label, maxAdjacentRatio: r.maxAdjacentRatio });
     }
     let report = null;
     if (withReport && typeof sc.report === "function") {
@@ -911,6 +931,7 @@ async function main() {
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...scenarioRows.map((r) => `| ${r.area} | ${r.label} | ${rps(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.adjacentP50)} | ${r.adjacentRatio.toFixed(1)} | ${roundsText(r)} | ${(r.p50 / health.p50).toFixed(1)} |`),
     "",
+    ...goalLines(scenarioRows, leaseRows),
     ...reports.flatMap((r) => [`## ${r.area}: quality`, "", r.markdown.trim(), ""]),
   ];
   writeFileSync(RESULTS_FILE, `${outcome.markdown}\n${extra.join("\n")}`);

@@ -24,6 +24,8 @@ export function requests() {
       method: "POST",
       path: "/admin/api/v1/calculate",
       body: { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" },
+      // The calculate goal: a single quote's p50 within 3x the bare route of the same run.
+      maxAdjacentRatio: 3,
     },
     {
       label: "POST /calculate/multiple (50 lines, DE, USD→EUR)",

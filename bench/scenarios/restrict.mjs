@@ -39,6 +39,7 @@ export function requests() {
       method: "POST",
       path: "/admin/api/v1/restrict",
       body: { destination_country: "US", origin_country: "CN", items: items() },
+      maxAdjacentRatio: 5,
     },
   ];
 }
