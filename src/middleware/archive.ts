@@ -48,7 +48,8 @@ async function startArchive(c: Context<AppEnv>): Promise<{ put: Promise<unknown>
   }
   // The JSON validator asks Hono for the body as text; given only the cached bytes, Hono would wrap them in a
   // new Response to decode them on every request. Decoding once here is the same UTF-8 decoding, for less.
-  c.req.bodyCache.text = Promise.resolve(new TextDecoder().decode(raw));
+  // Hono keeps promises in this cache (it calls `.then` on what it finds), though its type names the values.
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(new TextDecoder().decode(raw));
   const key = archiveKey(c.get("workspace")?.id, c.get("startedAt"), c.get("requestId"));
   c.set("archived", { key, size: raw.byteLength, contentType });
   const put = c.env.ARCHIVE.put(key, raw, {
