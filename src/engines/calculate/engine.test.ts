@@ -101,6 +101,9 @@ describe("units", () => {
     ["litres from ml", "L", { volume: "500", volumeUnit: "ml" as const }, "0.5"],
     ["litres from hl", "L", { volume: "1.5", volumeUnit: "hl" as const }, "150"],
     ["tonnes", "T", { weight: "2500" }, "2.5"],
+    // weight and volume are the line's totals: quantity does not multiply them
+    ["litres for twelve bottles", "L", { quantity: "12", volume: "9" }, "9"],
+    ["kilograms for ten units", "KG", { quantity: "10", weight: "4" }, "4"],
   ])("%s", (_n, unit, over, expected) => {
     expect(unitQuantity(unit, input(over))?.qty.toString()).toBe(expected);
   });

@@ -51,7 +51,12 @@ export const CalculateBody = z
           "Chapter 99 codes of the claim-only exemptions to apply, as offered in `exemptions.available_exemptions` (e.g. 9903.88.69 a Section 301 product exclusion, 9903.03.08 Mexican goods entered free under USMCA for the Section 122 surcharge)",
       }),
     destination_region: z.string().trim().min(1).max(20).optional().openapi({ example: "CA-ON" }),
-    volume: z.number().finite().min(0).optional(),
+    volume: z
+      .number()
+      .finite()
+      .min(0)
+      .optional()
+      .openapi({ example: 9, description: "Total volume of the line (not per unit, like weight), for per-litre rates" }),
     volume_unit: z.enum(["l", "hl", "ml"]).default("l"),
   })
   .strict()
@@ -66,13 +71,13 @@ export const MultipleLine = z
     declared_value: z.number().finite().min(0, "must be 0 or more"),
     currency: CurrencyCode.optional(),
     quantity: z.number().finite().positive("must be greater than 0").optional(),
-    weight: z.number().finite().min(0).optional(),
+    weight: z.number().finite().min(0).optional().openapi({ description: "Total net weight of the line" }),
     weight_unit: z.enum(["kg", "lb"]).optional(),
     components: z.array(Component).max(10).optional(),
     metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
     ...MetalOriginFields,
     manual_claims: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
-    volume: z.number().finite().min(0).optional(),
+    volume: z.number().finite().min(0).optional().openapi({ description: "Total volume of the line (not per unit)" }),
     volume_unit: z.enum(["l", "hl", "ml"]).optional(),
   })
   .strict();
