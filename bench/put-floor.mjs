@@ -94,8 +94,8 @@ function run(path, seconds) {
     });
   });
 }
+/** Nearest-rank median (the p50 of a sample, and the median of the rounds). */
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length / 2) - 1)];
-const median = (xs) => p50(xs);
 
 for (let i = 0; ; i++) {
   try {
@@ -114,8 +114,8 @@ for (let round = 0; round < ROUNDS; round++) {
   hellos.push(hello);
   for (const path of ["/put", "/rpc"]) ratios[path].push(p50(await run(path, SECONDS)) / hello);
 }
-console.log(`p50 of /hello (median of ${ROUNDS} rounds): ${median(hellos).toFixed(2)} ms`);
+console.log(`p50 of /hello (median of ${ROUNDS} rounds): ${p50(hellos).toFixed(2)} ms`);
 for (const [path, xs] of Object.entries(ratios)) {
-  console.log(`${path}: ${median(xs).toFixed(2)}x /hello (rounds: ${xs.map((x) => x.toFixed(2)).join(", ")})`);
+  console.log(`${path}: ${p50(xs).toFixed(2)}x /hello (rounds: ${xs.map((x) => x.toFixed(2)).join(", ")})`);
 }
 process.exit(0);
