@@ -14,7 +14,7 @@
  * Environment: FLOOR_PORT (8851), FLOOR_ROUNDS (5), FLOOR_SECONDS (2).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants as fsConstants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { dirname, join } from "node:path";
@@ -64,8 +64,16 @@ writeFileSync(
     migrations: [{ tag: "v1", new_sqlite_classes: ["Counter"] }],
   }),
 );
-// The same place for the simulators' state as the bench: memory where the machine has it.
-const state = join(process.platform === "linux" ? "/dev/shm" : dir, `put-floor-${PORT}`);
+// The same place for the simulators' state as the bench (run.mjs, runDir): memory where the machine has it.
+const state = join(writable("/dev/shm") ? "/dev/shm" : dir, `put-floor-${PORT}`);
+function writable(path) {
+  try {
+    accessSync(path, fsConstants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const wrangler = spawn(
   process.execPath,
@@ -89,9 +97,12 @@ function run(path, seconds) {
       { url: `http://127.0.0.1:${PORT}${path}`, connections: 1, duration: seconds, method: post ? "POST" : "GET", ...(post ? { body: BODY, headers: { "content-type": "application/json" } } : {}) },
       (err) => (err ? reject(err) : resolve(times)),
     );
+    // As in run.mjs: a figure over failed requests would measure the failure, so any non-2xx stops the run.
     inst.on("response", (_c, status, _b, ms) => {
       if (status >= 200 && status < 300) times.push(ms);
+      else reject(new Error(`${path} answered ${status}`));
     });
+    inst.on("reqError", (err) => reject(err));
   });
 }
 /** Nearest-rank median (the p50 of a sample, and the median of the rounds). */
