@@ -15,13 +15,28 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(mkdtempSync(join(tmpdir(), "classify-")), "engine.mjs");
-execFileSync(join(root, "node_modules", ".bin", "esbuild"), [join(root, "src/engines/classify/engine.ts"), "--bundle", "--format=esm", "--platform=neutral", `--outfile=${out}`, "--log-level=warning"]);
+execFileSync(join(root, "node_modules", ".bin", "esbuild"), [
+  join(root, "src/engines/classify/engine.ts"),
+  "--bundle",
+  "--format=esm",
+  "--platform=neutral",
+  `--outfile=${out}`,
+  "--log-level=warning",
+]);
 const E = await import(pathToFileURL(out).href);
 
 const read = (p) => readFileSync(join(root, p), "utf8");
-const hs = JSON.parse(read("data/hs/hs2022.json")).map(([code, parent, , description]) => ({ code, parent, description }));
+const hs = JSON.parse(read("data/hs/hs2022.json")).map(([code, parent, , description]) => ({
+  code,
+  parent,
+  description,
+}));
 const lines = [];
-for (const [schedule, f] of [["US", "lines-us.json"], ["GB", "lines-gb.json"]]) for (const [code, description] of JSON.parse(read(`data/hs/${f}`))) lines.push({ schedule, code, description });
+for (const [schedule, f] of [
+  ["US", "lines-us.json"],
+  ["GB", "lines-gb.json"],
+])
+  for (const [code, description] of JSON.parse(read(`data/hs/${f}`))) lines.push({ schedule, code, description });
 const synonyms = read("data/hs/synonyms.tsv")
   .split("\n")
   .filter((l) => l.trim() && !l.startsWith("#"))
@@ -40,7 +55,13 @@ function samples(name) {
       const r = E.rank(index, d, { schedule: "US" });
       if (!r.ok) return [];
       const e = r.evidence;
-      return [{ x: [1, e.margin, e.synonym ? 1 : 0, e.conflict ? 1 : 0, Math.log(1 + e.strength), e.coverage], y: r.suggestions[0].hs6.slice(0, 4) === code.trim().slice(0, 4) ? 1 : 0, e }];
+      return [
+        {
+          x: [1, e.margin, e.synonym ? 1 : 0, e.conflict ? 1 : 0, Math.log(1 + e.strength), e.coverage],
+          y: r.suggestions[0].hs6.slice(0, 4) === code.trim().slice(0, 4) ? 1 : 0,
+          e,
+        },
+      ];
     });
 }
 
@@ -66,5 +87,10 @@ for (const name of ["classify-eval", "classify-holdout"]) {
     bins[label][0]++;
     bins[label][1] += y;
   }
-  console.log(name, Object.entries(bins).map(([l, [n, ok]]) => `${l}: ${ok}/${n} right`).join(", "));
+  console.log(
+    name,
+    Object.entries(bins)
+      .map(([l, [n, ok]]) => `${l}: ${ok}/${n} right`)
+      .join(", "),
+  );
 }

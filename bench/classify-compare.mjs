@@ -18,7 +18,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(mkdtempSync(join(tmpdir(), "classify-")), "engine.mjs");
-execFileSync(join(root, "node_modules", ".bin", "esbuild"), [join(root, "src/engines/classify/engine.ts"), "--bundle", "--format=esm", "--platform=neutral", `--outfile=${out}`, "--log-level=warning"]);
+execFileSync(join(root, "node_modules", ".bin", "esbuild"), [
+  join(root, "src/engines/classify/engine.ts"),
+  "--bundle",
+  "--format=esm",
+  "--platform=neutral",
+  `--outfile=${out}`,
+  "--log-level=warning",
+]);
 const E = await import(pathToFileURL(out).href);
 let Fuse;
 try {
@@ -29,9 +36,17 @@ try {
 }
 
 const read = (p) => readFileSync(join(root, p), "utf8");
-const hs = JSON.parse(read("data/hs/hs2022.json")).map(([code, parent, , description]) => ({ code, parent, description }));
+const hs = JSON.parse(read("data/hs/hs2022.json")).map(([code, parent, , description]) => ({
+  code,
+  parent,
+  description,
+}));
 const lines = [];
-for (const [schedule, f] of [["US", "lines-us.json"], ["GB", "lines-gb.json"]]) for (const [code, description] of JSON.parse(read(`data/hs/${f}`))) lines.push({ schedule, code, description });
+for (const [schedule, f] of [
+  ["US", "lines-us.json"],
+  ["GB", "lines-gb.json"],
+])
+  for (const [code, description] of JSON.parse(read(`data/hs/${f}`))) lines.push({ schedule, code, description });
 const synonyms = read("data/hs/synonyms.tsv")
   .split("\n")
   .filter((l) => l.trim() && !l.startsWith("#"))
@@ -57,7 +72,10 @@ const heap = () => {
 function evaluate(name, search) {
   const rows = [];
   for (const [set, items] of Object.entries(sets)) {
-    let t1h4 = 0, t1h6 = 0, t5h4 = 0, t5h6 = 0;
+    let t1h4 = 0,
+      t1h6 = 0,
+      t5h4 = 0,
+      t5h6 = 0;
     const started = performance.now();
     for (const [d, code] of items) {
       const top = search(d);
@@ -68,7 +86,9 @@ function evaluate(name, search) {
     }
     const ms = (performance.now() - started) / items.length;
     const pct = (n) => `${((100 * n) / items.length).toFixed(1)} %`;
-    rows.push(`| ${name} | ${set} (${items.length}) | ${pct(t1h4)} | ${pct(t5h4)} | ${pct(t1h6)} | ${pct(t5h6)} | ${ms.toFixed(2)} |`);
+    rows.push(
+      `| ${name} | ${set} (${items.length}) | ${pct(t1h4)} | ${pct(t5h4)} | ${pct(t1h6)} | ${pct(t5h6)} | ${ms.toFixed(2)} |`,
+    );
   }
   return rows;
 }
@@ -127,10 +147,20 @@ const fuse = new Fuse(docs, {
 });
 const fuseBuild = performance.now() - t0;
 const fuseHeap = (heap() - h0) / 1e6;
-const words = (s) => s.toLowerCase().replace(/[^a-z ]+/g, " ").split(/\s+/).filter((w) => w.length > 2);
+const words = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z ]+/g, " ")
+    .split(/\s+/)
+    .filter((w) => w.length > 2);
 const fuseRows = evaluate("fuse.js 7 (extended search, OR of words)", (d) =>
   fuse
-    .search(words(d).map((w) => `'${w}`).join(" | "), { limit: 5 })
+    .search(
+      words(d)
+        .map((w) => `'${w}`)
+        .join(" | "),
+      { limit: 5 },
+    )
     .map((r) => r.item.code),
 );
 
@@ -138,4 +168,6 @@ console.log("| ranker | set | top-1 @4 | top-5 @4 | top-1 @6 | top-5 @6 | ms/que
 console.log("|---|---|---|---|---|---|---|");
 for (const r of [...bmRows, ...bareRows, ...fuseRows]) console.log(r);
 console.log("");
-console.log(`BM25F: index built in ${bmBuild.toFixed(0)} ms, ${bmHeap.toFixed(1)} MB heap (${index.stats.terms} terms); fuse.js: ${fuseBuild.toFixed(0)} ms, ${fuseHeap.toFixed(1)} MB.`);
+console.log(
+  `BM25F: index built in ${bmBuild.toFixed(0)} ms, ${bmHeap.toFixed(1)} MB heap (${index.stats.terms} terms); fuse.js: ${fuseBuild.toFixed(0)} ms, ${fuseHeap.toFixed(1)} MB.`,
+);

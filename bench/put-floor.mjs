@@ -26,7 +26,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = Number(process.env.FLOOR_PORT ?? 8851);
 const ROUNDS = Number(process.env.FLOOR_ROUNDS ?? 5);
 const SECONDS = Number(process.env.FLOOR_SECONDS ?? 2);
-const BODY = JSON.stringify({ hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" });
+const BODY = JSON.stringify({
+  hs_code: "6109.10.00",
+  origin_country: "CN",
+  destination_country: "US",
+  declared_value: 1000,
+  currency: "USD",
+  entry_date: "2026-03-02",
+});
 
 const WORKER = `import { DurableObject } from "cloudflare:workers";
 export class Counter extends DurableObject {
@@ -77,7 +84,19 @@ function writable(path) {
 
 const wrangler = spawn(
   process.execPath,
-  [join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", state, "--log-level", "warn", "--show-interactive-dev-session=false"],
+  [
+    join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"),
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(PORT),
+    "--persist-to",
+    state,
+    "--log-level",
+    "warn",
+    "--show-interactive-dev-session=false",
+  ],
   { cwd: dir, env: { ...process.env, X_LOCAL_OBSERVABILITY: "false" }, stdio: "ignore", detached: true },
 );
 const stop = () => {
@@ -94,7 +113,13 @@ function run(path, seconds) {
     const times = [];
     const post = path !== "/hello";
     const inst = autocannon(
-      { url: `http://127.0.0.1:${PORT}${path}`, connections: 1, duration: seconds, method: post ? "POST" : "GET", ...(post ? { body: BODY, headers: { "content-type": "application/json" } } : {}) },
+      {
+        url: `http://127.0.0.1:${PORT}${path}`,
+        connections: 1,
+        duration: seconds,
+        method: post ? "POST" : "GET",
+        ...(post ? { body: BODY, headers: { "content-type": "application/json" } } : {}),
+      },
       (err) => (err ? reject(err) : resolve(times)),
     );
     // As in run.mjs: a figure over failed requests would measure the failure, so any non-2xx stops the run.

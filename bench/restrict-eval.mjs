@@ -33,7 +33,14 @@ export async function evaluate(evalSet, rules, call) {
         clean++;
         if (got.length) falsePositives++;
       }
-      rows.push({ title: c.item.title, destination: c.destination_country, want, got, ok: want.length ? hit.length === want.length : got.length === 0, note: c.known_false_positive ?? "" });
+      rows.push({
+        title: c.item.title,
+        destination: c.destination_country,
+        want,
+        got,
+        ok: want.length ? hit.length === want.length : got.length === 0,
+        note: c.known_false_positive ?? "",
+      });
     }
   } finally {
     await call("PATCH", "/admin/api/v1/settings", { "restrict.enabled_destinations": null });
@@ -50,7 +57,10 @@ export function toMarkdown(r) {
     "",
     "| item | destination | expected | matched | ok |",
     "| --- | --- | --- | --- | --- |",
-    ...r.rows.map((x) => `| ${x.title} | ${x.destination} | ${x.want.join(", ") || "clean"} | ${x.got.join(", ") || "none"} | ${x.ok ? "yes" : `no${x.note ? ` (${x.note})` : ""}`} |`),
+    ...r.rows.map(
+      (x) =>
+        `| ${x.title} | ${x.destination} | ${x.want.join(", ") || "clean"} | ${x.got.join(", ") || "none"} | ${x.ok ? "yes" : `no${x.note ? ` (${x.note})` : ""}`} |`,
+    ),
   ];
   return lines.join("\n");
 }

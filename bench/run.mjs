@@ -24,13 +24,26 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { accessSync, closeSync, constants as fsConstants, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  constants as fsConstants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { request as httpRequest } from "node:http";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import os from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -235,7 +248,9 @@ function holdPort(port) {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", (err) =>
-      reject(new Error(`port ${port} on ${IP} is not free (${err.code}); stop whatever listens there or set BENCH_PORT`)),
+      reject(
+        new Error(`port ${port} on ${IP} is not free (${err.code}); stop whatever listens there or set BENCH_PORT`),
+      ),
     );
     srv.listen({ host: IP, port, exclusive: true }, () => resolve(() => new Promise((r) => srv.close(() => r()))));
   });
@@ -306,13 +321,18 @@ function runStep(what, args, timeoutMs) {
     maxBuffer: 64 * 1024 * 1024,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (res.status !== 0) throw new Error(`${what} failed (${res.error ?? `exit ${res.status}`}):\n${res.stdout}\n${res.stderr}`);
+  if (res.status !== 0)
+    throw new Error(`${what} failed (${res.error ?? `exit ${res.status}`}):\n${res.stdout}\n${res.stderr}`);
   return res.stdout;
 }
 
 function prepareDatabase() {
   log(`applying D1 migrations into ${relative(ROOT, TEMPLATE_DIR)}`);
-  runStep("wrangler d1 migrations apply", [WRANGLER_CLI, "d1", "migrations", "apply", "DB", "--local", "--persist-to", TEMPLATE_DIR], 60_000);
+  runStep(
+    "wrangler d1 migrations apply",
+    [WRANGLER_CLI, "d1", "migrations", "apply", "DB", "--local", "--persist-to", TEMPLATE_DIR],
+    60_000,
+  );
   if (existsSync(LOAD_DATA)) {
     log("loading reference data (scripts/load-data.mjs)");
     const out = runStep("scripts/load-data.mjs", [LOAD_DATA, "--persist-to", TEMPLATE_DIR], 60_000);
@@ -329,18 +349,25 @@ function prepareDatabase() {
 async function startWrangler(inspectorPort) {
   rmSync(RUN_DIR, { recursive: true, force: true });
   cpSync(TEMPLATE_DIR, RUN_DIR, { recursive: true });
-  log(`starting wrangler dev on ${BASE_URL} on a fresh copy of the prepared state (inspector ${IP}:${inspectorPort}, log ${relative(ROOT, WRANGLER_LOG)})`);
+  log(
+    `starting wrangler dev on ${BASE_URL} on a fresh copy of the prepared state (inspector ${IP}:${inspectorPort}, log ${relative(ROOT, WRANGLER_LOG)})`,
+  );
   const out = openSync(WRANGLER_LOG, "a");
   wrangler = spawn(
     process.execPath,
     [
       WRANGLER_CLI,
       "dev",
-      "--ip", IP,
-      "--port", String(PORT),
-      "--inspector-port", String(inspectorPort),
-      "--persist-to", RUN_DIR,
-      "--env-file", ENV_FILE,
+      "--ip",
+      IP,
+      "--port",
+      String(PORT),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      RUN_DIR,
+      "--env-file",
+      ENV_FILE,
       "--show-interactive-dev-session=false",
       ...(WRANGLER_DEFAULTS ? [] : ["--log-level", "warn"]),
     ],
@@ -375,7 +402,15 @@ async function startWrangler(inspectorPort) {
 function httpCall({ method, path, headers, body }) {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: IP, port: PORT, method, path, headers: body ? { ...headers, "content-length": Buffer.byteLength(body) } : headers, agent: false, timeout: 10_000 },
+      {
+        host: IP,
+        port: PORT,
+        method,
+        path,
+        headers: body ? { ...headers, "content-length": Buffer.byteLength(body) } : headers,
+        agent: false,
+        timeout: 10_000,
+      },
       (res) => {
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
@@ -402,7 +437,8 @@ async function api(path, { host, method = "GET", token, json, form, expect }) {
     body = new URLSearchParams(form).toString();
   }
   const { status, text } = await httpCall({ method, path, headers, body });
-  if (status !== expect) throw new Error(`${method} ${path} (Host: ${host}): expected ${expect}, got ${status}: ${text}`);
+  if (status !== expect)
+    throw new Error(`${method} ${path} (Host: ${host}): expected ${expect}, got ${status}: ${text}`);
   return text ? JSON.parse(text) : null;
 }
 
@@ -431,7 +467,10 @@ async function provision(secrets) {
     token: secrets.PLATFORM_ADMIN_TOKEN,
     json: {
       rate_limits: Object.fromEntries(
-        ["api", "consignment_create", "classify_heavy", "heavy", "public_ip", "sign_in_ip"].map((b) => [b, { limit: 1_000_000_000, window_seconds: 10 }]),
+        ["api", "consignment_create", "classify_heavy", "heavy", "public_ip", "sign_in_ip"].map((b) => [
+          b,
+          { limit: 1_000_000_000, window_seconds: 10 },
+        ]),
       ),
     },
     expect: 200,
@@ -443,15 +482,27 @@ async function provision(secrets) {
     json: {
       name: "bench",
       scopes: [
-        "consignments:read", "consignments:write", "customers:read", "customers:write", "catalogue:read", "catalogue:write",
-        "classify:read", "calculate:read", "restrict:read", "screen:read", "settings:read", "settings:write", "requests:read",
+        "consignments:read",
+        "consignments:write",
+        "customers:read",
+        "customers:write",
+        "catalogue:read",
+        "catalogue:write",
+        "classify:read",
+        "calculate:read",
+        "restrict:read",
+        "screen:read",
+        "settings:read",
+        "settings:write",
+        "requests:read",
       ],
     },
     expect: 201,
   });
   const clientId = created?.api_client?.client_id;
   const clientSecret = created?.api_client?.client_secret;
-  if (!clientId || !clientSecret) throw new Error(`api-clients response lacks client_id/client_secret: ${JSON.stringify(created)}`);
+  if (!clientId || !clientSecret)
+    throw new Error(`api-clients response lacks client_id/client_secret: ${JSON.stringify(created)}`);
   const issued = await api("/admin/oauth2/token", {
     host: WORKSPACE_HOST,
     method: "POST",
@@ -462,7 +513,9 @@ async function provision(secrets) {
   if (!token) throw new Error(`token response lacks access_token: ${JSON.stringify(issued)}`);
   // ...and this proves it signs with this run's TOKEN_SIGNING_SECRET.
   if (!signedWith(token, secrets.TOKEN_SIGNING_SECRET)) {
-    throw new Error("the access token is not signed with this run's TOKEN_SIGNING_SECRET: wrangler did not use bench.env");
+    throw new Error(
+      "the access token is not signed with this run's TOKEN_SIGNING_SECRET: wrangler did not use bench.env",
+    );
   }
   // One plain request through the whole chain before any load.
   const me = await api("/admin/api/v1/me", { host: WORKSPACE_HOST, token, expect: 200 });
@@ -512,7 +565,9 @@ async function loadScenarios() {
   if (!existsSync(dir)) return [];
   // BENCH_SCENARIOS=screen,restrict runs only those areas (a quicker look at one change).
   const only = process.env.BENCH_SCENARIOS?.split(",").map((s) => `${s.trim()}.mjs`);
-  const files = readdirSync(dir).filter((f) => f.endsWith(".mjs") && (!only || only.includes(f))).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs") && (!only || only.includes(f)))
+    .sort();
   const out = [];
   for (const f of files) out.push(await import(pathToFileURL(join(dir, f)).href));
   return out;
@@ -574,12 +629,19 @@ async function measureRoute(route, problems, phases = SETTINGS) {
   for (let i = 0; i < (timing.latencyRounds ?? 1); i++) {
     let adjacent = NaN;
     if (route.path !== "/health") {
-      const adj = await load({ path: "/health", host: BARE_HOST, connections: 1, seconds: timing.adjacentSeconds ?? ADJACENT_BASELINE_SECONDS });
+      const adj = await load({
+        path: "/health",
+        host: BARE_HOST,
+        connections: 1,
+        seconds: timing.adjacentSeconds ?? ADJACENT_BASELINE_SECONDS,
+      });
       const ap = problemsOf(`${route.label} adjacent baseline`, adj);
       if (ap) problems.push(ap);
       adjacent = percentile(Float64Array.from(adj.latencies).sort(), 50);
     }
-    log(`${route.label}: latency ${timing.latencySeconds} s @ 1 connection${timing.latencyRounds > 1 ? ` (round ${i + 1} of ${timing.latencyRounds})` : ""}`);
+    log(
+      `${route.label}: latency ${timing.latencySeconds} s @ 1 connection${timing.latencyRounds > 1 ? ` (round ${i + 1} of ${timing.latencyRounds})` : ""}`,
+    );
     const l = await load({ ...base, connections: 1, seconds: timing.latencySeconds });
     const lp = problemsOf(`${route.label} latency`, l);
     if (lp) problems.push(lp);
@@ -614,8 +676,7 @@ async function measureRoute(route, problems, phases = SETTINGS) {
     p99: percentile(sorted, 99),
     acP50: lat.result.latency.p50,
     acP99: lat.result.latency.p99,
-    bad:
-      [warm, tp, warm1, ...lats].reduce((n, r) => n + r.result.non2xx + r.result.errors + r.result.timeouts, 0),
+    bad: [warm, tp, warm1, ...lats].reduce((n, r) => n + r.result.non2xx + r.result.errors + r.result.timeouts, 0),
   };
 }
 
@@ -671,7 +732,9 @@ function packageVersion(name, from = ROOT) {
 
 function rateLimitMode() {
   try {
-    return /"RATE_LIMIT_MODE"\s*:\s*"([^"]+)"/.exec(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8"))?.[1] ?? "unknown";
+    return (
+      /"RATE_LIMIT_MODE"\s*:\s*"([^"]+)"/.exec(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8"))?.[1] ?? "unknown"
+    );
   } catch {
     return "unknown";
   }
@@ -732,7 +795,10 @@ function report(health, me, facts, startedAt) {
     "# Benchmark: full middleware chain vs. bare route",
     "",
     "Command: `npm run bench`  ",
-    `Date (UTC): ${startedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}`,
+    `Date (UTC): ${startedAt
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, " UTC")}`,
     "",
     "## Machine",
     "",
@@ -746,7 +812,7 @@ function report(health, me, facts, startedAt) {
     "",
     "## Settings",
     "",
-    `- Server: \`wrangler dev\` on http://${IP}:${PORT}, local mode, persisted state prepared once in \`bench/.state\` (migrations${existsSync(LOAD_DATA) ? " and reference data" : ""}) and copied fresh for every server start to \`${RUN_DIR.startsWith(ROOT) ? relative(ROOT, RUN_DIR) : RUN_DIR}\`${RUN_DIR.startsWith("/dev/shm/") ? " (memory: the simulators' file and SQLite writes stay off the shared disk; \`BENCH_RUN_DIR\` changes it)" : ""}: the baselines, then each area, in each rate-limit mode, run on their own fresh server (local R2 puts slow down as archived bodies pile up, so a shared state would make an area's figures depend on the areas before it), RATE_LIMIT_MODE \`${rateLimitMode()}\` (wrangler.jsonc), workspace \`api\` limit raised to 1,000,000,000 per 10 s.`,
+    `- Server: \`wrangler dev\` on http://${IP}:${PORT}, local mode, persisted state prepared once in \`bench/.state\` (migrations${existsSync(LOAD_DATA) ? " and reference data" : ""}) and copied fresh for every server start to \`${RUN_DIR.startsWith(ROOT) ? relative(ROOT, RUN_DIR) : RUN_DIR}\`${RUN_DIR.startsWith("/dev/shm/") ? " (memory: the simulators' file and SQLite writes stay off the shared disk; `BENCH_RUN_DIR` changes it)" : ""}: the baselines, then each area, in each rate-limit mode, run on their own fresh server (local R2 puts slow down as archived bodies pile up, so a shared state would make an area's figures depend on the areas before it), RATE_LIMIT_MODE \`${rateLimitMode()}\` (wrangler.jsonc), workspace \`api\` limit raised to 1,000,000,000 per 10 s.`,
     WRANGLER_DEFAULTS
       ? "- wrangler dev tooling: defaults (BENCH_WRANGLER_DEFAULTS=1): local trace collector on, one info log line per request."
       : "- wrangler dev tooling: its local trace collector is off (`X_LOCAL_OBSERVABILITY=false`) and it runs with `--log-level warn` (no log line per request); both are per-request work of wrangler's, not the Worker's. `BENCH_WRANGLER_DEFAULTS=1` keeps them on.",
@@ -812,8 +878,15 @@ async function main() {
     PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
     TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
   };
-  writeFileSync(ENV_FILE, Object.entries(secrets).map(([k, v]) => `${k}=${v}`).join("\n") + "\n", { mode: 0o600 });
-  if (existsSync(join(ROOT, ".dev.vars"))) log(".dev.vars exists; wrangler is pointed at bench/.state/bench.env instead");
+  writeFileSync(
+    ENV_FILE,
+    Object.entries(secrets)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n") + "\n",
+    { mode: 0o600 },
+  );
+  if (existsSync(join(ROOT, ".dev.vars")))
+    log(".dev.vars exists; wrangler is pointed at bench/.state/bench.env instead");
 
   prepareDatabase();
   const sourcesBefore = sourceSnapshot();
@@ -821,7 +894,13 @@ async function main() {
 
   /** A server in `mode` on fresh state, provisioned: returns the access token. */
   const fresh = async (mode) => {
-    writeFileSync(ENV_FILE, Object.entries({ ...secrets, ...(mode === "lease" ? { RATE_LIMIT_MODE: "lease" } : {}) }).map(([k, v]) => `${k}=${v}`).join("\n") + "\n", { mode: 0o600 });
+    writeFileSync(
+      ENV_FILE,
+      Object.entries({ ...secrets, ...(mode === "lease" ? { RATE_LIMIT_MODE: "lease" } : {}) })
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n") + "\n",
+      { mode: 0o600 },
+    );
     await startWrangler(await freePort());
     return provision(secrets);
   };
@@ -843,7 +922,11 @@ async function main() {
     const rows = [];
     for (const r of sc.requests(context)) {
       const label = mode === "lease" ? `${r.label} (lease mode)` : r.label;
-      const row = await measureRoute({ label, path: r.path, host: WORKSPACE_HOST, token, method: r.method ?? "GET", body: r.body }, problems, SCENARIO_SETTINGS);
+      const row = await measureRoute(
+        { label, path: r.path, host: WORKSPACE_HOST, token, method: r.method ?? "GET", body: r.body },
+        problems,
+        SCENARIO_SETTINGS,
+      );
       rows.push({ area: sc.area, ...row, label: r.label, maxAdjacentRatio: r.maxAdjacentRatio });
     }
     let report = null;
@@ -878,7 +961,10 @@ async function main() {
   // The production rate-limit configuration: isolates spend leases instead of asking the Durable Object.
   token = await fresh("lease");
   const leaseHealth = await measureRoute({ label: "/health (lease mode)", path: "/health", host: BARE_HOST }, problems);
-  const leaseMe = await measureRoute({ label: "/me (lease mode)", path: "/admin/api/v1/me", host: WORKSPACE_HOST, token }, problems);
+  const leaseMe = await measureRoute(
+    { label: "/me (lease mode)", path: "/admin/api/v1/me", host: WORKSPACE_HOST, token },
+    problems,
+  );
   await stop();
   // The scenario requests again, in the production mode: every API request spends the organization's `api`
   // bucket (consignment create also `consignment_create`), which exact mode asks the Durable Object about each time.
@@ -919,7 +1005,10 @@ async function main() {
           "",
           "| area | route | req/s | p50 ms | p99 ms | adjacent /health p50 ms | × adjacent /health (median of rounds) | rounds: × adjacent /health | × lease run /health |",
           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-          ...leaseRows.map((r) => `| ${r.area} | ${r.label} | ${rps(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.adjacentP50)} | ${r.adjacentRatio.toFixed(1)} | ${roundsText(r)} | ${(r.p50 / leaseHealth.p50).toFixed(1)} |`),
+          ...leaseRows.map(
+            (r) =>
+              `| ${r.area} | ${r.label} | ${rps(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.adjacentP50)} | ${r.adjacentRatio.toFixed(1)} | ${roundsText(r)} | ${(r.p50 / leaseHealth.p50).toFixed(1)} |`,
+          ),
         ]
       : []),
     "",
@@ -929,7 +1018,10 @@ async function main() {
     "",
     "| area | route | req/s | p50 ms | p99 ms | adjacent /health p50 ms | × adjacent /health (median of rounds) | rounds: × adjacent /health | × run /health |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ...scenarioRows.map((r) => `| ${r.area} | ${r.label} | ${rps(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.adjacentP50)} | ${r.adjacentRatio.toFixed(1)} | ${roundsText(r)} | ${(r.p50 / health.p50).toFixed(1)} |`),
+    ...scenarioRows.map(
+      (r) =>
+        `| ${r.area} | ${r.label} | ${rps(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.adjacentP50)} | ${r.adjacentRatio.toFixed(1)} | ${roundsText(r)} | ${(r.p50 / health.p50).toFixed(1)} |`,
+    ),
     "",
     ...goalLines(scenarioRows, leaseRows),
     ...reports.flatMap((r) => [`## ${r.area}: quality`, "", r.markdown.trim(), ""]),

@@ -25,9 +25,19 @@ const DEMO_FILE = join(root, ".dev-demo.json");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
 
 const ALL_SCOPES = [
-  "consignments:read", "consignments:write", "customers:read", "customers:write", "catalogue:read",
-  "catalogue:write", "classify:read", "calculate:read", "restrict:read", "screen:read", "settings:read",
-  "settings:write", "requests:read",
+  "consignments:read",
+  "consignments:write",
+  "customers:read",
+  "customers:write",
+  "catalogue:read",
+  "catalogue:write",
+  "classify:read",
+  "calculate:read",
+  "restrict:read",
+  "screen:read",
+  "settings:read",
+  "settings:write",
+  "requests:read",
 ];
 
 function log(msg) {
@@ -52,7 +62,13 @@ function ensureDevVars() {
     PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
     TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
   };
-  writeFileSync(DEV_VARS, Object.entries(vars).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n", { mode: 0o600 });
+  writeFileSync(
+    DEV_VARS,
+    Object.entries(vars)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join("\n") + "\n",
+    { mode: 0o600 },
+  );
   log("wrote .dev.vars with fresh local secrets");
   return vars;
 }
@@ -132,13 +148,15 @@ async function ensureDemo(adminToken) {
     token: adminToken,
     json: { slug: DEMO_SLUG, name: "Demo workspace", mode: "sandbox" },
   });
-  if (ws.status !== 201 && ws.status !== 409) throw new Error(`creating the demo workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
+  if (ws.status !== 201 && ws.status !== 409)
+    throw new Error(`creating the demo workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
   const client = await api(`/platform/v1/workspaces/${DEMO_SLUG}/api-clients`, {
     method: "POST",
     token: adminToken,
     json: { name: "Demo all-scopes client", scopes: ALL_SCOPES },
   });
-  if (client.status !== 201) throw new Error(`creating the demo client: ${client.status} ${JSON.stringify(client.body)}`);
+  if (client.status !== 201)
+    throw new Error(`creating the demo client: ${client.status} ${JSON.stringify(client.body)}`);
   const saved = { client_id: client.body.api_client.client_id, client_secret: client.body.api_client.client_secret };
   writeFileSync(DEMO_FILE, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
   return saved;

@@ -49,5 +49,7 @@ for (const mod of mods) {
   const file = join(tmp, `data-${mod.dataset}.sql`);
   writeFileSync(file, statements.join(";\n") + ";\n");
   d1(["--file", file]);
-  console.log(`[data] ${mod.dataset} ${mod.version}: loaded (${statements.length} statements, ${Date.now() - started} ms)`);
+  console.log(
+    `[data] ${mod.dataset} ${mod.version}: loaded (${statements.length} statements, ${Date.now() - started} ms)`,
+  );
 }

@@ -25,11 +25,21 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   for (const [suffix, os, cpu] of platforms) {
     const sibling = path.replace(/workerd-linux-64$/, `workerd-${suffix}`);
     if (lock.packages[sibling]) continue;
-    lock.packages[sibling] = { version: entry.version, cpu, dev: entry.dev, license: entry.license, optional: true, os, engines: entry.engines };
+    lock.packages[sibling] = {
+      version: entry.version,
+      cpu,
+      dev: entry.dev,
+      license: entry.license,
+      optional: true,
+      os,
+      engines: entry.engines,
+    };
     added++;
   }
 }
 // Keep the object's keys sorted the way npm writes them.
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync(lockPath, JSON.stringify(lock, null, 2) + "\n");
 console.log(`lock-platforms: ${added} platform entries added`);

@@ -1,11 +1,11 @@
 import { createApp } from "./app";
 import { runCron } from "./jobs/cron";
-import { FLOWS_QUEUE, consumeFlowRuns } from "./jobs/flows";
+import { consumeFlowRuns, FLOWS_QUEUE } from "./jobs/flows";
 import { consumeDeliveries } from "./jobs/webhooks";
-import type { FlowRunMessage } from "./modules/flows/service";
-import type { DeliveryMessage } from "./modules/webhooks/service";
 import { systemClock } from "./lib/clock";
 import { systemIds } from "./lib/ids";
+import type { FlowRunMessage } from "./modules/flows/service";
+import type { DeliveryMessage } from "./modules/webhooks/service";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";
 

@@ -29,8 +29,14 @@ describe("settings/api-clients", () => {
     const got = (await (await api(`/settings/api-clients/${api_client.id}`)).json()) as { api_client: Client };
     expect(got.api_client).toMatchObject({ name: "Warehouse", scopes: ["consignments:read"] });
 
-    const updated = await api(`/settings/api-clients/${api_client.id}`, { method: "PATCH", json: { name: "WMS", scopes: ["consignments:read", "consignments:write"] } });
-    expect(((await updated.json()) as { api_client: Client }).api_client).toMatchObject({ name: "WMS", scopes: ["consignments:read", "consignments:write"] });
+    const updated = await api(`/settings/api-clients/${api_client.id}`, {
+      method: "PATCH",
+      json: { name: "WMS", scopes: ["consignments:read", "consignments:write"] },
+    });
+    expect(((await updated.json()) as { api_client: Client }).api_client).toMatchObject({
+      name: "WMS",
+      scopes: ["consignments:read", "consignments:write"],
+    });
 
     const deleted = await api(`/settings/api-clients/${api_client.id}`, { method: "DELETE" });
     expect(await deleted.json()).toMatchObject({ success: true, deleted: true, id: api_client.id });
@@ -45,7 +51,9 @@ describe("settings/api-clients", () => {
     const seen: string[] = [];
     let cursor = "";
     for (;;) {
-      const res = (await (await api(`/settings/api-clients?limit=2${cursor ? `&starting_after=${cursor}` : ""}`)).json()) as { api_clients: Client[]; has_more: boolean };
+      const res = (await (
+        await api(`/settings/api-clients?limit=2${cursor ? `&starting_after=${cursor}` : ""}`)
+      ).json()) as { api_clients: Client[]; has_more: boolean };
       seen.push(...res.api_clients.map((c) => c.id));
       if (!res.has_more) break;
       cursor = res.api_clients.at(-1)!.id;
@@ -75,9 +83,13 @@ describe("settings/api-clients", () => {
 
   it("cannot grant scopes the caller does not hold", async () => {
     const { api } = await setup(["settings:write", "screen:read"]);
-    const res = await api("/settings/api-clients", { json: { name: "x", scopes: ["screen:read", "consignments:write"] } });
+    const res = await api("/settings/api-clients", {
+      json: { name: "x", scopes: ["screen:read", "consignments:write"] },
+    });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ message: "Cannot grant scopes this client does not hold: consignments:write" });
+    expect(await res.json()).toMatchObject({
+      message: "Cannot grant scopes this client does not hold: consignments:write",
+    });
   });
 
   it("customer-pinned clients cannot manage clients", async () => {
@@ -85,18 +97,28 @@ describe("settings/api-clients", () => {
     const customerId = await insertCustomer(ws);
     const pinned = await createClient(ws, ["settings:write", "settings:read"], customerId);
     const token = await getToken(ws, pinned);
-    const res = await call("/admin/api/v1/settings/api-clients", { host: ws.host, token, json: { name: "x", scopes: [] } });
+    const res = await call("/admin/api/v1/settings/api-clients", {
+      host: ws.host,
+      token,
+      json: { name: "x", scopes: [] },
+    });
     expect(res.status).toBe(403);
   });
 
   it("another workspace's client is a 404 for read, update and delete, and stays intact", async () => {
     const mine = await setup();
     const theirs = await setup();
-    for (const [method, json] of [["GET", undefined], ["PATCH", { name: "pwned" }], ["DELETE", undefined]] as const) {
+    for (const [method, json] of [
+      ["GET", undefined],
+      ["PATCH", { name: "pwned" }],
+      ["DELETE", undefined],
+    ] as const) {
       const res = await mine.api(`/settings/api-clients/${theirs.client.id}`, { method, json });
       expect(res.status).toBe(404);
     }
-    const row = await env.DB.prepare("SELECT name, deleted_at FROM api_clients WHERE id = ?").bind(theirs.client.id).first();
+    const row = await env.DB.prepare("SELECT name, deleted_at FROM api_clients WHERE id = ?")
+      .bind(theirs.client.id)
+      .first();
     expect(row).toEqual({ name: "test client", deleted_at: null });
     const list = (await (await mine.api("/settings/api-clients")).json()) as { api_clients: Client[] };
     expect(list.api_clients.map((c) => c.id)).not.toContain(theirs.client.id);

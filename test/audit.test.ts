@@ -32,9 +32,24 @@ describe("audit rows", () => {
   });
 
   it.each([
-    ["401 (no token)", async (host: string) => call("/admin/api/v1/me", { host }), 401, "unauthorized: Missing bearer token"],
-    ["404 (unknown route)", async (host: string, token: string) => call("/admin/api/v1/nothing", { host, token }), 404, "not_found: No route for GET /admin/api/v1/nothing"],
-    ["403 (missing scope)", async (host: string, token: string) => call("/admin/api/v1/settings/api-clients", { host, token }), 403, "forbidden: Missing scope: settings:read"],
+    [
+      "401 (no token)",
+      async (host: string) => call("/admin/api/v1/me", { host }),
+      401,
+      "unauthorized: Missing bearer token",
+    ],
+    [
+      "404 (unknown route)",
+      async (host: string, token: string) => call("/admin/api/v1/nothing", { host, token }),
+      404,
+      "not_found: No route for GET /admin/api/v1/nothing",
+    ],
+    [
+      "403 (missing scope)",
+      async (host: string, token: string) => call("/admin/api/v1/settings/api-clients", { host, token }),
+      403,
+      "forbidden: Missing scope: settings:read",
+    ],
   ])("records a failure: %s", async (_n, send, status, summary) => {
     const { ws, token } = await setup(["screen:read"]);
     const res = await send(ws.host, token);
@@ -51,12 +66,21 @@ describe("audit rows", () => {
   it("records the route pattern, not the concrete path", async () => {
     const { api } = await setup();
     const res = await api("/settings/api-clients/apc_missing");
-    expect(await auditRow(idOf(res))).toMatchObject({ route: "/admin/api/v1/settings/api-clients/:id", path: "/admin/api/v1/settings/api-clients/apc_missing", http_status: 404 });
+    expect(await auditRow(idOf(res))).toMatchObject({
+      route: "/admin/api/v1/settings/api-clients/:id",
+      path: "/admin/api/v1/settings/api-clients/apc_missing",
+      http_status: 404,
+    });
   });
 
   it("names the operator as actor on platform calls", async () => {
     const res = await call("/platform/v1/workspaces", { token: ADMIN_TOKEN, json: { slug: uniqueSlug(), name: "A" } });
-    expect(await auditRow(idOf(res))).toMatchObject({ surface: "platform", actor: "platform-admin", http_status: 201, has_body: 1 });
+    expect(await auditRow(idOf(res))).toMatchObject({
+      surface: "platform",
+      actor: "platform-admin",
+      http_status: 201,
+      has_body: 1,
+    });
   });
 });
 
@@ -64,9 +88,15 @@ describe("group commit", () => {
   it("concurrent requests share flushes and every one of them gets its row", async () => {
     const { api } = await setup();
     // Fired together: the first schedules the flush, the rest join its buffer.
-    const responses = await Promise.all(Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? api("/nope") : api("/me"))));
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? api("/nope") : api("/me"))),
+    );
     const ids = responses.map(idOf);
-    const rows = await env.DB.prepare(`SELECT id, http_status FROM request_audit WHERE id IN (${ids.map(() => "?").join(",")})`).bind(...ids).all<{ id: string; http_status: number }>();
+    const rows = await env.DB.prepare(
+      `SELECT id, http_status FROM request_audit WHERE id IN (${ids.map(() => "?").join(",")})`,
+    )
+      .bind(...ids)
+      .all<{ id: string; http_status: number }>();
     expect(rows.results).toHaveLength(25);
     expect(rows.results.filter((r) => r.http_status === 404)).toHaveLength(5);
   });
@@ -98,7 +128,9 @@ describe("group commit", () => {
     for (const id of ids) queueAudit(db, { row: row(id) as never, refs: async () => [] }, (p) => flushes.push(p), 40);
     expect(flushes).toHaveLength(1); // the first row scheduled the flush; the others joined it
     const count = async () =>
-      (await env.DB.prepare(`SELECT COUNT(*) AS n FROM request_audit WHERE id IN (?, ?, ?)`).bind(...ids).first<{ n: number }>())!.n;
+      (await env.DB.prepare(`SELECT COUNT(*) AS n FROM request_audit WHERE id IN (?, ?, ?)`)
+        .bind(...ids)
+        .first<{ n: number }>())!.n;
     expect(await count()).toBe(0); // still inside the window
     await flushes[0];
     expect(await count()).toBe(3);
@@ -108,7 +140,8 @@ describe("group commit", () => {
     expect(flushWindow("0")).toBe(0);
     expect(flushWindow("25")).toBe(25);
     expect(flushWindow("1000")).toBe(1000);
-    for (const bad of [undefined, "", " ", "-1", "1001", "2.5", "fast"]) expect(flushWindow(bad)).toBe(DEFAULT_FLUSH_MS);
+    for (const bad of [undefined, "", " ", "-1", "1001", "2.5", "fast"])
+      expect(flushWindow(bad)).toBe(DEFAULT_FLUSH_MS);
     expect(DEFAULT_FLUSH_MS).toBe(50);
   });
 });
@@ -118,12 +151,20 @@ describe("body archive", () => {
     const { api, ws } = await setup();
     // Odd spacing, key order and non-ASCII must survive exactly as sent.
     const raw = '{ "scopes":["screen:read"],   "name": "Zoë — Überprüfung 検査" }';
-    const res = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: raw });
+    const res = await api("/settings/api-clients", {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: raw,
+    });
     expect(res.status).toBe(201);
     // The handler read the same bytes as UTF-8: the name it stored is the one sent.
     expect(JSON.stringify(await res.json())).toContain('"name":"Zoë — Überprüfung 検査"');
     const row = await auditRow(idOf(res));
-    expect(row).toMatchObject({ has_body: 1, body_content_type: "application/json; charset=utf-8", body_size: new TextEncoder().encode(raw).byteLength });
+    expect(row).toMatchObject({
+      has_body: 1,
+      body_content_type: "application/json; charset=utf-8",
+      body_size: new TextEncoder().encode(raw).byteLength,
+    });
     expect(String(row!.body_key)).toMatch(new RegExp(`^${ws.id}/\\d{4}/\\d\\d/\\d\\d/${idOf(res)}$`));
     const obj = await env.ARCHIVE.get(String(row!.body_key));
     expect(obj).not.toBeNull();
@@ -167,8 +208,12 @@ describe("body archive", () => {
 
   it("the refs table exists for the archive search", async () => {
     const ws = await createWorkspace();
-    await env.DB.prepare("INSERT INTO request_refs (request_id, workspace_id, ref_type, ref_value) VALUES (?, ?, ?, ?)").bind("r1", ws.id, "shipment_ref", "S-1").run();
-    const row = await env.DB.prepare("SELECT ref_type, ref_value, created_at FROM request_refs WHERE workspace_id = ?").bind(ws.id).first();
+    await env.DB.prepare("INSERT INTO request_refs (request_id, workspace_id, ref_type, ref_value) VALUES (?, ?, ?, ?)")
+      .bind("r1", ws.id, "shipment_ref", "S-1")
+      .run();
+    const row = await env.DB.prepare("SELECT ref_type, ref_value, created_at FROM request_refs WHERE workspace_id = ?")
+      .bind(ws.id)
+      .first();
     expect(row).toMatchObject({ ref_type: "shipment_ref", ref_value: "S-1", created_at: expect.any(String) });
   });
 });

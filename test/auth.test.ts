@@ -11,7 +11,11 @@ const SECRET = "test-token-signing-secret-0123456789abcdef";
 
 async function forge(claims: Record<string, unknown>, secret = SECRET) {
   const now = Math.floor(Date.now() / 1000);
-  return sign({ sub: "apc_x", ws: "ws_x", cid: "ci_x", scp: "", iat: now, exp: now + 3600, jti: "j", ...claims }, secret, "HS256");
+  return sign(
+    { sub: "apc_x", ws: "ws_x", cid: "ci_x", scp: "", iat: now, exp: now + 3600, jti: "j", ...claims },
+    secret,
+    "HS256",
+  );
 }
 
 describe("bearer authentication", () => {
@@ -45,9 +49,18 @@ describe("bearer authentication", () => {
 
   it("401 for an expired token", async () => {
     const { ws, client } = await setup();
-    const row = await env.DB.prepare("SELECT id, client_id FROM api_clients WHERE client_id = ?").bind(client.clientId).first<{ id: string; client_id: string }>();
+    const row = await env.DB.prepare("SELECT id, client_id FROM api_clients WHERE client_id = ?")
+      .bind(client.clientId)
+      .first<{ id: string; client_id: string }>();
     const past = Math.floor(Date.now() / 1000) - 7200;
-    const token = await forge({ sub: row!.id, ws: ws.id, cid: row!.client_id, scp: "settings:read", iat: past, exp: past + 3600 });
+    const token = await forge({
+      sub: row!.id,
+      ws: ws.id,
+      cid: row!.client_id,
+      scp: "settings:read",
+      iat: past,
+      exp: past + 3600,
+    });
     const res = await call("/admin/api/v1/me", { host: ws.host, token });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ message: "Access token expired" });
@@ -80,13 +93,19 @@ describe("bearer authentication", () => {
     const { ws, client, token } = await setup();
     const me = async () => {
       const ctx = createExecutionContext();
-      const res = await app.fetch(new Request(`http://${ws.host}/admin/api/v1/me`, { headers: { authorization: `Bearer ${token}` } }), env, ctx);
+      const res = await app.fetch(
+        new Request(`http://${ws.host}/admin/api/v1/me`, { headers: { authorization: `Bearer ${token}` } }),
+        env,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       return res.status;
     };
     expect(await me()).toBe(200);
     // Revoke behind the cache's back, as a deletion in another isolate would look from here.
-    await env.DB.prepare("UPDATE api_clients SET deleted_at = ? WHERE client_id = ?").bind(new Date().toISOString(), client.clientId).run();
+    await env.DB.prepare("UPDATE api_clients SET deleted_at = ? WHERE client_id = ?")
+      .bind(new Date().toISOString(), client.clientId)
+      .run();
     now += 10_000;
     expect(await me()).toBe(200); // still cached: the documented staleness window
     now += 50_000;
@@ -113,10 +132,19 @@ describe("scopes", () => {
     const token = await getToken(ws, limited);
     const asLimited = () => call("/admin/api/v1/settings/api-clients", { host: ws.host, token });
     expect((await asLimited()).status).toBe(200);
-    expect((await api(`/settings/api-clients/${limited.id}`, { method: "PATCH", json: { scopes: ["screen:read"] } })).status).toBe(200);
+    expect(
+      (await api(`/settings/api-clients/${limited.id}`, { method: "PATCH", json: { scopes: ["screen:read"] } })).status,
+    ).toBe(200);
     expect((await asLimited()).status).toBe(403);
     // Adding a scope back is effective too, but never beyond what the token asked for at issue.
-    expect((await api(`/settings/api-clients/${limited.id}`, { method: "PATCH", json: { scopes: ["settings:read", "screen:read"] } })).status).toBe(200);
+    expect(
+      (
+        await api(`/settings/api-clients/${limited.id}`, {
+          method: "PATCH",
+          json: { scopes: ["settings:read", "screen:read"] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await asLimited()).status).toBe(200);
   });
 });

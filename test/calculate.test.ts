@@ -6,7 +6,14 @@ beforeAll(async () => {
   for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
 }, 120_000);
 
-const base = { hs_code: "6109.10.00", origin_country: "VN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" };
+const base = {
+  hs_code: "6109.10.00",
+  origin_country: "VN",
+  destination_country: "US",
+  declared_value: 1000,
+  currency: "USD",
+  entry_date: "2026-03-02",
+};
 
 describe("POST /calculate validation: the shared envelope with errors [{field, message}]", () => {
   it.each([
@@ -20,7 +27,11 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     ["origin not ISO", { origin_country: "ZZ" }, "origin_country"],
     ["entry_date not a date", { entry_date: "2026-02-30" }, "entry_date"],
     ["weight_unit oz", { weight_unit: "oz" }, "weight_unit"],
-    ["11 components", { components: Array.from({ length: 11 }, () => ({ material: "steel", value: 1 })) }, "components"],
+    [
+      "11 components",
+      { components: Array.from({ length: 11 }, () => ({ material: "steel", value: 1 })) },
+      "components",
+    ],
     ["21 manual claims", { manual_claims: Array.from({ length: 21 }, (_, i) => `C${i}`) }, "manual_claims"],
     ["metal_weight_percentage over 100", { metal_weight_percentage: 101 }, "metal_weight_percentage"],
     ["volume_unit gallons", { volume_unit: "gal" }, "volume_unit"],
@@ -32,7 +43,12 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     const { api } = await setup();
     const res = await api("/calculate", { json: { ...base, ...over } });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { success: boolean; error: string; request_id: string; errors: { field: string; message: string }[] };
+    const body = (await res.json()) as {
+      success: boolean;
+      error: string;
+      request_id: string;
+      errors: { field: string; message: string }[];
+    };
     expect(body).toMatchObject({ success: false, error: "validation_failed" });
     expect(body.request_id).toBe(res.headers.get("x-request-id"));
     if (field) expect(body.errors.map((e) => e.field)).toContain(field);
@@ -63,19 +79,33 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
 
   it("lower-case ISO codes are accepted; hs_code comes back digits only; defaults echoed", async () => {
     const { api } = await setup();
-    const res = await api("/calculate", { json: { ...base, origin_country: "vn", destination_country: "us", currency: "usd", hs_code: "6109 10 00" } });
+    const res = await api("/calculate", {
+      json: { ...base, origin_country: "vn", destination_country: "us", currency: "usd", hs_code: "6109 10 00" },
+    });
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status).toBe(200);
-    expect(body).toMatchObject({ hs_code: "61091000", origin_country: "VN", destination_country: "US", transport_mode: "sea", shipping_terms: "FOB", quantity: 1, rate_found: true });
+    expect(body).toMatchObject({
+      hs_code: "61091000",
+      origin_country: "VN",
+      destination_country: "US",
+      transport_mode: "sea",
+      shipping_terms: "FOB",
+      quantity: 1,
+      rate_found: true,
+    });
   });
 });
 
 describe("notes on what the data does not cover", () => {
   it("a US quote in the IEEPA window says IEEPA duties are left out as held unlawful; outside it, no such note", async () => {
     const { api } = await setup();
-    const inWindow = (await (await api("/calculate", { json: { ...base, origin_country: "CN", entry_date: "2025-09-02" } })).json()) as { notes: string[] };
+    const inWindow = (await (
+      await api("/calculate", { json: { ...base, origin_country: "CN", entry_date: "2025-09-02" } })
+    ).json()) as { notes: string[] };
     expect(inWindow.notes.join(" ")).toMatch(/IEEPA .* not included: the Supreme Court held them unlawful/);
-    const after = (await (await api("/calculate", { json: { ...base, origin_country: "CN" } })).json()) as { notes: string[] };
+    const after = (await (await api("/calculate", { json: { ...base, origin_country: "CN" } })).json()) as {
+      notes: string[];
+    };
     expect(after.notes.join(" ")).not.toMatch(/IEEPA/);
   });
 });
@@ -97,12 +127,24 @@ describe("usage history", () => {
   it("logs every request; request_id is the history row id; newest first", async () => {
     const { api } = await setup();
     const a = (await (await api("/calculate", { json: base })).json()) as { request_id: string };
-    const b = (await (await api("/calculate/stacking", { json: { hs_code: "6109", origin_country: "CN" } })).json()) as { request_id: string };
-    const page = (await (await api("/usage-history/calculate?limit=1")).json()) as { data: { id: string; endpoint: string }[]; has_more: boolean };
+    const b = (await (
+      await api("/calculate/stacking", { json: { hs_code: "6109", origin_country: "CN" } })
+    ).json()) as { request_id: string };
+    const page = (await (await api("/usage-history/calculate?limit=1")).json()) as {
+      data: { id: string; endpoint: string }[];
+      has_more: boolean;
+    };
     expect(page.data[0]).toMatchObject({ id: b.request_id, endpoint: "calculate/stacking" });
     expect(page.has_more).toBe(true);
-    const next = (await (await api(`/usage-history/calculate?starting_after=${b.request_id}`)).json()) as { data: { id: string; total: number; currency: string; receiver_country_code: string }[] };
-    expect(next.data[0]).toMatchObject({ id: a.request_id, total: 299.83, currency: "USD", receiver_country_code: "US" });
+    const next = (await (await api(`/usage-history/calculate?starting_after=${b.request_id}`)).json()) as {
+      data: { id: string; total: number; currency: string; receiver_country_code: string }[];
+    };
+    expect(next.data[0]).toMatchObject({
+      id: a.request_id,
+      total: 299.83,
+      currency: "USD",
+      receiver_country_code: "US",
+    });
   });
 });
 
@@ -125,7 +167,13 @@ describe("POST /calculate/multiple", () => {
       },
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { reference: string; results: Record<string, unknown>[]; totals: { total: number; fees: number; duty: number }; execution_time: number; shipment: { fees: { MPF: { amount: number } }; shipping_cost: number } };
+    const body = (await res.json()) as {
+      reference: string;
+      results: Record<string, unknown>[];
+      totals: { total: number; fees: number; duty: number };
+      execution_time: number;
+      shipment: { fees: { MPF: { amount: number } }; shipping_cost: number };
+    };
     expect(body.reference).toBe("PO-1");
     expect(body.results.map((r) => r.index)).toEqual([0, 1, 2, 3]);
     expect(body.results[1]).toMatchObject({ rate_found: false, origin_country: "ZZ" });
@@ -144,7 +192,9 @@ describe("POST /calculate/multiple", () => {
   it("MPF is on the lines not exempt from it: an FTA-originating line is left out of its base, floor and cap", async () => {
     const { api } = await setup();
     const run = async (codes: Record<string, unknown>[]) => {
-      const res = await api("/calculate/multiple", { json: { destination_country: "US", currency: "USD", entry_date: "2026-03-02", codes } });
+      const res = await api("/calculate/multiple", {
+        json: { destination_country: "US", currency: "USD", entry_date: "2026-03-02", codes },
+      });
       expect(res.status).toBe(200);
       return (await res.json()) as { shipment: { fees: Record<string, { amount: number }> | null } };
     };
@@ -163,20 +213,37 @@ describe("POST /calculate/multiple", () => {
   it("de minimis aggregates across lines after conversion", async () => {
     const { api } = await setup();
     const line = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 80 };
-    const one = (await (await api("/calculate/multiple", { json: { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", codes: [line] } })).json()) as { results: { exemptions: { de_minimis_exempt: boolean } }[] };
+    const one = (await (
+      await api("/calculate/multiple", {
+        json: { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", codes: [line] },
+      })
+    ).json()) as { results: { exemptions: { de_minimis_exempt: boolean } }[] };
     expect(one.results[0]!.exemptions.de_minimis_exempt).toBe(true);
-    const two = (await (await api("/calculate/multiple", { json: { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", codes: [line, line] } })).json()) as { results: { exemptions: { de_minimis_exempt: boolean } }[]; totals: { duty: number } };
+    const two = (await (
+      await api("/calculate/multiple", {
+        json: { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", codes: [line, line] },
+      })
+    ).json()) as { results: { exemptions: { de_minimis_exempt: boolean } }[]; totals: { duty: number } };
     expect(two.results[0]!.exemptions.de_minimis_exempt).toBe(false);
     expect(two.totals.duty).toBe(19.2); // 12% of 160
   });
 
   it.each([
     ["no lines", { codes: [] }],
-    ["51 lines", { codes: Array.from({ length: 51 }, () => ({ hs_code: "6109", origin_country: "CN", declared_value: 1 })) }],
+    [
+      "51 lines",
+      { codes: Array.from({ length: 51 }, () => ({ hs_code: "6109", origin_country: "CN", declared_value: 1 })) },
+    ],
     ["missing destination", { destination_country: undefined }],
   ])("%s → 400", async (_n, over) => {
     const { api } = await setup();
-    const res = await api("/calculate/multiple", { json: { destination_country: "US", codes: [{ hs_code: "6109", origin_country: "CN", declared_value: 1 }], ...over } });
+    const res = await api("/calculate/multiple", {
+      json: {
+        destination_country: "US",
+        codes: [{ hs_code: "6109", origin_country: "CN", declared_value: 1 }],
+        ...over,
+      },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -184,22 +251,44 @@ describe("POST /calculate/multiple", () => {
 describe("POST /calculate/stacking", () => {
   it("base first, an exclusion that fired shows a zeroed rate", async () => {
     const { api } = await setup();
-    const res = await api("/calculate/stacking", { json: { hs_code: "8483.50.90.40", origin_country: "cn", entry_date: "2026-03-02" } });
-    const body = (await res.json()) as { destination_country: string; rate_found: boolean; tariffs: Record<string, unknown>[] };
+    const res = await api("/calculate/stacking", {
+      json: { hs_code: "8483.50.90.40", origin_country: "cn", entry_date: "2026-03-02" },
+    });
+    const body = (await res.json()) as {
+      destination_country: string;
+      rate_found: boolean;
+      tariffs: Record<string, unknown>[];
+    };
     expect(res.status).toBe(200);
     expect(body.destination_country).toBe("US");
     expect(body.tariffs[0]).toMatchObject({ name: "MFN duty", rate: "2.8%", code: "8483.50.90" });
-    expect(body.tariffs[1]).toMatchObject({ code: "9903.88.01", rate: "0%", exempted: true, exclusion_code: "9903.88.69" });
+    expect(body.tariffs[1]).toMatchObject({
+      code: "9903.88.01",
+      rate: "0%",
+      exempted: true,
+      exclusion_code: "9903.88.69",
+    });
   });
 
   it("claimable codes and conditional measures; entry date defaults to today", async () => {
     const { api } = await setup();
-    const res = await api("/calculate/stacking", { json: { hs_code: "9403.20.00", origin_country: "VN", entry_date: "2025-09-02" } });
-    const body = (await res.json()) as { potential_exclusion_codes: Record<string, unknown>[]; conditional_measures: Record<string, unknown>[] };
+    const res = await api("/calculate/stacking", {
+      json: { hs_code: "9403.20.00", origin_country: "VN", entry_date: "2025-09-02" },
+    });
+    const body = (await res.json()) as {
+      potential_exclusion_codes: Record<string, unknown>[];
+      conditional_measures: Record<string, unknown>[];
+    };
     expect(body.conditional_measures[0]).toMatchObject({ code: "9903.85.08", rate: "50%" });
     expect(body.conditional_measures[0]!.condition).toMatch(/aluminum content/);
     expect(body.potential_exclusion_codes[0]).toMatchObject({ code: "9903.85.09", applied: false });
-    const today = (await (await api("/calculate/stacking", { json: { hs_code: "61", origin_country: "VN" } })).json()) as { entry_date: string; rate_found: boolean; tariff_line: { resolution: { method: string; lines_considered: number } } };
+    const today = (await (
+      await api("/calculate/stacking", { json: { hs_code: "61", origin_country: "VN" } })
+    ).json()) as {
+      entry_date: string;
+      rate_found: boolean;
+      tariff_line: { resolution: { method: string; lines_considered: number } };
+    };
     expect(today.entry_date).toBe(new Date().toISOString().slice(0, 10));
     expect(today.rate_found).toBe(true);
     expect(today.tariff_line.resolution.method).toBe("highest_ad_valorem_of_range");
@@ -210,15 +299,36 @@ describe("POST /calculate/stacking", () => {
 describe("Section 122 surcharge on the fixture slice", () => {
   it("stacks on MFN, yields to Section 232, spares USMCA goods entered free; the answer names the data", async () => {
     const { api } = await setup();
-    const vn = (await (await api("/calculate", { json: base })).json()) as { estimated_duties: { tariffs: { code: string; amount: number }[] }; data_source: { version: string; source: string } };
-    expect(vn.estimated_duties.tariffs.map((t) => [t.code, t.amount])).toEqual([["6109.10.00", 165], ["9903.03.01", 100]]);
+    const vn = (await (await api("/calculate", { json: base })).json()) as {
+      estimated_duties: { tariffs: { code: string; amount: number }[] };
+      data_source: { version: string; source: string };
+    };
+    expect(vn.estimated_duties.tariffs.map((t) => [t.code, t.amount])).toEqual([
+      ["6109.10.00", 165],
+      ["9903.03.01", 100],
+    ]);
     expect(vn.data_source.version).toBe("2026-11-22.7+fixture");
     expect(vn.data_source.source).toMatch(/Section 122 surcharge 2026-02-24 to 2026-07-23/);
     const stackOf = async (hs_code: string, origin_country: string) =>
-      ((await (await api("/calculate/stacking", { json: { hs_code, origin_country, entry_date: "2026-03-02" } })).json()) as { tariffs: Record<string, unknown>[]; potential_exclusion_codes?: { code: string }[] });
-    expect((await stackOf("7208.36.00", "VN")).tariffs.at(-1)).toMatchObject({ code: "9903.03.01", rate: "0%", exempted: true, exclusion_code: "9903.03.06" });
-    expect((await stackOf("6109.10.00", "MX")).tariffs.at(-1)).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.08" });
-    expect((await stackOf("6109.10.00", "CA")).tariffs.at(-1)).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.07" });
+      (await (
+        await api("/calculate/stacking", { json: { hs_code, origin_country, entry_date: "2026-03-02" } })
+      ).json()) as { tariffs: Record<string, unknown>[]; potential_exclusion_codes?: { code: string }[] };
+    expect((await stackOf("7208.36.00", "VN")).tariffs.at(-1)).toMatchObject({
+      code: "9903.03.01",
+      rate: "0%",
+      exempted: true,
+      exclusion_code: "9903.03.06",
+    });
+    expect((await stackOf("6109.10.00", "MX")).tariffs.at(-1)).toMatchObject({
+      code: "9903.03.01",
+      exempted: true,
+      exclusion_code: "9903.03.08",
+    });
+    expect((await stackOf("6109.10.00", "CA")).tariffs.at(-1)).toMatchObject({
+      code: "9903.03.01",
+      exempted: true,
+      exclusion_code: "9903.03.07",
+    });
     const freeLine = await stackOf("8517.13.00", "MX");
     expect(freeLine.tariffs.at(-1)).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.03" });
     const noRate = await stackOf("9403.60.80", "MX");
@@ -231,11 +341,23 @@ describe("POST /calculate/stacking/bulk", () => {
   it("per-item success or error, refs echoed, in order", async () => {
     const { api } = await setup();
     const res = await api("/calculate/stacking/bulk", {
-      json: { items: [{ ref: "a", hs_code: "6109.10.00", origin_country: "CN", entry_date: "2026-03-02" }, { ref: "b", hs_code: "x", origin_country: "CN" }, { ref: "c", hs_code: "6109", origin_country: "CN", destination_country: "BR" }, { hs_code: "9999.99", origin_country: "CN" }] },
+      json: {
+        items: [
+          { ref: "a", hs_code: "6109.10.00", origin_country: "CN", entry_date: "2026-03-02" },
+          { ref: "b", hs_code: "x", origin_country: "CN" },
+          { ref: "c", hs_code: "6109", origin_country: "CN", destination_country: "BR" },
+          { hs_code: "9999.99", origin_country: "CN" },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { results: Record<string, unknown>[]; execution_time: number };
-    expect(body.results.map((r) => [r.index, r.ref, r.success])).toEqual([[0, "a", true], [1, "b", false], [2, "c", false], [3, null, true]]);
+    expect(body.results.map((r) => [r.index, r.ref, r.success])).toEqual([
+      [0, "a", true],
+      [1, "b", false],
+      [2, "c", false],
+      [3, null, true],
+    ]);
     expect(body.results[0]!.tariffs).toHaveLength(3); // MFN, Section 301, Section 122
     expect(body.results[1]!.error).toMatch(/hs_code/);
     expect(body.results[2]!.error).toMatch(/BR is not supported/);
@@ -243,7 +365,9 @@ describe("POST /calculate/stacking/bulk", () => {
   });
   it("over 500 items → 400", async () => {
     const { api } = await setup();
-    const res = await api("/calculate/stacking/bulk", { json: { items: Array.from({ length: 501 }, () => ({ hs_code: "6109", origin_country: "CN" })) } });
+    const res = await api("/calculate/stacking/bulk", {
+      json: { items: Array.from({ length: 501 }, () => ({ hs_code: "6109", origin_country: "CN" })) },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -251,28 +375,51 @@ describe("POST /calculate/stacking/bulk", () => {
 describe("workspace country rules", () => {
   it("CRUD with settings scopes; a violation is exactly {errors: [{code, description}]}", async () => {
     const { api, ws } = await setup();
-    const created = await api("/settings/country-rules", { json: { destination_country: "de", rule_type: "min_declared_value", value: 10, currency: "EUR", code: "MIN_VALUE" } });
+    const created = await api("/settings/country-rules", {
+      json: {
+        destination_country: "de",
+        rule_type: "min_declared_value",
+        value: 10,
+        currency: "EUR",
+        code: "MIN_VALUE",
+      },
+    });
     expect(created.status).toBe(201);
     const { rule } = (await created.json()) as { rule: { id: number; destination_country: string } };
     expect(rule.destination_country).toBe("DE");
 
-    const low = await api("/calculate", { json: { ...base, destination_country: "DE", currency: "EUR", declared_value: 5 } });
+    const low = await api("/calculate", {
+      json: { ...base, destination_country: "DE", currency: "EUR", declared_value: 5 },
+    });
     expect(low.status).toBe(400);
     const body = await low.json();
     expect(Object.keys(body as object)).toEqual(["errors"]);
-    expect(body).toEqual({ errors: [{ code: "MIN_VALUE", description: expect.stringMatching(/at least 10 EUR for DE/) }] });
-    expect((await api("/calculate", { json: { ...base, destination_country: "DE", currency: "EUR", declared_value: 50 } })).status).toBe(200);
+    expect(body).toEqual({
+      errors: [{ code: "MIN_VALUE", description: expect.stringMatching(/at least 10 EUR for DE/) }],
+    });
+    expect(
+      (await api("/calculate", { json: { ...base, destination_country: "DE", currency: "EUR", declared_value: 50 } }))
+        .status,
+    ).toBe(200);
 
-    const blocked = await api("/settings/country-rules", { json: { destination_country: "*", rule_type: "blocked_origins", countries: ["KP"] } });
+    const blocked = await api("/settings/country-rules", {
+      json: { destination_country: "*", rule_type: "blocked_origins", countries: ["KP"] },
+    });
     expect(blocked.status).toBe(201);
-    const kp = await api("/calculate/multiple", { json: { destination_country: "US", codes: [{ hs_code: "6109", origin_country: "KP", declared_value: 1 }] } });
+    const kp = await api("/calculate/multiple", {
+      json: { destination_country: "US", codes: [{ hs_code: "6109", origin_country: "KP", declared_value: 1 }] },
+    });
     expect(kp.status).toBe(400);
     expect(((await kp.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("blocked_origins");
 
-    const req = await api("/settings/country-rules", { json: { destination_country: "GB", rule_type: "required_fields", fields: ["weight", "shipment_channel"] } });
+    const req = await api("/settings/country-rules", {
+      json: { destination_country: "GB", rule_type: "required_fields", fields: ["weight", "shipment_channel"] },
+    });
     const reqId = ((await req.json()) as { rule: { id: number } }).rule.id;
     const missing = await api("/calculate", { json: { ...base, destination_country: "GB", weight: 1 } });
-    expect(((await missing.json()) as { errors: { description: string }[] }).errors[0]!.description).toMatch(/missing: shipment_channel/);
+    expect(((await missing.json()) as { errors: { description: string }[] }).errors[0]!.description).toMatch(
+      /missing: shipment_channel/,
+    );
 
     const patched = await api(`/settings/country-rules/${reqId}`, { method: "PATCH", json: { fields: ["weight"] } });
     expect(((await patched.json()) as { rule: { fields: string[] } }).rule.fields).toEqual(["weight"]);
@@ -288,7 +435,15 @@ describe("workspace country rules", () => {
     expect((await other.api(`/settings/country-rules/${rule.id}`)).status).toBe(404);
     const reader = await getToken(ws, await createClient(ws, ["settings:read"]));
     expect((await call("/admin/api/v1/settings/country-rules", { host: ws.host, token: reader })).status).toBe(200);
-    expect((await call("/admin/api/v1/settings/country-rules", { host: ws.host, token: reader, json: { destination_country: "DE", rule_type: "blocked_origins", countries: ["CN"] } })).status).toBe(403);
+    expect(
+      (
+        await call("/admin/api/v1/settings/country-rules", {
+          host: ws.host,
+          token: reader,
+          json: { destination_country: "DE", rule_type: "blocked_origins", countries: ["CN"] },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it.each([
@@ -303,11 +458,20 @@ describe("workspace country rules", () => {
 
 describe("lookups use indexes, never a scan", () => {
   it.each([
-    ["tariff lines by code ranges", "SELECT * FROM calc_tariff_lines WHERE schedule = 'US' AND (code BETWEEN '61091000' AND '61091000' OR code BETWEEN '61000000' AND '61999999')"],
+    [
+      "tariff lines by code ranges",
+      "SELECT * FROM calc_tariff_lines WHERE schedule = 'US' AND (code BETWEEN '61091000' AND '61091000' OR code BETWEEN '61000000' AND '61999999')",
+    ],
     ["measures by prefix", "SELECT * FROM calc_measures WHERE hs_prefix IN ('61','6109','61091000')"],
-    ["measures keyed below a code", "SELECT * FROM calc_measures WHERE (hs_prefix > '6109' AND hs_prefix < '6109~') OR (hs_prefix > '7326' AND hs_prefix < '7326~')"],
+    [
+      "measures keyed below a code",
+      "SELECT * FROM calc_measures WHERE (hs_prefix > '6109' AND hs_prefix < '6109~') OR (hs_prefix > '7326' AND hs_prefix < '7326~')",
+    ],
     ["exclusions by prefix", "SELECT * FROM calc_exclusions WHERE hs_prefix IN ('', '39', '3926909910')"],
-    ["FX on or before a date", "SELECT currency, date, rate FROM fx_rates WHERE currency = 'USD' AND date <= '2026-03-01' ORDER BY date DESC LIMIT 1"],
+    [
+      "FX on or before a date",
+      "SELECT currency, date, rate FROM fx_rates WHERE currency = 'USD' AND date <= '2026-03-01' ORDER BY date DESC LIMIT 1",
+    ],
   ])("%s", async (_n, sql) => {
     const { env } = await import("cloudflare:workers");
     const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{ detail: string }>();

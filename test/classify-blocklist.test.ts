@@ -12,7 +12,11 @@ type Api = Awaited<ReturnType<typeof setup>>["api"];
 
 const add = (api: Api, json: unknown) => api("/classify/blocklist", { json });
 async function list(api: Api, query = "") {
-  return (await (await api(`/classify/blocklist${query}`)).json()) as { success: boolean; entries: Entry[]; has_more: boolean };
+  return (await (await api(`/classify/blocklist${query}`)).json()) as {
+    success: boolean;
+    entries: Entry[];
+    has_more: boolean;
+  };
 }
 
 describe("POST /classify/blocklist", () => {
@@ -21,12 +25,24 @@ describe("POST /classify/blocklist", () => {
     const res = await add(api, { hs_code: "93.01", destination_country: "gb", reason: "No weapons" });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { success: boolean; message: string; entry: Entry };
-    expect(body).toMatchObject({ success: true, entry: { hs_code: "9301", country_code: "GB", reason: "No weapons", id: expect.any(Number), created_at: expect.any(String) } });
+    expect(body).toMatchObject({
+      success: true,
+      entry: {
+        hs_code: "9301",
+        country_code: "GB",
+        reason: "No weapons",
+        id: expect.any(Number),
+        created_at: expect.any(String),
+      },
+    });
     const again = await add(api, { hs_code: "9301", destination_country: "GB" });
     expect(again.status).toBe(201);
     expect(((await again.json()) as { entry: null; message: string }).entry).toBeNull();
     // Same code for another destination is another entry.
-    expect(((await (await add(api, { hs_code: "9301", destination_country: "GLOBAL" })).json()) as { entry: Entry }).entry.country_code).toBe("GLOBAL");
+    expect(
+      ((await (await add(api, { hs_code: "9301", destination_country: "GLOBAL" })).json()) as { entry: Entry }).entry
+        .country_code,
+    ).toBe("GLOBAL");
   });
 
   it.each([
@@ -50,7 +66,9 @@ describe("POST /classify/blocklist", () => {
 describe("DELETE /classify/blocklist/{code}", () => {
   it("deletes by id when the path is all digits and there is no destination_country", async () => {
     const { api } = await setup();
-    const { entry } = (await (await add(api, { hs_code: "9301", destination_country: "US" })).json()) as { entry: Entry };
+    const { entry } = (await (await add(api, { hs_code: "9301", destination_country: "US" })).json()) as {
+      entry: Entry;
+    };
     const res = await api(`/classify/blocklist/${entry.id}`, { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ success: true, message: expect.any(String) });
@@ -77,7 +95,9 @@ describe("DELETE /classify/blocklist/{code}", () => {
   it("cannot reach another organization's entries", async () => {
     const a = await setup();
     const b = await setup();
-    const { entry } = (await (await add(a.api, { hs_code: "9301", destination_country: "US" })).json()) as { entry: Entry };
+    const { entry } = (await (await add(a.api, { hs_code: "9301", destination_country: "US" })).json()) as {
+      entry: Entry;
+    };
     expect((await b.api(`/classify/blocklist/${entry.id}`, { method: "DELETE" })).status).toBe(404);
     expect((await b.api("/classify/blocklist/9301?destination_country=US", { method: "DELETE" })).status).toBe(404);
     expect((await list(b.api)).entries).toEqual([]);
@@ -112,7 +132,10 @@ describe("POST /classify/blocklist/import", () => {
 
   it("loads large imports in statements under D1's bound-parameter limit", async () => {
     const { api } = await setup();
-    const entries = Array.from({ length: 1234 }, (_, i) => ({ hs_code: String(100000 + i), country_code: i % 2 ? "US" : "GB" }));
+    const entries = Array.from({ length: 1234 }, (_, i) => ({
+      hs_code: String(100000 + i),
+      country_code: i % 2 ? "US" : "GB",
+    }));
     const res = await api("/classify/blocklist/import", { json: { entries } });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { count: number }).count).toBe(1234);
@@ -121,7 +144,10 @@ describe("POST /classify/blocklist/import", () => {
   it.each([
     ["a bad code", [{ hs_code: "9301" }, { hs_code: "x1" }]],
     ["an unknown country", [{ hs_code: "9301", country_code: "ZZ" }]],
-    ["country_code and destination_country that disagree", [{ hs_code: "9301", country_code: "US", destination_country: "GB" }]],
+    [
+      "country_code and destination_country that disagree",
+      [{ hs_code: "9301", country_code: "US", destination_country: "GB" }],
+    ],
     ["a reason over 1000", [{ hs_code: "9301", reason: "a".repeat(1001) }]],
     ["more than 5000 entries", Array.from({ length: 5001 }, () => ({ hs_code: "9301" }))],
   ])("rejects the whole import for %s and keeps the old list", async (_, entries) => {
@@ -141,7 +167,8 @@ describe("POST /classify/blocklist/import", () => {
 describe("GET /classify/blocklist", () => {
   it("pages newest first with starting_after, filters by country, and is shared by the organization's workspaces", async () => {
     const { ws, api } = await setup();
-    for (const code of ["1001", "1002", "1003", "1004", "1005"]) await add(api, { hs_code: code, destination_country: code === "1003" ? "US" : "GLOBAL" });
+    for (const code of ["1001", "1002", "1003", "1004", "1005"])
+      await add(api, { hs_code: code, destination_country: code === "1003" ? "US" : "GLOBAL" });
     const p1 = await list(api, "?limit=2");
     expect(p1.entries.map((e) => e.hs_code)).toEqual(["1005", "1004"]);
     expect(p1.has_more).toBe(true);
@@ -166,9 +193,12 @@ describe("GET /classify/blocklist", () => {
     await add(api, { hs_code: "9301", destination_country: "US" });
     const customer = await insertCustomer(ws);
     const token = await getToken(ws, await createClient(ws, ["classify:read"], customer));
-    const pinned = (path: string, opts: Parameters<typeof call>[1] = {}) => call(`/admin/api/v1${path}`, { host: ws.host, token, ...opts });
+    const pinned = (path: string, opts: Parameters<typeof call>[1] = {}) =>
+      call(`/admin/api/v1${path}`, { host: ws.host, token, ...opts });
     expect((await pinned("/classify/blocklist")).status).toBe(200);
-    expect((await pinned("/classify/blocklist", { json: { hs_code: "9302", destination_country: "US" } })).status).toBe(403);
+    expect((await pinned("/classify/blocklist", { json: { hs_code: "9302", destination_country: "US" } })).status).toBe(
+      403,
+    );
     expect((await pinned("/classify/blocklist/import", { json: { entries: [] } })).status).toBe(403);
     expect((await pinned("/classify/blocklist/9301?destination_country=US", { method: "DELETE" })).status).toBe(403);
     expect((await list(api)).entries.map((e) => e.hs_code)).toEqual(["9301"]);
@@ -183,7 +213,12 @@ describe("GET /classify/blocklist", () => {
       ["POST", "/classify/blocklist/import"],
       ["DELETE", "/classify/blocklist/1"],
     ]) {
-      const res = await call(`/admin/api/v1${path}`, { host: ws.host, token, method, ...(method === "POST" ? { json: {} } : {}) });
+      const res = await call(`/admin/api/v1${path}`, {
+        host: ws.host,
+        token,
+        method,
+        ...(method === "POST" ? { json: {} } : {}),
+      });
       expect(res.status).toBe(403);
     }
     expect((await call("/admin/api/v1/classify/blocklist", { host: ws.host })).status).toBe(401);
@@ -196,15 +231,22 @@ describe("blocklist in classification", () => {
   it("removes blocked prefixes for that destination and GLOBAL, not for others", async () => {
     const { api } = await setup();
     await add(api, { hs_code: "6109.10", destination_country: "US" });
-    const us = (await (await api("/classify", { json: shirt })).json()) as { results: { code: string }[]; blocked?: boolean };
+    const us = (await (await api("/classify", { json: shirt })).json()) as {
+      results: { code: string }[];
+      blocked?: boolean;
+    };
     expect(us.results.length).toBeGreaterThan(0);
     expect(us.results.some((r) => r.code.startsWith("610910"))).toBe(false);
     expect(us.blocked).toBeUndefined();
-    const gb = (await (await api("/classify", { json: { ...shirt, destination_country: "GB" } })).json()) as { top_result: { code: string } };
+    const gb = (await (await api("/classify", { json: { ...shirt, destination_country: "GB" } })).json()) as {
+      top_result: { code: string };
+    };
     expect(gb.top_result.code.startsWith("610910")).toBe(true);
 
     await add(api, { hs_code: "61", destination_country: "GLOBAL" });
-    const de = (await (await api("/classify", { json: { ...shirt, destination_country: "DE" } })).json()) as { results: { code: string }[] };
+    const de = (await (await api("/classify", { json: { ...shirt, destination_country: "DE" } })).json()) as {
+      results: { code: string }[];
+    };
     expect(de.results.some((r) => r.code.startsWith("61"))).toBe(false);
   });
 
@@ -214,7 +256,13 @@ describe("blocklist in classification", () => {
     const res = await api("/classify", { json: { ...shirt, hs_code: "6109" } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ success: true, blocked: true, top_result: null, results: [], customs_description: null });
+    expect(body).toMatchObject({
+      success: true,
+      blocked: true,
+      top_result: null,
+      results: [],
+      customs_description: null,
+    });
     expect(body.message).toContain("blocklist");
     const history = (await (await api("/usage-history/classify")).json()) as { data: { blocked: boolean }[] };
     expect(history.data[0]!.blocked).toBe(true);
@@ -226,6 +274,10 @@ describe("blocklist in classification", () => {
     await add(a.api, { hs_code: "61", destination_country: "GLOBAL" });
     const res = (await (await b.api("/classify", { json: shirt })).json()) as { top_result: { code: string } };
     expect(res.top_result.code.startsWith("6109")).toBe(true);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM classify_blocklist WHERE organization_id = ?").bind(b.ws.organizationId).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM classify_blocklist WHERE organization_id = ?")
+        .bind(b.ws.organizationId)
+        .first("n"),
+    ).toBe(0);
   });
 });

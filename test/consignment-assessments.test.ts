@@ -13,7 +13,16 @@ beforeAll(async () => {
 }, 120_000);
 
 type Api = Awaited<ReturnType<typeof setup>>["api"];
-type Rate = { measure: string; code: string | null; rate: string; type: string; tier: string | null; amount: string; basis: string; exempted: boolean };
+type Rate = {
+  measure: string;
+  code: string | null;
+  rate: string;
+  type: string;
+  tier: string | null;
+  amount: string;
+  basis: string;
+  exempted: boolean;
+};
 type Item = {
   item_id: string;
   sku: string | null;
@@ -48,15 +57,32 @@ type Assessment = {
   notes: string[];
   request_id: string;
 };
-type Wire = { index: number; rate_found: boolean; error?: string; values: { customs_value: number }; estimated_duties: { tier: string | null; tariffs: { name: string; rate: string; amount: number; basis: string; code?: string }[] }; totals: { duty: number; vat: number } };
-type Multiple = { currency: string; results: Wire[]; totals: { duty: number; fees: number; vat: number }; shipment: { fees: Record<string, { amount: number }> | null } };
+type Wire = {
+  index: number;
+  rate_found: boolean;
+  error?: string;
+  values: { customs_value: number };
+  estimated_duties: {
+    tier: string | null;
+    tariffs: { name: string; rate: string; amount: number; basis: string; code?: string }[];
+  };
+  totals: { duty: number; vat: number };
+};
+type Multiple = {
+  currency: string;
+  results: Wire[];
+  totals: { duty: number; fees: number; vat: number };
+  shipment: { fees: Record<string, { amount: number }> | null };
+};
 
 const sender = { company_name: "Acme Ltd", city: "London", country_code: "GB" };
 const usReceiver = { company_name: "Buyer Inc", city: "Austin", country_code: "US" };
 const deReceiver = { company_name: "Käufer GmbH", city: "Berlin", country_code: "DE" };
 
 async function consignment(api: Api, body: Record<string, unknown>): Promise<string> {
-  const res = await api("/consignments", { json: { shipment_ref: "ASM-1", sender, receiver: usReceiver, entry_date: "2026-03-02", ...body } });
+  const res = await api("/consignments", {
+    json: { shipment_ref: "ASM-1", sender, receiver: usReceiver, entry_date: "2026-03-02", ...body },
+  });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { consignment: { id: string } } }).data.consignment.id;
 }
@@ -82,8 +108,25 @@ describe("POST /consignments/{id}/assessments", () => {
         {
           weight_value: 3,
           items: [
-            { sku: "TEE-VN", title: "T-shirt", quantity: 2, unit_value: 125, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00", weight: 0.25 },
-            { sku: "TEE-CN", title: "T-shirt", quantity: 1, unit_value: 500, currency_code: "USD", country_of_origin: "CN", hs_code: "6109.10.00" },
+            {
+              sku: "TEE-VN",
+              title: "T-shirt",
+              quantity: 2,
+              unit_value: 125,
+              currency_code: "USD",
+              country_of_origin: "VN",
+              hs_code: "6109.10.00",
+              weight: 0.25,
+            },
+            {
+              sku: "TEE-CN",
+              title: "T-shirt",
+              quantity: 1,
+              unit_value: 500,
+              currency_code: "USD",
+              country_of_origin: "CN",
+              hs_code: "6109.10.00",
+            },
           ],
         },
       ],
@@ -97,40 +140,94 @@ describe("POST /consignments/{id}/assessments", () => {
       destination_country: "US",
       transport_mode: "air",
       codes: [
-        { hs_code: "6109.10.00", origin_country: "VN", declared_value: 125, quantity: 2, currency: "USD", weight: 0.5, weight_unit: "kg" },
+        {
+          hs_code: "6109.10.00",
+          origin_country: "VN",
+          declared_value: 125,
+          quantity: 2,
+          currency: "USD",
+          weight: 0.5,
+          weight_unit: "kg",
+        },
         { hs_code: "6109.10.00", origin_country: "CN", declared_value: 500, quantity: 1, currency: "USD" },
       ],
     });
-    expect(a).toMatchObject({ assessment_id: expect.stringMatching(/^asm_/), consignment_id: id, destination_country: "US", currency: calc.currency, entry_date: "2026-03-02", complete: true });
+    expect(a).toMatchObject({
+      assessment_id: expect.stringMatching(/^asm_/),
+      consignment_id: id,
+      destination_country: "US",
+      currency: calc.currency,
+      entry_date: "2026-03-02",
+      complete: true,
+    });
     expect(a.request_id).toBe(res.headers.get("x-request-id"));
     expect(a.total_duty).toBe(money2(calc.totals.duty));
     expect(a.total_fees).toBe(money2(calc.totals.fees));
     expect(a.total_vat).toBe(money2(calc.totals.vat));
     expect(a.total_tax).toBe(money2(calc.totals.fees + calc.totals.vat));
-    expect(a.fees.map((f) => [f.code, f.amount])).toEqual(Object.entries(calc.shipment.fees ?? {}).map(([k, f]) => [k, money2(f.amount)]));
+    expect(a.fees.map((f) => [f.code, f.amount])).toEqual(
+      Object.entries(calc.shipment.fees ?? {}).map(([k, f]) => [k, money2(f.amount)]),
+    );
     calc.results.forEach((r, i) => {
       const item = a.items[i]!;
       expect(item.duty).toBe(money2(r.totals.duty));
       expect(item.tax).toBe(money2(r.totals.vat));
       expect(item.customs_value).toBe(money2(r.values.customs_value));
-      expect(item.rates_applied.map((x) => [x.measure, x.code, x.rate, x.amount, x.basis])).toEqual(r.estimated_duties.tariffs.map((t) => [t.name, t.code ?? null, t.rate, money2(t.amount), t.basis]));
+      expect(item.rates_applied.map((x) => [x.measure, x.code, x.rate, x.amount, x.basis])).toEqual(
+        r.estimated_duties.tariffs.map((t) => [t.name, t.code ?? null, t.rate, money2(t.amount), t.basis]),
+      );
       expect(item.rates_applied[0]!.tier).toBe(r.estimated_duties.tier);
     });
     // Pinned figures: 16.5% MFN and 10% Section 122 (entry 2026-03-02) of 250.00 and of 500.00, plus 7.5% Section 301
     // on the Chinese line; the MPF floor once per entry.
-    expect(a.items.map((i) => [i.sku, i.hs_code, i.hs_code_source, i.origin_country, i.quantity, i.declared_currency, i.duty])).toEqual([
+    expect(
+      a.items.map((i) => [
+        i.sku,
+        i.hs_code,
+        i.hs_code_source,
+        i.origin_country,
+        i.quantity,
+        i.declared_currency,
+        i.duty,
+      ]),
+    ).toEqual([
       ["TEE-VN", "61091000", "declared", "VN", 2, "USD", "66.25"],
       ["TEE-CN", "61091000", "declared", "CN", 1, "USD", "170.00"],
     ]);
-    expect(a.items[1]!.rates_applied.map((x) => [x.rate, x.tier, x.amount])).toEqual([["16.5%", "normal_tariff", "82.50"], ["7.5%", null, "37.50"], ["10%", null, "50.00"]]);
-    expect(a).toMatchObject({ total_duty: "236.25", total_fees: "33.58", total_vat: "0.00", total_tax: "33.58", total: "269.83" });
+    expect(a.items[1]!.rates_applied.map((x) => [x.rate, x.tier, x.amount])).toEqual([
+      ["16.5%", "normal_tariff", "82.50"],
+      ["7.5%", null, "37.50"],
+      ["10%", null, "50.00"],
+    ]);
+    expect(a).toMatchObject({
+      total_duty: "236.25",
+      total_fees: "33.58",
+      total_vat: "0.00",
+      total_tax: "33.58",
+      total: "269.83",
+    });
   });
 
   it("passes the items' metals traceability to calculate: aluminium smelted in Russia pays 9903.85.67", async () => {
     const { api } = await setup();
-    const plate = { title: "Aluminium plate", quantity: 1, unit_value: 1000, currency_code: "USD", country_of_origin: "VN", hs_code: "7606.12.30" };
+    const plate = {
+      title: "Aluminium plate",
+      quantity: 1,
+      unit_value: 1000,
+      currency_code: "USD",
+      country_of_origin: "VN",
+      hs_code: "7606.12.30",
+    };
     const id = await consignment(api, {
-      parcels: [{ weight_value: 20, items: [{ ...plate, sku: "RU-SMELT", primary_country_of_smelt: "RU", country_of_cast: "VN" }, { ...plate, sku: "NO-FACTS" }] }],
+      parcels: [
+        {
+          weight_value: 20,
+          items: [
+            { ...plate, sku: "RU-SMELT", primary_country_of_smelt: "RU", country_of_cast: "VN" },
+            { ...plate, sku: "NO-FACTS" },
+          ],
+        },
+      ],
     });
     const res = await assess(api, id);
     expect(res.status).toBe(200);
@@ -138,15 +235,31 @@ describe("POST /consignments/{id}/assessments", () => {
     const calc = await multiple(api, {
       destination_country: "US",
       codes: [
-        { hs_code: "7606.12.30", origin_country: "VN", declared_value: 1000, currency: "USD", primary_country_of_smelt: "RU", country_of_cast: "VN" },
+        {
+          hs_code: "7606.12.30",
+          origin_country: "VN",
+          declared_value: 1000,
+          currency: "USD",
+          primary_country_of_smelt: "RU",
+          country_of_cast: "VN",
+        },
         { hs_code: "7606.12.30", origin_country: "VN", declared_value: 1000, currency: "USD" },
       ],
     });
     // 3% MFN; 200% on the full value for the Russian-smelted plate (the Section 122 surcharge exempt under 9903.03.06);
     // the general 50% (9903.85.02, entry 2026-03-02) for the other.
-    expect(a.items.map((i) => [i.sku, i.duty])).toEqual([["RU-SMELT", "2030.00"], ["NO-FACTS", "530.00"]]);
-    expect(a.items[0]!.rates_applied.map((x) => [x.code, x.amount])).toEqual([["7606.12.30", "30.00"], ["9903.85.67", "2000.00"], ["9903.03.01", "0.00"]]);
-    expect(a.items[0]!.rates_applied[1]!.basis).toBe("200% of 1,000.00 USD customs value (primary_country_of_smelt RU)");
+    expect(a.items.map((i) => [i.sku, i.duty])).toEqual([
+      ["RU-SMELT", "2030.00"],
+      ["NO-FACTS", "530.00"],
+    ]);
+    expect(a.items[0]!.rates_applied.map((x) => [x.code, x.amount])).toEqual([
+      ["7606.12.30", "30.00"],
+      ["9903.85.67", "2000.00"],
+      ["9903.03.01", "0.00"],
+    ]);
+    expect(a.items[0]!.rates_applied[1]!.basis).toBe(
+      "200% of 1,000.00 USD customs value (primary_country_of_smelt RU)",
+    );
     expect(a.items[1]!.rates_applied[1]!.code).toBe("9903.85.02");
     expect(a.items.map((i) => i.duty)).toEqual(calc.results.map((r) => money2(r.totals.duty)));
   });
@@ -156,10 +269,27 @@ describe("POST /consignments/{id}/assessments", () => {
     const id = await consignment(api, {
       receiver: deReceiver,
       orders: [{ order_ref: "O-1", currency_code: "GBP" }],
-      parcels: [{ weight_value: 1, items: [{ sku: "TEE", quantity: 3, unit_value: 40.1, country_of_origin: "CN", hs_code: "6109100010", order_ref: "O-1" }] }],
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            {
+              sku: "TEE",
+              quantity: 3,
+              unit_value: 40.1,
+              country_of_origin: "CN",
+              hs_code: "6109100010",
+              order_ref: "O-1",
+            },
+          ],
+        },
+      ],
     });
     const a = (await (await assess(api, id)).json()) as Assessment;
-    const calc = await multiple(api, { destination_country: "DE", codes: [{ hs_code: "6109100010", origin_country: "CN", declared_value: 40.1, quantity: 3, currency: "GBP" }] });
+    const calc = await multiple(api, {
+      destination_country: "DE",
+      codes: [{ hs_code: "6109100010", origin_country: "CN", declared_value: 40.1, quantity: 3, currency: "GBP" }],
+    });
     expect(a.currency).toBe("EUR");
     expect(a.items[0]!.declared_currency).toBe("GBP"); // from the item's order
     expect(a.items[0]!.duty).toBe(money2(calc.results[0]!.totals.duty));
@@ -174,12 +304,35 @@ describe("POST /consignments/{id}/assessments", () => {
   it("classifies an item that has no HS code, and assesses the suggested code", async () => {
     const { api } = await setup();
     const id = await consignment(api, {
-      parcels: [{ weight_value: 1, items: [{ sku: "NOCODE", title: "Men's cotton crew neck t-shirt", quantity: 4, unit_value: 20, currency_code: "USD", country_of_origin: "VN" }] }],
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            {
+              sku: "NOCODE",
+              title: "Men's cotton crew neck t-shirt",
+              quantity: 4,
+              unit_value: 20,
+              currency_code: "USD",
+              country_of_origin: "VN",
+            },
+          ],
+        },
+      ],
     });
     const a = (await (await assess(api, id)).json()) as Assessment;
     const item = a.items[0]!;
-    expect(item).toMatchObject({ hs_code: "61091000", hs_code_source: "classified", classification: { confidence: expect.any(String), score: expect.any(Number) }, error: null, rate_found: true });
-    const calc = await multiple(api, { destination_country: "US", codes: [{ hs_code: "61091000", origin_country: "VN", declared_value: 20, quantity: 4, currency: "USD" }] });
+    expect(item).toMatchObject({
+      hs_code: "61091000",
+      hs_code_source: "classified",
+      classification: { confidence: expect.any(String), score: expect.any(Number) },
+      error: null,
+      rate_found: true,
+    });
+    const calc = await multiple(api, {
+      destination_country: "US",
+      codes: [{ hs_code: "61091000", origin_country: "VN", declared_value: 20, quantity: 4, currency: "USD" }],
+    });
     expect(item.duty).toBe(money2(calc.results[0]!.totals.duty));
     expect(item.duty).toBe("21.20"); // 16.5% MFN + 10% Section 122 of 80.00
   });
@@ -191,9 +344,23 @@ describe("POST /consignments/{id}/assessments", () => {
         {
           weight_value: 1,
           items: [
-            { sku: "OK", quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+            {
+              sku: "OK",
+              quantity: 1,
+              unit_value: 100,
+              currency_code: "USD",
+              country_of_origin: "VN",
+              hs_code: "6109.10.00",
+            },
             { sku: "BLANK", quantity: 1, unit_value: 5, currency_code: "USD", country_of_origin: "VN" },
-            { sku: "NORATE", quantity: 1, unit_value: 5, currency_code: "USD", country_of_origin: "VN", hs_code: "9999.99.99" },
+            {
+              sku: "NORATE",
+              quantity: 1,
+              unit_value: 5,
+              currency_code: "USD",
+              country_of_origin: "VN",
+              hs_code: "9999.99.99",
+            },
           ],
         },
       ],
@@ -214,44 +381,126 @@ describe("POST /consignments/{id}/assessments", () => {
   it("stores the assessment with its timeline event and the duties.calculated outbox event in one batch", async () => {
     const { api, ws } = await setup();
     await api("/settings/webhooks", { json: { url: "http://localhost:9999/h", events: ["duties.calculated"] } });
-    const id = await consignment(api, { shipment_ref: "EVT-ASM", external_code: "EXT-1", parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] }] });
+    const id = await consignment(api, {
+      shipment_ref: "EVT-ASM",
+      external_code: "EXT-1",
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     const a = (await (await assess(api, id)).json()) as Assessment;
 
-    const event = await env.DB.prepare("SELECT id, data FROM webhook_events WHERE workspace_id = ? AND type = 'duties.calculated'").bind(ws.id).first<{ id: string; data: string }>();
-    expect(JSON.parse(event!.data)).toEqual({ consignment_id: id, shipment_ref: "EVT-ASM", external_code: "EXT-1", assessment_id: a.assessment_id, destination_country: "US", total_duty: "26.50", total_tax: a.total_tax, currency: "USD" });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(event!.id).first()).toEqual({ n: 1 });
+    const event = await env.DB.prepare(
+      "SELECT id, data FROM webhook_events WHERE workspace_id = ? AND type = 'duties.calculated'",
+    )
+      .bind(ws.id)
+      .first<{ id: string; data: string }>();
+    expect(JSON.parse(event!.data)).toEqual({
+      consignment_id: id,
+      shipment_ref: "EVT-ASM",
+      external_code: "EXT-1",
+      assessment_id: a.assessment_id,
+      destination_country: "US",
+      total_duty: "26.50",
+      total_tax: a.total_tax,
+      currency: "USD",
+    });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(event!.id).first(),
+    ).toEqual({ n: 1 });
 
-    const timeline = await env.DB.prepare("SELECT data, request_id FROM consignment_events WHERE consignment_id = ? AND type = 'assessment.created'").bind(id).first<{ data: string; request_id: string }>();
-    expect(JSON.parse(timeline!.data)).toEqual({ assessment_id: a.assessment_id, destination_country: "US", total_duty: "26.50", total_tax: a.total_tax, currency: "USD", items: 1 });
+    const timeline = await env.DB.prepare(
+      "SELECT data, request_id FROM consignment_events WHERE consignment_id = ? AND type = 'assessment.created'",
+    )
+      .bind(id)
+      .first<{ data: string; request_id: string }>();
+    expect(JSON.parse(timeline!.data)).toEqual({
+      assessment_id: a.assessment_id,
+      destination_country: "US",
+      total_duty: "26.50",
+      total_tax: a.total_tax,
+      currency: "USD",
+      items: 1,
+    });
     expect(timeline!.request_id).toBe(a.request_id);
 
     // A failing outbox write takes the assessment and its event down with it.
-    await env.DB.prepare("CREATE TRIGGER IF NOT EXISTS fail_duties BEFORE INSERT ON webhook_events WHEN NEW.type = 'duties.calculated' BEGIN SELECT RAISE(ABORT, 'boom'); END").run();
+    await env.DB.prepare(
+      "CREATE TRIGGER IF NOT EXISTS fail_duties BEFORE INSERT ON webhook_events WHEN NEW.type = 'duties.calculated' BEGIN SELECT RAISE(ABORT, 'boom'); END",
+    ).run();
     try {
       expect((await assess(api, id)).status).toBe(500);
     } finally {
       await env.DB.prepare("DROP TRIGGER fail_duties").run();
     }
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?").bind(id).first()).toEqual({ n: 1 });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_events WHERE consignment_id = ? AND type = 'assessment.created'").bind(id).first()).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?")
+        .bind(id)
+        .first(),
+    ).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare(
+        "SELECT COUNT(*) AS n FROM consignment_events WHERE consignment_id = ? AND type = 'assessment.created'",
+      )
+        .bind(id)
+        .first(),
+    ).toEqual({ n: 1 });
   });
 
   it("422 when a workspace country rule refuses a line, with the rule's description", async () => {
     const { api } = await setup();
-    await api("/settings/country-rules", { json: { destination_country: "US", rule_type: "blocked_origins", countries: ["KP"], description: "No goods of North Korea" } });
-    const id = await consignment(api, { parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 10, currency_code: "USD", country_of_origin: "KP", hs_code: "6109.10.00" }] }] });
+    await api("/settings/country-rules", {
+      json: {
+        destination_country: "US",
+        rule_type: "blocked_origins",
+        countries: ["KP"],
+        description: "No goods of North Korea",
+      },
+    });
+    const id = await consignment(api, {
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 10, currency_code: "USD", country_of_origin: "KP", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     const res = await assess(api, id);
     expect(res.status).toBe(422);
-    const body = (await res.json()) as { success: boolean; message: string; errors: string[]; rule_violations: unknown };
-    expect(body).toMatchObject({ success: false, error: "unprocessable", rule_violations: [{ code: "blocked_origins", description: "No goods of North Korea" }] });
+    const body = (await res.json()) as {
+      success: boolean;
+      message: string;
+      errors: string[];
+      rule_violations: unknown;
+    };
+    expect(body).toMatchObject({
+      success: false,
+      error: "unprocessable",
+      rule_violations: [{ code: "blocked_origins", description: "No goods of North Korea" }],
+    });
     expect(body.message).toMatch(/No goods of North Korea/);
     expect(body.errors).toEqual(["No goods of North Korea"]);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?").bind(id).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?")
+        .bind(id)
+        .first(),
+    ).toEqual({ n: 0 });
   });
 
   it("422 for a consignment without a receiver country, or without items", async () => {
     const { api } = await setup();
-    const id = await consignment(api, { receiver: undefined, sender: undefined, parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 10, hs_code: "6109.10.00" }] }] });
+    const id = await consignment(api, {
+      receiver: undefined,
+      sender: undefined,
+      parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 10, hs_code: "6109.10.00" }] }],
+    });
     const res = await assess(api, id);
     expect(res.status).toBe(422);
     expect(((await res.json()) as { message: string }).message).toMatch(/no receiver country/);
@@ -265,17 +514,36 @@ describe("POST /consignments/{id}/assessments", () => {
 describe("GET /consignments/{id}/assessments[/{assessment_id}]", () => {
   it("lists newest first with a cursor and reads one, as the run returned it", async () => {
     const { api } = await setup();
-    const id = await consignment(api, { parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] }] });
+    const id = await consignment(api, {
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     const first = (await (await assess(api, id)).json()) as Assessment;
     const second = (await (await assess(api, id)).json()) as Assessment;
 
-    const all = (await (await api(`/consignments/${id}/assessments`)).json()) as { success: boolean; message: string; assessments: Assessment[]; has_more: boolean };
+    const all = (await (await api(`/consignments/${id}/assessments`)).json()) as {
+      success: boolean;
+      message: string;
+      assessments: Assessment[];
+      has_more: boolean;
+    };
     expect(all).toMatchObject({ success: true, message: "", has_more: false });
     expect(all.assessments).toEqual([second, first]);
-    const page = (await (await api(`/consignments/${id}/assessments?limit=1`)).json()) as { assessments: Assessment[]; has_more: boolean };
+    const page = (await (await api(`/consignments/${id}/assessments?limit=1`)).json()) as {
+      assessments: Assessment[];
+      has_more: boolean;
+    };
     expect(page.assessments.map((a) => a.assessment_id)).toEqual([second.assessment_id]);
     expect(page.has_more).toBe(true);
-    const next = (await (await api(`/consignments/${id}/assessments?limit=1&starting_after=${second.assessment_id}`)).json()) as { assessments: Assessment[]; has_more: boolean };
+    const next = (await (
+      await api(`/consignments/${id}/assessments?limit=1&starting_after=${second.assessment_id}`)
+    ).json()) as { assessments: Assessment[]; has_more: boolean };
     expect(next.assessments.map((a) => a.assessment_id)).toEqual([first.assessment_id]);
     expect(next.has_more).toBe(false);
 
@@ -286,7 +554,10 @@ describe("GET /consignments/{id}/assessments[/{assessment_id}]", () => {
 
   it("404 for an unknown assessment, or one of another consignment", async () => {
     const { api } = await setup();
-    const line = { weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] };
+    const line = {
+      weight_value: 1,
+      items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }],
+    };
     const a = await consignment(api, { parcels: [line] });
     const b = await consignment(api, { shipment_ref: "ASM-B", parcels: [line] });
     const asm = ((await (await assess(api, a)).json()) as Assessment).assessment_id;
@@ -299,14 +570,27 @@ describe("security", () => {
   it("404 for an unknown consignment and for another workspace's, on every route", async () => {
     const mine = await setup();
     const theirs = await setup();
-    const id = await consignment(theirs.api, { parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] }] });
+    const id = await consignment(theirs.api, {
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     const asm = ((await (await assess(theirs.api, id)).json()) as Assessment).assessment_id;
     for (const target of ["con_unknown", id]) {
       expect((await assess(mine.api, target)).status).toBe(404);
       expect((await mine.api(`/consignments/${target}/assessments`)).status).toBe(404);
       expect((await mine.api(`/consignments/${target}/assessments/${asm}`)).status).toBe(404);
     }
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?").bind(id).first()).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?")
+        .bind(id)
+        .first(),
+    ).toEqual({ n: 1 });
   });
 
   it("404 for a pinned client on another customer's consignment", async () => {
@@ -315,23 +599,58 @@ describe("security", () => {
     const other = await insertCustomer(ws, "Other");
     const token = await getToken(ws, await createClient(ws, ["consignments:read", "consignments:write"], mine));
     const pinned = (p: string, o: object = {}) => call(`/admin/api/v1${p}`, { host: ws.host, token, ...o });
-    const foreign = await consignment(api, { customer_id: other, parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] }] });
+    const foreign = await consignment(api, {
+      customer_id: other,
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     expect((await pinned(`/consignments/${foreign}/assessments`, { method: "POST" })).status).toBe(404);
     expect((await pinned(`/consignments/${foreign}/assessments`)).status).toBe(404);
-    const own = await consignment(api, { customer_id: mine, parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] }] });
+    const own = await consignment(api, {
+      customer_id: mine,
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     expect((await pinned(`/consignments/${own}/assessments`, { method: "POST" })).status).toBe(200);
   });
 
   it("403 without the scope: a read token cannot run an assessment, and nothing is stored", async () => {
     const { ws, api } = await setup();
-    const id = await consignment(api, { parcels: [{ weight_value: 1, items: [{ quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" }] }] });
+    const id = await consignment(api, {
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            { quantity: 1, unit_value: 100, currency_code: "USD", country_of_origin: "VN", hs_code: "6109.10.00" },
+          ],
+        },
+      ],
+    });
     const token = await getToken(ws, await createClient(ws, ["consignments:read"]));
     const res = await call(`/admin/api/v1/consignments/${id}/assessments`, { method: "POST", host: ws.host, token });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { message: string }).message).toMatch(/^Missing scope: consignments:write/);
     expect((await call(`/admin/api/v1/consignments/${id}/assessments`, { host: ws.host, token })).status).toBe(200);
     const none = await getToken(ws, await createClient(ws, ["calculate:read"]));
-    expect((await call(`/admin/api/v1/consignments/${id}/assessments`, { host: ws.host, token: none })).status).toBe(403);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?").bind(id).first()).toEqual({ n: 0 });
+    expect((await call(`/admin/api/v1/consignments/${id}/assessments`, { host: ws.host, token: none })).status).toBe(
+      403,
+    );
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_assessments WHERE consignment_id = ?")
+        .bind(id)
+        .first(),
+    ).toEqual({ n: 0 });
   });
 });

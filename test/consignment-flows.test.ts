@@ -6,12 +6,12 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../src/index";
 import { createDb } from "../src/db/client";
+import worker from "../src/index";
 import { systemClock } from "../src/lib/clock";
 import { systemIds } from "../src/lib/ids";
 import { executeRun } from "../src/modules/flows/service";
-import { createClient, getToken, call, insertCustomer, loadDataset, setup } from "./helpers";
+import { call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 beforeAll(async () => {
   // Pre-alerts and consignment events go out as webhooks through the real queue: receivers are stubbed.
@@ -21,8 +21,23 @@ beforeAll(async () => {
 
 type Api = Awaited<ReturnType<typeof setup>>["api"];
 
-const sender = { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB", eori_id: "GB123456789000", contact: { name: "Ann" } };
-const receiver = { company_name: "Buyer Inc", address_1: "5 Main St", city: "Austin", state_province: "TX", post_code: "73301", country_code: "US" };
+const sender = {
+  company_name: "Acme Ltd",
+  address_1: "1 High St",
+  city: "London",
+  post_code: "E1 6AN",
+  country_code: "GB",
+  eori_id: "GB123456789000",
+  contact: { name: "Ann" },
+};
+const receiver = {
+  company_name: "Buyer Inc",
+  address_1: "5 Main St",
+  city: "Austin",
+  state_province: "TX",
+  post_code: "73301",
+  country_code: "US",
+};
 const consignment = (over: Record<string, unknown> = {}) => ({
   shipment_ref: `SHP-${crypto.randomUUID().slice(0, 8)}`,
   external_code: "DDP-EXPRESS",
@@ -35,8 +50,24 @@ const consignment = (over: Record<string, unknown> = {}) => ({
       weight_value: 1.5,
       barcode: "JD0001",
       items: [
-        { sku: "TS-1", title: "Cotton T-shirt <b>", quantity: 3, unit_value: 12.5, currency_code: "GBP", country_of_origin: "PT", hs_code: "6109.10" },
-        { sku: "MUG-2", title: "Ceramic mug", quantity: 2, unit_value: 7.25, currency_code: "GBP", country_of_origin: "GB", hs_code: "6912.00" },
+        {
+          sku: "TS-1",
+          title: "Cotton T-shirt <b>",
+          quantity: 3,
+          unit_value: 12.5,
+          currency_code: "GBP",
+          country_of_origin: "PT",
+          hs_code: "6109.10",
+        },
+        {
+          sku: "MUG-2",
+          title: "Ceramic mug",
+          quantity: 2,
+          unit_value: 7.25,
+          currency_code: "GBP",
+          country_of_origin: "GB",
+          hs_code: "6912.00",
+        },
       ],
     },
   ],
@@ -56,7 +87,9 @@ async function create(api: Api, body: Record<string, unknown>) {
 
 async function waitForRuns(consignmentId: string) {
   for (let i = 0; i < 200; i++) {
-    const r = await env.DB.prepare("SELECT id, status FROM flow_runs WHERE consignment_id = ?").bind(consignmentId).all<{ id: string; status: string }>();
+    const r = await env.DB.prepare("SELECT id, status FROM flow_runs WHERE consignment_id = ?")
+      .bind(consignmentId)
+      .all<{ id: string; status: string }>();
     if (r.results.length && r.results.every((x) => x.status !== "pending")) return r.results;
     await new Promise((res) => setTimeout(res, 50));
   }
@@ -69,7 +102,14 @@ describe("flow definitions", () => {
   it("create, read, list, update and delete; 404 across workspaces", async () => {
     const { api } = await setup();
     const res = await api("/settings/flows", {
-      json: { name: "Invoice DDP", external_code: "DDP-EXPRESS", actions: [{ type: "generate_commercial_invoice", wait: true }, { type: "add_tags", tags: ["ddp", "ddp"] }] },
+      json: {
+        name: "Invoice DDP",
+        external_code: "DDP-EXPRESS",
+        actions: [
+          { type: "generate_commercial_invoice", wait: true },
+          { type: "add_tags", tags: ["ddp", "ddp"] },
+        ],
+      },
     });
     expect(res.status).toBe(201);
     const { flow } = await json(res);
@@ -78,13 +118,19 @@ describe("flow definitions", () => {
       name: "Invoice DDP",
       trigger: "consignment.created",
       external_code: "DDP-EXPRESS",
-      actions: [{ type: "generate_commercial_invoice", wait: true }, { type: "add_tags", tags: ["ddp", "ddp"], wait: false }],
+      actions: [
+        { type: "generate_commercial_invoice", wait: true },
+        { type: "add_tags", tags: ["ddp", "ddp"], wait: false },
+      ],
       enabled: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
     expect((await json(await api(`/settings/flows/${flow.id}`))).flow).toEqual(flow);
-    const patched = await api(`/settings/flows/${flow.id}`, { method: "PATCH", json: { enabled: false, external_code: null } });
+    const patched = await api(`/settings/flows/${flow.id}`, {
+      method: "PATCH",
+      json: { enabled: false, external_code: null },
+    });
     expect(patched.status).toBe(200);
     expect((await json(patched)).flow).toMatchObject({ enabled: false, external_code: null, name: "Invoice DDP" });
     const second = await newFlow(api, { actions: [{ type: "place_hold", reason: "check" }] });
@@ -120,9 +166,15 @@ describe("flow definitions", () => {
       const out = await json(res);
       if (field) expect(out.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
-    const malformed = await api("/settings/flows", { body: "{not json", headers: { "content-type": "application/json" }, method: "POST" });
+    const malformed = await api("/settings/flows", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+      method: "POST",
+    });
     expect(malformed.status).toBe(400);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM flows WHERE workspace_id = ?").bind(ws.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM flows WHERE workspace_id = ?")
+      .bind(ws.id)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
   });
 
@@ -130,7 +182,11 @@ describe("flow definitions", () => {
     const { ws } = await setup();
     const reader = await getToken(ws, await createClient(ws, ["settings:read"]));
     const none = await getToken(ws, await createClient(ws, ["consignments:read"]));
-    const post = await call("/admin/api/v1/settings/flows", { host: ws.host, token: reader, json: { name: "x", actions: [{ type: "place_hold", reason: "r" }] } });
+    const post = await call("/admin/api/v1/settings/flows", {
+      host: ws.host,
+      token: reader,
+      json: { name: "x", actions: [{ type: "place_hold", reason: "r" }] },
+    });
     expect(post.status).toBe(403);
     expect((await json(post)).message).toBe("Missing scope: settings:write");
     expect((await call("/admin/api/v1/settings/flows", { host: ws.host, token: reader })).status).toBe(200);
@@ -141,7 +197,9 @@ describe("flow definitions", () => {
 describe("background flows", () => {
   it("run after the create through the queue: tags, hold, invoice, pre-alert, recorded as a flow run in the archive", async () => {
     const { api } = await setup();
-    await api("/settings/webhooks", { json: { url: "https://hooks.example.com/in", events: ["consignment.pre_alert"] } });
+    await api("/settings/webhooks", {
+      json: { url: "https://hooks.example.com/in", events: ["consignment.pre_alert"] },
+    });
     const flow = await newFlow(api, {
       name: "DDP paperwork",
       external_code: "DDP-EXPRESS",
@@ -167,13 +225,29 @@ describe("background flows", () => {
 
     const holds = await json(await api(`/consignments/${id}/holds`));
     expect(holds.holds).toEqual([
-      { id: expect.stringMatching(/^hld_/), code: "DDP", reason: "Check DDP duty account", status: "active", source: "flow", flow_id: flow.id, placed_at: expect.any(String), released_at: null, release_reason: null },
+      {
+        id: expect.stringMatching(/^hld_/),
+        code: "DDP",
+        reason: "Check DDP duty account",
+        status: "active",
+        source: "flow",
+        flow_id: flow.id,
+        placed_at: expect.any(String),
+        released_at: null,
+        release_reason: null,
+      },
     ]);
 
     const docs = await json(await api(`/consignments/${id}/documents`));
     expect(docs.documents).toHaveLength(1);
     const doc = docs.documents[0];
-    expect(doc).toMatchObject({ type: "commercial_invoice", content_type: "text/html; charset=utf-8", invoice_number: `CI-${body.data.consignment.shipment_ref}`, totals: { GBP: "52.00" }, flow_id: flow.id });
+    expect(doc).toMatchObject({
+      type: "commercial_invoice",
+      content_type: "text/html; charset=utf-8",
+      invoice_number: `CI-${body.data.consignment.shipment_ref}`,
+      totals: { GBP: "52.00" },
+      flow_id: flow.id,
+    });
     const content = await api(doc.download_path);
     expect(content.status).toBe(200);
     expect(content.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -184,29 +258,63 @@ describe("background flows", () => {
     expect(html).toContain("52.00 GBP");
     expect(html).toContain("Cotton T-shirt &lt;b&gt;"); // escaped, never markup
     expect(html).toContain("EORI: GB123456789000");
-    const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(html))), (b) => b.toString(16).padStart(2, "0")).join("");
+    const digest = Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(html))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
     expect(doc.sha256).toBe(digest);
 
     const alerts = await json(await api(`/consignments/${id}/pre-alerts`));
     expect(alerts.pre_alerts).toHaveLength(1);
-    expect(alerts.pre_alerts[0]).toMatchObject({ recipient: "broker@customs.example", channel: "webhook", payload: { shipment_ref: body.data.consignment.shipment_ref, item_count: 2, declared_values: { GBP: "52" }, hs_codes: ["610910", "691200"] } });
+    expect(alerts.pre_alerts[0]).toMatchObject({
+      recipient: "broker@customs.example",
+      channel: "webhook",
+      payload: {
+        shipment_ref: body.data.consignment.shipment_ref,
+        item_count: 2,
+        declared_values: { GBP: "52" },
+        hs_codes: ["610910", "691200"],
+      },
+    });
     expect(await json(await api(`/consignments/${id}/pre/alerts`))).toEqual(alerts);
-    const event = await env.DB.prepare("SELECT type, data FROM webhook_events WHERE id = ?").bind(alerts.pre_alerts[0].event_id).first<{ type: string; data: string }>();
+    const event = await env.DB.prepare("SELECT type, data FROM webhook_events WHERE id = ?")
+      .bind(alerts.pre_alerts[0].event_id)
+      .first<{ type: string; data: string }>();
     expect(event!.type).toBe("consignment.pre_alert");
     expect(JSON.parse(event!.data)).toMatchObject({ consignment_id: id, recipient: "broker@customs.example" });
-    const deliveries = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(alerts.pre_alerts[0].event_id).first<{ n: number }>();
+    const deliveries = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?")
+      .bind(alerts.pre_alerts[0].event_id)
+      .first<{ n: number }>();
     expect(deliveries!.n).toBe(1);
 
     // The run is in the request archive under its UUIDv7, source flow, with its input as the body.
     const audit = await json(await api(`/requests/${run!.id}`));
-    expect(audit.request).toMatchObject({ id: run!.id, source: "flow", method: "RUN", http_status: 200, outcome: "completed", has_body: true });
+    expect(audit.request).toMatchObject({
+      id: run!.id,
+      source: "flow",
+      method: "RUN",
+      http_status: 200,
+      outcome: "completed",
+      has_body: true,
+    });
     expect(audit.refs).toContainEqual({ ref_type: "consignment_id", ref_value: id });
     const input = await json(await api(`/requests/${run!.id}/body`));
     expect(input).toMatchObject({ flow_id: flow.id, consignment_id: id, actions: expect.any(Array) });
 
     const events = await json(await api(`/consignments/${id}/events`));
-    expect(events.events.map((e: { type: string }) => e.type)).toEqual(["consignment.created", "tags.added", "hold.placed", "document.generated", "pre_alert.sent"]);
-    expect(events.events[1].data).toMatchObject({ tags: ["ddp", "express"], flow_id: flow.id, run_id: run!.id, inline: false });
+    expect(events.events.map((e: { type: string }) => e.type)).toEqual([
+      "consignment.created",
+      "tags.added",
+      "hold.placed",
+      "document.generated",
+      "pre_alert.sent",
+    ]);
+    expect(events.events[1].data).toMatchObject({
+      tags: ["ddp", "express"],
+      flow_id: flow.id,
+      run_id: run!.id,
+      inline: false,
+    });
   });
 
   it("match on external_code; disabled flows and other codes do not run", async () => {
@@ -215,7 +323,9 @@ describe("background flows", () => {
     const off = await newFlow(api, { actions: [{ type: "place_hold", reason: "x" }] });
     await api(`/settings/flows/${off.id}`, { method: "PATCH", json: { enabled: false } });
     const { body } = await create(api, consignment());
-    const runs = await env.DB.prepare("SELECT COUNT(*) AS n FROM flow_runs WHERE consignment_id = ?").bind(body.data.consignment.id).first<{ n: number }>();
+    const runs = await env.DB.prepare("SELECT COUNT(*) AS n FROM flow_runs WHERE consignment_id = ?")
+      .bind(body.data.consignment.id)
+      .first<{ n: number }>();
     expect(runs!.n).toBe(0);
   });
 
@@ -227,7 +337,9 @@ describe("background flows", () => {
     const id = body.data.consignment.id;
     const [run] = await waitForRuns(id);
     expect(run!.status).toBe("failed");
-    const row = await env.DB.prepare("SELECT error, results FROM flow_runs WHERE id = ?").bind(run!.id).first<{ error: string; results: string }>();
+    const row = await env.DB.prepare("SELECT error, results FROM flow_runs WHERE id = ?")
+      .bind(run!.id)
+      .first<{ error: string; results: string }>();
     expect(row!.error).toContain("commercial invoice: receiver: company_name or contact.name is required");
     expect(JSON.parse(row!.results)).toEqual([
       { type: "generate_commercial_invoice", status: "failed", errors: expect.any(Array) },
@@ -236,9 +348,16 @@ describe("background flows", () => {
     expect((await json(await api(`/consignments/${id}`))).tags).toEqual(["seen"]);
     expect((await json(await api(`/consignments/${id}/documents`))).documents).toEqual([]);
     const audit = await json(await api(`/requests/${run!.id}`));
-    expect(audit.request).toMatchObject({ source: "flow", http_status: 422, outcome: "failed", error_summary: expect.stringContaining("receiver") });
+    expect(audit.request).toMatchObject({
+      source: "flow",
+      http_status: 422,
+      outcome: "failed",
+      error_summary: expect.stringContaining("receiver"),
+    });
     const timeline = await json(await api(`/consignments/${id}/timeline`));
-    expect(timeline.timeline.map((t: { title: string }) => t.title)).toContain("Flow action failed: generate_commercial_invoice");
+    expect(timeline.timeline.map((t: { title: string }) => t.title)).toContain(
+      "Flow action failed: generate_commercial_invoice",
+    );
   });
 
   it("a run is claimed once: a second worker skips it; the cron sweep runs one whose enqueue was missed", async () => {
@@ -252,7 +371,15 @@ describe("background flows", () => {
     await env.DB.prepare(
       "INSERT INTO flow_runs (id, workspace_id, flow_id, flow_name, consignment_id, actions, status, attempt_count, next_attempt_at, created_at) VALUES (?, ?, ?, 'Flow', ?, ?, 'pending', 0, ?, ?)",
     )
-      .bind(runId, ws.id, flow.id, id, JSON.stringify([{ type: "add_tags", tags: ["swept"], wait: false }]), Date.now() - 1000, new Date().toISOString())
+      .bind(
+        runId,
+        ws.id,
+        flow.id,
+        id,
+        JSON.stringify([{ type: "add_tags", tags: ["swept"], wait: false }]),
+        Date.now() - 1000,
+        new Date().toISOString(),
+      )
       .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
@@ -261,9 +388,16 @@ describe("background flows", () => {
     expect(run).toMatchObject({ id: runId, status: "succeeded" });
     expect((await json(await api(`/consignments/${id}`))).tags).toEqual(["swept"]);
     // Already done: another worker (a duplicate message) finds nothing to claim.
-    const again = await executeRun({ db: createDb(env.DB), deps: { clock: systemClock, ids: systemIds }, archive: env.ARCHIVE }, runId);
+    const again = await executeRun(
+      { db: createDb(env.DB), deps: { clock: systemClock, ids: systemIds }, archive: env.ARCHIVE },
+      runId,
+    );
     expect(again).toEqual({ status: "skipped" });
-    const tagEvents = await env.DB.prepare("SELECT COUNT(*) AS n FROM consignment_events WHERE consignment_id = ? AND type = 'tags.added'").bind(id).first<{ n: number }>();
+    const tagEvents = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM consignment_events WHERE consignment_id = ? AND type = 'tags.added'",
+    )
+      .bind(id)
+      .first<{ n: number }>();
     expect(tagEvents!.n).toBe(1);
   });
 });
@@ -284,13 +418,22 @@ describe("inline (wait) flow actions", () => {
     expect(Object.keys(body.data).sort()).toEqual(["consignment", "documents", "flows", "orders", "parcels"]);
     expect(body.data.consignment.tags).toEqual(["invoiced"]);
     expect(body.data.documents).toHaveLength(1);
-    expect(body.data.documents[0]).toMatchObject({ id: expect.stringMatching(/^doc_/), type: "commercial_invoice", flow_id: flow.id });
+    expect(body.data.documents[0]).toMatchObject({
+      id: expect.stringMatching(/^doc_/),
+      type: "commercial_invoice",
+      flow_id: flow.id,
+    });
     expect(body.data.flows).toEqual([
       {
         flow_id: flow.id,
         name: "Inline paperwork",
         actions: [
-          { type: "generate_commercial_invoice", status: "succeeded", document_id: body.data.documents[0].id, invoice_number: expect.any(String) },
+          {
+            type: "generate_commercial_invoice",
+            status: "succeeded",
+            document_id: body.data.documents[0].id,
+            invoice_number: expect.any(String),
+          },
           { type: "add_tags", status: "succeeded", tags_added: ["invoiced"] },
         ],
       },
@@ -303,27 +446,55 @@ describe("inline (wait) flow actions", () => {
     expect(run!.status).toBe("succeeded");
     expect((await json(await api(`/consignments/${id}/holds`))).holds).toHaveLength(1);
     const events = await json(await api(`/consignments/${id}/events`));
-    expect(events.events.map((e: { type: string }) => e.type)).toEqual(["consignment.created", "document.generated", "tags.added", "hold.placed"]);
+    expect(events.events.map((e: { type: string }) => e.type)).toEqual([
+      "consignment.created",
+      "document.generated",
+      "tags.added",
+      "hold.placed",
+    ]);
     expect(events.events[1].data.inline).toBe(true);
   });
 
   it("a failing wait action rolls the create back: 422 with its messages, no rows, no stored document", async () => {
     const { api, ws } = await setup();
-    await newFlow(api, { name: "Tags first", actions: [{ type: "add_tags", tags: ["x"], wait: true }, { type: "generate_commercial_invoice", wait: true }] });
+    await newFlow(api, {
+      name: "Tags first",
+      actions: [
+        { type: "add_tags", tags: ["x"], wait: true },
+        { type: "generate_commercial_invoice", wait: true },
+      ],
+    });
     await newFlow(api, { name: "Invoice", actions: [{ type: "generate_commercial_invoice", wait: true }] });
     const before = await env.ARCHIVE.list({ prefix: `documents/${ws.id}/` });
     const payload = consignment({ receiver: { country_code: "US", city: "Austin" } });
     const res = await api("/consignments", { json: payload });
     expect(res.status).toBe(422);
     const out = await json(res);
-    expect(Object.keys(out).sort()).toEqual(["error", "errors", "message", "request_id", "success", "validation_errors"]);
-    expect(out.errors).toContain("flow 'Tags first' (" + out.errors[0].match(/\((\d+)\)/)[1] + ") generate_commercial_invoice: commercial invoice: receiver: company_name or contact.name is required");
+    expect(Object.keys(out).sort()).toEqual([
+      "error",
+      "errors",
+      "message",
+      "request_id",
+      "success",
+      "validation_errors",
+    ]);
+    expect(out.errors).toContain(
+      "flow 'Tags first' (" +
+        out.errors[0].match(/\((\d+)\)/)[1] +
+        ") generate_commercial_invoice: commercial invoice: receiver: company_name or contact.name is required",
+    );
     expect(out.errors.join("\n")).toContain("flow 'Invoice'");
     expect(out.validation_errors).toEqual(out.errors.map((message: string) => ({ message })));
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM consignments WHERE workspace_id = ? AND shipment_ref = ?").bind(ws.id, payload.shipment_ref).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM consignments WHERE workspace_id = ? AND shipment_ref = ?")
+      .bind(ws.id, payload.shipment_ref)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
     for (const table of ["consignment_documents", "consignment_events", "flow_runs", "consignment_parcels"]) {
-      const rows = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table === "consignment_parcels" ? "consignment_id IN (SELECT id FROM consignments WHERE workspace_id = ?)" : "workspace_id = ?"}`).bind(ws.id).first<{ n: number }>();
+      const rows = await env.DB.prepare(
+        `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === "consignment_parcels" ? "consignment_id IN (SELECT id FROM consignments WHERE workspace_id = ?)" : "workspace_id = ?"}`,
+      )
+        .bind(ws.id)
+        .first<{ n: number }>();
       expect(rows!.n, table).toBe(0);
     }
     const after = await env.ARCHIVE.list({ prefix: `documents/${ws.id}/` });
@@ -337,10 +508,18 @@ describe("holds and delete guards", () => {
     await newFlow(api, { actions: [{ type: "generate_commercial_invoice", wait: true }] });
     const { body } = await create(api, consignment());
     const id = body.data.consignment.id;
-    const placed = await api(`/consignments/${id}/holds`, { json: { reason: "Awaiting export licence", code: "LICENCE" } });
+    const placed = await api(`/consignments/${id}/holds`, {
+      json: { reason: "Awaiting export licence", code: "LICENCE" },
+    });
     expect(placed.status).toBe(201);
     const hold = (await json(placed)).hold;
-    expect(hold).toMatchObject({ id: expect.stringMatching(/^hld_/), status: "active", source: "api", code: "LICENCE", flow_id: null });
+    expect(hold).toMatchObject({
+      id: expect.stringMatching(/^hld_/),
+      status: "active",
+      source: "api",
+      code: "LICENCE",
+      flow_id: null,
+    });
 
     const refused = await api(`/consignments/${id}`, { method: "DELETE" });
     expect(refused.status).toBe(409);
@@ -349,24 +528,46 @@ describe("holds and delete guards", () => {
     expect(r.message).toContain("1 active hold(s)");
     expect((await api(`/consignments/${id}`)).status).toBe(200);
 
-    const released = await api(`/consignments/${id}/holds/${hold.id}/release`, { json: { reason: "Licence received" } });
+    const released = await api(`/consignments/${id}/holds/${hold.id}/release`, {
+      json: { reason: "Licence received" },
+    });
     expect(released.status).toBe(200);
-    expect((await json(released)).hold).toMatchObject({ status: "released", release_reason: "Licence received", released_at: expect.any(String) });
+    expect((await json(released)).hold).toMatchObject({
+      status: "released",
+      release_reason: "Licence received",
+      released_at: expect.any(String),
+    });
     expect((await api(`/consignments/${id}/holds/${hold.id}/release`, { json: {} })).status).toBe(409);
     expect((await json(await api(`/consignments/${id}/holds?status=active`))).holds).toEqual([]);
     expect((await json(await api(`/consignments/${id}/holds?status=released`))).holds).toHaveLength(1);
 
     const timeline = await json(await api(`/consignments/${id}/timeline`));
-    expect(timeline.timeline.map((t: { title: string }) => t.title)).toEqual(["Consignment created", "Commercial invoice generated", "Hold placed", "Deletion refused", "Hold released"]);
+    expect(timeline.timeline.map((t: { title: string }) => t.title)).toEqual([
+      "Consignment created",
+      "Commercial invoice generated",
+      "Hold placed",
+      "Deletion refused",
+      "Hold released",
+    ]);
     expect(timeline.timeline[2]).toMatchObject({ detail: "[LICENCE] Awaiting export licence", actor: "api" });
 
-    const docKey = (await env.DB.prepare("SELECT storage_key FROM consignment_documents WHERE consignment_id = ?").bind(id).first<{ storage_key: string }>())!.storage_key;
+    const docKey = (await env.DB.prepare("SELECT storage_key FROM consignment_documents WHERE consignment_id = ?")
+      .bind(id)
+      .first<{ storage_key: string }>())!.storage_key;
     expect(await env.ARCHIVE.head(docKey)).not.toBeNull();
     const del = await api(`/consignments/${id}`, { method: "DELETE" });
     expect(del.status).toBe(200);
     expect(await json(del)).toEqual({ deleted: true, id });
-    for (const table of ["consignment_holds", "consignment_documents", "consignment_events", "consignment_items", "flow_runs"]) {
-      const n = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE consignment_id = ?`).bind(id).first<{ n: number }>();
+    for (const table of [
+      "consignment_holds",
+      "consignment_documents",
+      "consignment_events",
+      "consignment_items",
+      "flow_runs",
+    ]) {
+      const n = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE consignment_id = ?`)
+        .bind(id)
+        .first<{ n: number }>();
       expect(n!.n, table).toBe(0);
     }
     expect(await env.ARCHIVE.head(docKey)).toBeNull();
@@ -381,7 +582,9 @@ describe("holds and delete guards", () => {
     expect((await api("/settings", { method: "PATCH", json: { "consignments.delete_guards": [] } })).status).toBe(200);
     expect((await api(`/consignments/${a}`, { method: "DELETE" })).status).toBe(200);
 
-    expect((await api("/settings", { method: "PATCH", json: { "consignments.delete_guards": ["assessed"] } })).status).toBe(200);
+    expect(
+      (await api("/settings", { method: "PATCH", json: { "consignments.delete_guards": ["assessed"] } })).status,
+    ).toBe(200);
     const b = (await create(api, consignment())).body.data.consignment.id;
     expect((await api(`/consignments/${b}/assessments`, { method: "POST" })).status).toBe(200);
     const refused = await api(`/consignments/${b}`, { method: "DELETE" });
@@ -407,9 +610,15 @@ describe("holds and delete guards", () => {
     const customer = await insertCustomer(ws, "Pinned Co");
     const pinned = await getToken(ws, await createClient(ws, ["consignments:read", "consignments:write"], customer));
     expect((await call(`/admin/api/v1/consignments/${id}/events`, { host: ws.host, token: pinned })).status).toBe(404);
-    expect((await call(`/admin/api/v1/consignments/${id}/holds`, { host: ws.host, token: pinned, json: { reason: "x" } })).status).toBe(404);
+    expect(
+      (await call(`/admin/api/v1/consignments/${id}/holds`, { host: ws.host, token: pinned, json: { reason: "x" } }))
+        .status,
+    ).toBe(404);
     const reader = await getToken(ws, await createClient(ws, ["consignments:read"]));
-    expect((await call(`/admin/api/v1/consignments/${id}/holds`, { host: ws.host, token: reader, json: { reason: "x" } })).status).toBe(403);
+    expect(
+      (await call(`/admin/api/v1/consignments/${id}/holds`, { host: ws.host, token: reader, json: { reason: "x" } }))
+        .status,
+    ).toBe(403);
     expect((await call(`/admin/api/v1/consignments/${id}/holds`, { host: ws.host, token: reader })).status).toBe(200);
   });
 });
@@ -426,7 +635,16 @@ describe("events and timeline", () => {
     expect(next.events.map((e: { data: { reason: string } }) => e.data.reason)).toEqual(["two", "three"]);
     expect(next.has_more).toBe(false);
     const tl = await json(await api(`/consignments/${id}/timeline?limit=1`));
-    expect(tl.timeline).toEqual([{ at: expect.any(String), event_id: first.events[0].id, type: "consignment.created", title: "Consignment created", detail: expect.stringContaining("1 parcel(s), 2 item(s)"), actor: "api" }]);
+    expect(tl.timeline).toEqual([
+      {
+        at: expect.any(String),
+        event_id: first.events[0].id,
+        type: "consignment.created",
+        title: "Consignment created",
+        detail: expect.stringContaining("1 parcel(s), 2 item(s)"),
+        actor: "api",
+      },
+    ]);
     expect((await api(`/consignments/${id}/events?limit=0`)).status).toBe(400);
   });
 });

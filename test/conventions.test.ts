@@ -13,7 +13,12 @@ async function expectJsonError(res: Response, status: number, error: string) {
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   expect(res.headers.get("X-Request-Id")).toMatch(UUID_V7);
   const body = (await res.json()) as Record<string, unknown>;
-  expect(body).toMatchObject({ success: false, error, message: expect.any(String), request_id: res.headers.get("X-Request-Id") });
+  expect(body).toMatchObject({
+    success: false,
+    error,
+    message: expect.any(String),
+    request_id: res.headers.get("X-Request-Id"),
+  });
   return body;
 }
 
@@ -21,7 +26,11 @@ describe("errors are JSON with the envelope", () => {
   it("400 for malformed JSON, and nothing is created", async () => {
     const { api } = await setup();
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_clients").first<{ n: number }>();
-    const res = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "application/json" }, body: '{"name": "x", "scopes": [' });
+    const res = await api("/settings/api-clients", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name": "x", "scopes": [',
+    });
     await expectJsonError(res, 400, "invalid_json");
     const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_clients").first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
@@ -57,17 +66,29 @@ describe("errors are JSON with the envelope", () => {
   it("413 for a body over the limit, by Content-Length and by actual size", async () => {
     const { api } = await setup();
     const big = "x".repeat(MAX_BODY_BYTES + 1);
-    const res = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: big, scopes: [] }) });
+    const res = await api("/settings/api-clients", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: big, scopes: [] }),
+    });
     await expectJsonError(res, 413, "payload_too_large");
     // A stream without Content-Length is measured as it is read.
     const stream = new Blob([big]).stream();
-    const chunked = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "application/json" }, body: stream });
+    const chunked = await api("/settings/api-clients", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+    });
     await expectJsonError(chunked, 413, "payload_too_large");
   });
 
   it("415 for a non-JSON content type on a JSON route", async () => {
     const { api } = await setup();
-    const res = await api("/settings/api-clients", { method: "POST", headers: { "content-type": "text/plain" }, body: '{"name":"x","scopes":[]}' });
+    const res = await api("/settings/api-clients", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: '{"name":"x","scopes":[]}',
+    });
     await expectJsonError(res, 415, "unsupported_media_type");
   });
 
@@ -83,7 +104,11 @@ describe("errors are JSON with the envelope", () => {
     expect(JSON.stringify(body)).not.toContain("hunter2");
     expect(JSON.stringify(body)).not.toContain("at ");
     const row = await auditRow(res.headers.get("X-Request-Id")!);
-    expect(row).toMatchObject({ http_status: 500, outcome: "failed", error_summary: "internal_error: Internal server error" });
+    expect(row).toMatchObject({
+      http_status: 500,
+      outcome: "failed",
+      error_summary: "internal_error: Internal server error",
+    });
   });
 });
 
@@ -107,7 +132,11 @@ describe("X-Request-Id", () => {
 describe("success envelope", () => {
   it("carries success and message beside the payload, snake_case keys", async () => {
     const ws = await createWorkspace();
-    const res = await call(`/platform/v1/workspaces/${ws.slug}`, { method: "PATCH", token: ADMIN_TOKEN, json: { name: "N" } });
+    const res = await call(`/platform/v1/workspaces/${ws.slug}`, {
+      method: "PATCH",
+      token: ADMIN_TOKEN,
+      json: { name: "N" },
+    });
     const body = (await res.json()) as Record<string, unknown>;
     expect(body.success).toBe(true);
     expect(typeof body.message).toBe("string");

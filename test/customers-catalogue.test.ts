@@ -2,8 +2,19 @@
 import { describe, expect, it } from "vitest";
 import { call, createClient, getToken, setup } from "./helpers";
 
-type Customer = { id: number; name: string; addresses: { country_code: string; type: string }[]; tax_registrations: Record<string, string> };
-type Item = { id: number; sku: string; unit_value: string | null; hs_codes: Record<string, string>; country_of_origin: string | null };
+type Customer = {
+  id: number;
+  name: string;
+  addresses: { country_code: string; type: string }[];
+  tax_registrations: Record<string, string>;
+};
+type Item = {
+  id: number;
+  sku: string;
+  unit_value: string | null;
+  hs_codes: Record<string, string>;
+  country_of_origin: string | null;
+};
 
 const customer = {
   name: "Northwind Traders",
@@ -19,12 +30,22 @@ describe("customers", () => {
     const created = await api("/customers", { json: customer });
     expect(created.status).toBe(201);
     const c = ((await created.json()) as { customer: Customer }).customer;
-    expect(c).toMatchObject({ name: "Northwind Traders", addresses: [{ country_code: "GB", type: "billing" }], tax_registrations: { eori_id: "GB123456789000" } });
+    expect(c).toMatchObject({
+      name: "Northwind Traders",
+      addresses: [{ country_code: "GB", type: "billing" }],
+      tax_registrations: { eori_id: "GB123456789000" },
+    });
     expect(((await (await api(`/customers/${c.id}`)).json()) as { customer: Customer }).customer.id).toBe(c.id);
     const list = (await (await api("/customers?external_ref=CRM-1")).json()) as { customers: Customer[] };
     expect(list.customers.map((x) => x.id)).toEqual([c.id]);
-    const updated = await api(`/customers/${c.id}`, { method: "PATCH", json: { name: "Northwind Ltd", tax_registrations: { ioss_id: "IM0000000000" } } });
-    expect(((await updated.json()) as { customer: Customer }).customer).toMatchObject({ name: "Northwind Ltd", tax_registrations: { ioss_id: "IM0000000000" } });
+    const updated = await api(`/customers/${c.id}`, {
+      method: "PATCH",
+      json: { name: "Northwind Ltd", tax_registrations: { ioss_id: "IM0000000000" } },
+    });
+    expect(((await updated.json()) as { customer: Customer }).customer).toMatchObject({
+      name: "Northwind Ltd",
+      tax_registrations: { ioss_id: "IM0000000000" },
+    });
     expect((await api(`/customers/${c.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await api(`/customers/${c.id}`)).status).toBe(404);
   });
@@ -35,7 +56,10 @@ describe("customers", () => {
     ["an unknown country", { name: "X", addresses: [{ address_1: "1", city: "C", country_code: "XX" }] }],
     ["an address without a city", { name: "X", addresses: [{ address_1: "1", country_code: "GB" }] }],
     ["an unknown registration", { name: "X", tax_registrations: { ssn: "1" } }],
-    ["too many addresses", { name: "X", addresses: Array.from({ length: 21 }, () => ({ address_1: "1", city: "C", country_code: "GB" })) }],
+    [
+      "too many addresses",
+      { name: "X", addresses: Array.from({ length: 21 }, () => ({ address_1: "1", city: "C", country_code: "GB" })) },
+    ],
   ])("400 for %s", async (_n, json) => {
     const { api } = await setup();
     expect((await api("/customers", { json })).status).toBe(400);
@@ -44,7 +68,8 @@ describe("customers", () => {
   it("a pinned client sees only its customer and cannot create or delete; a pinned customer cannot be deleted", async () => {
     const { ws, api } = await setup();
     const mine = ((await (await api("/customers", { json: customer })).json()) as { customer: Customer }).customer;
-    const other = ((await (await api("/customers", { json: { name: "Other" } })).json()) as { customer: Customer }).customer;
+    const other = ((await (await api("/customers", { json: { name: "Other" } })).json()) as { customer: Customer })
+      .customer;
     const token = await getToken(ws, await createClient(ws, ["customers:read", "customers:write"], mine.id));
     const pinned = (p: string, o = {}) => call(`/admin/api/v1${p}`, { host: ws.host, token, ...o });
     const list = (await (await pinned("/customers")).json()) as { customers: Customer[] };
@@ -66,14 +91,29 @@ describe("customers", () => {
 });
 
 describe("catalogue", () => {
-  const item = { sku: "TSHIRT-BLK-M", title: "Men's cotton T-shirt", hs_code: "6109.10", hs_codes: { us: "6109.10.0012", EU: "61091000" }, country_of_origin: "bd", unit_value: 12.5, currency: "usd", weight: 0.2, weight_unit: "kg" };
+  const item = {
+    sku: "TSHIRT-BLK-M",
+    title: "Men's cotton T-shirt",
+    hs_code: "6109.10",
+    hs_codes: { us: "6109.10.0012", EU: "61091000" },
+    country_of_origin: "bd",
+    unit_value: 12.5,
+    currency: "usd",
+    weight: 0.2,
+    weight_unit: "kg",
+  };
 
   it("create → get → filter by sku → update → delete; amounts are exact decimal strings", async () => {
     const { api } = await setup();
     const created = await api("/catalogue", { json: item });
     expect(created.status).toBe(201);
     const it = ((await created.json()) as { item: Item }).item;
-    expect(it).toMatchObject({ sku: "TSHIRT-BLK-M", unit_value: "12.5", country_of_origin: "BD", hs_codes: { US: "6109100012", EU: "61091000" } });
+    expect(it).toMatchObject({
+      sku: "TSHIRT-BLK-M",
+      unit_value: "12.5",
+      country_of_origin: "BD",
+      hs_codes: { US: "6109100012", EU: "61091000" },
+    });
     const bySku = (await (await api("/catalogue?sku=TSHIRT-BLK-M")).json()) as { items: Item[] };
     expect(bySku.items.map((x) => x.id)).toEqual([it.id]);
     const updated = await api(`/catalogue/${it.id}`, { method: "PATCH", json: { unit_value: 0.1 } });
@@ -107,7 +147,9 @@ describe("catalogue", () => {
     const b = await setup();
     const it = ((await (await a.api("/catalogue", { json: item })).json()) as { item: Item }).item;
     for (const method of ["GET", "PATCH", "DELETE"] as const) {
-      expect((await b.api(`/catalogue/${it.id}`, { method, json: method === "PATCH" ? { title: "x" } : undefined })).status).toBe(404);
+      expect(
+        (await b.api(`/catalogue/${it.id}`, { method, json: method === "PATCH" ? { title: "x" } : undefined })).status,
+      ).toBe(404);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consignments } from "../src/db/schema/index";
 import { createDb, isUniqueViolation } from "../src/db/client";
+import { consignments } from "../src/db/schema/index";
 
 describe("createDb", () => {
   it("hands out one instance per D1 binding (building one walks the whole schema)", () => {

@@ -30,7 +30,11 @@ export async function call(path: string, opts: CallOptions = {}): Promise<Respon
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
-  const request = new Request(`http://${opts.host ?? BASE}${path}`, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const request = new Request(`http://${opts.host ?? BASE}${path}`, {
+    method: opts.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+  });
   const ctx = createExecutionContext();
   const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -47,9 +51,14 @@ export interface TestWorkspace {
   organizationId: string;
 }
 
-export async function createWorkspace(input: { slug?: string; mode?: string; organization_id?: string } = {}): Promise<TestWorkspace> {
+export async function createWorkspace(
+  input: { slug?: string; mode?: string; organization_id?: string } = {},
+): Promise<TestWorkspace> {
   const slug = input.slug ?? uniqueSlug();
-  const res = await call("/platform/v1/workspaces", { token: ADMIN_TOKEN, json: { slug, name: `Test ${slug}`, ...input } });
+  const res = await call("/platform/v1/workspaces", {
+    token: ADMIN_TOKEN,
+    json: { slug, name: `Test ${slug}`, ...input },
+  });
   if (res.status !== 201) throw new Error(`createWorkspace: ${res.status} ${await res.text()}`);
   const { workspace } = (await res.json()) as { workspace: { id: string; organization_id: string } };
   return { slug, host: `${slug}.${BASE}`, id: workspace.id, organizationId: workspace.organization_id };
@@ -71,11 +80,20 @@ export async function createClient(ws: TestWorkspace, scopes = ALL_SCOPES, custo
   return { id: api_client.id, clientId: api_client.client_id, clientSecret: api_client.client_secret };
 }
 
-export async function getToken(ws: TestWorkspace, client: TestClient, extra: Record<string, string> = {}): Promise<string> {
+export async function getToken(
+  ws: TestWorkspace,
+  client: TestClient,
+  extra: Record<string, string> = {},
+): Promise<string> {
   const res = await call("/admin/oauth2/token", {
     host: ws.host,
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret, ...extra }).toString(),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      ...extra,
+    }).toString(),
   });
   if (res.status !== 200) throw new Error(`getToken: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -97,7 +115,9 @@ export async function auditRow(requestId: string) {
 /** Inserts a customer directly: the customers API arrives with the consignments area. */
 export async function insertCustomer(ws: TestWorkspace, name = "Customer"): Promise<number> {
   const now = new Date().toISOString();
-  const row = await env.DB.prepare("INSERT INTO customers (workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id")
+  const row = await env.DB.prepare(
+    "INSERT INTO customers (workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
+  )
     .bind(ws.id, name, now, now)
     .first<{ id: number }>();
   return row!.id;

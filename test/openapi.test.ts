@@ -6,7 +6,11 @@ describe("API reference", () => {
   it("serves an OpenAPI 3.1 document generated from the route schemas", async () => {
     const res = await call("/openapi.json");
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { security?: unknown }>>; components: { securitySchemes: Record<string, unknown> } };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { security?: unknown }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(doc.openapi).toBe("3.1.0");
     for (const path of [
       "/admin/oauth2/token",

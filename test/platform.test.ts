@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, createWorkspace, insertCustomer, uniqueSlug } from "./helpers";
 
-const post = (path: string, json: unknown, token: string | null = ADMIN_TOKEN) => call(path, { token: token ?? undefined, json });
+const post = (path: string, json: unknown, token: string | null = ADMIN_TOKEN) =>
+  call(path, { token: token ?? undefined, json });
 
 describe("POST /platform/v1/workspaces", () => {
   it("creates a workspace with a new organization", async () => {
@@ -24,7 +25,11 @@ describe("POST /platform/v1/workspaces", () => {
 
   it("defaults to live mode and joins an existing organization", async () => {
     const first = await createWorkspace();
-    const res = await post("/platform/v1/workspaces", { slug: uniqueSlug(), name: "Second", organization_id: first.organizationId });
+    const res = await post("/platform/v1/workspaces", {
+      slug: uniqueSlug(),
+      name: "Second",
+      organization_id: first.organizationId,
+    });
     expect(res.status).toBe(201);
     const { workspace } = (await res.json()) as { workspace: { mode: string; organization_id: string } };
     expect(workspace.mode).toBe("live");
@@ -43,7 +48,10 @@ describe("POST /platform/v1/workspaces", () => {
 
   it("two concurrent creates of one slug: one 201, one 409, never a 500", async () => {
     const slug = uniqueSlug();
-    const results = await Promise.all([post("/platform/v1/workspaces", { slug, name: "A" }), post("/platform/v1/workspaces", { slug, name: "B" })]);
+    const results = await Promise.all([
+      post("/platform/v1/workspaces", { slug, name: "A" }),
+      post("/platform/v1/workspaces", { slug, name: "B" }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
 
@@ -80,7 +88,11 @@ describe("POST /platform/v1/workspaces", () => {
 
   it("is not served on a workspace host", async () => {
     const ws = await createWorkspace();
-    const res = await call("/platform/v1/workspaces", { host: ws.host, token: ADMIN_TOKEN, json: { slug: uniqueSlug(), name: "X" } });
+    const res = await call("/platform/v1/workspaces", {
+      host: ws.host,
+      token: ADMIN_TOKEN,
+      json: { slug: uniqueSlug(), name: "X" },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -95,7 +107,10 @@ describe("POST /platform/v1/workspaces", () => {
 describe("POST /platform/v1/workspaces/{slug}/api-clients", () => {
   it("creates a client whose secret is shown once and stored as SHA-256", async () => {
     const ws = await createWorkspace();
-    const res = await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "ERP", scopes: ["consignments:read"] });
+    const res = await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, {
+      name: "ERP",
+      scopes: ["consignments:read"],
+    });
     expect(res.status).toBe(201);
     const { api_client } = (await res.json()) as { api_client: Record<string, unknown> };
     expect(api_client).toMatchObject({
@@ -106,7 +121,9 @@ describe("POST /platform/v1/workspaces/{slug}/api-clients", () => {
       customer_id: null,
       created_at: expect.any(String),
     });
-    const row = await env.DB.prepare("SELECT secret_hash FROM api_clients WHERE id = ?").bind(api_client.id).first<{ secret_hash: string }>();
+    const row = await env.DB.prepare("SELECT secret_hash FROM api_clients WHERE id = ?")
+      .bind(api_client.id)
+      .first<{ secret_hash: string }>();
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(String(api_client.client_secret)));
     const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
     expect(row!.secret_hash).toBe(hex);
@@ -117,11 +134,21 @@ describe("POST /platform/v1/workspaces/{slug}/api-clients", () => {
     const other = await createWorkspace();
     const customerId = await insertCustomer(ws);
     const foreign = await insertCustomer(other);
-    const ok = await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "Shop", scopes: [], customer_id: customerId });
+    const ok = await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, {
+      name: "Shop",
+      scopes: [],
+      customer_id: customerId,
+    });
     expect(ok.status).toBe(201);
     expect(((await ok.json()) as { api_client: { customer_id: number } }).api_client.customer_id).toBe(customerId);
-    expect((await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "Shop", scopes: [], customer_id: foreign })).status).toBe(422);
-    expect((await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "Shop", scopes: [], customer_id: 999999 })).status).toBe(422);
+    expect(
+      (await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "Shop", scopes: [], customer_id: foreign }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "Shop", scopes: [], customer_id: 999999 }))
+        .status,
+    ).toBe(422);
   });
 
   it("404 for an unknown workspace; 400 for an unknown scope; 401 without the token", async () => {
@@ -129,7 +156,9 @@ describe("POST /platform/v1/workspaces/{slug}/api-clients", () => {
     expect((await post(`/platform/v1/workspaces/no-such-ws/api-clients`, { name: "X", scopes: [] })).status).toBe(404);
     const bad = await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "X", scopes: ["admin:all"] });
     expect(bad.status).toBe(400);
-    expect((await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "X", scopes: [] }, null)).status).toBe(401);
+    expect((await post(`/platform/v1/workspaces/${ws.slug}/api-clients`, { name: "X", scopes: [] }, null)).status).toBe(
+      401,
+    );
   });
 });
 
@@ -166,7 +195,11 @@ describe("PATCH /platform/v1/workspaces/{slug}", () => {
   });
 
   it("404 for an unknown workspace", async () => {
-    const res = await call(`/platform/v1/workspaces/nope-nope`, { method: "PATCH", token: ADMIN_TOKEN, json: { name: "X" } });
+    const res = await call(`/platform/v1/workspaces/nope-nope`, {
+      method: "PATCH",
+      token: ADMIN_TOKEN,
+      json: { name: "X" },
+    });
     expect(res.status).toBe(404);
   });
 });

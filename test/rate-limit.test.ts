@@ -11,7 +11,11 @@ let n = 0;
 const freshOrg = () => `org_test_${Date.now()}_${n++}`;
 
 async function setLimits(slug: string, rate_limits: Record<string, { limit: number; window_seconds: number }>) {
-  const res = await call(`/platform/v1/workspaces/${slug}`, { method: "PATCH", token: ADMIN_TOKEN, json: { rate_limits } });
+  const res = await call(`/platform/v1/workspaces/${slug}`, {
+    method: "PATCH",
+    token: ADMIN_TOKEN,
+    json: { rate_limits },
+  });
   expect(res.status).toBe(200);
 }
 
@@ -78,7 +82,10 @@ describe("rate limits over HTTP", () => {
     }
     const refused = await call("/admin/api/v1/me", { host: ws.host, token });
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: "rate_limited", message: expect.stringContaining("Rate limit exceeded") });
+    expect(await refused.json()).toEqual({
+      error: "rate_limited",
+      message: expect.stringContaining("Rate limit exceeded"),
+    });
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get("RateLimit-Remaining")).toBe("0");
     expect(refused.headers.get("RateLimit-Limit")).toBe("4");

@@ -37,7 +37,11 @@ async function seeded() {
   const created = await s.api("/settings/api-clients", { json: { name: "Ops", scopes: ["screen:read"] } });
   const createdId = idOf(created);
   const clientId = ((await created.json()) as { api_client: { id: string } }).api_client.id;
-  const invalid = idOf(await s.api("/settings/api-clients", { json: { name: "x", scopes: [], shipment_ref: "SHP-77", parcels: [{ barcode: "JD014600" }] } }));
+  const invalid = idOf(
+    await s.api("/settings/api-clients", {
+      json: { name: "x", scopes: [], shipment_ref: "SHP-77", parcels: [{ barcode: "JD014600" }] },
+    }),
+  );
   const patched = idOf(await s.api(`/settings/api-clients/${clientId}`, { method: "PATCH", json: { name: "Ops 2" } }));
   const deleted = idOf(await s.api(`/settings/api-clients/${clientId}`, { method: "DELETE" }));
   const missing = idOf(await s.api("/settings/api-clients/apc_nope"));
@@ -50,10 +54,22 @@ describe("GET /requests", () => {
     const page = await list(api);
     const mine = page.requests.filter((r) => Object.values(ids).includes(r.id));
     expect(mine.map((r) => r.id)).toEqual([ids.missing, ids.deleted, ids.patched, ids.invalid, ids.createdId, ids.me]);
-    expect(page.requests[0]).toMatchObject({ route: expect.any(String), method: expect.any(String), source: "http", actor: expect.any(String), http_status: expect.any(Number), outcome: expect.any(String), duration_ms: expect.any(Number), has_body: expect.any(Boolean), created_at: expect.any(String) });
+    expect(page.requests[0]).toMatchObject({
+      route: expect.any(String),
+      method: expect.any(String),
+      source: "http",
+      actor: expect.any(String),
+      http_status: expect.any(Number),
+      outcome: expect.any(String),
+      duration_ms: expect.any(Number),
+      has_body: expect.any(Boolean),
+      created_at: expect.any(String),
+    });
     const viaBase = await call("/api/requests", { host: ws.host, token });
     expect(viaBase.status).toBe(200);
-    expect(((await viaBase.json()) as List).requests.map((r) => r.id)).toEqual(expect.arrayContaining(Object.values(ids)));
+    expect(((await viaBase.json()) as List).requests.map((r) => r.id)).toEqual(
+      expect.arrayContaining(Object.values(ids)),
+    );
   });
 
   it.each([
@@ -66,7 +82,11 @@ describe("GET /requests", () => {
     ["path_prefix=/admin/api/v1/settings", (r: Row) => r.path.startsWith("/admin/api/v1/settings")],
     ["source=http", (r: Row) => r.source === "http"],
     ["method=POST&outcome=failed", (r: Row) => r.method === "POST" && r.outcome === "failed"],
-    ["method=POST&outcome=completed&path_prefix=/admin/api/v1/settings/api-clients", (r: Row) => r.method === "POST" && r.outcome === "completed" && r.path.startsWith("/admin/api/v1/settings/api-clients")],
+    [
+      "method=POST&outcome=completed&path_prefix=/admin/api/v1/settings/api-clients",
+      (r: Row) =>
+        r.method === "POST" && r.outcome === "completed" && r.path.startsWith("/admin/api/v1/settings/api-clients"),
+    ],
   ])("filters by %s", async (query, predicate) => {
     const { api } = await seeded();
     // Listing is itself audited: leave the archive's own reads out of the comparison.
@@ -80,9 +100,13 @@ describe("GET /requests", () => {
   it("finds requests by an identifier extracted from their bodies", async () => {
     const { api, ids } = await seeded();
     expect((await list(api, "?ref=SHP-77")).requests.map((r) => r.id)).toEqual([ids.invalid]);
-    expect((await list(api, "?ref=JD014600&ref_type=tracking_number")).requests.map((r) => r.id)).toEqual([ids.invalid]);
+    expect((await list(api, "?ref=JD014600&ref_type=tracking_number")).requests.map((r) => r.id)).toEqual([
+      ids.invalid,
+    ]);
     expect((await list(api, "?ref=JD014600&ref_type=shipment_ref")).requests).toEqual([]);
-    expect((await list(api, "?ref=SHP-77&method=POST&outcome=failed")).requests.map((r) => r.id)).toEqual([ids.invalid]);
+    expect((await list(api, "?ref=SHP-77&method=POST&outcome=failed")).requests.map((r) => r.id)).toEqual([
+      ids.invalid,
+    ]);
     expect((await list(api, "?ref=SHP-77&outcome=completed")).requests).toEqual([]);
   });
 
@@ -163,7 +187,11 @@ describe("GET /requests/{id} and /body", () => {
       [odd, "application/json; charset=utf-8"],
       [big, "application/json"],
     ] as const) {
-      const sent = await api("/settings/api-clients", { method: "POST", headers: { "content-type": contentType }, body: raw });
+      const sent = await api("/settings/api-clients", {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: raw,
+      });
       const res = await api(`/requests/${idOf(sent)}/body`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe(contentType);
@@ -213,13 +241,22 @@ describe("runs that do not come over HTTP", () => {
     await recordInternalRun(
       createDb(env.DB),
       env.ARCHIVE,
-      { workspaceId: ws.id, source: "flow", route: "flow:consignment.created/add_tags", body: { bytes: '{"tags":["vip"]}', contentType: "application/json" }, refs: [{ ref_type: "shipment_ref", ref_value: "FLOW-1" }] },
+      {
+        workspaceId: ws.id,
+        source: "flow",
+        route: "flow:consignment.created/add_tags",
+        body: { bytes: '{"tags":["vip"]}', contentType: "application/json" },
+        refs: [{ ref_type: "shipment_ref", ref_value: "FLOW-1" }],
+      },
       { id, nowMs: Date.now() },
     );
     expect((await list(api, "?source=flow")).requests.map((r) => r.id)).toEqual([id]);
     expect((await list(api, "?ref=FLOW-1")).requests.map((r) => r.id)).toEqual([id]);
     const detail = await api(`/requests/${id}`);
-    expect(await detail.json()).toMatchObject({ request: { source: "flow", method: "RUN", has_body: true }, refs: [{ ref_type: "shipment_ref", ref_value: "FLOW-1" }] });
+    expect(await detail.json()).toMatchObject({
+      request: { source: "flow", method: "RUN", has_body: true },
+      refs: [{ ref_type: "shipment_ref", ref_value: "FLOW-1" }],
+    });
     expect(await (await api(`/requests/${id}/body`)).text()).toBe('{"tags":["vip"]}');
   });
 });
@@ -231,13 +268,37 @@ describe("retention", () => {
     const day = 86_400_000;
     const old = uuidv7();
     const recent = uuidv7();
-    await recordInternalRun(db, env.ARCHIVE, { workspaceId: ws.id, source: "internal", route: "job:test", body: { bytes: "old", contentType: "text/plain" }, refs: [{ ref_type: "shipment_ref", ref_value: "OLD-1" }] }, { id: old, nowMs: Date.now() - 40 * day });
-    await recordInternalRun(db, env.ARCHIVE, { workspaceId: ws.id, source: "internal", route: "job:test", body: { bytes: "new", contentType: "text/plain" } }, { id: recent, nowMs: Date.now() - 10 * day });
-    const oldKey = (await env.DB.prepare("SELECT body_key FROM request_audit WHERE id = ?").bind(old).first<{ body_key: string }>())!.body_key;
+    await recordInternalRun(
+      db,
+      env.ARCHIVE,
+      {
+        workspaceId: ws.id,
+        source: "internal",
+        route: "job:test",
+        body: { bytes: "old", contentType: "text/plain" },
+        refs: [{ ref_type: "shipment_ref", ref_value: "OLD-1" }],
+      },
+      { id: old, nowMs: Date.now() - 40 * day },
+    );
+    await recordInternalRun(
+      db,
+      env.ARCHIVE,
+      { workspaceId: ws.id, source: "internal", route: "job:test", body: { bytes: "new", contentType: "text/plain" } },
+      { id: recent, nowMs: Date.now() - 10 * day },
+    );
+    const oldKey = (await env.DB.prepare("SELECT body_key FROM request_audit WHERE id = ?")
+      .bind(old)
+      .first<{ body_key: string }>())!.body_key;
     expect(await env.ARCHIVE.head(oldKey)).not.toBeNull();
 
-    const patched = await call(`/platform/v1/workspaces/${ws.slug}`, { method: "PATCH", token: ADMIN_TOKEN, json: { archive_retention_days: 30 } });
-    expect(((await patched.json()) as { workspace: { archive_retention_days: number } }).workspace.archive_retention_days).toBe(30);
+    const patched = await call(`/platform/v1/workspaces/${ws.slug}`, {
+      method: "PATCH",
+      token: ADMIN_TOKEN,
+      json: { archive_retention_days: 30 },
+    });
+    expect(
+      ((await patched.json()) as { workspace: { archive_retention_days: number } }).workspace.archive_retention_days,
+    ).toBe(30);
 
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
@@ -245,7 +306,9 @@ describe("retention", () => {
 
     expect((await api(`/requests/${old}`)).status).toBe(404);
     expect(await env.ARCHIVE.head(oldKey)).toBeNull();
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM request_refs WHERE request_id = ?").bind(old).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM request_refs WHERE request_id = ?").bind(old).first(),
+    ).toEqual({ n: 0 });
     expect((await api(`/requests/${recent}`)).status).toBe(200);
     const runs = (await list(api, "?source=internal&path_prefix=job:archive-retention")).requests;
     expect(runs).toHaveLength(1);
@@ -255,7 +318,11 @@ describe("retention", () => {
 
   it.each([[0], [-1], [1.5], [40_000]])("rejects archive_retention_days=%s", async (days) => {
     const { ws } = await setup();
-    const res = await call(`/platform/v1/workspaces/${ws.slug}`, { method: "PATCH", token: ADMIN_TOKEN, json: { archive_retention_days: days } });
+    const res = await call(`/platform/v1/workspaces/${ws.slug}`, {
+      method: "PATCH",
+      token: ADMIN_TOKEN,
+      json: { archive_retention_days: days },
+    });
     expect(res.status).toBe(400);
   });
 });

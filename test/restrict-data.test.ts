@@ -26,12 +26,32 @@ interface RuleFile {
 }
 
 const all = rules as RuleFile[];
-const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+const isDate = (s: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
 
 describe("platform rule set", () => {
   it.each(all.map((r) => [r.id, r] as const))("rule %i is well-formed", (_id, r) => {
     expect(Object.keys(r).sort()).toEqual(
-      ["id", "imposing_country", "direction", "rule_type", "hs_prefix", "keywords", "exclude_keywords", "origin_country", "destination_countries", "title", "summary", "agency", "agency_flag", "requirement", "source_url", "source_ref", "valid_from", "valid_to"].sort(),
+      [
+        "id",
+        "imposing_country",
+        "direction",
+        "rule_type",
+        "hs_prefix",
+        "keywords",
+        "exclude_keywords",
+        "origin_country",
+        "destination_countries",
+        "title",
+        "summary",
+        "agency",
+        "agency_flag",
+        "requirement",
+        "source_url",
+        "source_ref",
+        "valid_from",
+        "valid_to",
+      ].sort(),
     );
     expect(Number.isInteger(r.id) && r.id > 0).toBe(true);
     expect(r.imposing_country === "EU" || isCountry(r.imposing_country)).toBe(true);

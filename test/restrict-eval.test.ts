@@ -1,7 +1,7 @@
 /** The spot-check set the benchmark reports on, held to its floors through the real Worker. */
 import { beforeAll, expect, it } from "vitest";
-import { evaluate } from "../bench/restrict-eval.mjs";
 import evalSet from "../bench/restrict-eval.json";
+import { evaluate } from "../bench/restrict-eval.mjs";
 import rules from "../data/restrictions/rules.json";
 import { loadDataset, setup } from "./helpers";
 

@@ -7,9 +7,36 @@ beforeAll(async () => {
   await loadDataset("restrictions");
 });
 
-type Match = { id: string; source: string; hs_code: string | null; imposing_country_code: string; measure_direction: string; rule_type: string; agency: string | null; confidence: string };
-type Item = { sku: string | null; title: string | null; description: string | null; hs_code: string | null; country_of_origin: string | null; restrictions: Match[] | null };
-type Result = { success: boolean; message: string; created_at: string; destination_country: string; origin_country: string | null; items: Item[]; match_count: number; has_prohibitions: boolean; has_restrictions: boolean; duration_ms: number };
+type Match = {
+  id: string;
+  source: string;
+  hs_code: string | null;
+  imposing_country_code: string;
+  measure_direction: string;
+  rule_type: string;
+  agency: string | null;
+  confidence: string;
+};
+type Item = {
+  sku: string | null;
+  title: string | null;
+  description: string | null;
+  hs_code: string | null;
+  country_of_origin: string | null;
+  restrictions: Match[] | null;
+};
+type Result = {
+  success: boolean;
+  message: string;
+  created_at: string;
+  destination_country: string;
+  origin_country: string | null;
+  items: Item[];
+  match_count: number;
+  has_prohibitions: boolean;
+  has_restrictions: boolean;
+  duration_ms: number;
+};
 
 /** The platform id of the rule with this title (and direction/country when titles repeat). */
 function ruleId(title: string, country = "US", direction = "IMPORT") {
@@ -45,15 +72,40 @@ describe("POST /restrict", () => {
     expect(body.origin_country).toBeNull();
     const [a, b, c, d, e, f] = body.items;
     const fire = a!.restrictions!.find((m) => m.id === ruleId("Firearms, ammunition and implements of war"))!;
-    expect(fire).toMatchObject({ source: "platform", hs_code: "93", imposing_country_code: "US", measure_direction: "IMPORT", confidence: "HIGH" });
-    expect(b!.restrictions!.find((m) => m.id === ruleId("Lithium-ion batteries"))).toMatchObject({ hs_code: "850760", confidence: "MEDIUM", rule_type: "observation" });
-    expect(c!.restrictions!.find((m) => m.id === ruleId("African elephant ivory"))).toMatchObject({ hs_code: null, confidence: "MEDIUM", rule_type: "prohibition", agency: "FWS" });
+    expect(fire).toMatchObject({
+      source: "platform",
+      hs_code: "93",
+      imposing_country_code: "US",
+      measure_direction: "IMPORT",
+      confidence: "HIGH",
+    });
+    expect(b!.restrictions!.find((m) => m.id === ruleId("Lithium-ion batteries"))).toMatchObject({
+      hs_code: "850760",
+      confidence: "MEDIUM",
+      rule_type: "observation",
+    });
+    expect(c!.restrictions!.find((m) => m.id === ruleId("African elephant ivory"))).toMatchObject({
+      hs_code: null,
+      confidence: "MEDIUM",
+      rule_type: "prohibition",
+      agency: "FWS",
+    });
     const ids = d!.restrictions!.map((m) => m.id);
     expect(ids).toContain(ruleId("Russian-origin spirits (including vodka)"));
     expect(ids).toContain(ruleId("Spirits and liqueurs"));
     expect(d!.restrictions![0]!.rule_type).toBe("prohibition");
-    expect(e).toEqual({ sku: "E", title: "Cotton T-shirt", description: null, hs_code: "610910", country_of_origin: null, restrictions: null });
-    expect(f!.restrictions!.find((m) => m.id === ruleId("Goods of North Korean origin"))).toMatchObject({ hs_code: null, confidence: "HIGH" });
+    expect(e).toEqual({
+      sku: "E",
+      title: "Cotton T-shirt",
+      description: null,
+      hs_code: "610910",
+      country_of_origin: null,
+      restrictions: null,
+    });
+    expect(f!.restrictions!.find((m) => m.id === ruleId("Goods of North Korean origin"))).toMatchObject({
+      hs_code: null,
+      confidence: "HIGH",
+    });
     expect(f!.sku).toBeNull();
     expect(body.match_count).toBe(body.items.reduce((n, i) => n + (i.restrictions?.length ?? 0), 0));
     expect(body.has_prohibitions).toBe(true);
@@ -61,10 +113,36 @@ describe("POST /restrict", () => {
     expect(Number.isInteger(body.duration_ms)).toBe(true);
     expect(Number.isNaN(Date.parse(body.created_at))).toBe(false);
     expect(Object.keys(body).sort()).toEqual(
-      ["success", "message", "created_at", "destination_country", "origin_country", "items", "match_count", "has_prohibitions", "has_restrictions", "duration_ms"].sort(),
+      [
+        "success",
+        "message",
+        "created_at",
+        "destination_country",
+        "origin_country",
+        "items",
+        "match_count",
+        "has_prohibitions",
+        "has_restrictions",
+        "duration_ms",
+      ].sort(),
     );
     expect(Object.keys(fire).sort()).toEqual(
-      ["id", "source", "hs_code", "imposing_country_code", "measure_direction", "rule_type", "title", "summary", "agency", "agency_flag", "requirement", "source_url", "source_ref", "confidence"].sort(),
+      [
+        "id",
+        "source",
+        "hs_code",
+        "imposing_country_code",
+        "measure_direction",
+        "rule_type",
+        "title",
+        "summary",
+        "agency",
+        "agency_flag",
+        "requirement",
+        "source_url",
+        "source_ref",
+        "confidence",
+      ].sort(),
     );
   });
 
@@ -72,7 +150,13 @@ describe("POST /restrict", () => {
     const { api } = await setup();
     const { body } = await check(api, {
       destination_country: "US",
-      items: [{ title: "Ivorycoast travel guide", description: "Switchblades-free zone poster", materials: "gunmetal finish" }],
+      items: [
+        {
+          title: "Ivorycoast travel guide",
+          description: "Switchblades-free zone poster",
+          materials: "gunmetal finish",
+        },
+      ],
     });
     const ids = body.items[0]!.restrictions?.map((m) => m.id) ?? [];
     expect(ids).not.toContain(ruleId("African elephant ivory"));
@@ -86,15 +170,23 @@ describe("POST /restrict", () => {
     const without = await check(api, { destination_country: "GB", items: [item] });
     expect(without.body.items[0]!.restrictions?.some((m) => m.measure_direction === "EXPORT") ?? false).toBe(false);
     const withOrigin = await check(api, { destination_country: "GB", origin_country: "US", items: [item] });
-    const exp = withOrigin.body.items[0]!.restrictions!.find((m) => m.id === ruleId("Dual-use items: integrated circuits", "US", "EXPORT"))!;
+    const exp = withOrigin.body.items[0]!.restrictions!.find(
+      (m) => m.id === ruleId("Dual-use items: integrated circuits", "US", "EXPORT"),
+    )!;
     expect(exp).toMatchObject({ imposing_country_code: "US", measure_direction: "EXPORT", confidence: "HIGH" });
     expect(withOrigin.body.origin_country).toBe("US");
   });
 
   it("applies Union rules to a member state and reports the member state", async () => {
     const { api } = await setup();
-    const { body } = await check(api, { destination_country: "FR", items: [{ hs_code: "0602.90", title: "Olive tree" }] });
-    expect(body.items[0]!.restrictions!.find((m) => m.id === ruleId("Plants for planting", "EU"))).toMatchObject({ imposing_country_code: "FR", confidence: "HIGH" });
+    const { body } = await check(api, {
+      destination_country: "FR",
+      items: [{ hs_code: "0602.90", title: "Olive tree" }],
+    });
+    expect(body.items[0]!.restrictions!.find((m) => m.id === ruleId("Plants for planting", "EU"))).toMatchObject({
+      imposing_country_code: "FR",
+      confidence: "HIGH",
+    });
   });
 
   it("403 {success:false, message} when checks are not enabled for the destination; the setting changes that", async () => {
@@ -107,7 +199,9 @@ describe("POST /restrict", () => {
 
     const patch = await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": ["zw", "GB"] } });
     expect(patch.status).toBe(200);
-    expect(((await patch.json()) as { settings: Record<string, unknown> }).settings["restrict.enabled_destinations"]).toEqual(["GB", "ZW"]);
+    expect(
+      ((await patch.json()) as { settings: Record<string, unknown> }).settings["restrict.enabled_destinations"],
+    ).toEqual(["GB", "ZW"]);
     expect((await api("/restrict", { json: { destination_country: "ZW", items: [{ title: "x" }] } })).status).toBe(200);
     expect((await api("/restrict", { json: { destination_country: "US", items: [{ title: "x" }] } })).status).toBe(403);
 
@@ -148,8 +242,20 @@ describe("POST /restrict", () => {
 
   it("accepts every limit exactly", async () => {
     const { api } = await setup();
-    const full = { sku: long(100), title: long(500), description: long(2000), materials: long(500), category: long(200), brand: long(200), hs_code: "8507.6000.10", country_of_origin: "gb" };
-    const { res, body } = await check(api, { destination_country: "US", items: Array.from({ length: 100 }, () => full) });
+    const full = {
+      sku: long(100),
+      title: long(500),
+      description: long(2000),
+      materials: long(500),
+      category: long(200),
+      brand: long(200),
+      hs_code: "8507.6000.10",
+      country_of_origin: "gb",
+    };
+    const { res, body } = await check(api, {
+      destination_country: "US",
+      items: Array.from({ length: 100 }, () => full),
+    });
     expect(res.status).toBe(200);
     expect(body.items).toHaveLength(100);
     expect(body.items[0]!.hs_code).toBe("8507600010");
@@ -161,9 +267,18 @@ describe("POST /restrict", () => {
     const bad = await api("/restrict", { method: "POST", body: "{", headers: { "content-type": "application/json" } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe("invalid_json");
-    expect((await call("/admin/api/v1/restrict", { host: ws.host, json: { destination_country: "US", items: [{}] } })).status).toBe(401);
+    expect(
+      (await call("/admin/api/v1/restrict", { host: ws.host, json: { destination_country: "US", items: [{}] } }))
+        .status,
+    ).toBe(401);
     const narrow = await setup(["classify:read"]);
-    for (const [method, path] of [["POST", "/restrict"], ["GET", "/restrict/rules"], ["POST", "/restrict/rules"], ["DELETE", "/restrict/rules/1"], ["GET", "/usage-history/restrict"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/restrict"],
+      ["GET", "/restrict/rules"],
+      ["POST", "/restrict/rules"],
+      ["DELETE", "/restrict/rules/1"],
+      ["GET", "/usage-history/restrict"],
+    ] as const) {
       const res = await narrow.api(path, { method, ...(method === "POST" ? { json: {} } : {}) });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(((await res.json()) as { message: string }).message).toBe("Missing scope: restrict:read");
@@ -187,14 +302,26 @@ describe("custom rules", () => {
     expect(created.status).toBe(201);
     const { rule } = (await created.json()) as { rule: { id: number; source: string; keywords: string[] } };
     expect(Number.isInteger(rule.id)).toBe(true);
-    expect(rule).toMatchObject({ source: "org", keywords: ["toy gun"], hs_code: null, origin_country_code: null, requirement: null });
+    expect(rule).toMatchObject({
+      source: "org",
+      keywords: ["toy gun"],
+      hs_code: null,
+      origin_country_code: null,
+      requirement: null,
+    });
 
     const { body } = await check(api, { destination_country: "US", items: [{ title: "Toy guns with ivory grips" }] });
     const ids = body.items[0]!.restrictions!.map((m) => m.id);
     expect(ids).toContain(`org_rule_${rule.id}`);
     expect(ids).toContain(ruleId("African elephant ivory"));
     const mine = body.items[0]!.restrictions!.find((m) => m.id === `org_rule_${rule.id}`)!;
-    expect(mine).toMatchObject({ source: "org", agency: null, agency_flag: null, confidence: "MEDIUM", imposing_country_code: "US" });
+    expect(mine).toMatchObject({
+      source: "org",
+      agency: null,
+      agency_flag: null,
+      confidence: "MEDIUM",
+      imposing_country_code: "US",
+    });
 
     // A sibling workspace of the same organization sees and applies the rule; another organization does not.
     const sibling = await createWorkspace({ organization_id: ws.organizationId });
@@ -210,16 +337,28 @@ describe("custom rules", () => {
   it("matches HS-prefix and origin org rules and respects validity dates", async () => {
     const { api } = await setup();
     const mk = async (extra: Record<string, unknown>) =>
-      ((await (await api("/restrict/rules", { json: { ...orgRule, keywords: undefined, ...extra } })).json()) as { rule: { id: number } }).rule.id;
+      (
+        (await (await api("/restrict/rules", { json: { ...orgRule, keywords: undefined, ...extra } })).json()) as {
+          rule: { id: number };
+        }
+      ).rule.id;
     const hs = await mk({ hs_code: "9503.00", title: "Toys" });
     const origin = await mk({ origin_country_code: "VE", title: "No goods of VE origin", rule_type: "restriction" });
     const expired = await mk({ hs_code: "9504", valid_from: "2020-01-01", valid_to: "2021-12-31" });
     const future = await mk({ hs_code: "9505", valid_from: "2999-01-01" });
     const { body } = await check(api, {
       destination_country: "US",
-      items: [{ hs_code: "950300" }, { hs_code: "9503" }, { country_of_origin: "VE" }, { hs_code: "950430" }, { hs_code: "950510" }],
+      items: [
+        { hs_code: "950300" },
+        { hs_code: "9503" },
+        { country_of_origin: "VE" },
+        { hs_code: "950430" },
+        { hs_code: "950510" },
+      ],
     });
-    const matched = body.items.map((i) => (i.restrictions ?? []).filter((m) => m.source === "org").map((m) => `${m.id}:${m.confidence}`));
+    const matched = body.items.map((i) =>
+      (i.restrictions ?? []).filter((m) => m.source === "org").map((m) => `${m.id}:${m.confidence}`),
+    );
     expect(matched).toEqual([[`org_rule_${hs}:HIGH`], [`org_rule_${hs}:MEDIUM`], [`org_rule_${origin}:HIGH`], [], []]);
     expect(expired).not.toBe(future);
   });
@@ -247,14 +386,25 @@ describe("custom rules", () => {
   it("pages the list newest first", async () => {
     const { api } = await setup();
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push(((await (await api("/restrict/rules", { json: { ...orgRule, title: `R${i}` } })).json()) as { rule: { id: number } }).rule.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          (await (await api("/restrict/rules", { json: { ...orgRule, title: `R${i}` } })).json()) as {
+            rule: { id: number };
+          }
+        ).rule.id,
+      );
     const p1 = (await (await api("/restrict/rules?limit=2")).json()) as { rules: { id: number }[]; has_more: boolean };
     expect(p1.rules.map((r) => r.id)).toEqual([ids[2], ids[1]]);
     expect(p1.has_more).toBe(true);
-    const p2 = (await (await api(`/restrict/rules?limit=2&starting_after=${ids[1]}`)).json()) as { rules: { id: number }[]; has_more: boolean };
+    const p2 = (await (await api(`/restrict/rules?limit=2&starting_after=${ids[1]}`)).json()) as {
+      rules: { id: number }[];
+      has_more: boolean;
+    };
     expect(p2.rules.map((r) => r.id)).toEqual([ids[0]]);
     expect(p2.has_more).toBe(false);
-    for (const q of ["starting_after=abc", "limit=0", "limit=101"]) expect((await api(`/restrict/rules?${q}`)).status, q).toBe(400);
+    for (const q of ["starting_after=abc", "limit=0", "limit=101"])
+      expect((await api(`/restrict/rules?${q}`)).status, q).toBe(400);
   });
 
   it.each([
@@ -285,7 +435,13 @@ describe("GET /usage-history/restrict", () => {
     const ids: string[] = [];
     const run = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const res = await api("/restrict", { json: { destination_country: "US", origin_country: "GB", items: Array.from({ length: i + 1 }, () => ({ title: "ivory" })) } });
+        const res = await api("/restrict", {
+          json: {
+            destination_country: "US",
+            origin_country: "GB",
+            items: Array.from({ length: i + 1 }, () => ({ title: "ivory" })),
+          },
+        });
         expect(res.status).toBe(200);
         ids.push(res.headers.get("x-request-id")!);
       }
@@ -298,8 +454,21 @@ describe("GET /usage-history/restrict", () => {
     const p1 = await page("?limit=2");
     expect(p1.data.map((r) => r.id)).toEqual(newestFirst.slice(0, 2));
     expect(p1.has_more).toBe(true);
-    expect(Object.keys(p1.data[0]!).sort()).toEqual(["created_at", "duration_ms", "id", "item_count", "match_count", "receiver_country_code", "sender_country_code"]);
-    expect(p1.data[0]).toMatchObject({ sender_country_code: "GB", receiver_country_code: "US", item_count: 5, match_count: 5 });
+    expect(Object.keys(p1.data[0]!).sort()).toEqual([
+      "created_at",
+      "duration_ms",
+      "id",
+      "item_count",
+      "match_count",
+      "receiver_country_code",
+      "sender_country_code",
+    ]);
+    expect(p1.data[0]).toMatchObject({
+      sender_country_code: "GB",
+      receiver_country_code: "US",
+      item_count: 5,
+      match_count: 5,
+    });
 
     await run(2); // arrive between calls
     const p2 = await page(`?limit=2&starting_after=${p1.data[1]!.id}`);
@@ -323,7 +492,11 @@ describe("GET /usage-history/restrict", () => {
     const ok = await mine.api("/restrict", { json: { destination_country: "US", items: [{}] } });
     const theirs = await setup();
     await theirs.api("/restrict", { json: { destination_country: "US", items: [{}] } });
-    const rows = ((await (await mine.api("/usage-history/restrict")).json()) as { data: { id: string; sender_country_code: string | null; match_count: number }[] }).data;
+    const rows = (
+      (await (await mine.api("/usage-history/restrict")).json()) as {
+        data: { id: string; sender_country_code: string | null; match_count: number }[];
+      }
+    ).data;
     expect(rows.map((r) => r.id)).toEqual([ok.headers.get("x-request-id")]);
     expect(rows[0]).toMatchObject({ sender_country_code: null, match_count: 0 });
   });
@@ -337,15 +510,28 @@ describe("GET /usage-history/restrict", () => {
 describe("OpenAPI", () => {
   it("documents the restrict, custom-rule, history and settings routes with their scopes and examples", async () => {
     const doc = (await (await call("/openapi.json")).json()) as {
-      paths: Record<string, Record<string, { security?: unknown; parameters?: { name: string; schema: { type: string } }[]; requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            security?: unknown;
+            parameters?: { name: string; schema: { type: string } }[];
+            requestBody?: { content: Record<string, { schema: unknown }> };
+          }
+        >
+      >;
       components: { schemas: Record<string, { example?: unknown }> };
     };
     const p = doc.paths;
     expect(p["/admin/api/v1/restrict"]!.post!.security).toEqual([{ oauth2: ["restrict:read"] }]);
     expect(Object.keys(p["/admin/api/v1/restrict/rules"]!).sort()).toEqual(["get", "post"]);
-    expect(p["/admin/api/v1/restrict/rules/{id}"]!.delete!.parameters!.find((x) => x.name === "id")!.schema.type).toBe("integer");
+    expect(p["/admin/api/v1/restrict/rules/{id}"]!.delete!.parameters!.find((x) => x.name === "id")!.schema.type).toBe(
+      "integer",
+    );
     expect(p["/admin/api/v1/usage-history/restrict"]!.get!.security).toEqual([{ oauth2: ["restrict:read"] }]);
     expect(p["/admin/api/v1/settings"]!.patch!.security).toEqual([{ oauth2: ["settings:write"] }]);
-    for (const name of ["RestrictRequest", "CreateRestrictionRule", "SettingsPatch"]) expect(doc.components.schemas[name]!.example).toBeDefined();
+    for (const name of ["RestrictRequest", "CreateRestrictionRule", "SettingsPatch"])
+      expect(doc.components.schemas[name]!.example).toBeDefined();
   });
 });

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../src/db/client";
-import { VERSION_CHECK_MS, currentIndex, resetScreenIndex } from "../src/modules/screen/service";
+import { currentIndex, resetScreenIndex, VERSION_CHECK_MS } from "../src/modules/screen/service";
 import { loadDataset, setup } from "./helpers";
 
 describe("screening data", () => {
@@ -16,7 +16,11 @@ describe("screening data", () => {
     await loadDataset("sanctions", { fixture: true });
     const res = await api("/screen", { method: "POST", json: { name: "Banco Nacional de Cuba" } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { searched_lists: string[]; data_source: { version: string }; matches: { score: number }[] };
+    const body = (await res.json()) as {
+      searched_lists: string[];
+      data_source: { version: string };
+      matches: { score: number }[];
+    };
     expect(body.searched_lists).toEqual(["SDN", "UN"]);
     expect(body.data_source.version).toMatch(/\+fixture$/);
     expect(body.matches[0]?.score).toBe(1);
@@ -31,7 +35,9 @@ describe("screening data", () => {
     expect(full.dataSource.version).not.toMatch(/fixture/);
     expect(full.index.entries.length).toBeGreaterThan(17_000);
     expect(small.index.entries.length).toBeLessThan(200);
-    const counts = await env.DB.prepare("SELECT list_code, COUNT(*) AS n FROM sanction_entries GROUP BY list_code ORDER BY list_code").all();
+    const counts = await env.DB.prepare(
+      "SELECT list_code, COUNT(*) AS n FROM sanction_entries GROUP BY list_code ORDER BY list_code",
+    ).all();
     expect(counts.results).toEqual([
       { list_code: "SDN", n: 16_689 },
       { list_code: "UN", n: 1_000 },

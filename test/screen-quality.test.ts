@@ -28,7 +28,9 @@ describe("screening quality", () => {
 
   it(`recall at 0.7 ≥ ${MIN_RECALL * 100} % and false positives ≤ ${MAX_FALSE_POSITIVE_RATE * 100} %`, async () => {
     const { index } = await currentIndex(createDb(env.DB), Date.now());
-    const found = evalSet.true_variants.filter((v) => screen(index, { name: v.query }).some((h) => index.entries[h.entry]!.id === v.expect));
+    const found = evalSet.true_variants.filter((v) =>
+      screen(index, { name: v.query }).some((h) => index.entries[h.entry]!.id === v.expect),
+    );
     const flagged = evalSet.innocents.filter((v) => screen(index, { name: v.query }).length > 0);
     const recall = found.length / evalSet.true_variants.length;
     const fpRate = flagged.length / evalSet.innocents.length;

@@ -10,7 +10,15 @@ interface Result {
     list_code: string;
     matched_name: string;
     matched_query: string;
-    entry: { name: string; alt_names: string[]; entry_type: string; programs: string[]; addresses: unknown[]; source_ref: string; remarks: string | null };
+    entry: {
+      name: string;
+      alt_names: string[];
+      entry_type: string;
+      programs: string[];
+      addresses: unknown[];
+      source_ref: string;
+      remarks: string | null;
+    };
   }[];
   match_count: number;
   searched_lists: string[];
@@ -48,7 +56,14 @@ describe("POST /screen: matching", () => {
         entry_type: "entity",
         programs: ["CUBA"],
         addresses: expect.arrayContaining([
-          { address: "Zweierstrasse 35", city: "Zurich CH-8022", state: null, postal_code: null, country: "Switzerland", note: null },
+          {
+            address: "Zweierstrasse 35",
+            city: "Zurich CH-8022",
+            state: null,
+            postal_code: null,
+            country: "Switzerland",
+            note: null,
+          },
         ]),
         source_ref: "306",
         remarks: "a.k.a. 'BNC'.",
@@ -132,14 +147,24 @@ describe("POST /screen: matching", () => {
 describe("POST /screen: evidence", () => {
   it("logs inputs, lists with versions and the matches returned under the request id; body archived", async () => {
     const { ws, api } = await setup();
-    const body = { name: "Banco Nacional de Cuba", company: "Acme Imports", type: "entity", address: { line_1: "1 Main St", city: "Zurich", country_code: "ch" } };
+    const body = {
+      name: "Banco Nacional de Cuba",
+      company: "Acme Imports",
+      type: "entity",
+      address: { line_1: "1 Main St", city: "Zurich", country_code: "ch" },
+    };
     const res = await api("/screen", { method: "POST", json: body });
     const json = (await res.json()) as Result;
     const id = res.headers.get("x-request-id")!;
     const row = await env.DB.prepare("SELECT * FROM usage_log WHERE id = ?").bind(id).first<Record<string, unknown>>();
     expect(row).toMatchObject({ workspace_id: ws.id, kind: "screen", item_count: 2, match_count: json.match_count });
     const detail = JSON.parse(String(row!.detail));
-    expect(detail.input).toEqual({ name: body.name, company: body.company, type: "entity", address: { line_1: "1 Main St", city: "Zurich", country_code: "CH" } });
+    expect(detail.input).toEqual({
+      name: body.name,
+      company: body.company,
+      type: "entity",
+      address: { line_1: "1 Main St", city: "Zurich", country_code: "CH" },
+    });
     expect(detail.lists).toEqual([
       { code: "SDN", version: expect.stringMatching(/^2024-05-03/) },
       { code: "UN", version: "2025-11-18" },
@@ -171,8 +196,16 @@ describe("POST /screen: evidence of pinned clients", () => {
     const res = await call("/admin/api/v1/screen", { host: ws.host, token, json: { name: "Katrin Lindemann" } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ matches: [], match_count: 0 });
-    const row = await env.DB.prepare("SELECT * FROM usage_log WHERE id = ?").bind(res.headers.get("x-request-id")).first<Record<string, unknown>>();
-    expect(row).toMatchObject({ workspace_id: ws.id, customer_id: customerId, actor: client.clientId, item_count: 1, match_count: 0 });
+    const row = await env.DB.prepare("SELECT * FROM usage_log WHERE id = ?")
+      .bind(res.headers.get("x-request-id"))
+      .first<Record<string, unknown>>();
+    expect(row).toMatchObject({
+      workspace_id: ws.id,
+      customer_id: customerId,
+      actor: client.clientId,
+      item_count: 1,
+      match_count: 0,
+    });
     expect(JSON.parse(String(row!.detail)).matches).toEqual([]);
   });
 });
@@ -204,7 +237,11 @@ describe("POST /screen: validation", () => {
 
   it("malformed JSON → 400 invalid_json; wrong content type → 415", async () => {
     const { api } = await setup();
-    const bad = await api("/screen", { method: "POST", body: "{name:", headers: { "content-type": "application/json" } });
+    const bad = await api("/screen", {
+      method: "POST",
+      body: "{name:",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "invalid_json" });
     const text = await api("/screen", { method: "POST", body: "name=x", headers: { "content-type": "text/plain" } });

@@ -8,23 +8,48 @@ describe("workspace settings", () => {
   it("lists every key at its default (null), sets, resets, and keeps workspaces apart", async () => {
     const { api } = await setup();
     const initial = (await (await api("/settings")).json()) as Settings;
-    expect(initial).toEqual({ success: true, message: "", settings: { "restrict.enabled_destinations": null, "consignments.delete_guards": null }, updated_at: null });
+    expect(initial).toEqual({
+      success: true,
+      message: "",
+      settings: { "restrict.enabled_destinations": null, "consignments.delete_guards": null },
+      updated_at: null,
+    });
 
-    const res = await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": ["us", "DE", "US"] } });
+    const res = await api("/settings", {
+      method: "PATCH",
+      json: { "restrict.enabled_destinations": ["us", "DE", "US"] },
+    });
     expect(res.status).toBe(200);
     const patched = (await res.json()) as Settings;
     expect(patched.settings["restrict.enabled_destinations"]).toEqual(["DE", "US"]);
     expect(patched.updated_at).not.toBeNull();
-    expect(((await (await api("/settings")).json()) as Settings).settings["restrict.enabled_destinations"]).toEqual(["DE", "US"]);
+    expect(((await (await api("/settings")).json()) as Settings).settings["restrict.enabled_destinations"]).toEqual([
+      "DE",
+      "US",
+    ]);
 
     // An empty patch changes nothing; an empty list disables every destination.
-    expect(((await (await api("/settings", { method: "PATCH", json: {} })).json()) as Settings).settings["restrict.enabled_destinations"]).toEqual(["DE", "US"]);
-    expect(((await (await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": [] } })).json()) as Settings).settings["restrict.enabled_destinations"]).toEqual([]);
+    expect(
+      ((await (await api("/settings", { method: "PATCH", json: {} })).json()) as Settings).settings[
+        "restrict.enabled_destinations"
+      ],
+    ).toEqual(["DE", "US"]);
+    expect(
+      (
+        (await (
+          await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": [] } })
+        ).json()) as Settings
+      ).settings["restrict.enabled_destinations"],
+    ).toEqual([]);
 
     const other = await setup();
-    expect(((await (await other.api("/settings")).json()) as Settings).settings["restrict.enabled_destinations"]).toBeNull();
+    expect(
+      ((await (await other.api("/settings")).json()) as Settings).settings["restrict.enabled_destinations"],
+    ).toBeNull();
 
-    const reset = (await (await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": null } })).json()) as Settings;
+    const reset = (await (
+      await api("/settings", { method: "PATCH", json: { "restrict.enabled_destinations": null } })
+    ).json()) as Settings;
     expect(reset.settings["restrict.enabled_destinations"]).toBeNull();
   });
 

@@ -1,15 +1,23 @@
 /** POST {base_url}/admin/oauth2/token (RFC 6749 §4.4). */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type TestClient, type TestWorkspace, auditRow, call, createClient, createWorkspace } from "./helpers";
+import { auditRow, call, createClient, createWorkspace, type TestClient, type TestWorkspace } from "./helpers";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
 function tokenRequest(ws: TestWorkspace, params: Record<string, string>, headers: Record<string, string> = {}) {
-  return call("/admin/oauth2/token", { host: ws.host, headers: { ...FORM, ...headers }, body: new URLSearchParams(params).toString() });
+  return call("/admin/oauth2/token", {
+    host: ws.host,
+    headers: { ...FORM, ...headers },
+    body: new URLSearchParams(params).toString(),
+  });
 }
 
-const creds = (c: TestClient) => ({ grant_type: "client_credentials", client_id: c.clientId, client_secret: c.clientSecret });
+const creds = (c: TestClient) => ({
+  grant_type: "client_credentials",
+  client_id: c.clientId,
+  client_secret: c.clientSecret,
+});
 
 describe("token endpoint", () => {
   it("issues a bearer token for good credentials, with no-store caching", async () => {
@@ -87,7 +95,11 @@ describe("token endpoint", () => {
   it("415 for a body that is neither form-encoded nor JSON; JSON bodies are accepted", async () => {
     const ws = await createWorkspace();
     const client = await createClient(ws);
-    const xml = await call("/admin/oauth2/token", { host: ws.host, headers: { "content-type": "text/xml" }, body: "<x/>" });
+    const xml = await call("/admin/oauth2/token", {
+      host: ws.host,
+      headers: { "content-type": "text/xml" },
+      body: "<x/>",
+    });
     expect(xml.status).toBe(415);
     const json = await call("/admin/oauth2/token", { host: ws.host, json: creds(client) });
     expect(json.status).toBe(200);
@@ -118,13 +130,23 @@ describe("token endpoint", () => {
     const client = await createClient(ws);
     const res = await tokenRequest(ws, creds(client));
     const row = await auditRow(res.headers.get("X-Request-Id")!);
-    expect(row).toMatchObject({ route: "/admin/oauth2/token", method: "POST", http_status: 200, has_body: 0, body_key: null });
+    expect(row).toMatchObject({
+      route: "/admin/oauth2/token",
+      method: "POST",
+      http_status: 200,
+      has_body: 0,
+      body_key: null,
+    });
     const listed = await env.ARCHIVE.list({ prefix: `${ws.id}/` });
     expect(listed.objects).toHaveLength(0);
   });
 
   it("404 for an unknown workspace subdomain", async () => {
-    const res = await call("/admin/oauth2/token", { host: "no-such-workspace.localhost", headers: FORM, body: "grant_type=client_credentials" });
+    const res = await call("/admin/oauth2/token", {
+      host: "no-such-workspace.localhost",
+      headers: FORM,
+      body: "grant_type=client_credentials",
+    });
     expect(res.status).toBe(404);
   });
 });

@@ -2,13 +2,13 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
+import { uuidv7 } from "uuidv7";
 import { describe, expect, it } from "vitest";
 import { API_PREFIX, createApp } from "../src/app";
 import { createDb } from "../src/db/client";
+import { usageLog } from "../src/db/schema/index";
 import { bearerAuth } from "../src/middleware/auth";
 import { usageHistoryRoutes } from "../src/modules/usage/routes";
-import { usageLog } from "../src/db/schema/index";
-import { uuidv7 } from "uuidv7";
 import { createClient, getToken, insertCustomer, setup } from "./helpers";
 
 // A test app with a history mounted for one kind, as an engine module would.
@@ -16,16 +16,27 @@ const app = createApp();
 app.use(`${API_PREFIX}/*`, bearerAuth);
 app.route(
   API_PREFIX,
-  usageHistoryRoutes("screen", "screen:read", z.object({ id: z.string(), item_count: z.number(), created_at: z.string() }), (r) => ({
-    id: r.id,
-    item_count: r.itemCount,
-    created_at: r.createdAt,
-  })),
+  usageHistoryRoutes(
+    "screen",
+    "screen:read",
+    z.object({ id: z.string(), item_count: z.number(), created_at: z.string() }),
+    (r) => ({
+      id: r.id,
+      item_count: r.itemCount,
+      created_at: r.createdAt,
+    }),
+  ),
 );
 
 async function get(host: string, token: string, query: string) {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`http://${host}${API_PREFIX}/usage-history/screen${query}`, { headers: { authorization: `Bearer ${token}` } }), env, ctx);
+  const res = await app.fetch(
+    new Request(`http://${host}${API_PREFIX}/usage-history/screen${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+    }),
+    env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -39,7 +50,9 @@ async function insert(workspaceId: string, n: number, customerId: number | null 
   for (let i = 0; i < n; i++) {
     const id = uuidv7();
     clock += 1000;
-    await db.insert(usageLog).values({ id, workspaceId, kind: "screen", itemCount: i, customerId, createdAt: new Date(clock).toISOString() });
+    await db
+      .insert(usageLog)
+      .values({ id, workspaceId, kind: "screen", itemCount: i, customerId, createdAt: new Date(clock).toISOString() });
     ids.push(id);
   }
   return ids;

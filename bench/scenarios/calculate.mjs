@@ -5,8 +5,16 @@
 export const area = "calculate";
 
 const CODES = [
-  ["6109.10.00", "CN"], ["6109.10.00", "VN"], ["8517.13.00", "CN"], ["9403.60.80", "CN"], ["7208.36.00", "BR"],
-  ["0406.10.08", "FR"], ["0402.29.50", "NZ"], ["6201.20.11", "VN"], ["8703.80.00", "CN"], ["3926.90.99", "CN"],
+  ["6109.10.00", "CN"],
+  ["6109.10.00", "VN"],
+  ["8517.13.00", "CN"],
+  ["9403.60.80", "CN"],
+  ["7208.36.00", "BR"],
+  ["0406.10.08", "FR"],
+  ["0402.29.50", "NZ"],
+  ["6201.20.11", "VN"],
+  ["8703.80.00", "CN"],
+  ["3926.90.99", "CN"],
 ];
 
 export function requests() {
@@ -23,7 +31,14 @@ export function requests() {
       label: "POST /calculate (one line, US, 301 stacked)",
       method: "POST",
       path: "/admin/api/v1/calculate",
-      body: { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" },
+      body: {
+        hs_code: "6109.10.00",
+        origin_country: "CN",
+        destination_country: "US",
+        declared_value: 1000,
+        currency: "USD",
+        entry_date: "2026-03-02",
+      },
       // The calculate goal: a single quote's p50 within 3x the bare route of the same run.
       maxAdjacentRatio: 3,
     },
@@ -45,9 +60,44 @@ export function requests() {
 /** A correctness spot check against the running server: a few worked cases, as a table for RESULTS.md. */
 export async function report({ call }) {
   const cases = [
-    ["6109.10.00 CN→US 1,000 USD (301 + Section 122)", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, currency: "USD", entry_date: "2026-03-02" }, 374.83],
-    ["6109.10.00 CN→DE 1,000 EUR + 120 freight", { hs_code: "6109.10.00", origin_country: "CN", destination_country: "DE", declared_value: 1000, currency: "EUR", shipping_cost: 100, insurance_cost: 20, entry_date: "2026-03-02" }, 372.74],
-    ["7208.36.00 BR→US 10,000 USD (232 steel)", { hs_code: "7208.36.00", origin_country: "BR", destination_country: "US", declared_value: 10000, currency: "USD", entry_date: "2025-09-02" }, 5047.14],
+    [
+      "6109.10.00 CN→US 1,000 USD (301 + Section 122)",
+      {
+        hs_code: "6109.10.00",
+        origin_country: "CN",
+        destination_country: "US",
+        declared_value: 1000,
+        currency: "USD",
+        entry_date: "2026-03-02",
+      },
+      374.83,
+    ],
+    [
+      "6109.10.00 CN→DE 1,000 EUR + 120 freight",
+      {
+        hs_code: "6109.10.00",
+        origin_country: "CN",
+        destination_country: "DE",
+        declared_value: 1000,
+        currency: "EUR",
+        shipping_cost: 100,
+        insurance_cost: 20,
+        entry_date: "2026-03-02",
+      },
+      372.74,
+    ],
+    [
+      "7208.36.00 BR→US 10,000 USD (232 steel)",
+      {
+        hs_code: "7208.36.00",
+        origin_country: "BR",
+        destination_country: "US",
+        declared_value: 10000,
+        currency: "USD",
+        entry_date: "2025-09-02",
+      },
+      5047.14,
+    ],
   ];
   const rows = ["### Calculate spot checks", "", "| case | expected total | answered | ok |", "|---|---:|---:|---|"];
   for (const [name, body, expected] of cases) {

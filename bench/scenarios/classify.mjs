@@ -32,7 +32,8 @@ export function requests() {
       method: "POST",
       path: "/admin/api/v1/classify",
       body: {
-        description: "Wireless noise cancelling over-ear headphones with microphone, 40h battery, foldable, carrying case included",
+        description:
+          "Wireless noise cancelling over-ear headphones with microphone, 40h battery, foldable, carrying case included",
         destination_country: "DE",
       },
     },
@@ -43,11 +44,18 @@ const pct = (n, d) => `${((100 * n) / d).toFixed(1)} %`;
 
 export async function report({ call }) {
   const out = ["### Classification accuracy (POST /classify, destination US, mode standard)", ""];
-  out.push("| set | items | chapters | top-1 @4 | top-5 @4 | top-1 @6 | top-5 @6 | unclassifiable |", "|---|---|---|---|---|---|---|---|");
+  out.push(
+    "| set | items | chapters | top-1 @4 | top-5 @4 | top-1 @6 | top-5 @6 | unclassifiable |",
+    "|---|---|---|---|---|---|---|---|",
+  );
   const reliability = {};
   for (const name of ["classify-eval", "classify-holdout"]) {
     const items = readSet(name);
-    let t1h4 = 0, t1h6 = 0, t5h4 = 0, t5h6 = 0, un = 0;
+    let t1h4 = 0,
+      t1h6 = 0,
+      t5h4 = 0,
+      t5h6 = 0,
+      un = 0;
     for (const { description, hs6 } of items) {
       const { status, json } = await call("POST", "/admin/api/v1/classify", { description, destination_country: "US" });
       if (status !== 200) {
@@ -67,13 +75,24 @@ export async function report({ call }) {
     }
     const n = items.length;
     const chapters = new Set(items.map((i) => i.hs6.slice(0, 2))).size;
-    out.push(`| ${name} | ${n} | ${chapters} | ${pct(t1h4, n)} | ${pct(t5h4, n)} | ${pct(t1h6, n)} | ${pct(t5h6, n)} | ${un} |`);
+    out.push(
+      `| ${name} | ${n} | ${chapters} | ${pct(t1h4, n)} | ${pct(t5h4, n)} | ${pct(t1h6, n)} | ${pct(t5h6, n)} | ${un} |`,
+    );
   }
-  out.push("", "Confidence reliability (share of top results right at 4 digits, per label):", "", "| set | label | results | right @4 |", "|---|---|---|---|");
+  out.push(
+    "",
+    "Confidence reliability (share of top results right at 4 digits, per label):",
+    "",
+    "| set | label | results | right @4 |",
+    "|---|---|---|---|",
+  );
   for (const [key, [n, ok]] of Object.entries(reliability).sort()) {
     const [set, label] = key.split("|");
     out.push(`| ${set} | ${label} | ${n} | ${pct(ok, n)} |`);
   }
-  out.push("", "Goals (issue 5): top-1 @4 ≥ 70 %, top-5 @6 ≥ 80 %. `node bench/classify-compare.mjs` compares the BM25F ranker with fuse.js offline.");
+  out.push(
+    "",
+    "Goals (issue 5): top-1 @4 ≥ 70 %, top-5 @6 ≥ 80 %. `node bench/classify-compare.mjs` compares the BM25F ranker with fuse.js offline.",
+  );
   return out.join("\n");
 }

@@ -10,13 +10,26 @@ import { createServer } from "node:http";
 
 export const area = "consignments";
 
-const item = (p, i) => ({ sku: `SKU-${p}-${i}`, title: `Cotton T-shirt ${i}`, quantity: 2, unit_value: 12.5, currency_code: "GBP", country_of_origin: "PT", hs_code: "6109.10", order_ref: "ORD-1" });
+const item = (p, i) => ({
+  sku: `SKU-${p}-${i}`,
+  title: `Cotton T-shirt ${i}`,
+  quantity: 2,
+  unit_value: 12.5,
+  currency_code: "GBP",
+  country_of_origin: "PT",
+  hs_code: "6109.10",
+  order_ref: "ORD-1",
+});
 export const bigConsignment = (ref) => ({
   shipment_ref: ref,
   sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", country_code: "GB" },
   receiver: { company_name: "Buyer Inc", address_1: "5 Main St", city: "Austin", country_code: "US" },
   orders: [{ order_ref: "ORD-1", amount: 2500, currency_code: "GBP" }],
-  parcels: Array.from({ length: 10 }, (_, p) => ({ weight_value: 1.5, barcode: `BC-${ref}-${p}`, items: Array.from({ length: 10 }, (_, i) => item(p, i)) })),
+  parcels: Array.from({ length: 10 }, (_, p) => ({
+    weight_value: 1.5,
+    barcode: `BC-${ref}-${p}`,
+    items: Array.from({ length: 10 }, (_, i) => item(p, i)),
+  })),
 });
 
 let receiver;
@@ -28,7 +41,11 @@ export async function setup({ call }) {
   receiver = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
-      received.push({ id: req.headers["webhook-id"], at: performance.now(), signed: Boolean(req.headers["webhook-signature"]) });
+      received.push({
+        id: req.headers["webhook-id"],
+        at: performance.now(),
+        signed: Boolean(req.headers["webhook-signature"]),
+      });
       res.writeHead(204).end();
     });
   });
@@ -38,7 +55,12 @@ export async function setup({ call }) {
 
 export function requests(ctx) {
   return [
-    { label: "POST /consignments (10 parcels × 10 items)", method: "POST", path: "/admin/api/v1/consignments", body: bigConsignment("BENCH-LOAD") },
+    {
+      label: "POST /consignments (10 parcels × 10 items)",
+      method: "POST",
+      path: "/admin/api/v1/consignments",
+      body: bigConsignment("BENCH-LOAD"),
+    },
     { label: "GET /consignments/{id} (10 × 10)", method: "GET", path: `/admin/api/v1/consignments/${ctx.id}` },
   ];
 }
@@ -53,7 +75,10 @@ const waitFor = async (predicate, ms) => {
 };
 
 export async function report({ call, context }) {
-  const hook = await call("POST", "/admin/api/v1/settings/webhooks", { url: `http://127.0.0.1:${context.port}/hook`, events: ["consignment.created"] });
+  const hook = await call("POST", "/admin/api/v1/settings/webhooks", {
+    url: `http://127.0.0.1:${context.port}/hook`,
+    events: ["consignment.created"],
+  });
   if (hook.status !== 201) throw new Error(`webhook create: ${hook.status} ${JSON.stringify(hook.json)}`);
   const latencies = [];
   for (let i = 0; i < 10; i++) {
@@ -68,7 +93,9 @@ export async function report({ call, context }) {
   const burst = 200;
   const before = received.length;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: burst }, (_, i) => call("POST", "/admin/api/v1/consignments", { shipment_ref: `BURST-${i}` })));
+  await Promise.all(
+    Array.from({ length: burst }, (_, i) => call("POST", "/admin/api/v1/consignments", { shipment_ref: `BURST-${i}` })),
+  );
   const ok = await waitFor(() => received.length >= before + burst, 120_000);
   const elapsed = (received.at(-1).at - t0) / 1000;
   const sorted = (xs) => [...xs].sort((a, b) => a - b);

@@ -29,7 +29,10 @@ const SAMPLES = [
 ];
 
 function items() {
-  return Array.from({ length: 100 }, (_, i) => ({ sku: `SKU-${String(i + 1).padStart(4, "0")}`, ...SAMPLES[i % SAMPLES.length] }));
+  return Array.from({ length: 100 }, (_, i) => ({
+    sku: `SKU-${String(i + 1).padStart(4, "0")}`,
+    ...SAMPLES[i % SAMPLES.length],
+  }));
 }
 
 export function requests() {

@@ -30,7 +30,12 @@ export function requests() {
   return [
     { label: "POST /screen (listed name, hit)", method: "POST", path: PATH, body: { name: "Banco Nacional de Cuba" } },
     { label: "POST /screen (innocent name, no hit)", method: "POST", path: PATH, body: { name: "Katrin Lindemann" } },
-    { label: "POST /screen (name + company)", method: "POST", path: PATH, body: { name: "Omar Haddad", company: "Gazprom Bank", type: "entity" } },
+    {
+      label: "POST /screen (name + company)",
+      method: "POST",
+      path: PATH,
+      body: { name: "Omar Haddad", company: "Gazprom Bank", type: "entity" },
+    },
   ];
 }
 
@@ -78,7 +83,13 @@ function quality(set, hitsOf) {
 
 async function loadEngine() {
   const { build } = await import("esbuild");
-  const out = await build({ entryPoints: [join(ROOT, "src/engines/screen/index.ts")], bundle: true, format: "esm", write: false, platform: "neutral" });
+  const out = await build({
+    entryPoints: [join(ROOT, "src/engines/screen/index.ts")],
+    bundle: true,
+    format: "esm",
+    write: false,
+    platform: "neutral",
+  });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
 }
 
@@ -86,7 +97,8 @@ async function listInput() {
   const { readList } = await import(join(ROOT, "scripts/data/sanctions.mjs"));
   const input = [];
   for (const code of ["SDN", "UN"]) {
-    for (const e of readList(code)) input.push({ id: `${code}:${e.ref}`, listCode: code, entryType: e.type, name: e.name, altNames: e.alt_names });
+    for (const e of readList(code))
+      input.push({ id: `${code}:${e.ref}`, listCode: code, entryType: e.type, name: e.name, altNames: e.alt_names });
   }
   return input;
 }
@@ -121,7 +133,12 @@ export async function report({ call }) {
     httpTimes.push(performance.now() - t);
     if (res.json.matches.length) flagged++;
   }
-  const http = { recall: found / variants, fpRate: flagged / innocents, p50: percentile(httpTimes, 50), p99: percentile(httpTimes, 99) };
+  const http = {
+    recall: found / variants,
+    fpRate: flagged / innocents,
+    p50: percentile(httpTimes, 50),
+    p99: percentile(httpTimes, 99),
+  };
 
   // 2 and 3. In this process: the engine, then fuse.js over the same names.
   v8.setFlagsFromString("--expose-gc");
@@ -148,7 +165,14 @@ export async function report({ call }) {
   const t1 = performance.now();
   const fuse = new Fuse(docs, { keys: ["name"], includeScore: true, threshold: 0.3, ignoreLocation: true });
   const fuseBuildMs = performance.now() - t1;
-  const fuseQuality = quality(sample, (q) => [...new Set(fuse.search(q).filter((r) => r.score <= 0.3).map((r) => r.item.id))]);
+  const fuseQuality = quality(sample, (q) => [
+    ...new Set(
+      fuse
+        .search(q)
+        .filter((r) => r.score <= 0.3)
+        .map((r) => r.item.id),
+    ),
+  ]);
 
   const lines = [
     "### Screening quality and speed",

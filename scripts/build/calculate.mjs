@@ -18,10 +18,13 @@ import { parseCsv } from "./csv.mjs";
 const shared = join(root, "..", "shared", "data");
 
 const table = (path) => {
-  const [head, ...body] = parseCsv(readFileSync(path, "utf8").replace(/^\uFEFF/, "")).filter((r) => r.length > 1 && !r[0].startsWith("#"));
+  const [head, ...body] = parseCsv(readFileSync(path, "utf8").replace(/^\uFEFF/, "")).filter(
+    (r) => r.length > 1 && !r[0].startsWith("#"),
+  );
   return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ""])));
 };
-const write = (rel, value) => writeFileSync(join(dataDir, rel), typeof value === "string" ? value : JSON.stringify(value) + "\n");
+const write = (rel, value) =>
+  writeFileSync(join(dataDir, rel), typeof value === "string" ? value : JSON.stringify(value) + "\n");
 
 /** "1/1/21" → "2021-01-01"; two-digit years ≥ 70 are 19xx; 12/31/50 is the USITC "no end" sentinel → null. */
 function usDate(s, end = false) {
@@ -49,32 +52,77 @@ function components(type, av, sp, other, q1, q2) {
   const S = (unit) => ["sp", num(sp), unit];
   const O = (unit) => ["sp", num(other), unit];
   switch (type) {
-    case "0": return [];
-    case "1": return [S(q1)];
-    case "2": return [S(q2)];
-    case "3": return [S(q1), O(q2)];
-    case "4": return [S(q1), A()];
-    case "5": return [S(q2), A()];
-    case "6": return [S(q1), A(), O(q2)];
-    case "7": return [A()];
-    default: return null;
+    case "0":
+      return [];
+    case "1":
+      return [S(q1)];
+    case "2":
+      return [S(q2)];
+    case "3":
+      return [S(q1), O(q2)];
+    case "4":
+      return [S(q1), A()];
+    case "5":
+      return [S(q2), A()];
+    case "6":
+      return [S(q1), A(), O(q2)];
+    case "7":
+      return [A()];
+    default:
+      return null;
   }
 }
 
 /** Special-programme columns of the USITC file that carry numeric rates, by programme code. */
 const NUMERIC_PROGRAMS = {
-  AU: "australia", BH: "bahrain", CL: "chile", CO: "colombia", JO: "jordan", JP: "japan", KR: "korea", MA: "morocco",
-  OM: "oman", P: "dr_cafta", PA: "panama", PE: "peru", S: "usmca", SG: "singapore",
+  AU: "australia",
+  BH: "bahrain",
+  CL: "chile",
+  CO: "colombia",
+  JO: "jordan",
+  JP: "japan",
+  KR: "korea",
+  MA: "morocco",
+  OM: "oman",
+  P: "dr_cafta",
+  PA: "panama",
+  PE: "peru",
+  S: "usmca",
+  SG: "singapore",
 };
 /** Programmes whose preference is modelled (FTAs in force). GSP (A, A*, A+) lapsed on 2020-12-31; others are end-use or regional programmes not modelled. */
-const MODELLED = new Set(["AU", "BH", "CL", "CO", "IL", "JO", "JP", "KR", "MA", "OM", "P", "PA", "PE", "S", "S+", "SG"]);
+const MODELLED = new Set([
+  "AU",
+  "BH",
+  "CL",
+  "CO",
+  "IL",
+  "JO",
+  "JP",
+  "KR",
+  "MA",
+  "OM",
+  "P",
+  "PA",
+  "PE",
+  "S",
+  "S+",
+  "SG",
+]);
 
 /** "Free (AU,BH,...) 10 cents/kg (KR) See 9822.04.35 (AU)" → [{text, codes}] */
 function specialGroups(text) {
   const out = [];
   const re = /([^()]*?)\s*\(([^)]*)\)/g;
   let m;
-  while ((m = re.exec(text))) out.push({ text: m[1].trim(), codes: m[2].split(",").map((s) => s.trim()).filter(Boolean) });
+  while ((m = re.exec(text)))
+    out.push({
+      text: m[1].trim(),
+      codes: m[2]
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    });
   return out;
 }
 
@@ -96,7 +144,14 @@ function usTariff() {
         let comps = null;
         if (col && r[`${col}_rate_type_code`] !== undefined && r[`${col}_rate_type_code`] !== "") {
           const t = r[`${col}_rate_type_code`];
-          comps = components(t, r[`${col}_ad_val_rate`] || "0", r[`${col}_specific_rate`] || "0", r[`${col}_other_rate`] || "0", q1, q2);
+          comps = components(
+            t,
+            r[`${col}_ad_val_rate`] || "0",
+            r[`${col}_specific_rate`] || "0",
+            r[`${col}_other_rate`] || "0",
+            q1,
+            q2,
+          );
         } else if (/^free$/i.test(g.text)) comps = [];
         else if (/^\d+(\.\d+)?%$/.test(g.text)) comps = [["av", pct(g.text.slice(0, -1))]];
         if (comps) special[code.replace("+", "")] = comps;
@@ -117,7 +172,23 @@ function usTariff() {
       Object.keys(special).length ? special : null,
     ]);
   }
-  return { columns: ["code", "valid_from", "valid_to", "description", "q1", "q2", "mfn_text", "mfn", "col2_text", "col2", "special_text", "special"], rows: out };
+  return {
+    columns: [
+      "code",
+      "valid_from",
+      "valid_to",
+      "description",
+      "q1",
+      "q2",
+      "mfn_text",
+      "mfn",
+      "col2_text",
+      "col2",
+      "special_text",
+      "special",
+    ],
+    rows: out,
+  };
 }
 
 /** UK/EU rate text → components: "10.00% + 77.00 GBP/100kg", "12.0%", "93.10 EUR / 100 kg". Others → null. */
@@ -131,7 +202,15 @@ function ukRate(text) {
     else if ((m = /^(\d+(?:\.\d+)?) (GBP|EUR) ?\/ ?(100 ?kg|kg|hl|l|1000 ?kg|p\/st|100 ?p\/st)$/i.exec(p))) {
       // Only a plain per-unit amount is computed; qualified amounts ("net drained weight", "% vol"...) are not.
       const unit = m[3].replace(/\s/g, "").toLowerCase();
-      const per = { "100kg": ["KG", 100], kg: ["KG", 1], hl: ["L", 100], l: ["L", 1], "1000kg": ["KG", 1000], "p/st": ["NO", 1], "100p/st": ["NO", 100] }[unit];
+      const per = {
+        "100kg": ["KG", 100],
+        kg: ["KG", 1],
+        hl: ["L", 100],
+        l: ["L", 1],
+        "1000kg": ["KG", 1000],
+        "p/st": ["NO", 1],
+        "100p/st": ["NO", 100],
+      }[unit];
       comps.push(per[1] === 1 ? ["sp", num(m[1]), per[0]] : ["sp", num(m[1]), per[0], per[1]]);
     } else return null;
   }
@@ -145,7 +224,14 @@ function ukEu() {
     const len = r.commodity.length;
     const code = len <= 8 ? r.commodity.padStart(8, "0") : r.commodity.padStart(10, "0");
     if (code.length !== 8) continue; // the tariff sets rates at 8 digits; 10-digit rows repeat them
-    out.push([code, r.description.replace(/\s+/g, " ").trim(), r.ukgt_duty_rate, ukRate(r.ukgt_duty_rate), r.cet_duty_rate, ukRate(r.cet_duty_rate)]);
+    out.push([
+      code,
+      r.description.replace(/\s+/g, " ").trim(),
+      r.ukgt_duty_rate,
+      ukRate(r.ukgt_duty_rate),
+      r.cet_duty_rate,
+      ukRate(r.cet_duty_rate),
+    ]);
   }
   return { columns: ["code", "description", "ukgt_text", "ukgt", "cet_text", "cet"], rows: out };
 }
@@ -154,9 +240,21 @@ function ukEu() {
 const S301 = {
   "9903.88.01": { list: "List 1", periods: [["2018-07-06", null, "0.25"]] },
   "9903.88.02": { list: "List 2", periods: [["2018-08-23", null, "0.25"]] },
-  "9903.88.03": { list: "List 3", periods: [["2018-09-24", "2019-05-09", "0.10"], ["2019-05-10", null, "0.25"]] },
+  "9903.88.03": {
+    list: "List 3",
+    periods: [
+      ["2018-09-24", "2019-05-09", "0.10"],
+      ["2019-05-10", null, "0.25"],
+    ],
+  },
   "9903.88.04": { list: "List 3 (additional)", periods: [["2019-06-15", null, "0.25"]] },
-  "9903.88.15": { list: "List 4A", periods: [["2019-09-01", "2020-02-13", "0.15"], ["2020-02-14", null, "0.075"]] },
+  "9903.88.15": {
+    list: "List 4A",
+    periods: [
+      ["2019-09-01", "2020-02-13", "0.15"],
+      ["2020-02-14", null, "0.075"],
+    ],
+  },
   // List 4B (9903.88.16) was suspended before it took effect (84 FR 69447): not loaded.
   "9903.91.01": { list: "Four-year review, 2024 (Note 31(b))", periods: [["2024-09-27", null, "0.25"]] },
   "9903.91.02": { list: "Four-year review, 2024 (Note 31(c))", periods: [["2024-09-27", null, "0.50"]] },
@@ -169,7 +267,35 @@ const S301 = {
   "9903.92.10": { list: "Ship-to-shore cranes", periods: [["2024-09-27", null, "0.25"]] },
 };
 
-const EU27 = ["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE"];
+const EU27 = [
+  "AT",
+  "BE",
+  "BG",
+  "HR",
+  "CY",
+  "CZ",
+  "DK",
+  "EE",
+  "FI",
+  "FR",
+  "DE",
+  "GR",
+  "HU",
+  "IE",
+  "IT",
+  "LV",
+  "LT",
+  "LU",
+  "MT",
+  "NL",
+  "PL",
+  "PT",
+  "RO",
+  "SK",
+  "SI",
+  "ES",
+  "SE",
+];
 /**
  * Who did not pay the Section 232 article duties before 2025-03-12, and when. The 2018 proclamations exempted
  * Canada and Mexico, then Argentina, Australia, Brazil, Korea and the EU (the United Kingdom then a member) until
@@ -217,16 +343,31 @@ function exemptSegments(windows, extraBreaks = []) {
   }
   const sorted = [...starts].sort();
   return sorted.map((from, i) => {
-    const to = i + 1 < sorted.length ? new Date(Date.parse(sorted[i + 1]) - 86_400_000).toISOString().slice(0, 10) : end;
+    const to =
+      i + 1 < sorted.length ? new Date(Date.parse(sorted[i + 1]) - 86_400_000).toISOString().slice(0, 10) : end;
     const excluded = [...new Set(windows.filter(([, f, t]) => f <= from && t >= to).flatMap(([c]) => c))].sort();
     return [from, to, excluded];
   });
 }
 
 /** Exclusion rows; `origins` and `preference` are null unless a row sets them (see src/db/schema/calculate.ts). */
-const EXCLUSION_COLUMNS = ["code", "name", "applies_to", "hs_prefix", "kind", "condition", "valid_from", "valid_to", "origins", "preference"];
+const EXCLUSION_COLUMNS = [
+  "code",
+  "name",
+  "applies_to",
+  "hs_prefix",
+  "kind",
+  "condition",
+  "valid_from",
+  "valid_to",
+  "origins",
+  "preference",
+];
 const yale = join(shared, "us-ch99-yale");
-const dotted = (c) => (c.length <= 4 ? c : `${c.slice(0, 4)}.${c.slice(4, 6)}${c.length > 6 ? `.${c.slice(6, 8)}` : ""}${c.length > 8 ? `.${c.slice(8)}` : ""}`);
+const dotted = (c) =>
+  c.length <= 4
+    ? c
+    : `${c.slice(0, 4)}.${c.slice(4, 6)}${c.length > 6 ? `.${c.slice(6, 8)}` : ""}${c.length > 8 ? `.${c.slice(8)}` : ""}`;
 
 /** One top-level block of policy_params.yaml as text (the file is flat enough that no YAML parser is needed). */
 function yamlBlock(name) {
@@ -250,7 +391,9 @@ const yamlPrefixes = (block, key) => {
 /** HTS numbers in note text: "0201.10.05" → "02011005", "8505.11.0070" → "8505110070"; Chapter 99 headings skipped. */
 const noteCodes = (lines) => {
   const out = new Set();
-  for (const l of lines) for (const m of l.matchAll(/\b(\d{4})\.(\d{2})\.(\d{2})(\d{2})?\b/g)) if (m[1].slice(0, 2) !== "99") out.add(m[1] + m[2] + m[3] + (m[4] ?? ""));
+  for (const l of lines)
+    for (const m of l.matchAll(/\b(\d{4})\.(\d{2})\.(\d{2})(\d{2})?\b/g))
+      if (m[1].slice(0, 2) !== "99") out.add(m[1] + m[2] + m[3] + (m[4] ?? ""));
   return out;
 };
 
@@ -266,7 +409,18 @@ function section122(text) {
   const to = yamlScalar(p, "expiry_date");
   const rate = num(yamlScalar(p, "rate"));
   const S122 = "9903.03.01";
-  const row = (code, name, hs, kind, condition, { origins = null, preference = null, validTo = to } = {}) => [code, name, S122, hs, kind, condition, from, validTo, origins, preference];
+  const row = (code, name, hs, kind, condition, { origins = null, preference = null, validTo = to } = {}) => [
+    code,
+    name,
+    S122,
+    hs,
+    kind,
+    condition,
+    from,
+    validTo,
+    origins,
+    preference,
+  ];
   const exclusions = [];
 
   const at = (re) => {
@@ -284,45 +438,110 @@ function section122(text) {
   // (iii) names particular articles, each "classifiable in" a subheading that also holds other goods.
   const items = new Map();
   const iiiText = text.slice(iii, iv).join(" ").replace(/\s+/g, " ");
-  for (const m of iiiText.matchAll(/\((\d+)\) (.+?) \(classifiable in subheading (\d{4})\.(\d{2})\.(\d{2})\)/g)) items.set(m[3] + m[4] + m[5], { n: m[1], name: m[2] });
+  for (const m of iiiText.matchAll(/\((\d+)\) (.+?) \(classifiable in subheading (\d{4})\.(\d{2})\.(\d{2})\)/g))
+    items.set(m[3] + m[4] + m[5], { n: m[1], name: m[2] });
 
   // One column, so not through table() (which skips one-value rows).
-  const [head, ...codes] = parseCsv(readFileSync(join(yale, yamlScalar(p, "exempt_products")), "utf8")).map((r) => r[0]);
+  const [head, ...codes] = parseCsv(readFileSync(join(yale, yamlScalar(p, "exempt_products")), "utf8")).map(
+    (r) => r[0],
+  );
   if (head !== "hts8") throw new Error(`s122 exempt products: unexpected header ${head}`);
   const listed = new Set(codes.filter(Boolean));
   const dropped = [];
   for (const hs of [...listed].sort()) {
     // Chapter 98 provisions of the (iv) list have no tariff line here (the data is chapters 1-97).
     if (hs.startsWith("98")) continue;
-    if (listII.has(hs)) exclusions.push(row("9903.03.03", `Listed in note 2(aa)(ii) to chapter 99 subchapter III: ${dotted(hs)}`, hs, "auto", null));
+    if (listII.has(hs))
+      exclusions.push(
+        row("9903.03.03", `Listed in note 2(aa)(ii) to chapter 99 subchapter III: ${dotted(hs)}`, hs, "auto", null),
+      );
     else if (items.has(hs)) {
       const { n, name } = items.get(hs);
-      exclusions.push(row("9903.03.04", `${name} (note 2(aa)(iii)(${n}))`, hs, "claim", `Only this particular article, not everything else classified in ${dotted(hs)}`));
+      exclusions.push(
+        row(
+          "9903.03.04",
+          `${name} (note 2(aa)(iii)(${n}))`,
+          hs,
+          "claim",
+          `Only this particular article, not everything else classified in ${dotted(hs)}`,
+        ),
+      );
     } else if (listIV.has(hs))
       exclusions.push(
-        row("9903.03.05", "Civil aircraft, their engines, parts, components and subassemblies, ground flight simulators (note 2(aa)(iv))", hs, "claim", `For use in civil aircraft and meeting general note 6; other goods of ${dotted(hs)} pay the surcharge`),
+        row(
+          "9903.03.05",
+          "Civil aircraft, their engines, parts, components and subassemblies, ground flight simulators (note 2(aa)(iv))",
+          hs,
+          "claim",
+          `For use in civil aircraft and meeting general note 6; other goods of ${dotted(hs)} pay the surcharge`,
+        ),
       );
     else dropped.push(hs);
   }
   const missing = [...listII, ...items.keys(), ...listIV].filter((hs) => !hs.startsWith("98") && !listed.has(hs));
-  if (dropped.length) console.warn(`section 122: ${dropped.map(dotted).join(", ")} in s122_exempt_products.csv but not in note 2(aa)(ii)-(iv): not loaded`);
-  if (missing.length) console.warn(`section 122: ${missing.map(dotted).join(", ")} in note 2(aa)(ii)-(iv) but not in s122_exempt_products.csv: not loaded`);
+  if (dropped.length)
+    console.warn(
+      `section 122: ${dropped.map(dotted).join(", ")} in s122_exempt_products.csv but not in note 2(aa)(ii)-(iv): not loaded`,
+    );
+  if (missing.length)
+    console.warn(
+      `section 122: ${missing.map(dotted).join(", ")} in note 2(aa)(ii)-(iv) but not in s122_exempt_products.csv: not loaded`,
+    );
 
   exclusions.push(
-    row("9903.03.02", "Goods in transit before the Section 122 surcharge took effect", "", "claim", "Loaded onto the vessel at the port of loading and in transit on the final mode before 12:01 a.m. EST on 2026-02-24, and entered before 12:01 a.m. EST on 2026-02-28", { validTo: "2026-02-27" }),
+    row(
+      "9903.03.02",
+      "Goods in transit before the Section 122 surcharge took effect",
+      "",
+      "claim",
+      "Loaded onto the vessel at the port of loading and in transit on the final mode before 12:01 a.m. EST on 2026-02-24, and entered before 12:01 a.m. EST on 2026-02-28",
+      { validTo: "2026-02-27" },
+    ),
   );
   // Note 2(aa)(v): no surcharge on articles subject to Section 232. For the 232 measures loaded here the engine
   // decides it from the line itself; the other 232 programmes are not computed, so their products are claims.
-  exclusions.push(row("9903.03.06", "Article subject to Section 232 (note 2(aa)(v))", "", "auto_with_232", "A Section 232 duty applies to the goods"));
+  exclusions.push(
+    row(
+      "9903.03.06",
+      "Article subject to Section 232 (note 2(aa)(v))",
+      "",
+      "auto_with_232",
+      "A Section 232 duty applies to the goods",
+    ),
+  );
   const s232 = yamlBlock("section_232_headings");
-  const file = (f) => readFileSync(join(yale, "resources", f), "utf8").split("\n").map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
+  const file = (f) =>
+    readFileSync(join(yale, "resources", f), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => /^\d+$/.test(l));
   const unmodelled = [
-    ["passenger vehicles and light trucks", "9903.94", [...yamlPrefixes(s232, "autos_passenger"), ...yamlPrefixes(s232, "autos_light_trucks")]],
+    [
+      "passenger vehicles and light trucks",
+      "9903.94",
+      [...yamlPrefixes(s232, "autos_passenger"), ...yamlPrefixes(s232, "autos_light_trucks")],
+    ],
     ["parts of passenger vehicles and light trucks", "9903.94", file("s232_auto_parts.txt")],
-    ["wood products", "9903.76", [...yamlPrefixes(s232, "softwood"), ...yamlPrefixes(s232, "wood_furniture"), ...yamlPrefixes(s232, "kitchen_cabinets")]],
-    ["medium- and heavy-duty vehicles and buses", "9903.74", [...yamlPrefixes(s232, "mhd_vehicles"), ...yamlPrefixes(s232, "buses")]],
+    [
+      "wood products",
+      "9903.76",
+      [
+        ...yamlPrefixes(s232, "softwood"),
+        ...yamlPrefixes(s232, "wood_furniture"),
+        ...yamlPrefixes(s232, "kitchen_cabinets"),
+      ],
+    ],
+    [
+      "medium- and heavy-duty vehicles and buses",
+      "9903.74",
+      [...yamlPrefixes(s232, "mhd_vehicles"), ...yamlPrefixes(s232, "buses")],
+    ],
     ["parts of medium- and heavy-duty vehicles", "9903.74", file("s232_mhd_parts.txt")],
-    ["semiconductor articles", "9903.79.01", table(join(yale, "resources", "s232_semi_products.csv")).map((r) => r.hts10)],
+    [
+      "semiconductor articles",
+      "9903.79.01",
+      table(join(yale, "resources", "s232_semi_products.csv")).map((r) => r.hts10),
+    ],
   ];
   const byPrefix = new Map();
   for (const [what, headings, prefixes] of unmodelled)
@@ -334,17 +553,61 @@ function section122(text) {
     }
   for (const [hs, e] of [...byPrefix].sort(([a], [b]) => a.localeCompare(b)))
     exclusions.push(
-      row("9903.03.06", `Article subject to Section 232 (${e.what.join("; ")}), a duty not computed here`, hs, "claim", `Entered under a Section 232 heading (${e.headings.join(", ")}); that duty is not in this data and is not charged`),
+      row(
+        "9903.03.06",
+        `Article subject to Section 232 (${e.what.join("; ")}), a duty not computed here`,
+        hs,
+        "claim",
+        `Entered under a Section 232 heading (${e.headings.join(", ")}); that duty is not in this data and is not charged`,
+      ),
     );
   // Note 2(aa)(vi)-(viii): goods entered free of duty under USMCA (Canada, Mexico) or, for textiles and apparel,
   // under CAFTA-DR. "Textile or apparel good" (general note 29(d)(v)) is taken as chapters 50-63.
-  exclusions.push(row("9903.03.07", "Product of Canada entered free of duty under USMCA", "", "preference", "Originating under USMCA and entered free of duty under it (special programme S/S+)", { origins: ["CA"], preference: "S" }));
-  exclusions.push(row("9903.03.08", "Product of Mexico entered free of duty under USMCA", "", "preference", "Originating under USMCA and entered free of duty under it (special programme S/S+)", { origins: ["MX"], preference: "S" }));
+  exclusions.push(
+    row(
+      "9903.03.07",
+      "Product of Canada entered free of duty under USMCA",
+      "",
+      "preference",
+      "Originating under USMCA and entered free of duty under it (special programme S/S+)",
+      { origins: ["CA"], preference: "S" },
+    ),
+  );
+  exclusions.push(
+    row(
+      "9903.03.08",
+      "Product of Mexico entered free of duty under USMCA",
+      "",
+      "preference",
+      "Originating under USMCA and entered free of duty under it (special programme S/S+)",
+      { origins: ["MX"], preference: "S" },
+    ),
+  );
   for (let ch = 50; ch <= 63; ch++)
     exclusions.push(
-      row("9903.03.09", "Textile or apparel good of a CAFTA-DR country entered free of duty under CAFTA-DR", String(ch), "preference", "Originating under CAFTA-DR and entered free of duty under it (special programme P)", { origins: ["CR", "DO", "SV", "GT", "HN", "NI"], preference: "P" }),
+      row(
+        "9903.03.09",
+        "Textile or apparel good of a CAFTA-DR country entered free of duty under CAFTA-DR",
+        String(ch),
+        "preference",
+        "Originating under CAFTA-DR and entered free of duty under it (special programme P)",
+        { origins: ["CR", "DO", "SV", "GT", "HN", "NI"], preference: "P" },
+      ),
     );
-  const measure = ["122", S122, "Section 122 balance-of-payments surcharge", "", null, null, rate, "value", null, from, to, null];
+  const measure = [
+    "122",
+    S122,
+    "Section 122 balance-of-payments surcharge",
+    "",
+    null,
+    null,
+    rate,
+    "value",
+    null,
+    from,
+    to,
+    null,
+  ];
   return { measure, exclusions };
 }
 
@@ -369,20 +632,35 @@ function russianAluminum(measures, articlePrefixes) {
   const out = [];
   for (const row of measures) {
     const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to] = row;
-    const coversRussia = program === "232" && metal === "aluminum" && (origins === null || origins.includes("RU")) && !(excluded ?? []).includes("RU");
+    const coversRussia =
+      program === "232" &&
+      metal === "aluminum" &&
+      (origins === null || origins.includes("RU")) &&
+      !(excluded ?? []).includes("RU");
     if (!coversRussia || (to !== null && to < RU_ALUMINUM_FROM)) {
       out.push(row);
       continue;
     }
     const start = from < RU_ALUMINUM_FROM ? RU_ALUMINUM_FROM : from;
-    if (from < RU_ALUMINUM_FROM) out.push([program, code, name, prefix, origins, excluded, rate, basis, metal, from, "2023-03-09", null]);
+    if (from < RU_ALUMINUM_FROM)
+      out.push([program, code, name, prefix, origins, excluded, rate, basis, metal, from, "2023-03-09", null]);
     out.push([program, code, name, prefix, origins, [...(excluded ?? []), "RU"], rate, basis, metal, start, to, null]);
     const article = articlePrefixes.has(prefix) && !isDerivativeMeasure(name);
     out.push([
       "232",
       article ? "9903.85.67" : "9903.85.68",
-      article ? "Section 232 aluminum, product of Russia (full value)" : "Section 232 aluminum derivatives, product of Russia (full value)",
-      prefix, ["RU"], null, "2.00", "value", "aluminum", start, to, null,
+      article
+        ? "Section 232 aluminum, product of Russia (full value)"
+        : "Section 232 aluminum derivatives, product of Russia (full value)",
+      prefix,
+      ["RU"],
+      null,
+      "2.00",
+      "value",
+      "aluminum",
+      start,
+      to,
+      null,
     ]);
   }
   measures.splice(0, measures.length, ...out);
@@ -393,7 +671,12 @@ const RU_SMELT_FROM = "2023-04-10";
 /** The Mexican smelt/cast and melt-and-pour headings' dates (USITC tariff database 2025, rows 9903.81.85/.86, 9903.85.71/.72). */
 const MX_METALS = ["2024-07-10", "2025-03-11"];
 /** The Mexican aluminum headings' condition (9903.85.71 articles, 9903.85.72 derivatives). */
-const MX_ALU_RULE = { facts: ["smelt", "cast"], match: "in", countries: ["CN", "RU", "BY", "IR"], text: "its primary or secondary country of smelt, or its country of most recent cast, is China, Russia, Belarus or Iran" };
+const MX_ALU_RULE = {
+  facts: ["smelt", "cast"],
+  match: "in",
+  countries: ["CN", "RU", "BY", "IR"],
+  text: "its primary or secondary country of smelt, or its country of most recent cast, is China, Russia, Belarus or Iran",
+};
 
 /**
  * Section 232 measures conditioned on where the metal itself came from, each with its `metal_origin` rule (the
@@ -412,7 +695,12 @@ const MX_ALU_RULE = { facts: ["smelt", "cast"], match: "in", countries: ["CN", "
  * derivative list (note 16(a)(ii)) is not in this data.
  */
 function metalOriginMeasures(measures, aluArticles, steelArticles) {
-  const ruRule = { facts: ["smelt", "cast"], match: "in", countries: ["RU"], text: "any primary aluminum in it was smelted in Russia, or it was cast in Russia" };
+  const ruRule = {
+    facts: ["smelt", "cast"],
+    match: "in",
+    countries: ["RU"],
+    text: "any primary aluminum in it was smelted in Russia, or it was cast in Russia",
+  };
   const seen = new Set();
   const out = [];
   for (const [program, , name, prefix, , , , , metal, from, to, rule] of measures) {
@@ -426,14 +714,57 @@ function metalOriginMeasures(measures, aluArticles, steelArticles) {
     out.push([
       "232",
       article ? "9903.85.67" : "9903.85.68",
-      article ? "Section 232 aluminum smelted or cast in Russia (full value)" : "Section 232 aluminum derivatives smelted or cast in Russia (full value)",
-      prefix, null, ["RU"], "2.00", "value", "aluminum", start, to, ruRule,
+      article
+        ? "Section 232 aluminum smelted or cast in Russia (full value)"
+        : "Section 232 aluminum derivatives smelted or cast in Russia (full value)",
+      prefix,
+      null,
+      ["RU"],
+      "2.00",
+      "value",
+      "aluminum",
+      start,
+      to,
+      ruRule,
     ]);
   }
   const [mxFrom, mxTo] = MX_METALS;
-  const mxSteel = { facts: ["melt_pour"], match: "not_in", countries: ["US", "MX", "CA"], text: "its steel was melted and poured outside the United States, Mexico and Canada" };
-  for (const prefix of aluArticles) out.push(["232", "9903.85.71", "Section 232 aluminum, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, MX_ALU_RULE]);
-  for (const prefix of steelArticles) out.push(["232", "9903.81.85", "Section 232 steel, Mexico, melted and poured outside North America", prefix, ["MX"], null, "0.25", "value", "steel", mxFrom, mxTo, mxSteel]);
+  const mxSteel = {
+    facts: ["melt_pour"],
+    match: "not_in",
+    countries: ["US", "MX", "CA"],
+    text: "its steel was melted and poured outside the United States, Mexico and Canada",
+  };
+  for (const prefix of aluArticles)
+    out.push([
+      "232",
+      "9903.85.71",
+      "Section 232 aluminum, Mexico, smelted or cast in China, Russia, Belarus or Iran",
+      prefix,
+      ["MX"],
+      null,
+      "0.10",
+      "value",
+      "aluminum",
+      mxFrom,
+      mxTo,
+      MX_ALU_RULE,
+    ]);
+  for (const prefix of steelArticles)
+    out.push([
+      "232",
+      "9903.81.85",
+      "Section 232 steel, Mexico, melted and poured outside North America",
+      prefix,
+      ["MX"],
+      null,
+      "0.25",
+      "value",
+      "steel",
+      mxFrom,
+      mxTo,
+      mxSteel,
+    ]);
   measures.push(...out);
 }
 
@@ -448,12 +779,20 @@ const DERIVATIVES_2020_FROM = "2020-02-08";
  * of 7614 and bumper and body stampings of 8708, read from the note's "(described in subheading ...)" clauses.
  */
 function derivatives2020Products(notes) {
-  const start = notes.findIndex((l, i) => /^\(iii\) Effective for goods entered for consumption/.test(l) && /heading 9903\.85\.03 provides/.test(notes[i + 1] ?? ""));
+  const start = notes.findIndex(
+    (l, i) =>
+      /^\(iii\) Effective for goods entered for consumption/.test(l) &&
+      /heading 9903\.85\.03 provides/.test(notes[i + 1] ?? ""),
+  );
   const end = notes.findIndex((l, i) => i > start && /^\(iv\) Heading 9903\.85\.21/.test(l));
-  if (start < 0 || end < 0) throw new Error("U.S. note 19(a)(iii) (heading 9903.85.03) not found in the chapter 99 notes");
+  if (start < 0 || end < 0)
+    throw new Error("U.S. note 19(a)(iii) (heading 9903.85.03) not found in the chapter 99 notes");
   const body = notes.slice(start, end).join(" ").replace(/\s+/g, " ");
-  if (!/Heading 9903\.85\.03 shall apply only to the following derivative aluminum products/.test(body)) throw new Error("note 19(a)(iii) changed: no product list for 9903.85.03");
-  const codes = [...body.matchAll(/\(described in subheading (\d{4})\.(\d{2})\.(\d{2})\)/g)].map((m) => m[1] + m[2] + m[3]);
+  if (!/Heading 9903\.85\.03 shall apply only to the following derivative aluminum products/.test(body))
+    throw new Error("note 19(a)(iii) changed: no product list for 9903.85.03");
+  const codes = [...body.matchAll(/\(described in subheading (\d{4})\.(\d{2})\.(\d{2})\)/g)].map(
+    (m) => m[1] + m[2] + m[3],
+  );
   if (codes.length !== 6) throw new Error(`note 19(a)(iii): expected 6 products, found ${codes.length}`);
   return codes;
 }
@@ -469,11 +808,27 @@ function derivatives2020Products(notes) {
  */
 function derivatives2020(measures, notes) {
   const name = "Section 232 aluminum derivatives, 2020 list (full value)";
-  const segments = exemptSegments(S232_EXEMPT_WINDOWS.aluminum, [DERIVATIVES_2020_FROM]).filter(([from]) => from >= DERIVATIVES_2020_FROM);
+  const segments = exemptSegments(S232_EXEMPT_WINDOWS.aluminum, [DERIVATIVES_2020_FROM]).filter(
+    ([from]) => from >= DERIVATIVES_2020_FROM,
+  );
   const [mxFrom, mxTo] = MX_METALS;
   for (const prefix of derivatives2020Products(notes)) {
-    for (const [from, to, excluded] of segments) measures.push(["232", "9903.85.03", name, prefix, null, excluded, "0.10", "value", "aluminum", from, to, null]);
-    measures.push(["232", "9903.85.72", "Section 232 aluminum derivatives, Mexico, smelted or cast in China, Russia, Belarus or Iran", prefix, ["MX"], null, "0.10", "value", "aluminum", mxFrom, mxTo, MX_ALU_RULE]);
+    for (const [from, to, excluded] of segments)
+      measures.push(["232", "9903.85.03", name, prefix, null, excluded, "0.10", "value", "aluminum", from, to, null]);
+    measures.push([
+      "232",
+      "9903.85.72",
+      "Section 232 aluminum derivatives, Mexico, smelted or cast in China, Russia, Belarus or Iran",
+      prefix,
+      ["MX"],
+      null,
+      "0.10",
+      "value",
+      "aluminum",
+      mxFrom,
+      mxTo,
+      MX_ALU_RULE,
+    ]);
   }
 }
 
@@ -504,7 +859,20 @@ function ch99() {
     const m = S301[r.ch99_code];
     if (!m) continue;
     for (const [from, to, rate] of m.periods) {
-      measures.push(["301", r.ch99_code, `Section 301 China, ${m.list}`, r.hts8, ["CN"], null, rate, "value", null, from, to, null]);
+      measures.push([
+        "301",
+        r.ch99_code,
+        `Section 301 China, ${m.list}`,
+        r.hts8,
+        ["CN"],
+        null,
+        rate,
+        "value",
+        null,
+        from,
+        to,
+        null,
+      ]);
     }
   }
   const res = (f) => table(join(shared, "us-ch99-yale", "resources", f));
@@ -513,27 +881,74 @@ function ch99() {
   const annex = res("s232_annex_products.csv");
   // Steel and aluminium articles of the 2018 proclamations (9705: headings 7206-7229 less ferro-alloys, 7301-7306;
   // 9704: 7601, 7604-7609), plus the chapter 72/73/76 products of the annex list.
-  const STEEL_HEADINGS = ["7206", "7207", "7208", "7209", "7210", "7211", "7212", "7213", "7214", "7215", "7216", "7217", "7218", "7219", "7220", "7221", "7222", "7223", "7224", "7225", "7226", "7227", "7228", "7229", "7301", "7302", "7304", "7305", "7306"];
+  const STEEL_HEADINGS = [
+    "7206",
+    "7207",
+    "7208",
+    "7209",
+    "7210",
+    "7211",
+    "7212",
+    "7213",
+    "7214",
+    "7215",
+    "7216",
+    "7217",
+    "7218",
+    "7219",
+    "7220",
+    "7221",
+    "7222",
+    "7223",
+    "7224",
+    "7225",
+    "7226",
+    "7227",
+    "7228",
+    "7229",
+    "7301",
+    "7302",
+    "7304",
+    "7305",
+    "7306",
+  ];
   const ALU_HEADINGS = ["7601", "7604", "7605", "7606", "7607", "7608", "7609"];
   // The annex lines beyond those headings (7307-7326, 7610-7616...) were derivatives, not articles, before
   // 2025-03-12: they join the article measures from then on (`ANNEX_ARTICLES_FROM`), and not for a period in
   // which the derivative list charges the same product under its own heading (from 2025-03-12).
-  const steelCore = [...STEEL_HEADINGS, ...annex.filter((r) => r.metal_type === "steel" && /^7[23]/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
-  const aluCore = [...ALU_HEADINGS, ...annex.filter((r) => r.metal_type === "aluminum" && /^76/.test(r.hts_prefix)).map((r) => r.hts_prefix)];
+  const steelCore = [
+    ...STEEL_HEADINGS,
+    ...annex.filter((r) => r.metal_type === "steel" && /^7[23]/.test(r.hts_prefix)).map((r) => r.hts_prefix),
+  ];
+  const aluCore = [
+    ...ALU_HEADINGS,
+    ...annex.filter((r) => r.metal_type === "aluminum" && /^76/.test(r.hts_prefix)).map((r) => r.hts_prefix),
+  ];
   const derivatives = res("s232_derivative_products.csv");
   // The derivative rows of the same metal whose product overlaps the line (either code within the other).
-  const overlapping = (metal, prefix) => derivatives.filter((r) => r.derivative_type === metal && (r.hts_prefix.startsWith(prefix) || prefix.startsWith(r.hts_prefix)));
+  const overlapping = (metal, prefix) =>
+    derivatives.filter(
+      (r) => r.derivative_type === metal && (r.hts_prefix.startsWith(prefix) || prefix.startsWith(r.hts_prefix)),
+    );
   const articlePeriod = (metal, headings, prefix, from) => {
     if (headings.some((h) => prefix.startsWith(h))) return true;
     if (from < ANNEX_ARTICLES_FROM) return false;
     const listed = overlapping(metal, prefix);
-    if (listed.some((r) => r.effective_date)) throw new Error(`annex line ${prefix}: a ${metal} derivative row starts after 2025-03-12; split its period`);
+    if (listed.some((r) => r.effective_date))
+      throw new Error(`annex line ${prefix}: a ${metal} derivative row starts after 2025-03-12; split its period`);
     return !listed.length;
   };
   const [trFrom, trTo] = TURKEY_STEEL_50;
   const steelPeriods = [
-    ...exemptSegments(S232_EXEMPT_WINDOWS.steel, [trFrom, new Date(Date.parse(trTo) + 86_400_000).toISOString().slice(0, 10)]).map(([from, to, excluded]) => [
-      "9903.80.01", from, to, "0.25", from >= trFrom && to <= trTo ? [...excluded, "TR"] : excluded,
+    ...exemptSegments(S232_EXEMPT_WINDOWS.steel, [
+      trFrom,
+      new Date(Date.parse(trTo) + 86_400_000).toISOString().slice(0, 10),
+    ]).map(([from, to, excluded]) => [
+      "9903.80.01",
+      from,
+      to,
+      "0.25",
+      from >= trFrom && to <= trTo ? [...excluded, "TR"] : excluded,
     ]),
     ["9903.80.02", trFrom, trTo, "0.50", null, ["TR"]],
     ["9903.81.87", "2025-03-12", "2025-06-03", "0.25", null],
@@ -543,17 +958,51 @@ function ch99() {
     ["9903.81.94", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
   ];
   const aluPeriods = [
-    ...exemptSegments(S232_EXEMPT_WINDOWS.aluminum).map(([from, to, excluded]) => ["9903.85.01", from, to, "0.10", excluded]),
+    ...exemptSegments(S232_EXEMPT_WINDOWS.aluminum).map(([from, to, excluded]) => [
+      "9903.85.01",
+      from,
+      to,
+      "0.10",
+      excluded,
+    ]),
     ["9903.85.02", "2025-03-12", "2025-06-03", "0.25", null],
     ["9903.85.02", "2025-06-04", "2026-04-05", "0.50", ["GB"]],
     ["9903.85.12", "2025-06-04", "2026-04-05", "0.25", null, ["GB"]],
   ];
   for (const prefix of new Set(steelCore))
     for (const [code, from, to, rate, excl, only] of steelPeriods)
-      if (articlePeriod("steel", STEEL_HEADINGS, prefix, from)) measures.push(["232", code, "Section 232 steel", prefix, only ?? null, excl ?? null, rate, "value", "steel", from, to, null]);
+      if (articlePeriod("steel", STEEL_HEADINGS, prefix, from))
+        measures.push([
+          "232",
+          code,
+          "Section 232 steel",
+          prefix,
+          only ?? null,
+          excl ?? null,
+          rate,
+          "value",
+          "steel",
+          from,
+          to,
+          null,
+        ]);
   for (const prefix of new Set(aluCore))
     for (const [code, from, to, rate, excl, only] of aluPeriods)
-      if (articlePeriod("aluminum", ALU_HEADINGS, prefix, from)) measures.push(["232", code, "Section 232 aluminum", prefix, only ?? null, excl ?? null, rate, "value", "aluminum", from, to, null]);
+      if (articlePeriod("aluminum", ALU_HEADINGS, prefix, from))
+        measures.push([
+          "232",
+          code,
+          "Section 232 aluminum",
+          prefix,
+          only ?? null,
+          excl ?? null,
+          rate,
+          "value",
+          "aluminum",
+          from,
+          to,
+          null,
+        ]);
   // 2025-03-12 to 2025-06-03: the derivatives of the March lists (the rows without a later effective date) at
   // 25 % for every origin; those classified in chapter 76 on the full value, the others on the metal content
   // (CBP CSMS 64384496 and the March 2025 guidance). The data has the aluminium lists only: its steel rows are
@@ -562,28 +1011,97 @@ function ch99() {
     const metal = r.derivative_type;
     const full = metal === "aluminum" && r.hts_prefix.startsWith("76");
     const name = `Section 232 ${metal} derivatives (${full ? "full value" : `on ${metal} content`})`;
-    measures.push(["232", r.ch99_code, name, r.hts_prefix, null, null, "0.25", full ? "value" : "content", metal, ANNEX_ARTICLES_FROM, "2025-06-03", null]);
+    measures.push([
+      "232",
+      r.ch99_code,
+      name,
+      r.hts_prefix,
+      null,
+      null,
+      "0.25",
+      full ? "value" : "content",
+      metal,
+      ANNEX_ARTICLES_FROM,
+      "2025-06-03",
+      null,
+    ]);
   }
   for (const r of derivatives) {
     const metal = r.derivative_type;
     const from = r.effective_date || "2025-06-04";
-    measures.push(["232", r.ch99_code, `Section 232 ${metal} derivatives (on ${metal} content)`, r.hts_prefix, null, ["GB"], "0.50", "content", metal, from, "2026-04-05", null]);
-    measures.push(["232", r.ch99_code, `Section 232 ${metal} derivatives (on ${metal} content)`, r.hts_prefix, ["GB"], null, "0.25", "content", metal, from, "2026-04-05", null]);
+    measures.push([
+      "232",
+      r.ch99_code,
+      `Section 232 ${metal} derivatives (on ${metal} content)`,
+      r.hts_prefix,
+      null,
+      ["GB"],
+      "0.50",
+      "content",
+      metal,
+      from,
+      "2026-04-05",
+      null,
+    ]);
+    measures.push([
+      "232",
+      r.ch99_code,
+      `Section 232 ${metal} derivatives (on ${metal} content)`,
+      r.hts_prefix,
+      ["GB"],
+      null,
+      "0.25",
+      "content",
+      metal,
+      from,
+      "2026-04-05",
+      null,
+    ]);
   }
   for (const r of res("s232_copper_products.csv"))
-    measures.push(["232", r.ch99_code, "Section 232 copper (on copper content)", r.hts10, null, null, "0.50", "content", "copper", "2025-08-01", "2026-04-05", null]);
+    measures.push([
+      "232",
+      r.ch99_code,
+      "Section 232 copper (on copper content)",
+      r.hts10,
+      null,
+      null,
+      "0.50",
+      "content",
+      "copper",
+      "2025-08-01",
+      "2026-04-05",
+      null,
+    ]);
   // From 2026-04-06 (HTS 2026 Rev 5): four annexes. I-A 50% (UK 25% for steel/aluminium), I-B 25% (UK 15%),
   // II out of scope, III 15% until 2027-12-31. Duty on the full value (the annex regime replaced content-based derivatives).
   // The annex file labels the aluminum headings 7601, 7604-7609 "steel"; they are the aluminum articles of the
   // proclamations and are added below as aluminum. Kept as labelled, they charged the same goods twice (a steel
   // line and an aluminum line, each at the full rate).
   const annexListed = annex.filter((r) => !(r.metal_type === "steel" && ALU_HEADINGS.includes(r.hts_prefix)));
-  const annexRows = [...annexListed, ...STEEL_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "steel" })), ...ALU_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "aluminum" }))];
+  const annexRows = [
+    ...annexListed,
+    ...STEEL_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "steel" })),
+    ...ALU_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "aluminum" })),
+  ];
   for (const r of annexRows) {
     const metal = r.metal_type;
     const ukApplies = metal !== "copper";
     const add = (code, rate, origins, excluded, to = null) =>
-      measures.push(["232", code, `Section 232 ${metal}, Annex ${r.annex.toUpperCase()}`, r.hts_prefix, origins, excluded, rate, "value", metal, "2026-04-06", to, null]);
+      measures.push([
+        "232",
+        code,
+        `Section 232 ${metal}, Annex ${r.annex.toUpperCase()}`,
+        r.hts_prefix,
+        origins,
+        excluded,
+        rate,
+        "value",
+        metal,
+        "2026-04-06",
+        to,
+        null,
+      ]);
     if (r.annex === "1a") {
       add("9903.82.02", "0.50", null, ukApplies ? ["GB"] : null);
       if (ukApplies) add("9903.82.03", "0.25", ["GB"], null);
@@ -608,40 +1126,89 @@ function ch99() {
   let item = "";
   const flush = () => {
     if (!item || !applies) return;
-    const body = item.replace(/^\(\d+\)\s*/, "").replace(/\s+/g, " ").trim();
-    const codes = [...body.matchAll(/(\d{4})\.(\d{2})\.(\d{2})(\d{2})?/g)].map((m) => m[1] + m[2] + m[3] + (m[4] ?? ""));
+    const body = item
+      .replace(/^\(\d+\)\s*/, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    const codes = [...body.matchAll(/(\d{4})\.(\d{2})\.(\d{2})(\d{2})?/g)].map(
+      (m) => m[1] + m[2] + m[3] + (m[4] ?? ""),
+    );
     if (!codes.length) return;
     const bare = /^\d{4}\.\d{2}\.\d{4}$/.test(body);
     const [from, to] = code === "9903.88.69" ? ["2024-06-15", "2026-11-09"] : ["2024-01-01", "2026-11-09"];
     for (const hs of new Set(bare ? codes : codes.map((c) => c.slice(0, 10))))
       for (const a of applies)
-        exclusions.push([code, bare ? `USTR product exclusion for ${body}` : body.replace(/ \(described in statistical reporting number.*$/, "").slice(0, 240), a, hs, bare ? "auto" : "claim", bare ? null : "The goods must match the exclusion's product description", from, to]);
+        exclusions.push([
+          code,
+          bare
+            ? `USTR product exclusion for ${body}`
+            : body.replace(/ \(described in statistical reporting number.*$/, "").slice(0, 240),
+          a,
+          hs,
+          bare ? "auto" : "claim",
+          bare ? null : "The goods must match the exclusion's product description",
+          from,
+          to,
+        ]);
   };
   for (let i = start; i < end; i++) {
     const l = text[i];
-    if (/^\(vvv\)  \(i\)/.test(l)) applies = ["9903.88.01"];
-    else if (/^\(ii\) The U\.S\. Trade Representative/.test(l)) (flush(), (item = ""), (applies = ["9903.88.02"]));
-    else if (/^\(iii\) The U\.S\. Trade Representative/.test(l)) (flush(), (item = ""), (applies = ["9903.88.03", "9903.88.04"]));
-    else if (/^\(iv\) The U\.S\. Trade Representative/.test(l)) (flush(), (item = ""), (applies = ["9903.88.15"]));
-    else if (/^\(www\)/.test(l)) (flush(), (item = ""), (applies = ["9903.88.02"]), (code = "9903.88.70"));
+    if (/^\(vvv\) {2}\(i\)/.test(l)) applies = ["9903.88.01"];
+    else if (/^\(ii\) The U\.S\. Trade Representative/.test(l)) flush(), (item = ""), (applies = ["9903.88.02"]);
+    else if (/^\(iii\) The U\.S\. Trade Representative/.test(l))
+      flush(), (item = ""), (applies = ["9903.88.03", "9903.88.04"]);
+    else if (/^\(iv\) The U\.S\. Trade Representative/.test(l)) flush(), (item = ""), (applies = ["9903.88.15"]);
+    else if (/^\(www\)/.test(l)) flush(), (item = ""), (applies = ["9903.88.02"]), (code = "9903.88.70");
     if (/^\s*\(\d+\)\s/.test(l) && !/^\s{6,}/.test(l)) {
       flush();
       item = l.trim();
-    } else if (item && l.trim() && !/Harmonized Tariff Schedule|Annotated for Statistical|^\s*(Heading|Subheading|fix|Note:|1\/)/.test(l)) item += " " + l.trim();
+    } else if (
+      item &&
+      l.trim() &&
+      !/Harmonized Tariff Schedule|Annotated for Statistical|^\s*(Heading|Subheading|fix|Note:|1\/)/.test(l)
+    )
+      item += " " + l.trim();
   }
   flush();
   // Claim-only exemptions for Section 232 derivatives whose metal was melted and poured / smelted and cast in the US.
-  exclusions.push(["9903.81.92", "Steel derivative: steel melted and poured in the United States", "232:steel", "", "claim", "The steel content was melted and poured in the United States", "2025-03-12", "2026-04-05"]);
+  exclusions.push([
+    "9903.81.92",
+    "Steel derivative: steel melted and poured in the United States",
+    "232:steel",
+    "",
+    "claim",
+    "The steel content was melted and poured in the United States",
+    "2025-03-12",
+    "2026-04-05",
+  ]);
   // Keyed to the derivative headings, not to all of 232 aluminum: no claim or exemption reduces the Russian
   // aluminum duty (note 19(m)(A)/(B): "No claim for entry or for any duty exemption or reduction shall be allowed").
   // Only the new derivatives of subdivisions (j) and (k) (9903.85.07, .08; their USITC rows say "Except as provided
   // in hdgs 9903.85.09"); the existing ones of subdivision (i), 9903.85.04, have no such exception.
   for (const code of ["9903.85.07", "9903.85.08"])
-    exclusions.push(["9903.85.09", "Aluminum derivative: aluminum smelted and cast in the United States", code, "", "claim", "The aluminum content was smelted and cast in the United States", "2025-03-12", "2026-04-05"]);
+    exclusions.push([
+      "9903.85.09",
+      "Aluminum derivative: aluminum smelted and cast in the United States",
+      code,
+      "",
+      "claim",
+      "The aluminum content was smelted and cast in the United States",
+      "2025-03-12",
+      "2026-04-05",
+    ]);
   // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the
   // metal share is 0. Keyed to the annex headings, for the same reason.
   for (const code of ["9903.82.02", "9903.82.03", "9903.82.04", "9903.82.05", "9903.82.06"])
-    exclusions.push(["9903.82.01", "Section 232 annex goods containing no steel, aluminum or copper", code, "", "auto_zero_content", "metal_weight_percentage is 0", "2026-04-06", null]);
+    exclusions.push([
+      "9903.82.01",
+      "Section 232 annex goods containing no steel, aluminum or copper",
+      code,
+      "",
+      "auto_zero_content",
+      "metal_weight_percentage is 0",
+      "2026-04-06",
+      null,
+    ]);
   const s122 = section122(text);
   measures.push(s122.measure);
   exclusions.push(...s122.exclusions);
@@ -649,20 +1216,67 @@ function ch99() {
   // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
   const groups = new Map();
   for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to, metalOrigin] of measures) {
-    const key = JSON.stringify([program, code, name, origins, excluded, rate, basis, metal, from, to, metalOrigin ?? null]);
-    if (!groups.has(key)) groups.set(key, { program, code, name, origins, origins_excluded: excluded, rate, basis, metal, valid_from: from, valid_to: to, metal_origin: metalOrigin ?? null, prefixes: [] });
+    const key = JSON.stringify([
+      program,
+      code,
+      name,
+      origins,
+      excluded,
+      rate,
+      basis,
+      metal,
+      from,
+      to,
+      metalOrigin ?? null,
+    ]);
+    if (!groups.has(key))
+      groups.set(key, {
+        program,
+        code,
+        name,
+        origins,
+        origins_excluded: excluded,
+        rate,
+        basis,
+        metal,
+        valid_from: from,
+        valid_to: to,
+        metal_origin: metalOrigin ?? null,
+        prefixes: [],
+      });
     groups.get(key).prefixes.push(prefix);
   }
   return {
     measures: [...groups.values()].map((g) => ({ ...g, prefixes: [...new Set(g.prefixes)].sort() })),
-    exclusions: { columns: EXCLUSION_COLUMNS, rows: exclusions.map((r) => [...r, ...new Array(EXCLUSION_COLUMNS.length - r.length).fill(null)]) },
+    exclusions: {
+      columns: EXCLUSION_COLUMNS,
+      rows: exclusions.map((r) => [...r, ...new Array(EXCLUSION_COLUMNS.length - r.length).fill(null)]),
+    },
   };
 }
 
 function vat() {
   const ib = JSON.parse(readFileSync(join(shared, "vat-ibericode", "vat-rates.json"), "utf8")).items;
   const st = JSON.parse(readFileSync(join(shared, "vat-worldwide-sales-tax-npm", "sales_tax_rates.json"), "utf8"));
-  const REGION = { "Canary Islands": "ES-CN", Ceuta: "ES-CE", Melilla: "ES-ML", Madeira: "PT-30", Azores: "PT-20", Guadeloupe: "FR-971", Martinique: "FR-972", Guyane: "FR-973", Reunion: "FR-974", Mayotte: "FR-976", Heligoland: "DE-HELGOLAND", "Büsingen am Hochrhein": "DE-BUSINGEN", "Mount Athos": "GR-69", Livigno: "IT-LIVIGNO", "Campione d'Italia": "IT-CAMPIONE", Jungholz: "AT-JUNGHOLZ", Mittelberg: "AT-MITTELBERG" };
+  const REGION = {
+    "Canary Islands": "ES-CN",
+    Ceuta: "ES-CE",
+    Melilla: "ES-ML",
+    Madeira: "PT-30",
+    Azores: "PT-20",
+    Guadeloupe: "FR-971",
+    Martinique: "FR-972",
+    Guyane: "FR-973",
+    Reunion: "FR-974",
+    Mayotte: "FR-976",
+    Heligoland: "DE-HELGOLAND",
+    "Büsingen am Hochrhein": "DE-BUSINGEN",
+    "Mount Athos": "GR-69",
+    Livigno: "IT-LIVIGNO",
+    "Campione d'Italia": "IT-CAMPIONE",
+    Jungholz: "AT-JUNGHOLZ",
+    Mittelberg: "AT-MITTELBERG",
+  };
   const rows = []; // [country, region, name, valid_from, valid_to, standard, reduced]
   for (const [cc, periods] of Object.entries(ib)) {
     const sorted = [...periods].sort((a, b) => a.effective_from.localeCompare(b.effective_from));
@@ -672,8 +1286,19 @@ function vat() {
       const to = next ? new Date(Date.parse(next.effective_from) - 86400000).toISOString().slice(0, 10) : null;
       const { standard, ...reduced } = p.rates;
       const country = cc === "EL" ? "GR" : cc;
-      rows.push([country, "", "VAT", from, to, String(standard), Object.keys(reduced).length ? Object.fromEntries(Object.entries(reduced).map(([k, v]) => [k, String(v)])) : null]);
-      for (const e of p.exceptions ?? []) rows.push([country, REGION[e.name] ?? e.name, `VAT (${e.name})`, from, to, String(e.standard), null]);
+      rows.push([
+        country,
+        "",
+        "VAT",
+        from,
+        to,
+        String(standard),
+        Object.keys(reduced).length
+          ? Object.fromEntries(Object.entries(reduced).map(([k, v]) => [k, String(v)]))
+          : null,
+      ]);
+      for (const e of p.exceptions ?? [])
+        rows.push([country, REGION[e.name] ?? e.name, `VAT (${e.name})`, from, to, String(e.standard), null]);
     });
   }
   for (const [cc, v] of Object.entries(st)) {
@@ -684,14 +1309,34 @@ function vat() {
     // provinces are not collected at the border, so only GST applies there.
     for (const [region, r] of Object.entries(v.states ?? {})) {
       if (r.type !== "hst") continue;
-      const periods = Object.entries(r.before ?? {}).map(([d, b]) => [d.slice(0, 10), b.rate]).sort();
+      const periods = Object.entries(r.before ?? {})
+        .map(([d, b]) => [d.slice(0, 10), b.rate])
+        .sort();
       let from = "1970-01-01";
       for (const [until, rate] of periods) {
-        const to = new Date(Date.parse(until) - 86400000 + 86400000 * (until.endsWith("T22") ? 1 : 0)).toISOString().slice(0, 10);
-        rows.push([cc, `${cc}-${region}`, `HST (${region})`, from, to, new Big(v.rate).plus(rate).times(100).toString(), null]);
+        const to = new Date(Date.parse(until) - 86400000 + 86400000 * (until.endsWith("T22") ? 1 : 0))
+          .toISOString()
+          .slice(0, 10);
+        rows.push([
+          cc,
+          `${cc}-${region}`,
+          `HST (${region})`,
+          from,
+          to,
+          new Big(v.rate).plus(rate).times(100).toString(),
+          null,
+        ]);
         from = until;
       }
-      rows.push([cc, `${cc}-${region}`, `HST (${region})`, from, null, new Big(v.rate).plus(r.rate).times(100).toString(), null]);
+      rows.push([
+        cc,
+        `${cc}-${region}`,
+        `HST (${region})`,
+        from,
+        null,
+        new Big(v.rate).plus(r.rate).times(100).toString(),
+        null,
+      ]);
     }
   }
   return { columns: ["country", "region", "name", "valid_from", "valid_to", "standard", "reduced"], rows };
@@ -706,13 +1351,57 @@ function vat() {
  * not mapped: which products they cover differs by country beyond what a code shows.
  */
 const VAT_REDUCED_CATEGORIES = [
-  { id: "books", label: "books, brochures and leaflets, children's picture, drawing and colouring books, printed music", hs: ["4901", "4903", "4904"], tedb: ["BOOKS", "LOAN_LIBRARIES"], uk: "Publications & Postage (0%)", legal: "Directive 2006/112/EC Annex III point 6" },
-  { id: "newspapers", label: "newspapers, journals and periodicals", hs: ["4902"], tedb: ["NEWSPAPERS", "PERIODICALS", "LOAN_LIBRARIES"], uk: "Publications & Postage (0%)", legal: "Directive 2006/112/EC Annex III point 6" },
-  { id: "art_pictures", label: "paintings, drawings and collages executed by hand (works of art)", hs: ["9701"], tedb: ["PICTURES"], legal: "Directive 2006/112/EC art. 103, Annex IX Part A" },
-  { id: "art_prints", label: "original engravings, prints and lithographs", hs: ["9702"], tedb: ["IMPRESSIONS"], legal: "Directive 2006/112/EC art. 103, Annex IX Part A" },
-  { id: "art_sculptures", label: "original sculptures and statuary", hs: ["9703"], tedb: ["SCULPTURES"], legal: "Directive 2006/112/EC art. 103, Annex IX Part A" },
-  { id: "collectors_items", label: "collections and collectors' pieces (zoological, botanical, historical, numismatic...)", hs: ["9705"], tedb: ["ZOOLOGICAL"], legal: "Directive 2006/112/EC art. 103, Annex IX Part B" },
-  { id: "antiques", label: "antiques of an age exceeding 100 years", hs: ["9706"], tedb: ["100_YEARS_OLD", "ANTIQUES"], legal: "Directive 2006/112/EC art. 103, Annex IX Part C" },
+  {
+    id: "books",
+    label: "books, brochures and leaflets, children's picture, drawing and colouring books, printed music",
+    hs: ["4901", "4903", "4904"],
+    tedb: ["BOOKS", "LOAN_LIBRARIES"],
+    uk: "Publications & Postage (0%)",
+    legal: "Directive 2006/112/EC Annex III point 6",
+  },
+  {
+    id: "newspapers",
+    label: "newspapers, journals and periodicals",
+    hs: ["4902"],
+    tedb: ["NEWSPAPERS", "PERIODICALS", "LOAN_LIBRARIES"],
+    uk: "Publications & Postage (0%)",
+    legal: "Directive 2006/112/EC Annex III point 6",
+  },
+  {
+    id: "art_pictures",
+    label: "paintings, drawings and collages executed by hand (works of art)",
+    hs: ["9701"],
+    tedb: ["PICTURES"],
+    legal: "Directive 2006/112/EC art. 103, Annex IX Part A",
+  },
+  {
+    id: "art_prints",
+    label: "original engravings, prints and lithographs",
+    hs: ["9702"],
+    tedb: ["IMPRESSIONS"],
+    legal: "Directive 2006/112/EC art. 103, Annex IX Part A",
+  },
+  {
+    id: "art_sculptures",
+    label: "original sculptures and statuary",
+    hs: ["9703"],
+    tedb: ["SCULPTURES"],
+    legal: "Directive 2006/112/EC art. 103, Annex IX Part A",
+  },
+  {
+    id: "collectors_items",
+    label: "collections and collectors' pieces (zoological, botanical, historical, numismatic...)",
+    hs: ["9705"],
+    tedb: ["ZOOLOGICAL"],
+    legal: "Directive 2006/112/EC art. 103, Annex IX Part B",
+  },
+  {
+    id: "antiques",
+    label: "antiques of an age exceeding 100 years",
+    hs: ["9706"],
+    tedb: ["100_YEARS_OLD", "ANTIQUES"],
+    legal: "Directive 2006/112/EC art. 103, Annex IX Part C",
+  },
 ];
 const TEDB_SNAPSHOT = "2025-08-27";
 
@@ -725,27 +1414,57 @@ function vatReduced() {
   for (const c of eu) {
     const country = c.iso2 === "EL" ? "GR" : c.iso2;
     for (const cat of VAT_REDUCED_CATEGORIES) {
-      const hit = cat.tedb.map((id) => c.categories.find((k) => k.category_id === id && TAKEN.has(k.rate_type))).find(Boolean);
+      const hit = cat.tedb
+        .map((id) => c.categories.find((k) => k.category_id === id && TAKEN.has(k.rate_type)))
+        .find(Boolean);
       if (!hit) continue;
-      for (const hs of cat.hs) rows.push([country, cat.id, cat.label, hs, String(hit.rate_percent), TEDB_SNAPSHOT, null, `EC TEDB ${hit.category_id} (${cat.legal})`]);
+      for (const hs of cat.hs)
+        rows.push([
+          country,
+          cat.id,
+          cat.label,
+          hs,
+          String(hit.rate_percent),
+          TEDB_SNAPSHOT,
+          null,
+          `EC TEDB ${hit.category_id} (${cat.legal})`,
+        ]);
     }
   }
   for (const cat of VAT_REDUCED_CATEGORIES) {
     const hit = cat.uk && uk.categories.find((k) => k.label === cat.uk);
     if (!hit) continue;
-    for (const hs of cat.hs) rows.push(["GB", cat.id, cat.label, hs, String(hit.rate_percent), TEDB_SNAPSHOT, null, `HMRC VAT rates on goods and services: ${hit.label}`]);
+    for (const hs of cat.hs)
+      rows.push([
+        "GB",
+        cat.id,
+        cat.label,
+        hs,
+        String(hit.rate_percent),
+        TEDB_SNAPSHOT,
+        null,
+        `HMRC VAT rates on goods and services: ${hit.label}`,
+      ]);
   }
   return { columns: ["country", "category", "label", "hs_prefix", "rate", "valid_from", "valid_to", "source"], rows };
 }
 
 function fx() {
-  const lines = readFileSync(join(shared, "fx-ecb", "eurofxref-hist.csv"), "utf8").trim().split("\n");
+  const lines = readFileSync(join(shared, "fx-ecb", "eurofxref-hist.csv"), "utf8")
+    .trim()
+    .split("\n");
   const head = lines[0].split(",").filter(Boolean);
-  const body = lines.slice(1).map((l) => l.split(",")).filter((r) => r[0] >= "2018-01-01");
-  const keep = head.slice(1).filter((c, i) => body.every((r) => r[i + 1] !== "N/A" || true) && body.some((r) => r[i + 1] !== "N/A"));
+  const body = lines
+    .slice(1)
+    .map((l) => l.split(","))
+    .filter((r) => r[0] >= "2018-01-01");
+  const keep = head
+    .slice(1)
+    .filter((c, i) => body.every((r) => r[i + 1] !== "N/A" || true) && body.some((r) => r[i + 1] !== "N/A"));
   const idx = keep.map((c) => head.indexOf(c));
   const out = [["Date", ...keep].join(",")];
-  for (const r of body.sort((a, b) => a[0].localeCompare(b[0]))) out.push([r[0], ...idx.map((i) => (r[i] === "N/A" ? "" : r[i]))].join(","));
+  for (const r of body.sort((a, b) => a[0].localeCompare(b[0])))
+    out.push([r[0], ...idx.map((i) => (r[i] === "N/A" ? "" : r[i]))].join(","));
   return out.join("\n") + "\n";
 }
 

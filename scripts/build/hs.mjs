@@ -27,7 +27,6 @@ function table(path) {
   return body.map((r) => Object.fromEntries(head.map((h, i) => [h.trim(), (r[i] ?? "").trim()])));
 }
 
-
 const clean = (s) => s.replace(/\s+/g, " ").trim();
 
 // HS2022 nomenclature.
@@ -92,13 +91,18 @@ gb.sort((a, b) => a[0].localeCompare(b[0]));
 const gbUnique = [...new Map(gb.map((r) => [r[0], r])).values()];
 
 const notInHs = (lines) => lines.filter(([c]) => !hs6.has(c.slice(0, 6))).length;
-const write = (name, rows) => writeFileSync(join(out, name), "[\n" + rows.map((r) => JSON.stringify(r)).join(",\n") + "\n]\n");
+const write = (name, rows) =>
+  writeFileSync(join(out, name), "[\n" + rows.map((r) => JSON.stringify(r)).join(",\n") + "\n]\n");
 write("hs2022.json", hs);
 write("lines-us.json", us);
 write("lines-gb.json", gbUnique);
 console.log(
   JSON.stringify({
-    hs: { chapters: hs.filter((r) => r[0].length === 2).length, headings: hs.filter((r) => r[0].length === 4).length, subheadings: hs6.size },
+    hs: {
+      chapters: hs.filter((r) => r[0].length === 2).length,
+      headings: hs.filter((r) => r[0].length === 4).length,
+      subheadings: hs6.size,
+    },
     us: { lines: us.length, not_hs2022: notInHs(us) },
     gb: { lines: gbUnique.length, not_hs2022: notInHs(gbUnique) },
   }),

@@ -10,7 +10,6 @@ import { parseCsv } from "./csv.mjs";
 
 const shared = join(root, "..", "shared", "data");
 
-
 function table(path) {
   const [head, ...body] = parseCsv(readFileSync(path, "utf8")).filter((r) => r.length > 1);
   return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ""])));
@@ -30,9 +29,13 @@ const currencies = new Map();
 for (const r of table(join(shared, "iso-currency-codes", "codes-all.csv"))) {
   if (!/^[A-Z]{3}$/.test(r.AlphabeticCode) || r.WithdrawalDate) continue;
   const minor = /^\d$/.test(r.MinorUnit) ? Number(r.MinorUnit) : null;
-  if (!currencies.has(r.AlphabeticCode)) currencies.set(r.AlphabeticCode, { code: r.AlphabeticCode, name: r.Currency, minor_unit: minor });
+  if (!currencies.has(r.AlphabeticCode))
+    currencies.set(r.AlphabeticCode, { code: r.AlphabeticCode, name: r.Currency, minor_unit: minor });
 }
 
 writeFileSync(join(dataDir, "iso", "countries.json"), JSON.stringify(countries, null, 0) + "\n");
-writeFileSync(join(dataDir, "iso", "currencies.json"), JSON.stringify([...currencies.values()].sort((a, b) => a.code.localeCompare(b.code))) + "\n");
+writeFileSync(
+  join(dataDir, "iso", "currencies.json"),
+  JSON.stringify([...currencies.values()].sort((a, b) => a.code.localeCompare(b.code))) + "\n",
+);
 console.log(`countries: ${countries.length}, currencies: ${currencies.size}`);

@@ -14,9 +14,9 @@
  * (what the screening engine matches on); weak aliases stay visible in `remarks` only (see SOURCE.md).
  * Run only to refresh the files: `node scripts/build/sanctions.mjs`.
  */
-import { readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
-import { gzipSync } from "node:zlib";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { dataDir, root } from "../data/lib.mjs";
 import { parseCsv } from "./csv.mjs";
 
@@ -31,7 +31,6 @@ const SDN_DATE = "2024-05-03";
 const ALT_ADD_DATE = "2026-06-02";
 
 // ------------------------------------------------------------------------------------------------ OFAC
-
 
 const nul = (v) => {
   const s = (v ?? "").trim();
@@ -65,7 +64,8 @@ function ofacEntries() {
     addresses.set(ent, list);
   }
   const addressesOf = (ent) => (addresses.get(ent) ?? []).sort((x, y) => x.num - y.num).map((x) => x.a);
-  const aliasNames = (list, exclude) => unique(list.sort((x, y) => x.num - y.num).map((x) => x.name)).filter((n) => n !== exclude);
+  const aliasNames = (list, exclude) =>
+    unique(list.sort((x, y) => x.num - y.num).map((x) => x.name)).filter((n) => n !== exclude);
 
   const entries = [];
   const seen = new Set();
@@ -124,7 +124,12 @@ function ofacEntries() {
 function programsOf(raw) {
   const s = nul(raw);
   if (!s) return [];
-  return unique(s.split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, "").trim()).filter(Boolean));
+  return unique(
+    s
+      .split(/\]\s*\[/)
+      .map((p) => p.replace(/[[\]]/g, "").trim())
+      .filter(Boolean),
+  );
 }
 
 // -------------------------------------------------------------------------------------------------- UN
@@ -160,7 +165,10 @@ function unEntries() {
   ]) {
     for (const m of xml.matchAll(new RegExp(`<${kind}>([\\s\\S]*?)</${kind}>`, "g"))) {
       const b = m[1];
-      const name = ["FIRST_NAME", "SECOND_NAME", "THIRD_NAME", "FOURTH_NAME"].map((t) => one(b, t)).filter(Boolean).join(" ");
+      const name = ["FIRST_NAME", "SECOND_NAME", "THIRD_NAME", "FOURTH_NAME"]
+        .map((t) => one(b, t))
+        .filter(Boolean)
+        .join(" ");
       const strong = [];
       const weakNames = [];
       for (const a of all(b, `${kind}_ALIAS`)) {
@@ -184,9 +192,17 @@ function unEntries() {
           }),
         )
         .filter((a) => Object.keys(a).length > 0);
-      const listValues = (tag) => all(b, tag).flatMap((v) => all(v, "VALUE").map((x) => clean(decode(x)))).filter(Boolean);
+      const listValues = (tag) =>
+        all(b, tag)
+          .flatMap((v) => all(v, "VALUE").map((x) => clean(decode(x))))
+          .filter(Boolean);
       const dobs = all(b, "INDIVIDUAL_DATE_OF_BIRTH")
-        .map((d) => one(d, "DATE") ?? one(d, "YEAR") ?? (one(d, "FROM_YEAR") ? `${one(d, "FROM_YEAR")}-${one(d, "TO_YEAR")}` : null))
+        .map(
+          (d) =>
+            one(d, "DATE") ??
+            one(d, "YEAR") ??
+            (one(d, "FROM_YEAR") ? `${one(d, "FROM_YEAR")}-${one(d, "TO_YEAR")}` : null),
+        )
         .filter(Boolean);
       const remarks = [
         one(b, "LISTED_ON") && `Listed on ${one(b, "LISTED_ON")}`,

@@ -14,8 +14,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readList } from "../data/sanctions.mjs";
 import { root } from "../data/lib.mjs";
+import { readList } from "../data/sanctions.mjs";
 
 const PER_KIND = 50;
 const SEED = 20261122;
@@ -62,9 +62,12 @@ function typo(s) {
   const letters = "abcdefghijklmnopqrstuvwxyz";
   const kind = Math.floor(rand() * 4);
   let out;
-  if (kind === 0) out = w.slice(0, p) + pick([...letters]) + w.slice(p + 1); // substitution
-  else if (kind === 1) out = w.slice(0, p) + w.slice(p + 1); // deletion
-  else if (kind === 2) out = w.slice(0, p) + w[p + 1] + w[p] + w.slice(p + 2); // transposition
+  if (kind === 0)
+    out = w.slice(0, p) + pick([...letters]) + w.slice(p + 1); // substitution
+  else if (kind === 1)
+    out = w.slice(0, p) + w.slice(p + 1); // deletion
+  else if (kind === 2)
+    out = w.slice(0, p) + w[p + 1] + w[p] + w.slice(p + 2); // transposition
   else out = w.slice(0, p) + pick([...letters]) + w.slice(p); // insertion
   if (norm(out) === norm(w)) return null;
   ws[i] = w === w.toUpperCase() ? out.toUpperCase() : out;
@@ -74,18 +77,49 @@ function typo(s) {
 const ACCENT = { a: "á", e: "é", i: "í", o: "ó", u: "ú", A: "Á", E: "É", I: "Í", O: "Ó", U: "Ú", n: "ñ", c: "ç" };
 function diacritics(s) {
   // German transliteration back to umlauts where the name has it, otherwise accents on a few letters.
-  if (/(AE|OE|UE|ae|oe|ue)/.test(s)) return s.replace(/AE/g, "Ä").replace(/OE/g, "Ö").replace(/UE/g, "Ü").replace(/ae/g, "ä").replace(/oe/g, "ö").replace(/ue/g, "ü");
+  if (/(AE|OE|UE|ae|oe|ue)/.test(s))
+    return s
+      .replace(/AE/g, "Ä")
+      .replace(/OE/g, "Ö")
+      .replace(/UE/g, "Ü")
+      .replace(/ae/g, "ä")
+      .replace(/oe/g, "ö")
+      .replace(/ue/g, "ü");
   let n = 0;
   const out = [...s].map((ch) => (ACCENT[ch] && n < 3 && rand() < 0.35 ? (n++, ACCENT[ch]) : ch)).join("");
   return n ? out : null;
 }
 
-const LEGAL = ["LLC", "LTD", "LIMITED", "CO., LTD.", "JSC", "OOO", "GMBH", "S.A.", "INC.", "CORP.", "COMPANY", "PLC", "FZE", "PJSC", "LIMITED LIABILITY COMPANY"];
-const LEGAL_RE = /\b(LIMITED LIABILITY COMPANY|JOINT STOCK COMPANY|CO\.,? LTD\.?|LLC|L\.L\.C\.|LTD\.?|LIMITED|JSC|OJSC|PJSC|CJSC|OOO|GMBH|S\.A\.?|S\.A\.R\.L\.|INC\.?|CORP\.?|CORPORATION|COMPANY|PLC|FZE|FZCO|FZ-LLC)\b\.?/i;
+const LEGAL = [
+  "LLC",
+  "LTD",
+  "LIMITED",
+  "CO., LTD.",
+  "JSC",
+  "OOO",
+  "GMBH",
+  "S.A.",
+  "INC.",
+  "CORP.",
+  "COMPANY",
+  "PLC",
+  "FZE",
+  "PJSC",
+  "LIMITED LIABILITY COMPANY",
+];
+const LEGAL_RE =
+  /\b(LIMITED LIABILITY COMPANY|JOINT STOCK COMPANY|CO\.,? LTD\.?|LLC|L\.L\.C\.|LTD\.?|LIMITED|JSC|OJSC|PJSC|CJSC|OOO|GMBH|S\.A\.?|S\.A\.R\.L\.|INC\.?|CORP\.?|CORPORATION|COMPANY|PLC|FZE|FZCO|FZ-LLC)\b\.?/i;
 function legal(s) {
   if (LEGAL_RE.test(s)) {
     const r = rand();
-    if (r < 0.35) return s.replace(LEGAL_RE, "").replace(/[\s,]+$/, "").replace(/\s+/g, " ").trim() || null;
+    if (r < 0.35)
+      return (
+        s
+          .replace(LEGAL_RE, "")
+          .replace(/[\s,]+$/, "")
+          .replace(/\s+/g, " ")
+          .trim() || null
+      );
     return s.replace(LEGAL_RE, pick(LEGAL));
   }
   return `${s.replace(/[.,]+$/, "")} ${pick(LEGAL)}`;
@@ -101,7 +135,8 @@ function joinSplit(s) {
     return ws.join(" ");
   }
   const pairs = [];
-  for (let i = 0; i + 1 < ws.length; i++) if (/^\p{L}{3,}$/u.test(ws[i]) && /^\p{L}{3,}$/u.test(ws[i + 1])) pairs.push(i);
+  for (let i = 0; i + 1 < ws.length; i++)
+    if (/^\p{L}{3,}$/u.test(ws[i]) && /^\p{L}{3,}$/u.test(ws[i + 1])) pairs.push(i);
   if (!pairs.length) return null;
   const i = pick(pairs);
   ws.splice(i, 2, ws[i] + ws[i + 1]);
@@ -156,18 +191,228 @@ for (const [kind, make] of Object.entries(KINDS)) {
 // ---------------------------------------------------------------------------------------------- innocents
 
 const PEOPLE = {
-  english: [["James", "Olivia", "Michael", "Emily", "Robert", "Sarah", "David", "Laura", "Thomas", "Rachel", "Daniel", "Hannah"], ["Thompson", "Whitaker", "Brennan", "Caldwell", "Fairbanks", "Holloway", "Pemberton", "Ashworth", "Kingsley", "Marlowe", "Stanhope", "Winslow"]],
-  hispanic: [["Alejandro", "Lucia", "Santiago", "Valentina", "Mateo", "Camila", "Diego", "Isabela", "Javier", "Paula", "Andres", "Gabriela"], ["Villanueva", "Echeverria", "Montoya", "Bustamante", "Quintanilla", "Arellano", "Saavedra", "Cifuentes", "Ledesma", "Olmedo", "Barrientos", "Zamudio"]],
-  german: [["Jürgen", "Katrin", "Matthias", "Sabine", "Florian", "Anja", "Tobias", "Ulrike", "Stefan", "Birgit", "Lukas", "Heike"], ["Schäfer", "Lindemann", "Brückner", "Hoffmeister", "Kessler", "Vogelsang", "Reinholz", "Baumgärtner", "Eichhorn", "Steinbach", "Wendland", "Großmann"]],
-  french_italian: [["Étienne", "Margaux", "Baptiste", "Élodie", "Giacomo", "Chiara", "Lorenzo", "Francesca", "Thibault", "Camille", "Matteo", "Giulia"], ["Delacroix", "Fontaine", "Beaumont", "Lemaître", "Rinaldi", "Caruso", "Bellini", "Moretti", "Giordano", "Marchetti", "Rousseau", "Chevalier"]],
-  arabic: [["Omar", "Layla", "Karim", "Noura", "Tariq", "Samira", "Faisal", "Rania", "Nabil", "Huda", "Walid", "Dalia"], ["Haddad", "Mansour", "Khoury", "Nassar", "Sabbagh", "Tamimi", "Barakat", "Qasimi", "Zoubi", "Shalabi", "Jaber", "Farouqi"]],
-  persian_turkish: [["Dariush", "Shirin", "Kaveh", "Parisa", "Emre", "Elif", "Burak", "Zeynep", "Arash", "Leila", "Can", "Ayse"], ["Farahani", "Kiani", "Sadeghi", "Tehrani", "Yilmaz", "Demirci", "Kocaoglu", "Aydemir", "Ozturk", "Karaca", "Nikzad", "Rostami"]],
-  russian_slavic: [["Aleksandr", "Natalia", "Dmitri", "Yekaterina", "Sergei", "Olga", "Pavel", "Irina", "Mikhail", "Svetlana", "Andrei", "Tatiana"], ["Kuznetsov", "Belova", "Sokolov", "Lebedeva", "Novak", "Kowalczyk", "Dvorak", "Zielinski", "Morozov", "Orlova", "Vasilenko", "Grabowski"]],
-  chinese_east_asian: [["Wei", "Mei", "Jian", "Xiu", "Hiroshi", "Yuki", "Minho", "Jiyeon", "Hao", "Lin", "Takeshi", "Soojin"], ["Zhang Liwen", "Chen Yuhang", "Huang Zhiqiang", "Tanaka", "Watanabe", "Nakamura", "Park Jisoo", "Choi Minseo", "Liu Xiaoming", "Zhou Yating", "Yamamoto", "Kang Dongwon"]],
-  south_asian_african: [["Arjun", "Priya", "Rohan", "Ananya", "Vikram", "Deepa", "Chinedu", "Amara", "Kwame", "Ngozi", "Tendai", "Zanele"], ["Raghunathan", "Venkataraman", "Mehrotra", "Chatterjee", "Deshpande", "Iyer", "Okonkwo", "Adeyemi", "Mensah", "Mutasa", "Ndlovu", "Achebe"]],
+  english: [
+    [
+      "James",
+      "Olivia",
+      "Michael",
+      "Emily",
+      "Robert",
+      "Sarah",
+      "David",
+      "Laura",
+      "Thomas",
+      "Rachel",
+      "Daniel",
+      "Hannah",
+    ],
+    [
+      "Thompson",
+      "Whitaker",
+      "Brennan",
+      "Caldwell",
+      "Fairbanks",
+      "Holloway",
+      "Pemberton",
+      "Ashworth",
+      "Kingsley",
+      "Marlowe",
+      "Stanhope",
+      "Winslow",
+    ],
+  ],
+  hispanic: [
+    [
+      "Alejandro",
+      "Lucia",
+      "Santiago",
+      "Valentina",
+      "Mateo",
+      "Camila",
+      "Diego",
+      "Isabela",
+      "Javier",
+      "Paula",
+      "Andres",
+      "Gabriela",
+    ],
+    [
+      "Villanueva",
+      "Echeverria",
+      "Montoya",
+      "Bustamante",
+      "Quintanilla",
+      "Arellano",
+      "Saavedra",
+      "Cifuentes",
+      "Ledesma",
+      "Olmedo",
+      "Barrientos",
+      "Zamudio",
+    ],
+  ],
+  german: [
+    [
+      "Jürgen",
+      "Katrin",
+      "Matthias",
+      "Sabine",
+      "Florian",
+      "Anja",
+      "Tobias",
+      "Ulrike",
+      "Stefan",
+      "Birgit",
+      "Lukas",
+      "Heike",
+    ],
+    [
+      "Schäfer",
+      "Lindemann",
+      "Brückner",
+      "Hoffmeister",
+      "Kessler",
+      "Vogelsang",
+      "Reinholz",
+      "Baumgärtner",
+      "Eichhorn",
+      "Steinbach",
+      "Wendland",
+      "Großmann",
+    ],
+  ],
+  french_italian: [
+    [
+      "Étienne",
+      "Margaux",
+      "Baptiste",
+      "Élodie",
+      "Giacomo",
+      "Chiara",
+      "Lorenzo",
+      "Francesca",
+      "Thibault",
+      "Camille",
+      "Matteo",
+      "Giulia",
+    ],
+    [
+      "Delacroix",
+      "Fontaine",
+      "Beaumont",
+      "Lemaître",
+      "Rinaldi",
+      "Caruso",
+      "Bellini",
+      "Moretti",
+      "Giordano",
+      "Marchetti",
+      "Rousseau",
+      "Chevalier",
+    ],
+  ],
+  arabic: [
+    ["Omar", "Layla", "Karim", "Noura", "Tariq", "Samira", "Faisal", "Rania", "Nabil", "Huda", "Walid", "Dalia"],
+    [
+      "Haddad",
+      "Mansour",
+      "Khoury",
+      "Nassar",
+      "Sabbagh",
+      "Tamimi",
+      "Barakat",
+      "Qasimi",
+      "Zoubi",
+      "Shalabi",
+      "Jaber",
+      "Farouqi",
+    ],
+  ],
+  persian_turkish: [
+    ["Dariush", "Shirin", "Kaveh", "Parisa", "Emre", "Elif", "Burak", "Zeynep", "Arash", "Leila", "Can", "Ayse"],
+    [
+      "Farahani",
+      "Kiani",
+      "Sadeghi",
+      "Tehrani",
+      "Yilmaz",
+      "Demirci",
+      "Kocaoglu",
+      "Aydemir",
+      "Ozturk",
+      "Karaca",
+      "Nikzad",
+      "Rostami",
+    ],
+  ],
+  russian_slavic: [
+    [
+      "Aleksandr",
+      "Natalia",
+      "Dmitri",
+      "Yekaterina",
+      "Sergei",
+      "Olga",
+      "Pavel",
+      "Irina",
+      "Mikhail",
+      "Svetlana",
+      "Andrei",
+      "Tatiana",
+    ],
+    [
+      "Kuznetsov",
+      "Belova",
+      "Sokolov",
+      "Lebedeva",
+      "Novak",
+      "Kowalczyk",
+      "Dvorak",
+      "Zielinski",
+      "Morozov",
+      "Orlova",
+      "Vasilenko",
+      "Grabowski",
+    ],
+  ],
+  chinese_east_asian: [
+    ["Wei", "Mei", "Jian", "Xiu", "Hiroshi", "Yuki", "Minho", "Jiyeon", "Hao", "Lin", "Takeshi", "Soojin"],
+    [
+      "Zhang Liwen",
+      "Chen Yuhang",
+      "Huang Zhiqiang",
+      "Tanaka",
+      "Watanabe",
+      "Nakamura",
+      "Park Jisoo",
+      "Choi Minseo",
+      "Liu Xiaoming",
+      "Zhou Yating",
+      "Yamamoto",
+      "Kang Dongwon",
+    ],
+  ],
+  south_asian_african: [
+    ["Arjun", "Priya", "Rohan", "Ananya", "Vikram", "Deepa", "Chinedu", "Amara", "Kwame", "Ngozi", "Tendai", "Zanele"],
+    [
+      "Raghunathan",
+      "Venkataraman",
+      "Mehrotra",
+      "Chatterjee",
+      "Deshpande",
+      "Iyer",
+      "Okonkwo",
+      "Adeyemi",
+      "Mensah",
+      "Mutasa",
+      "Ndlovu",
+      "Achebe",
+    ],
+  ],
 };
 
-const COMPANIES = `Blue Harbor Logistics Ltd; Northwind Textiles GmbH; Sunrise Bakery LLC; Alpine Precision Tools AG; Riverbend Dental Clinic;
+const COMPANIES =
+  `Blue Harbor Logistics Ltd; Northwind Textiles GmbH; Sunrise Bakery LLC; Alpine Precision Tools AG; Riverbend Dental Clinic;
 Lakeside Furniture Co.; Meridian Software Solutions Inc.; Golden Field Organic Farms; Harborview Marine Supplies; Copperleaf Design Studio;
 Brightwater Pools & Spas; Silverline Courier Services; Oakridge Veterinary Hospital; Cedar Point Realty; Pinecrest Builders Ltd;
 Evergreen Garden Centre; Stonebridge Accounting LLP; Maple Leaf Printing Inc.; Redwood Coffee Roasters; Bluebird Childcare Centre;
@@ -191,9 +436,9 @@ Bogota Flower Growers S.A.S.; Quito Rose Farm; Caracas Cacao Works; Montevideo L
 Auckland Kiwi Orchards; Sydney Harbour Yachts Pty Ltd; Melbourne Laneway Coffee; Perth Pearl Divers; Brisbane Solar Installers;
 Acme Widgets Inc.; Globex Office Supplies; Initech Payroll Services; Umbrella Garden Tools; Stark Bicycle Repair;
 Wayne Family Pharmacy; Kent Farm Produce; Prince Florist; Banner Science Kits; Allen Speed Couriers`
-  .split(";")
-  .map((s) => s.trim())
-  .filter(Boolean);
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const innocents = [];
 const dropped = [];

@@ -5,7 +5,8 @@ import { dataDir } from "./lib.mjs";
 
 export const dataset = "customs_rules";
 export const version = "2026-11-22.2";
-export const source = "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK, CBSA, ABF/ATO); a source_url on every row";
+export const source =
+  "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK, CBSA, ABF/ATO); a source_url on every row";
 export const tables = ["calc_de_minimis", "calc_fees"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -16,12 +17,66 @@ export async function rows() {
   const fees = read("customs/fees.json").rows;
   return {
     calc_de_minimis: {
-      columns: ["country", "kind", "channel", "origins", "currency", "threshold", "basis", "valid_from", "valid_to", "source_url", "note"],
-      rows: dm.map((r) => [r.country, r.kind, r.channel, json(r.origins), r.currency, r.threshold, r.basis, r.valid_from, r.valid_to, r.source_url, r.note ?? null]),
+      columns: [
+        "country",
+        "kind",
+        "channel",
+        "origins",
+        "currency",
+        "threshold",
+        "basis",
+        "valid_from",
+        "valid_to",
+        "source_url",
+        "note",
+      ],
+      rows: dm.map((r) => [
+        r.country,
+        r.kind,
+        r.channel,
+        json(r.origins),
+        r.currency,
+        r.threshold,
+        r.basis,
+        r.valid_from,
+        r.valid_to,
+        r.source_url,
+        r.note ?? null,
+      ]),
     },
     calc_fees: {
-      columns: ["country", "code", "name", "rate", "min", "max", "currency", "transport_mode", "valid_from", "valid_to", "source_url", "note", "exempt_programs", "exempt_source"],
-      rows: fees.map((r) => [r.country, r.code, r.name, r.rate, r.min, r.max, r.currency, r.transport_mode, r.valid_from, r.valid_to, r.source_url, r.note ?? null, json(r.exempt_programs), r.exempt_source ?? null]),
+      columns: [
+        "country",
+        "code",
+        "name",
+        "rate",
+        "min",
+        "max",
+        "currency",
+        "transport_mode",
+        "valid_from",
+        "valid_to",
+        "source_url",
+        "note",
+        "exempt_programs",
+        "exempt_source",
+      ],
+      rows: fees.map((r) => [
+        r.country,
+        r.code,
+        r.name,
+        r.rate,
+        r.min,
+        r.max,
+        r.currency,
+        r.transport_mode,
+        r.valid_from,
+        r.valid_to,
+        r.source_url,
+        r.note ?? null,
+        json(r.exempt_programs),
+        r.exempt_source ?? null,
+      ]),
     },
   };
 }

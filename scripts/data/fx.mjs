@@ -9,7 +9,9 @@ export const source = "ECB euro foreign exchange reference rates (eurofxref-hist
 export const tables = ["fx_rates"];
 
 export async function rows({ fixture }) {
-  const [head, ...lines] = readFileSync(join(dataDir, "fx", "ecb-rates.csv"), "utf8").trim().split("\n");
+  const [head, ...lines] = readFileSync(join(dataDir, "fx", "ecb-rates.csv"), "utf8")
+    .trim()
+    .split("\n");
   const currencies = head.split(",").slice(1);
   const out = [];
   for (const line of lines) {

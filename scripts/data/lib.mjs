@@ -36,7 +36,8 @@ export function insertStatements(table, columns, rows, maxBytes = 90_000) {
   let parts = [];
   let size = head.length;
   for (const row of rows) {
-    if (row.length !== columns.length) throw new Error(`${table}: row has ${row.length} values for ${columns.length} columns`);
+    if (row.length !== columns.length)
+      throw new Error(`${table}: row has ${row.length} values for ${columns.length} columns`);
     const tuple = `(${row.map(sqlValue).join(", ")})`;
     if (parts.length && size + tuple.length + 2 > maxBytes) {
       out.push(head + parts.join(", "));
@@ -71,7 +72,9 @@ export async function datasetStatements(mod, { fixture = false, importedAt = new
 /** All dataset modules in scripts/data, sorted by name. */
 export async function loadDatasetModules() {
   const dir = join(root, "scripts", "data");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "lib.mjs").sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs") && f !== "lib.mjs")
+    .sort();
   const mods = [];
   for (const f of files) mods.push(await import(pathToFileURL(join(dir, f)).href));
   return mods;

@@ -28,33 +28,125 @@ export async function rows({ fixture }) {
   const lines = [];
   for (const [code, from, to, description, q1, q2, mfnText, mfn, col2Text, col2, specialText, special] of us.rows) {
     if (!keep(code)) continue;
-    lines.push(["US", code, from, to, description, q1, q2, "USD", mfnText, json(mfn), col2Text, json(col2), specialText, json(special)]);
+    lines.push([
+      "US",
+      code,
+      from,
+      to,
+      description,
+      q1,
+      q2,
+      "USD",
+      mfnText,
+      json(mfn),
+      col2Text,
+      json(col2),
+      specialText,
+      json(special),
+    ]);
   }
   for (const [code, description, ukText, uk, cetText, cet] of ukEu.rows) {
     if (!keep(code)) continue;
-    lines.push(["GB", code, "2021-01-01", null, description, null, null, "GBP", ukText, json(uk), null, null, null, null]);
-    lines.push(["EU", code, "2020-01-01", null, description, null, null, "EUR", cetText, json(cet), null, null, null, null]);
+    lines.push([
+      "GB",
+      code,
+      "2021-01-01",
+      null,
+      description,
+      null,
+      null,
+      "GBP",
+      ukText,
+      json(uk),
+      null,
+      null,
+      null,
+      null,
+    ]);
+    lines.push([
+      "EU",
+      code,
+      "2020-01-01",
+      null,
+      description,
+      null,
+      null,
+      "EUR",
+      cetText,
+      json(cet),
+      null,
+      null,
+      null,
+      null,
+    ]);
   }
   const measures = [];
   for (const m of ch99.measures)
     for (const prefix of m.prefixes)
-      if (keep(prefix)) measures.push([m.program, m.code, m.name, prefix, json(m.origins), json(m.origins_excluded), m.rate, m.basis, m.metal, m.valid_from, m.valid_to, json(m.metal_origin ?? null)]);
+      if (keep(prefix))
+        measures.push([
+          m.program,
+          m.code,
+          m.name,
+          prefix,
+          json(m.origins),
+          json(m.origins_excluded),
+          m.rate,
+          m.basis,
+          m.metal,
+          m.valid_from,
+          m.valid_to,
+          json(m.metal_origin ?? null),
+        ]);
   const exclusions = ch99.exclusions.rows.filter((r) => keep(r[3]));
   const origin = [];
   for (const [program, p] of Object.entries(programs.programs))
-    for (const [country, from] of Object.entries(p.countries)) origin.push(["US", program, p.name, country, from, null]);
-  for (const [country, [from, to]] of Object.entries(programs.column2.countries)) origin.push(["US", "column2", "Column 2 (HTSUS General Note 3(b))", country, from, to]);
+    for (const [country, from] of Object.entries(p.countries))
+      origin.push(["US", program, p.name, country, from, null]);
+  for (const [country, [from, to]] of Object.entries(programs.column2.countries))
+    origin.push(["US", "column2", "Column 2 (HTSUS General Note 3(b))", country, from, to]);
 
   return {
     calc_tariff_lines: {
-      columns: ["schedule", "code", "valid_from", "valid_to", "description", "q1", "q2", "currency", "mfn_text", "mfn", "col2_text", "col2", "special_text", "special"],
+      columns: [
+        "schedule",
+        "code",
+        "valid_from",
+        "valid_to",
+        "description",
+        "q1",
+        "q2",
+        "currency",
+        "mfn_text",
+        "mfn",
+        "col2_text",
+        "col2",
+        "special_text",
+        "special",
+      ],
       rows: lines,
     },
     calc_measures: {
-      columns: ["program", "code", "name", "hs_prefix", "origins", "origins_excluded", "rate", "basis", "metal", "valid_from", "valid_to", "metal_origin"],
+      columns: [
+        "program",
+        "code",
+        "name",
+        "hs_prefix",
+        "origins",
+        "origins_excluded",
+        "rate",
+        "basis",
+        "metal",
+        "valid_from",
+        "valid_to",
+        "metal_origin",
+      ],
       rows: measures,
     },
     calc_exclusions: { columns: ch99.exclusions.columns, rows: exclusions },
-    calc_origin_programs: { columns: ["schedule", "program", "name", "country", "valid_from", "valid_to"], rows: origin },
+    calc_origin_programs: {
+      columns: ["schedule", "program", "name", "country", "valid_from", "valid_to"],
+      rows: origin,
+    },
   };
 }

@@ -7,11 +7,11 @@
 import { DurableObject } from "cloudflare:workers";
 import {
   type Decision,
-  type WindowState,
   decide,
   leaseSize,
   leaseTtlMs,
   refund,
+  type WindowState,
 } from "../engines/rate-limit/sliding-window";
 
 export interface HitRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CountryCode, CurrencyCode, IsoDate, hsCode } from "./schemas";
+import { CountryCode, CurrencyCode, hsCode, IsoDate } from "./schemas";
 
 describe("shared wire schemas", () => {
   it.each([

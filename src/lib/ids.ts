@@ -5,7 +5,22 @@
  */
 import { uuidv7 } from "uuidv7";
 
-export type IdPrefix = "org" | "ws" | "apc" | "con" | "par" | "ord" | "itm" | "cev" | "asm" | "hld" | "doc" | "pal" | "we" | "whd" | "evt";
+export type IdPrefix =
+  | "org"
+  | "ws"
+  | "apc"
+  | "con"
+  | "par"
+  | "ord"
+  | "itm"
+  | "cev"
+  | "asm"
+  | "hld"
+  | "doc"
+  | "pal"
+  | "we"
+  | "whd"
+  | "evt";
 
 export interface IdSource {
   requestId(): string;

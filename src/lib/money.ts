@@ -13,7 +13,8 @@ export const dec = (value: Big.BigSource): Big => new Big(value);
 export const roundMoney = (value: Big, currency: string): Big => value.round(minorUnits(currency), Big.roundHalfUp);
 
 /** Wire form: a fixed-point string with exactly the currency's minor-unit digits. */
-export const moneyString = (value: Big, currency: string): string => roundMoney(value, currency).toFixed(minorUnits(currency));
+export const moneyString = (value: Big, currency: string): string =>
+  roundMoney(value, currency).toFixed(minorUnits(currency));
 
 /** Wire form as a JSON number (for fields the spec shows as numbers), from the rounded decimal. */
 export const moneyNumber = (value: Big, currency: string): number => Number(moneyString(value, currency));

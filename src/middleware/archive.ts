@@ -16,10 +16,15 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\b/i;
 
 export const tooLarge = () =>
-  new ApiError("payload_too_large", `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes`, { limit_bytes: MAX_BODY_BYTES });
+  new ApiError("payload_too_large", `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes`, {
+    limit_bytes: MAX_BODY_BYTES,
+  });
 
 /** Reads the body once, refusing oversized ones early by Content-Length and again by actual size. */
-export async function readBodyLimited(req: { header(name: string): string | undefined; arrayBuffer(): Promise<ArrayBuffer> }) {
+export async function readBodyLimited(req: {
+  header(name: string): string | undefined;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}) {
   const declared = Number(req.header("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const raw = await req.arrayBuffer();
@@ -90,7 +95,9 @@ export const archiveBodyAlongside = createMiddleware<AppEnv>(async (c, next) => 
   const gate = async () => {
     const failure = await archived;
     if (failure) {
-      console.error(JSON.stringify({ msg: "archive put failed", request_id: c.get("requestId"), error: String(failure) }));
+      console.error(
+        JSON.stringify({ msg: "archive put failed", request_id: c.get("requestId"), error: String(failure) }),
+      );
       c.set("archived", undefined);
       throw new ApiError("unavailable", "The request could not be archived; nothing was changed, retry later");
     }

@@ -7,9 +7,9 @@
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import { createDb } from "../db/client";
+import { extractRefs } from "../engines/refs/extract";
 import type { AppEnv } from "../env";
 import { isoAt } from "../lib/clock";
-import { extractRefs } from "../engines/refs/extract";
 import { outcomeOf } from "../modules/audit/service";
 import { flushWindow, queueAudit, writeEntries } from "../modules/audit/writer";
 

@@ -23,5 +23,8 @@ export const catalogueItems = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("catalogue_items_ws_sku_uq").on(t.workspaceId, t.sku), index("catalogue_items_ws_idx").on(t.workspaceId, t.id)],
+  (t) => [
+    uniqueIndex("catalogue_items_ws_sku_uq").on(t.workspaceId, t.sku),
+    index("catalogue_items_ws_idx").on(t.workspaceId, t.id),
+  ],
 );

@@ -1,13 +1,14 @@
 /** The drizzle schema, one file per area; drizzle-kit reads this folder to generate migrations. */
-export * from "./platform";
-export * from "./usage";
-export * from "./webhooks";
-export * from "./catalogue";
-export * from "./consignments";
-export * from "./validation-rules";
-export * from "./calculate";
-export * from "./restrict";
-export * from "./classify";
-export * from "./screen";
+
 export * from "./assessments";
+export * from "./calculate";
+export * from "./catalogue";
+export * from "./classify";
+export * from "./consignments";
 export * from "./flows";
+export * from "./platform";
+export * from "./restrict";
+export * from "./screen";
+export * from "./usage";
+export * from "./validation-rules";
+export * from "./webhooks";

@@ -52,7 +52,10 @@ export const customers = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("customers_ws_idx").on(t.workspaceId, t.id), index("customers_ws_external_ref_idx").on(t.workspaceId, t.externalRef)],
+  (t) => [
+    index("customers_ws_idx").on(t.workspaceId, t.id),
+    index("customers_ws_external_ref_idx").on(t.workspaceId, t.externalRef),
+  ],
 );
 
 export const apiClients = sqliteTable(

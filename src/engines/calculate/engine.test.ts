@@ -1,7 +1,18 @@
 /** The pure engine on hand-made data: tiers, units, measures, exclusions, de minimis, fees, VAT, rounding. */
 import { describe, expect, it } from "vitest";
 import { dec } from "../../lib/money";
-import { applicableMeasures, calculate, NO_METAL_ORIGINS, vatReducedRow, componentsText, computeFees, deMinimisRow, dotted, stack, unitQuantity } from "./engine";
+import {
+  applicableMeasures,
+  calculate,
+  componentsText,
+  computeFees,
+  deMinimisRow,
+  dotted,
+  NO_METAL_ORIGINS,
+  stack,
+  unitQuantity,
+  vatReducedRow,
+} from "./engine";
 import type { CalcInput, DeMinimisRow, Exclusion, Measure, ResolvedData, TariffLine, VatReducedRow } from "./types";
 
 const input = (over: Partial<CalcInput> = {}): CalcInput => ({
@@ -63,7 +74,17 @@ const measure = (over: Partial<Measure> = {}): Measure => ({
 });
 
 const data = (over: Partial<ResolvedData> = {}): ResolvedData => ({
-  rule: { country: "US", schedule: "US", currency: "USD", customsBasis: "FOB", vatName: null, vatIncludesDuty: false, vatIncludesFees: false, vatIncludesFreight: false, sourceUrl: "" },
+  rule: {
+    country: "US",
+    schedule: "US",
+    currency: "USD",
+    customsBasis: "FOB",
+    vatName: null,
+    vatIncludesDuty: false,
+    vatIncludesFees: false,
+    vatIncludesFreight: false,
+    sourceUrl: "",
+  },
   currency: "USD",
   lines: [line()],
   measures: [],
@@ -117,7 +138,13 @@ describe("rate text and codes", () => {
   it.each([
     [[["av", "0.165"]], "16.5%"],
     [[], "Free"],
-    [[["sp", "1.104", "KG"], ["av", "0.149"]], "1.104 USD/KG + 14.9%"],
+    [
+      [
+        ["sp", "1.104", "KG"],
+        ["av", "0.149"],
+      ],
+      "1.104 USD/KG + 14.9%",
+    ],
     [[["sp", "77", "KG", 100]], "77 USD/100 KG"],
   ] as const)("%j → %s", (comps, text) => {
     expect(componentsText(comps as never, "USD")).toBe(text);
@@ -132,22 +159,49 @@ describe("rate text and codes", () => {
 
 describe("measures", () => {
   it("a four-year-review 301 heading replaces the list heading", () => {
-    const ms = applicableMeasures(data({ measures: [measure(), measure({ code: "9903.91.01", rate: "0.5" })] }), "CN", "2026-01-15");
+    const ms = applicableMeasures(
+      data({ measures: [measure(), measure({ code: "9903.91.01", rate: "0.5" })] }),
+      "CN",
+      "2026-01-15",
+    );
     expect(ms.map((m) => m.code)).toEqual(["9903.91.01"]);
   });
   it("origin scope and exclusions of origins", () => {
-    const ms = [measure({ program: "232", code: "A", origins: null, originsExcluded: ["GB"] }), measure({ program: "232", code: "B", origins: ["GB"], metal: "x" })];
+    const ms = [
+      measure({ program: "232", code: "A", origins: null, originsExcluded: ["GB"] }),
+      measure({ program: "232", code: "B", origins: ["GB"], metal: "x" }),
+    ];
     expect(applicableMeasures(data({ measures: ms }), "GB", "2026-01-15").map((m) => m.code)).toEqual(["B"]);
     expect(applicableMeasures(data({ measures: ms }), "VN", "2026-01-15").map((m) => m.code)).toEqual(["A"]);
   });
   describe("metal-origin conditions (smelt, cast, melt and pour)", () => {
-    const ru = { facts: ["smelt", "cast"] as ("smelt" | "cast")[], match: "in" as const, countries: ["RU"], text: "smelted or cast in Russia" };
+    const ru = {
+      facts: ["smelt", "cast"] as ("smelt" | "cast")[],
+      match: "in" as const,
+      countries: ["RU"],
+      text: "smelted or cast in Russia",
+    };
     const general = measure({ program: "232", code: "G", origins: null, metal: "aluminum", rate: "0.5" });
-    const russian = measure({ program: "232", code: "R", origins: null, metal: "aluminum", rate: "2", metalOrigin: ru });
-    const mexican = measure({ program: "232", code: "M", origins: null, metal: "aluminum", rate: "0.1", metalOrigin: { ...ru, countries: ["CN", "RU"], text: "smelted or cast in CN or RU" } });
+    const russian = measure({
+      program: "232",
+      code: "R",
+      origins: null,
+      metal: "aluminum",
+      rate: "2",
+      metalOrigin: ru,
+    });
+    const mexican = measure({
+      program: "232",
+      code: "M",
+      origins: null,
+      metal: "aluminum",
+      rate: "0.1",
+      metalOrigin: { ...ru, countries: ["CN", "RU"], text: "smelted or cast in CN or RU" },
+    });
     const d = data({ measures: [general, russian, mexican] });
     const facts = (o: Partial<CalcInput["metalOrigins"]>) => ({ ...NO_METAL_ORIGINS, ...o });
-    const codes = (o: Partial<CalcInput["metalOrigins"]>) => applicableMeasures(d, "VN", "2026-01-15", facts(o)).map((m) => m.code);
+    const codes = (o: Partial<CalcInput["metalOrigins"]>) =>
+      applicableMeasures(d, "VN", "2026-01-15", facts(o)).map((m) => m.code);
 
     it("met: replaces the programme's other measures on the metal; the higher rate wins between two met", () => {
       expect(codes({ primarySmelt: "RU" })).toEqual(["R"]);
@@ -160,7 +214,18 @@ describe("measures", () => {
       expect(codes({ meltPour: "RU" })).toEqual(["G", "M", "R"]);
     });
     it("not_in: met by a country outside the list", () => {
-      const mx = measure({ program: "232", code: "S", origins: null, metal: "steel", metalOrigin: { facts: ["melt_pour"], match: "not_in", countries: ["US", "MX", "CA"], text: "melted and poured outside North America" } });
+      const mx = measure({
+        program: "232",
+        code: "S",
+        origins: null,
+        metal: "steel",
+        metalOrigin: {
+          facts: ["melt_pour"],
+          match: "not_in",
+          countries: ["US", "MX", "CA"],
+          text: "melted and poured outside North America",
+        },
+      });
       const dd = data({ measures: [mx] });
       expect(applicableMeasures(dd, "MX", "2026-01-15", facts({ meltPour: "BR" })).map((m) => m.code)).toEqual(["S"]);
       expect(applicableMeasures(dd, "MX", "2026-01-15", facts({ meltPour: "CA" }))).toEqual([]);
@@ -168,11 +233,16 @@ describe("measures", () => {
     it("calculate: charged on the full value with the fact in its basis; conditional with the fields to give", () => {
       const charged = calculate(input({ metalOrigins: facts({ cast: "RU" }) }), d);
       expect(charged.totalDuty.toString()).toBe("2100");
-      expect(charged.duties[1]).toMatchObject({ code: "R", basis: "200% of 1,000.00 USD customs value (country_of_cast RU)" });
+      expect(charged.duties[1]).toMatchObject({
+        code: "R",
+        basis: "200% of 1,000.00 USD customs value (country_of_cast RU)",
+      });
       const open = calculate(input(), d);
       expect(open.totalDuty.toString()).toBe("600");
       expect(open.conditional.map((c) => c.code)).toEqual(["M", "R"]);
-      expect(open.conditional[1]?.note).toBe("Applies, in place of the other Section 232 aluminum duties, when smelted or cast in Russia: give primary_country_of_smelt, secondary_country_of_smelt, country_of_cast");
+      expect(open.conditional[1]?.note).toBe(
+        "Applies, in place of the other Section 232 aluminum duties, when smelted or cast in Russia: give primary_country_of_smelt, secondary_country_of_smelt, country_of_cast",
+      );
     });
   });
   it("a measure keyed below the given code is conditional", () => {
@@ -183,7 +253,18 @@ describe("measures", () => {
   it("an auto exclusion fires; a claim is offered and applied only when claimed", () => {
     const d = data({
       measures: [measure()],
-      exclusions: [{ code: "9903.88.69", name: "Claimable", appliesTo: "9903.88.03", hsPrefix: "12345678", kind: "claim", condition: "c", validFrom: "2024-01-01", validTo: null }],
+      exclusions: [
+        {
+          code: "9903.88.69",
+          name: "Claimable",
+          appliesTo: "9903.88.03",
+          hsPrefix: "12345678",
+          kind: "claim",
+          condition: "c",
+          validFrom: "2024-01-01",
+          validTo: null,
+        },
+      ],
     });
     expect(calculate(input({ origin: "CN" }), d).exemptions.available[0]?.code).toBe("9903.88.69");
     expect(calculate(input({ origin: "CN" }), d).totalDuty.toString()).toBe("350");
@@ -194,9 +275,13 @@ describe("measures", () => {
     expect(calculate(input({ origin: "CN" }), auto).exemptions.fired[0]).toMatchObject({ claimed: false });
   });
   it("content basis: components, share, or conditional", () => {
-    const d = data({ measures: [measure({ program: "232", origins: null, basis: "content", metal: "steel", rate: "0.5" })] });
+    const d = data({
+      measures: [measure({ program: "232", origins: null, basis: "content", metal: "steel", rate: "0.5" })],
+    });
     // MFN 10% of 2,000 + 50% of (100 steel per unit × 2)
-    expect(calculate(input({ components: [{ material: "Steel", value: "100" }], quantity: "2" }), d).totalDuty.toString()).toBe("300");
+    expect(
+      calculate(input({ components: [{ material: "Steel", value: "100" }], quantity: "2" }), d).totalDuty.toString(),
+    ).toBe("300");
     expect(calculate(input({ metalWeightPercentage: "10" }), d).duties[1]?.estimated).toBe(true);
     expect(calculate(input(), d).conditional).toHaveLength(1);
   });
@@ -204,8 +289,32 @@ describe("measures", () => {
 
 describe("de minimis", () => {
   const rows: DeMinimisRow[] = [
-    { country: "CA", kind: "duty", channel: "any", origins: null, currency: "CAD", threshold: "20", basis: "goods", validFrom: "2000-01-01", validTo: null, sourceUrl: "", note: null },
-    { country: "CA", kind: "duty", channel: "courier", origins: ["US", "MX"], currency: "CAD", threshold: "150", basis: "goods", validFrom: "2020-07-01", validTo: null, sourceUrl: "", note: null },
+    {
+      country: "CA",
+      kind: "duty",
+      channel: "any",
+      origins: null,
+      currency: "CAD",
+      threshold: "20",
+      basis: "goods",
+      validFrom: "2000-01-01",
+      validTo: null,
+      sourceUrl: "",
+      note: null,
+    },
+    {
+      country: "CA",
+      kind: "duty",
+      channel: "courier",
+      origins: ["US", "MX"],
+      currency: "CAD",
+      threshold: "150",
+      basis: "goods",
+      validFrom: "2020-07-01",
+      validTo: null,
+      sourceUrl: "",
+      note: null,
+    },
   ];
   it.each([
     ["courier US origin", { channel: "courier" as const, origin: "US" }, "150"],
@@ -218,12 +327,27 @@ describe("de minimis", () => {
   it("the shipment value decides, not the line's", () => {
     const d = data({ deMinimis: [{ ...rows[0]!, country: "US", currency: "USD", threshold: "800" }] });
     expect(calculate(input({ declaredValue: "500" }), d).exemptions.deMinimis.exempt).toBe(true);
-    expect(calculate(input({ declaredValue: "500" }), d, { goodsValue: dec(900) }).exemptions.deMinimis.exempt).toBe(false);
+    expect(calculate(input({ declaredValue: "500" }), d, { goodsValue: dec(900) }).exemptions.deMinimis.exempt).toBe(
+      false,
+    );
   });
 });
 
 describe("fees", () => {
-  const mpf = { country: "US", code: "MPF", name: "MPF", rate: "0.003464", min: "33.58", max: "651.50", currency: "USD", transportMode: null, validFrom: "2025-10-01", validTo: "2026-09-30", sourceUrl: "", note: null };
+  const mpf = {
+    country: "US",
+    code: "MPF",
+    name: "MPF",
+    rate: "0.003464",
+    min: "33.58",
+    max: "651.50",
+    currency: "USD",
+    transportMode: null,
+    validFrom: "2025-10-01",
+    validTo: "2026-09-30",
+    sourceUrl: "",
+    note: null,
+  };
   const hmf = { ...mpf, code: "HMF", rate: "0.00125", min: null, max: null, transportMode: "sea" };
   const m = { currency: "USD", toDest: (a: ReturnType<typeof dec>) => a, rate: () => dec(1) };
   it.each([
@@ -239,13 +363,34 @@ describe("fees", () => {
 
 describe("VAT and CIF", () => {
   const eu = data({
-    rule: { country: "EU", schedule: "EU", currency: "EUR", customsBasis: "CIF", vatName: "VAT", vatIncludesDuty: true, vatIncludesFees: true, vatIncludesFreight: true, sourceUrl: "" },
+    rule: {
+      country: "EU",
+      schedule: "EU",
+      currency: "EUR",
+      customsBasis: "CIF",
+      vatName: "VAT",
+      vatIncludesDuty: true,
+      vatIncludesFees: true,
+      vatIncludesFreight: true,
+      sourceUrl: "",
+    },
     currency: "EUR",
     lines: [line({ schedule: "EU", currency: "EUR", special: null })],
-    vat: { country: "DE", region: "", name: "VAT", validFrom: "2021-01-01", validTo: null, standard: "19", reduced: null },
+    vat: {
+      country: "DE",
+      region: "",
+      name: "VAT",
+      validFrom: "2021-01-01",
+      validTo: null,
+      standard: "19",
+      reduced: null,
+    },
   });
   it("VAT on CIF value + duty, rounded once", () => {
-    const r = calculate(input({ destination: "DE", currency: "EUR", declaredValue: "99.99", shippingCost: "0.01" }), eu);
+    const r = calculate(
+      input({ destination: "DE", currency: "EUR", declaredValue: "99.99", shippingCost: "0.01" }),
+      eu,
+    );
     expect(r.values.customsValue.toString()).toBe("100");
     expect(r.totalDuty.toString()).toBe("10");
     expect(r.vat?.amount.toString()).toBe("20.9");
@@ -260,8 +405,29 @@ describe("VAT and CIF", () => {
 describe("stack", () => {
   it("base first, exempted lines zeroed, claims offered, content measures conditional", () => {
     const d = data({
-      measures: [measure(), measure({ program: "232", code: "9903.85.08", origins: null, basis: "content", metal: "aluminum", rate: "0.5" })],
-      exclusions: [{ code: "9903.88.69", name: "Excluded", appliesTo: "9903.88.03", hsPrefix: "12345678", kind: "auto", condition: null, validFrom: "2024-01-01", validTo: null }],
+      measures: [
+        measure(),
+        measure({
+          program: "232",
+          code: "9903.85.08",
+          origins: null,
+          basis: "content",
+          metal: "aluminum",
+          rate: "0.5",
+        }),
+      ],
+      exclusions: [
+        {
+          code: "9903.88.69",
+          name: "Excluded",
+          appliesTo: "9903.88.03",
+          hsPrefix: "12345678",
+          kind: "auto",
+          condition: null,
+          validFrom: "2024-01-01",
+          validTo: null,
+        },
+      ],
     });
     const s = stack(input({ origin: "CN" }), d);
     expect(s.tiers[0]).toMatchObject({ name: "MFN duty", rate: "10%" });
@@ -272,26 +438,65 @@ describe("stack", () => {
 
 describe("notes", () => {
   it("says when the FX data ends before the entry date", () => {
-    const r = calculate(input({ currency: "GBP", entryDate: "2026-11-20" }), data({ fx: { date: "2026-04-13", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" } }));
+    const r = calculate(
+      input({ currency: "GBP", entryDate: "2026-11-20" }),
+      data({ fx: { date: "2026-04-13", perEur: { USD: "1.2", GBP: "0.9" }, source: "ECB" } }),
+    );
     expect(r.notes.join(" ")).toMatch(/latest ECB reference rate in the data is of 2026-04-13/);
   });
 });
 
 describe("Section 122 surcharge (9903.03.01)", () => {
-  const s122 = measure({ program: "122", code: "9903.03.01", name: "Section 122 balance-of-payments surcharge", hsPrefix: "", origins: null, rate: "0.1", validFrom: "2026-02-24", validTo: "2026-07-23" });
-  const x = (over: Partial<Exclusion>): Exclusion => ({ code: "9903.03.03", name: "Listed", appliesTo: "9903.03.01", hsPrefix: "", kind: "auto", condition: null, validFrom: "2026-02-24", validTo: "2026-07-23", ...over });
+  const s122 = measure({
+    program: "122",
+    code: "9903.03.01",
+    name: "Section 122 balance-of-payments surcharge",
+    hsPrefix: "",
+    origins: null,
+    rate: "0.1",
+    validFrom: "2026-02-24",
+    validTo: "2026-07-23",
+  });
+  const x = (over: Partial<Exclusion>): Exclusion => ({
+    code: "9903.03.03",
+    name: "Listed",
+    appliesTo: "9903.03.01",
+    hsPrefix: "",
+    kind: "auto",
+    condition: null,
+    validFrom: "2026-02-24",
+    validTo: "2026-07-23",
+    ...over,
+  });
   const with232 = x({ code: "9903.03.06", name: "Article subject to Section 232", kind: "auto_with_232" });
   const usmca = [
     x({ code: "9903.03.07", name: "Canada, USMCA", kind: "preference", origins: ["CA"], preference: "S" }),
     x({ code: "9903.03.08", name: "Mexico, USMCA", kind: "preference", origins: ["MX"], preference: "S" }),
   ];
-  const cafta = x({ code: "9903.03.09", name: "CAFTA-DR textile", hsPrefix: "12", kind: "preference", origins: ["GT"], preference: "P" });
-  const steel = measure({ program: "232", code: "9903.81.87", name: "Section 232 steel", origins: null, rate: "0.5", metal: "steel", validFrom: "2025-06-04", validTo: "2026-04-05" });
+  const cafta = x({
+    code: "9903.03.09",
+    name: "CAFTA-DR textile",
+    hsPrefix: "12",
+    kind: "preference",
+    origins: ["GT"],
+    preference: "P",
+  });
+  const steel = measure({
+    program: "232",
+    code: "9903.81.87",
+    name: "Section 232 steel",
+    origins: null,
+    rate: "0.5",
+    metal: "steel",
+    validFrom: "2025-06-04",
+    validTo: "2026-04-05",
+  });
   const programs = [
     { program: "S", name: "USMCA", country: "MX", validFrom: "2020-07-01", validTo: null },
     { program: "P", name: "CAFTA-DR", country: "GT", validFrom: "2006-07-01", validTo: null },
   ];
-  const d = (over: Partial<ResolvedData> = {}) => data({ measures: [s122, measure()], exclusions: [with232, ...usmca, cafta], programs, ...over });
+  const d = (over: Partial<ResolvedData> = {}) =>
+    data({ measures: [s122, measure()], exclusions: [with232, ...usmca, cafta], programs, ...over });
   const on = (entryDate: string, over: Partial<CalcInput> = {}) => input({ origin: "CN", entryDate, ...over });
   const codes = (r: ReturnType<typeof calculate>) => r.duties.map((l) => `${l.code}${l.exempted ? " exempted" : ""}`);
 
@@ -312,32 +517,65 @@ describe("Section 122 surcharge (9903.03.01)", () => {
     expect(before).toMatch(/IEEPA .* not included: the Supreme Court held them unlawful/);
     expect(before).not.toMatch(/Section 122/);
     expect(calculate(on("2026-03-02"), d()).notes.join(" ")).not.toMatch(/IEEPA|Section 122/);
-    expect(calculate(on("2026-07-24"), d()).notes.join(" ")).toMatch(/Section 122 .* ran from 2026-02-24 to 2026-07-23 .* no extension/);
+    expect(calculate(on("2026-07-24"), d()).notes.join(" ")).toMatch(
+      /Section 122 .* ran from 2026-02-24 to 2026-07-23 .* no extension/,
+    );
   });
 
   it("a product on the exemption list: the surcharge is zeroed, 301 stays", () => {
     const r = calculate(on("2026-03-02"), d({ exclusions: [x({ hsPrefix: "12345678" }), with232] }));
     expect(r.totalDuty.toString()).toBe("350");
     expect(r.duties[2]).toMatchObject({ code: "9903.03.01", exempted: true, exclusion_code: "9903.03.03" });
-    expect(r.exemptions.fired).toEqual([{ code: "9903.03.03", name: "Listed", applies_to: "9903.03.01", claimed: false }]);
+    expect(r.exemptions.fired).toEqual([
+      { code: "9903.03.03", name: "Listed", applies_to: "9903.03.01", claimed: false },
+    ]);
   });
 
   it("a claim-only product exemption is offered, applied when claimed, and not offered once excluded otherwise", () => {
-    const claim = x({ code: "9903.03.05", name: "Civil aircraft", hsPrefix: "12345678", kind: "claim", condition: "For civil aircraft" });
+    const claim = x({
+      code: "9903.03.05",
+      name: "Civil aircraft",
+      hsPrefix: "12345678",
+      kind: "claim",
+      condition: "For civil aircraft",
+    });
     const r = calculate(on("2026-03-02"), d({ exclusions: [claim] }));
     expect(r.totalDuty.toString()).toBe("450");
     expect(r.exemptions.available.map((e) => e.code)).toEqual(["9903.03.05"]);
-    expect(calculate(on("2026-03-02", { manualClaims: ["9903.03.05"] }), d({ exclusions: [claim] })).totalDuty.toString()).toBe("350");
-    expect(calculate(on("2026-03-02"), d({ exclusions: [x({ hsPrefix: "12345678" }), claim] })).exemptions.available).toEqual([]);
+    expect(
+      calculate(on("2026-03-02", { manualClaims: ["9903.03.05"] }), d({ exclusions: [claim] })).totalDuty.toString(),
+    ).toBe("350");
+    expect(
+      calculate(on("2026-03-02"), d({ exclusions: [x({ hsPrefix: "12345678" }), claim] })).exemptions.available,
+    ).toEqual([]);
   });
 
   it.each([
     // 232 steel 50% of 1,000 = 500 on top of MFN 100; no 301 here (VN).
     ["232 charged: no surcharge", { origin: "VN" }, [steel], "600", "9903.03.06"],
-    ["232 owed on a metal content not given: no surcharge", { origin: "VN" }, [{ ...steel, basis: "content" as const }], "100", "9903.03.06"],
-    ["232 excluded (no metal content): the surcharge is due", { origin: "VN", metalWeightPercentage: "0" }, [steel], "200", null],
+    [
+      "232 owed on a metal content not given: no surcharge",
+      { origin: "VN" },
+      [{ ...steel, basis: "content" as const }],
+      "100",
+      "9903.03.06",
+    ],
+    [
+      "232 excluded (no metal content): the surcharge is due",
+      { origin: "VN", metalWeightPercentage: "0" },
+      [steel],
+      "200",
+      null,
+    ],
   ])("%s", (_n, over, extra, duty, exclusion) => {
-    const zero = x({ code: "9903.82.01", name: "No metal", appliesTo: "232", kind: "auto_zero_content", validFrom: "2025-01-01", validTo: null });
+    const zero = x({
+      code: "9903.82.01",
+      name: "No metal",
+      appliesTo: "232",
+      kind: "auto_zero_content",
+      validFrom: "2025-01-01",
+      validTo: null,
+    });
     const r = calculate(on("2026-03-02", over), d({ measures: [s122, ...extra], exclusions: [with232, zero] }));
     expect(r.totalDuty.toString()).toBe(duty);
     const line = r.duties.find((l) => l.code === "9903.03.01");
@@ -352,28 +590,55 @@ describe("Section 122 surcharge (9903.03.01)", () => {
     const r = calculate(on("2026-03-02", { origin: "VN" }), dd);
     expect(r.totalDuty.toString()).toBe("200");
     expect(r.conditional.map((c) => c.code)).toEqual(["9903.81.87"]);
-    expect(r.exemptions.available[0]).toMatchObject({ code: "9903.03.06", condition: expect.stringMatching(/1234\.56\.78\.90/) });
-    expect(calculate(on("2026-03-02", { origin: "VN", manualClaims: ["9903.03.06"] }), dd).totalDuty.toString()).toBe("100");
+    expect(r.exemptions.available[0]).toMatchObject({
+      code: "9903.03.06",
+      condition: expect.stringMatching(/1234\.56\.78\.90/),
+    });
+    expect(calculate(on("2026-03-02", { origin: "VN", manualClaims: ["9903.03.06"] }), dd).totalDuty.toString()).toBe(
+      "100",
+    );
   });
 
   it.each([
     // Line 12345678 has "Free (KR)" only unless the case gives it S or P rates.
     ["MX entered free under USMCA: exempt on its own", "MX", { S: [] }, [], "0", "exempted", []],
-    ["MX on a line with no USMCA rate: charged, the exemption offered", "MX", null, [], "200", "charged", ["9903.03.08"]],
+    [
+      "MX on a line with no USMCA rate: charged, the exemption offered",
+      "MX",
+      null,
+      [],
+      "200",
+      "charged",
+      ["9903.03.08"],
+    ],
     ["MX on a line with no USMCA rate, claimed: exempt", "MX", null, ["9903.03.08"], "100", "exempted", []],
-    ["MX on a line whose USMCA rate is not free: charged, nothing to claim", "MX", { S: [["av", "0.05"]] }, [], "150", "charged", []],
+    [
+      "MX on a line whose USMCA rate is not free: charged, nothing to claim",
+      "MX",
+      { S: [["av", "0.05"]] },
+      [],
+      "150",
+      "charged",
+      [],
+    ],
     ["CA does not get Mexico's exemption", "CA", null, [], "200", "charged", ["9903.03.07"]],
     ["GT textile entered free under CAFTA-DR: exempt", "GT", { P: [] }, [], "0", "exempted", []],
     ["VN: no preference exemption", "VN", { S: [], P: [] }, [], "200", "charged", []],
   ] as const)("%s", (_n, origin, special, claims, duty, status, offered) => {
-    const r = calculate(on("2026-03-02", { origin, manualClaims: [...claims] }), d({ measures: [s122], lines: [line({ special: special as TariffLine["special"] })] }));
+    const r = calculate(
+      on("2026-03-02", { origin, manualClaims: [...claims] }),
+      d({ measures: [s122], lines: [line({ special: special as TariffLine["special"] })] }),
+    );
     expect(r.totalDuty.toString()).toBe(duty);
     expect(r.duties.find((l) => l.code === "9903.03.01")?.exempted ?? false).toBe(status === "exempted");
     expect(r.exemptions.available.map((e) => e.code)).toEqual(offered);
   });
 
   it("the CAFTA-DR exemption is for textiles only (chapters of its rows)", () => {
-    const r = calculate(on("2026-03-02", { origin: "GT", hsCode: "23456789" }), d({ measures: [s122], lines: [line({ code: "23456789", special: { P: [] } })] }));
+    const r = calculate(
+      on("2026-03-02", { origin: "GT", hsCode: "23456789" }),
+      d({ measures: [s122], lines: [line({ code: "23456789", special: { P: [] } })] }),
+    );
     expect(r.totalDuty.toString()).toBe("100");
   });
 
@@ -386,12 +651,26 @@ describe("Section 122 surcharge (9903.03.01)", () => {
     expect(mx.tiers[1]).toMatchObject({ code: "9903.03.01", rate: "0%", exempted: true, exclusion_code: "9903.03.08" });
     const noRate = stack(on("2026-03-02", { origin: "MX" }), d({ lines: [line({ special: null })] }));
     expect(noRate.tiers[1]).toMatchObject({ code: "9903.03.01", rate: "10%" });
-    expect(noRate.potential[0]).toMatchObject({ code: "9903.03.08", applied: false, reason: expect.stringMatching(/^Claim-only/) });
+    expect(noRate.potential[0]).toMatchObject({
+      code: "9903.03.08",
+      applied: false,
+      reason: expect.stringMatching(/^Claim-only/),
+    });
   });
 });
 
 describe("reduced VAT rows", () => {
-  const row = (hsPrefix: string, rate: string, over: Partial<VatReducedRow> = {}): VatReducedRow => ({ country: "DE", category: "books", label: "books", hsPrefix, rate, validFrom: "2025-08-27", validTo: null, source: "EC TEDB", ...over });
+  const row = (hsPrefix: string, rate: string, over: Partial<VatReducedRow> = {}): VatReducedRow => ({
+    country: "DE",
+    category: "books",
+    label: "books",
+    hsPrefix,
+    rate,
+    validFrom: "2025-08-27",
+    validTo: null,
+    source: "EC TEDB",
+    ...over,
+  });
   it("the most specific prefix in force on the date, else none", () => {
     const rows = [row("49", "10"), row("4901", "7"), row("4902", "5", { validTo: "2025-12-31" })];
     expect(vatReducedRow(rows, "49019900", "2026-01-15")?.rate).toBe("7");

@@ -9,7 +9,20 @@
  */
 import type Big from "big.js";
 import { dec, formatMoney } from "../../lib/money";
-import type { CalcInput, Component, DeMinimisRow, Exclusion, FeeRow, Measure, MetalFact, MetalOriginRule, MetalOrigins, ResolvedData, TariffLine, VatReducedRow } from "./types";
+import type {
+  CalcInput,
+  Component,
+  DeMinimisRow,
+  Exclusion,
+  FeeRow,
+  Measure,
+  MetalFact,
+  MetalOriginRule,
+  MetalOrigins,
+  ResolvedData,
+  TariffLine,
+  VatReducedRow,
+} from "./types";
 
 export class CalcError extends Error {}
 
@@ -22,13 +35,19 @@ export const inForce = (row: { validFrom: string; validTo: string | null }, date
 export const pctText = (fraction: string | Big) => `${dec(fraction).times(100).toString()}%`;
 /** "6109.10.00" from "61091000"; 10 digits "8483.50.90.40". */
 export const dotted = (code: string) =>
-  code.length <= 4 ? code : code.length <= 6 ? `${code.slice(0, 4)}.${code.slice(4)}` : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
+  code.length <= 4
+    ? code
+    : code.length <= 6
+      ? `${code.slice(0, 4)}.${code.slice(4)}`
+      : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
 
 export function componentsText(comps: Component[] | null, currency: string): string {
   if (!comps) return "";
   if (comps.length === 0) return "Free";
   return comps
-    .map((c) => (c[0] === "av" ? pctText(c[1]) : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${c[2] ?? "unit"}`))
+    .map((c) =>
+      c[0] === "av" ? pctText(c[1]) : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${c[2] ?? "unit"}`,
+    )
     .join(" + ");
 }
 
@@ -45,7 +64,8 @@ export function money(data: ResolvedData): Money {
   const per = (ccy: string) => {
     if (ccy === "EUR") return dec(1);
     const r = data.fx.perEur[ccy];
-    if (!r) throw new CalcError(`No ECB reference rate for ${ccy}${data.fx.date ? ` on or before ${data.fx.date}` : ""}`);
+    if (!r)
+      throw new CalcError(`No ECB reference rate for ${ccy}${data.fx.date ? ` on or before ${data.fx.date}` : ""}`);
     return dec(r);
   };
   return {
@@ -58,9 +78,16 @@ export function money(data: ResolvedData): Money {
 /** Quantity of a tariff unit from the request facts; null when the facts do not give it. */
 export function unitQuantity(unit: string | null, input: CalcInput): { qty: Big; text: string } | null {
   const u = (unit ?? "").toUpperCase();
-  const kg = input.weight === null ? null : input.weightUnit === "lb" ? dec(input.weight).times(LB_TO_KG) : dec(input.weight);
+  const kg =
+    input.weight === null ? null : input.weightUnit === "lb" ? dec(input.weight).times(LB_TO_KG) : dec(input.weight);
   const litres =
-    input.volume === null ? null : input.volumeUnit === "hl" ? dec(input.volume).times(100) : input.volumeUnit === "ml" ? dec(input.volume).div(1000) : dec(input.volume);
+    input.volume === null
+      ? null
+      : input.volumeUnit === "hl"
+        ? dec(input.volume).times(100)
+        : input.volumeUnit === "ml"
+          ? dec(input.volume).div(1000)
+          : dec(input.volume);
   const q = dec(input.quantity);
   switch (u) {
     case "KG":
@@ -107,7 +134,8 @@ export function applyComponents(
   input: CalcInput,
   m: Money,
 ): { amount: Big; basis: string; type: DutyLine["type"]; estimated: boolean } {
-  if (comps === null) return { amount: ZERO, basis: `Rate stated in words ("${rateText}"): not computed`, type: "text", estimated: true };
+  if (comps === null)
+    return { amount: ZERO, basis: `Rate stated in words ("${rateText}"): not computed`, type: "text", estimated: true };
   if (comps.length === 0) return { amount: ZERO, basis: "Free", type: "free", estimated: false };
   let amount = ZERO;
   let estimated = false;
@@ -123,7 +151,9 @@ export function applyComponents(
       const unitText = `${c[1]} ${lineCurrency}/${per !== 1 ? `${per} ` : ""}${c[2] ?? "unit"}`;
       if (!q) {
         estimated = true;
-        parts.push(`${unitText}: not computed (${c[2] === "KG" || c[2] === "G" || c[2] === "T" ? "weight" : c[2] === "L" ? "volume" : `quantity in ${c[2]}`} not given)`);
+        parts.push(
+          `${unitText}: not computed (${c[2] === "KG" || c[2] === "G" || c[2] === "T" ? "weight" : c[2] === "L" ? "volume" : `quantity in ${c[2]}`} not given)`,
+        );
         continue;
       }
       const inLineCcy = dec(c[1]).times(q.qty).div(per);
@@ -146,7 +176,13 @@ export interface TierResult {
 }
 
 /** Picks the tier for the origin: column 2 (punitive) where the origin is listed, else the best preference, else MFN. */
-export function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData, customsValue: Big, m: Money): TierResult {
+export function dutyTier(
+  line: TariffLine,
+  input: CalcInput,
+  data: ResolvedData,
+  customsValue: Big,
+  m: Money,
+): TierResult {
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
   const label = `${line.schedule === "US" ? "HTS" : line.schedule === "GB" ? "UK tariff" : "EU CET"} ${dotted(line.code)}`;
   if (programs.some((p) => p.program === "column2") && line.col2Text !== null) {
@@ -155,7 +191,15 @@ export function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData,
       tier: "punitive_tariff",
       program: "column2",
       note: `Goods of ${input.origin} pay the column 2 rate (HTSUS General Note 3(b))`,
-      line: { name: `Column 2 duty (${label})`, rate: componentsText(line.col2, line.currency) || line.col2Text, amount: r.amount, type: r.type, code: dotted(line.code), basis: r.basis, ...(r.estimated ? { estimated: true } : {}) },
+      line: {
+        name: `Column 2 duty (${label})`,
+        rate: componentsText(line.col2, line.currency) || line.col2Text,
+        amount: r.amount,
+        type: r.type,
+        code: dotted(line.code),
+        basis: r.basis,
+        ...(r.estimated ? { estimated: true } : {}),
+      },
     };
   }
   const mfn = applyComponents(line.mfn, line.mfnText, line.currency, customsValue, input, m);
@@ -163,7 +207,15 @@ export function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData,
     tier: "normal_tariff",
     program: null,
     note: null,
-    line: { name: `MFN duty (${label})`, rate: componentsText(line.mfn, line.currency) || line.mfnText, amount: mfn.amount, type: mfn.type, code: dotted(line.code), basis: mfn.basis, ...(mfn.estimated ? { estimated: true } : {}) },
+    line: {
+      name: `MFN duty (${label})`,
+      rate: componentsText(line.mfn, line.currency) || line.mfnText,
+      amount: mfn.amount,
+      type: mfn.type,
+      code: dotted(line.code),
+      basis: mfn.basis,
+      ...(mfn.estimated ? { estimated: true } : {}),
+    },
   };
   for (const p of programs) {
     const comps = line.special?.[p.program];
@@ -176,7 +228,14 @@ export function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData,
       tier: "preferential_tariff",
       program: p.program,
       note: `${p.name} (special programme "${p.program}"): the preference needs a claim with proof of origin`,
-      line: { name: `Preferential duty, ${p.name} (${label})`, rate: componentsText(comps, line.currency), amount: r.amount, type: r.type, code: dotted(line.code), basis: r.basis },
+      line: {
+        name: `Preferential duty, ${p.name} (${label})`,
+        rate: componentsText(comps, line.currency),
+        amount: r.amount,
+        type: r.type,
+        code: dotted(line.code),
+        basis: r.basis,
+      },
     };
   }
   return best;
@@ -194,11 +253,21 @@ export interface MeasureDecision {
   claimed?: boolean;
 }
 
-const METALS: Record<string, string> = { steel: "steel", iron: "steel", iron_or_steel: "steel", "iron and steel": "steel", aluminum: "aluminum", aluminium: "aluminum", copper: "copper" };
+const METALS: Record<string, string> = {
+  steel: "steel",
+  iron: "steel",
+  iron_or_steel: "steel",
+  "iron and steel": "steel",
+  aluminum: "aluminum",
+  aluminium: "aluminum",
+  copper: "copper",
+};
 export const metalOf = (material: string) => METALS[material.trim().toLowerCase()] ?? null;
 
 const exclusionMatches = (e: Exclusion, m: Measure) =>
-  e.appliesTo === m.code || e.appliesTo === m.program || (m.metal !== null && e.appliesTo === `${m.program}:${m.metal}`);
+  e.appliesTo === m.code ||
+  e.appliesTo === m.program ||
+  (m.metal !== null && e.appliesTo === `${m.program}:${m.metal}`);
 
 /** Section 122 surcharge (HTSUS 9903.03.01): stacks on the others, so it is listed after them. */
 const LAST_PROGRAMS = ["122"];
@@ -217,7 +286,8 @@ const FACT_FIELDS: Record<MetalFact, [keyof MetalOrigins, string][]> = {
 };
 
 /** Whether a declared country satisfies the rule (`in`: one of its countries; `not_in`: none of them). */
-const satisfies = (rule: MetalOriginRule, country: string) => rule.countries.includes(country) === (rule.match === "in");
+const satisfies = (rule: MetalOriginRule, country: string) =>
+  rule.countries.includes(country) === (rule.match === "in");
 
 const declaredFacts = (rule: MetalOriginRule, o: MetalOrigins) =>
   rule.facts.flatMap((f) => FACT_FIELDS[f].flatMap(([k, field]) => (o[k] === null ? [] : [{ field, country: o[k]! }])));
@@ -247,9 +317,19 @@ const metFactsText = (rule: MetalOriginRule, o: MetalOrigins) =>
  * measures on that metal (Russian aluminium's 9903.85.67/.68 instead of 9903.85.02 or 9903.82.02). Where two are
  * met the higher rate is kept: the Russian headings "continue to apply" over the Mexican ones (U.S. note 19(a)(viii)).
  */
-export function applicableMeasures(data: ResolvedData, origin: string, date: string, facts: MetalOrigins = NO_METAL_ORIGINS): Measure[] {
+export function applicableMeasures(
+  data: ResolvedData,
+  origin: string,
+  date: string,
+  facts: MetalOrigins = NO_METAL_ORIGINS,
+): Measure[] {
   const ms = data.measures
-    .filter((m) => inForce(m, date) && (m.origins === null || m.origins.includes(origin)) && !(m.originsExcluded ?? []).includes(origin))
+    .filter(
+      (m) =>
+        inForce(m, date) &&
+        (m.origins === null || m.origins.includes(origin)) &&
+        !(m.originsExcluded ?? []).includes(origin),
+    )
     .sort((a, b) => a.code.localeCompare(b.code));
   const met = new Map<string, Measure>();
   const unknown = new Map<string, Measure>();
@@ -261,7 +341,8 @@ export function applicableMeasures(data: ResolvedData, origin: string, date: str
     if (state === "met") {
       const prev = met.get(key);
       const rate = dec(m.rate);
-      if (!prev || rate.gt(prev.rate) || (rate.eq(prev.rate) && m.hsPrefix.length > prev.hsPrefix.length)) met.set(key, m);
+      if (!prev || rate.gt(prev.rate) || (rate.eq(prev.rate) && m.hsPrefix.length > prev.hsPrefix.length))
+        met.set(key, m);
     } else {
       const k = `${key}|${m.metalOrigin.text}`;
       const prev = unknown.get(k);
@@ -281,7 +362,9 @@ export function applicableMeasures(data: ResolvedData, origin: string, date: str
     if (!prev || m.hsPrefix.length > prev.hsPrefix.length) byKey.set(key, m);
   }
   const conditional = [...unknown.values()].filter((m) => !replaced(m));
-  return [...byKey.values(), ...met.values(), ...conditional].sort((a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
+  return [...byKey.values(), ...met.values(), ...conditional].sort(
+    (a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code),
+  );
 }
 
 /** How the base duty is paid: the special programme whose rate the tier uses (null for MFN and column 2), and the line's special rates. */
@@ -312,7 +395,10 @@ export function decideMeasures(
   const facts = input.metalOrigins;
   const measures = applicableMeasures(data, input.origin, input.entryDate, facts);
   const exclusionsOf = (measure: Measure) =>
-    data.exclusions.filter((e) => inForce(e, input.entryDate) && exclusionMatches(e, measure) && (!e.origins || e.origins.includes(input.origin)));
+    data.exclusions.filter(
+      (e) =>
+        inForce(e, input.entryDate) && exclusionMatches(e, measure) && (!e.origins || e.origins.includes(input.origin)),
+    );
   // A measure that yields to Section 232 is decided once the 232 measures are.
   const after232 = (measure: Measure) => exclusionsOf(measure).some((e) => e.kind === "auto_with_232");
   for (const measure of [...measures.filter((x) => !after232(x)), ...measures.filter(after232)]) {
@@ -320,19 +406,40 @@ export function decideMeasures(
     const rateText = pctText(rate);
     // A measure listed at a longer code than the one given covers only some of the goods under it.
     if (measure.hsPrefix.length > code.length) {
-      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition: `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it` });
+      decisions.push({
+        measure,
+        status: "conditional",
+        amount: ZERO,
+        basis: "",
+        estimated: false,
+        condition: `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it`,
+      });
       continue;
     }
     // A measure on the metal's own origin whose facts were not given: the other measures stand, this one is shown.
     if (measure.metalOrigin && metalOriginState(measure.metalOrigin, facts) === "unknown") {
       const fields = measure.metalOrigin.facts.flatMap((f) => FACT_FIELDS[f].map(([, field]) => field)).join(", ");
-      const instead = measure.metal ? `, in place of the other ${measure.program === "232" ? "Section 232" : measure.program} ${measure.metal} duties,` : "";
-      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition: `Applies${instead} when ${measure.metalOrigin.text}: give ${fields}` });
+      const instead = measure.metal
+        ? `, in place of the other ${measure.program === "232" ? "Section 232" : measure.program} ${measure.metal} duties,`
+        : "";
+      decisions.push({
+        measure,
+        status: "conditional",
+        amount: ZERO,
+        basis: "",
+        estimated: false,
+        condition: `Applies${instead} when ${measure.metalOrigin.text}: give ${fields}`,
+      });
       continue;
     }
     // Section 232 on these goods: charged, or owed on a metal content not yet given. One keyed at a longer code
     // covers only some of them. A metal-origin measure not yet decided is neither.
-    const s232 = decisions.filter((d) => d.measure.program === "232" && d.status !== "exempted" && !(d.status === "conditional" && d.measure.metalOrigin));
+    const s232 = decisions.filter(
+      (d) =>
+        d.measure.program === "232" &&
+        d.status !== "exempted" &&
+        !(d.status === "conditional" && d.measure.metalOrigin),
+    );
     const on232 = s232.find((d) => d.measure.hsPrefix.length <= code.length);
     const under232 = s232.find((d) => d.measure.hsPrefix.length > code.length);
     let exempt: { e: Exclusion; claimed: boolean } | null = null;
@@ -343,12 +450,19 @@ export function decideMeasures(
     };
     for (const e of exclusionsOf(measure)) {
       if (e.kind === "auto_zero_content") {
-        if (input.metalWeightPercentage !== null && dec(input.metalWeightPercentage).eq(0)) exempt ??= { e, claimed: false };
+        if (input.metalWeightPercentage !== null && dec(input.metalWeightPercentage).eq(0))
+          exempt ??= { e, claimed: false };
         continue;
       }
       if (e.kind === "auto_with_232") {
-        if (on232) exempt ??= { e: { ...e, name: `${e.name}: ${on232.measure.code} ${on232.measure.name}` }, claimed: false };
-        else if (under232) claimOrOffer({ ...e, hsPrefix: under232.measure.hsPrefix, condition: `goods of ${dotted(under232.measure.hsPrefix)} are subject to ${under232.measure.code} ${under232.measure.name}` });
+        if (on232)
+          exempt ??= { e: { ...e, name: `${e.name}: ${on232.measure.code} ${on232.measure.name}` }, claimed: false };
+        else if (under232)
+          claimOrOffer({
+            ...e,
+            hsPrefix: under232.measure.hsPrefix,
+            condition: `goods of ${dotted(under232.measure.hsPrefix)} are subject to ${under232.measure.code} ${under232.measure.name}`,
+          });
         continue;
       }
       const onCode = e.hsPrefix === "" || code.startsWith(e.hsPrefix);
@@ -387,8 +501,22 @@ export function decideMeasures(
     for (const e of offers) if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
     if (measure.basis === "value") {
       const why = measure.metalOrigin ? ` (${metFactsText(measure.metalOrigin, facts)})` : "";
-      if (customsValue === null || m === null) decisions.push({ measure, status: "applied", amount: ZERO, basis: `${rateText} of the customs value${why}`, estimated: false });
-      else decisions.push({ measure, status: "applied", amount: customsValue.times(rate), basis: `${rateText} of ${formatMoney(customsValue, m.currency)} customs value${why}`, estimated: false });
+      if (customsValue === null || m === null)
+        decisions.push({
+          measure,
+          status: "applied",
+          amount: ZERO,
+          basis: `${rateText} of the customs value${why}`,
+          estimated: false,
+        });
+      else
+        decisions.push({
+          measure,
+          status: "applied",
+          amount: customsValue.times(rate),
+          basis: `${rateText} of ${formatMoney(customsValue, m.currency)} customs value${why}`,
+          estimated: false,
+        });
       continue;
     }
     // Content basis: the duty falls on the value of the metal content.
@@ -467,7 +595,11 @@ export interface FeeExemption {
  * special program indicator, so that is offered as a claim under the indicator's code and applied once it is
  * in `manual_claims`.
  */
-export function feeExemptions(data: ResolvedData, input: CalcInput, tierProgram: string | null): { exempt: FeeExemption[]; offers: FeeExemption[] } {
+export function feeExemptions(
+  data: ResolvedData,
+  input: CalcInput,
+  tierProgram: string | null,
+): { exempt: FeeExemption[]; offers: FeeExemption[] } {
   const exempt: FeeExemption[] = [];
   const offers: FeeExemption[] = [];
   const claims = new Set(input.manualClaims.map((c) => c.replace(/\s/g, "").toUpperCase()));
@@ -476,7 +608,9 @@ export function feeExemptions(data: ResolvedData, input: CalcInput, tierProgram:
     if (!f.exemptPrograms?.length || seen.has(f.code) || !inForce(f, input.entryDate)) continue;
     if (f.transportMode !== null && f.transportMode !== input.transportMode) continue;
     seen.add(f.code);
-    const covered = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate) && f.exemptPrograms!.includes(p.program));
+    const covered = data.programs.filter(
+      (p) => p.country === input.origin && inForce(p, input.entryDate) && f.exemptPrograms!.includes(p.program),
+    );
     const entered = covered.find((p) => p.program === tierProgram);
     const source = f.exemptSource ? ` (${f.exemptSource})` : "";
     const of = (p: (typeof covered)[number], claimed: boolean): FeeExemption => ({
@@ -499,7 +633,9 @@ export function feeExemptions(data: ResolvedData, input: CalcInput, tierProgram:
 /** The reduced VAT row for a code on a date: the most specific prefix in force, or null (standard rate). */
 export function vatReducedRow(rows: VatReducedRow[], code: string, date: string): VatReducedRow | null {
   let best: VatReducedRow | null = null;
-  for (const r of rows) if (code.startsWith(r.hsPrefix) && inForce(r, date) && (!best || r.hsPrefix.length > best.hsPrefix.length)) best = r;
+  for (const r of rows)
+    if (code.startsWith(r.hsPrefix) && inForce(r, date) && (!best || r.hsPrefix.length > best.hsPrefix.length))
+      best = r;
   return best;
 }
 
@@ -529,9 +665,30 @@ export interface CalcResult {
   rateFound: boolean;
   message: string;
   line: TariffLine | null;
-  resolution: { requested: string; method: "exact" | "national_line" | "highest_of_range"; lines_considered: number; range: string | null; chosen: string | null; description: string | null } | null;
-  currencies: { declared: string; destination: string; exchangeRate: Big; source: string | null; rateDate: string | null };
-  values: { perUnit: Big; total: Big; customsValue: Big; shipping: Big; insurance: Big; customsBasis: string; basis: string };
+  resolution: {
+    requested: string;
+    method: "exact" | "national_line" | "highest_of_range";
+    lines_considered: number;
+    range: string | null;
+    chosen: string | null;
+    description: string | null;
+  } | null;
+  currencies: {
+    declared: string;
+    destination: string;
+    exchangeRate: Big;
+    source: string | null;
+    rateDate: string | null;
+  };
+  values: {
+    perUnit: Big;
+    total: Big;
+    customsValue: Big;
+    shipping: Big;
+    insurance: Big;
+    customsBasis: string;
+    basis: string;
+  };
   exemptions: {
     deMinimis: { threshold: Big | null; exempt: boolean; row: DeMinimisRow | null; value: Big };
     taxDeMinimis: { threshold: Big | null; exempt: boolean; row: DeMinimisRow | null } | null;
@@ -559,14 +716,27 @@ export interface ShipmentContext {
 }
 
 /** Chooses the national line for the code: the 8-digit line itself, or for a shorter code the highest-duty line under it. */
-export function chooseLine(input: CalcInput, lines: TariffLine[], customsValue: Big, data: ResolvedData, m: Money): { line: TariffLine | null; resolution: CalcResult["resolution"] } {
+export function chooseLine(
+  input: CalcInput,
+  lines: TariffLine[],
+  customsValue: Big,
+  data: ResolvedData,
+  m: Money,
+): { line: TariffLine | null; resolution: CalcResult["resolution"] } {
   const code = input.hsCode;
   const inDate = lines.filter((l) => inForce(l, input.entryDate));
   if (code.length >= 8) {
     const line = inDate.find((l) => l.code === code.slice(0, 8)) ?? null;
     return {
       line,
-      resolution: line && { requested: code, method: code.length === 8 ? "exact" : "national_line", lines_considered: 1, range: null, chosen: dotted(line.code), description: line.description },
+      resolution: line && {
+        requested: code,
+        method: code.length === 8 ? "exact" : "national_line",
+        lines_considered: 1,
+        range: null,
+        chosen: dotted(line.code),
+        description: line.description,
+      },
     };
   }
   const under = inDate.filter((l) => l.code.startsWith(code)).sort((a, b) => a.code.localeCompare(b.code));
@@ -618,15 +788,26 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       ? `FOB: ${input.shippingTerms} price ${formatMoney(total, m.currency)} less ${formatMoney(freight, m.currency)} shipping and insurance`
       : `FOB: ${formatMoney(total, m.currency)} goods; shipping and insurance are not part of the customs value`;
   }
-  if (declaredCcy !== m.currency && data.fx.date && Date.parse(input.entryDate) - Date.parse(data.fx.date) > 7 * 86_400_000)
-    notes.push(`FX: the latest ECB reference rate in the data is of ${data.fx.date}; it is used for an entry on ${input.entryDate}`);
-  if (input.shippingTerms === "DDP") notes.push("DDP: the price is treated like CIF; duties included in a DDP price are not deducted");
+  if (
+    declaredCcy !== m.currency &&
+    data.fx.date &&
+    Date.parse(input.entryDate) - Date.parse(data.fx.date) > 7 * 86_400_000
+  )
+    notes.push(
+      `FX: the latest ECB reference rate in the data is of ${data.fx.date}; it is used for an entry on ${input.entryDate}`,
+    );
+  if (input.shippingTerms === "DDP")
+    notes.push("DDP: the price is treated like CIF; duties included in a DDP price are not deducted");
 
-  const { line, resolution } = data.rule.schedule ? chooseLine(input, data.lines, customsValue, data, m) : { line: null, resolution: null };
+  const { line, resolution } = data.rule.schedule
+    ? chooseLine(input, data.lines, customsValue, data, m)
+    : { line: null, resolution: null };
   const rateFound = line !== null;
   let message = "";
-  if (!data.rule.schedule) message = `No tariff schedule for ${input.destination} in the data: duty is not computed; fees, taxes and de minimis are.`;
-  else if (!line) message = `No ${data.rule.schedule} tariff line for ${dotted(input.hsCode)} in force on ${input.entryDate}.`;
+  if (!data.rule.schedule)
+    message = `No tariff schedule for ${input.destination} in the data: duty is not computed; fees, taxes and de minimis are.`;
+  else if (!line)
+    message = `No ${data.rule.schedule} tariff line for ${dotted(input.hsCode)} in force on ${input.entryDate}.`;
 
   const tier = line ? dutyTier(line, input, data, customsValue, m) : null;
   if (tier?.note) notes.push(tier.note);
@@ -638,19 +819,46 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time",
     );
   // The Section 122 surcharge is limited to 150 days; the data has no extension, so a later quote says it ended.
-  const s122 = line && data.rule.schedule === "US" ? data.measures.find((x) => x.program === "122" && x.validTo !== null && x.validTo < input.entryDate) : undefined;
-  if (s122) notes.push(`${s122.name} (HTSUS ${s122.code}) not charged: it ran from ${s122.validFrom} to ${s122.validTo} (150 days) and no extension is in the data`);
-  if (line && data.rule.schedule !== "US") notes.push(`${data.rule.schedule === "GB" ? "UK Global Tariff as published for 2021-01-01" : "EU CET third-country duty as published beside the UK Global Tariff (2020)"}; preferential rates for ${data.rule.schedule} are not in the data`);
+  const s122 =
+    line && data.rule.schedule === "US"
+      ? data.measures.find((x) => x.program === "122" && x.validTo !== null && x.validTo < input.entryDate)
+      : undefined;
+  if (s122)
+    notes.push(
+      `${s122.name} (HTSUS ${s122.code}) not charged: it ran from ${s122.validFrom} to ${s122.validTo} (150 days) and no extension is in the data`,
+    );
+  if (line && data.rule.schedule !== "US")
+    notes.push(
+      `${data.rule.schedule === "GB" ? "UK Global Tariff as published for 2021-01-01" : "EU CET third-country duty as published beside the UK Global Tariff (2020)"}; preferential rates for ${data.rule.schedule} are not in the data`,
+    );
   const duties: DutyLine[] = tier ? [tier.line] : [];
   const conditional: CalcResult["conditional"] = [];
   // A 4/6-digit code is assessed as the national line chosen for it.
-  const entry: EntryBasis = { program: tier?.tier === "preferential_tariff" ? tier.program : null, special: line?.special ?? null };
-  const { decisions, available } = line ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m, entry) : { decisions: [], available: [] };
+  const entry: EntryBasis = {
+    program: tier?.tier === "preferential_tariff" ? tier.program : null,
+    special: line?.special ?? null,
+  };
+  const { decisions, available } = line
+    ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m, entry)
+    : { decisions: [], available: [] };
   for (const d of decisions) {
-    const base = { name: d.measure.name, code: d.measure.code, rate: pctText(d.measure.rate), type: "additional" as const };
+    const base = {
+      name: d.measure.name,
+      code: d.measure.code,
+      rate: pctText(d.measure.rate),
+      type: "additional" as const,
+    };
     if (d.status === "conditional") conditional.push({ ...base, note: d.condition! });
     else if (d.status === "exempted")
-      duties.push({ ...base, rate: "0%", amount: ZERO, basis: d.basis, exempted: true, exclusion_code: d.exclusion!.code, exclusion_name: d.exclusion!.name });
+      duties.push({
+        ...base,
+        rate: "0%",
+        amount: ZERO,
+        basis: d.basis,
+        exempted: true,
+        exclusion_code: d.exclusion!.code,
+        exclusion_name: d.exclusion!.name,
+      });
     else duties.push({ ...base, amount: d.amount, basis: d.basis, ...(d.estimated ? { estimated: true } : {}) });
   }
 
@@ -659,7 +867,8 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const dutyRow = deMinimisRow(data.deMinimis, "duty", input);
   const taxRows = data.deMinimis.some((r) => r.kind === "tax");
   const taxRow = taxRows ? deMinimisRow(data.deMinimis, "tax", input) : null;
-  const threshold = (r: DeMinimisRow | null) => (r && r.threshold !== null ? m.toDest(dec(r.threshold), r.currency) : null);
+  const threshold = (r: DeMinimisRow | null) =>
+    r && r.threshold !== null ? m.toDest(dec(r.threshold), r.currency) : null;
   const dutyThreshold = threshold(dutyRow);
   const taxThreshold = threshold(taxRow);
   const dutyExempt = dutyThreshold !== null && goodsValue.lte(dutyThreshold);
@@ -668,7 +877,8 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   if (taxRow?.note) notes.push(`De minimis (tax): ${taxRow.note}`);
   if (dutyExempt) {
     for (const d of duties) {
-      if (d.amount.gt(0)) d.basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dutyThreshold!, m.currency)} de minimis`;
+      if (d.amount.gt(0))
+        d.basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dutyThreshold!, m.currency)} de minimis`;
       d.amount = ZERO;
     }
   }
@@ -680,7 +890,9 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const feeEx = feeExemptions(data, input, tier?.tier === "preferential_tariff" ? tier.program : null);
   const exemptFees = new Set(feeEx.exempt.map((e) => e.fee));
   const liveFees = data.fees.filter((f) => !exemptFees.has(f.code));
-  if (!dutyExempt) for (const e of feeEx.exempt) notes.push(`${e.fee} not charged: ${e.claimed ? "claimed" : "exempt"} under ${e.code} (${e.name})`);
+  if (!dutyExempt)
+    for (const e of feeEx.exempt)
+      notes.push(`${e.fee} not charged: ${e.claimed ? "claimed" : "exempt"} under ${e.code} (${e.name})`);
   const feeRows = ctx.feesAtShipmentLevel ? liveFees.map((f) => ({ ...f, min: null, max: null })) : liveFees;
   const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m);
   const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
@@ -709,14 +921,22 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     }
     let amount = base.times(rate).div(100);
     let basis = `${rate.toString()}% of ${formatMoney(base, m.currency)} (${parts.join(" + ")})`;
-    if (reduced) basis += `; reduced rate for ${reduced.label} (HS ${reduced.hsPrefix}; ${reduced.source}), standard rate ${vatRow.standard}%`;
+    if (reduced)
+      basis += `; reduced rate for ${reduced.label} (HS ${reduced.hsPrefix}; ${reduced.source}), standard rate ${vatRow.standard}%`;
     if (!data.rule.schedule) basis += "; duty unknown for this destination, so not in the base";
     if (taxExempt) {
       basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(taxThreshold!, m.currency)} tax de minimis`;
       amount = ZERO;
     }
-    vat = { rate, amount, code: data.vatRegion ? data.vatRegion.region : null, name: reduced ? `${vatRow.name} (reduced rate)` : vatRow.name, basis };
-    if (input.destinationRegion && !data.vatRegion) notes.push(`No regional tax for ${input.destinationRegion} in the data: the national rate applies`);
+    vat = {
+      rate,
+      amount,
+      code: data.vatRegion ? data.vatRegion.region : null,
+      name: reduced ? `${vatRow.name} (reduced rate)` : vatRow.name,
+      basis,
+    };
+    if (input.destinationRegion && !data.vatRegion)
+      notes.push(`No regional tax for ${input.destinationRegion} in the data: the national rate applies`);
   } else if (input.destinationRegion && data.rule.country === "US") {
     notes.push("US state sales taxes are not collected at import and are not computed");
   }
@@ -726,18 +946,43 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     message,
     line,
     resolution,
-    currencies: { declared: declaredCcy, destination: m.currency, exchangeRate: m.rate(declaredCcy), source: declaredCcy === m.currency ? null : data.fx.source, rateDate: declaredCcy === m.currency ? null : data.fx.date },
-    values: { perUnit, total, customsValue, shipping, insurance, customsBasis: data.rule.customsBasis, basis: valueBasis },
+    currencies: {
+      declared: declaredCcy,
+      destination: m.currency,
+      exchangeRate: m.rate(declaredCcy),
+      source: declaredCcy === m.currency ? null : data.fx.source,
+      rateDate: declaredCcy === m.currency ? null : data.fx.date,
+    },
+    values: {
+      perUnit,
+      total,
+      customsValue,
+      shipping,
+      insurance,
+      customsBasis: data.rule.customsBasis,
+      basis: valueBasis,
+    },
     exemptions: {
       deMinimis: { threshold: dutyThreshold, exempt: dutyExempt, row: dutyRow, value: goodsValue },
       taxDeMinimis: taxRows ? { threshold: taxThreshold, exempt: taxExempt, row: taxRow } : null,
       fired: [
-        ...decisions.filter((d) => d.status === "exempted").map((d) => ({ code: d.exclusion!.code, name: d.exclusion!.name, applies_to: d.measure.code, claimed: d.claimed ?? false })),
-        ...(dutyExempt ? [] : feeEx.exempt.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, claimed: e.claimed }))),
+        ...decisions
+          .filter((d) => d.status === "exempted")
+          .map((d) => ({
+            code: d.exclusion!.code,
+            name: d.exclusion!.name,
+            applies_to: d.measure.code,
+            claimed: d.claimed ?? false,
+          })),
+        ...(dutyExempt
+          ? []
+          : feeEx.exempt.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, claimed: e.claimed }))),
       ],
       available: [
         ...available.map((e) => ({ code: e.code, name: e.name, applies_to: e.appliesTo, condition: e.condition })),
-        ...(dutyExempt ? [] : feeEx.offers.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, condition: e.condition }))),
+        ...(dutyExempt
+          ? []
+          : feeEx.offers.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, condition: e.condition }))),
       ],
     },
     tier,
@@ -758,7 +1003,15 @@ export interface StackResult {
   message: string;
   line: TariffLine | null;
   resolution: { requested: string; method: string; lines_considered: number; range: string; chosen: string } | null;
-  tiers: { name: string; rate: string; type: string; code?: string; exempted?: boolean; exclusion_code?: string; exclusion_name?: string }[];
+  tiers: {
+    name: string;
+    rate: string;
+    type: string;
+    code?: string;
+    exempted?: boolean;
+    exclusion_code?: string;
+    exclusion_name?: string;
+  }[];
   potential: { code: string; name: string; applied: false; reason: string }[];
   conditional: { name: string; rate: string; type: string; code: string; condition: string }[];
 }
@@ -766,31 +1019,87 @@ export interface StackResult {
 /** The duty stack for a code and origin, without values: base rate first, then the additional measures. */
 export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const code = input.hsCode;
-  const inDate = data.lines.filter((l) => inForce(l, input.entryDate) && (code.length >= 8 ? l.code === code.slice(0, 8) : l.code.startsWith(code)));
+  const inDate = data.lines.filter(
+    (l) => inForce(l, input.entryDate) && (code.length >= 8 ? l.code === code.slice(0, 8) : l.code.startsWith(code)),
+  );
   inDate.sort((a, b) => a.code.localeCompare(b.code));
   // Without values, a shorter code is shown as the line with the highest MFN ad valorem rate under it (ties: lowest code).
   const av = (l: TariffLine) => (l.mfn ?? []).reduce((s, c) => (c[0] === "av" ? s.plus(c[1]) : s), ZERO);
   const line = inDate.reduce<TariffLine | null>((best, l) => (best === null || av(l).gt(av(best)) ? l : best), null);
   const resolution =
     line && code.length < 8
-      ? { requested: code, method: inDate.length === 1 ? "national_line" : "highest_ad_valorem_of_range", lines_considered: inDate.length, range: `${dotted(inDate[0]!.code)}-${dotted(inDate.at(-1)!.code)}`, chosen: dotted(line.code) }
+      ? {
+          requested: code,
+          method: inDate.length === 1 ? "national_line" : "highest_ad_valorem_of_range",
+          lines_considered: inDate.length,
+          range: `${dotted(inDate[0]!.code)}-${dotted(inDate.at(-1)!.code)}`,
+          chosen: dotted(line.code),
+        }
       : null;
   if (!line)
-    return { rateFound: false, message: `No ${data.rule.schedule ?? input.destination} tariff line for ${dotted(code)} in force on ${input.entryDate}.`, line: null, resolution: null, tiers: [], potential: [], conditional: [] };
+    return {
+      rateFound: false,
+      message: `No ${data.rule.schedule ?? input.destination} tariff line for ${dotted(code)} in force on ${input.entryDate}.`,
+      line: null,
+      resolution: null,
+      tiers: [],
+      potential: [],
+      conditional: [],
+    };
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
   const tiers: StackResult["tiers"] = [];
   const col2 = programs.some((p) => p.program === "column2") && line.col2Text !== null;
   const pref = !col2 ? programs.find((p) => line.special?.[p.program]) : undefined;
-  const kind = (comps: Component[] | null) => (comps === null ? "text" : comps.length === 0 ? "free" : comps.length > 1 ? "compound" : comps[0]![0] === "av" ? "ad_valorem" : "specific");
-  if (col2) tiers.push({ name: "Column 2 duty", rate: componentsText(line.col2, line.currency) || line.col2Text!, type: kind(line.col2), code: dotted(line.code) });
-  else if (pref) tiers.push({ name: `Preferential duty, ${pref.name}`, rate: componentsText(line.special![pref.program]!, line.currency), type: kind(line.special![pref.program]!), code: dotted(line.code) });
-  else tiers.push({ name: "MFN duty", rate: componentsText(line.mfn, line.currency) || line.mfnText, type: kind(line.mfn), code: dotted(line.code) });
-  const { decisions, available } = decideMeasures({ ...input, hsCode: code.length >= 8 ? code : line.code }, data, null, null, { program: pref?.program ?? null, special: line.special });
+  const kind = (comps: Component[] | null) =>
+    comps === null
+      ? "text"
+      : comps.length === 0
+        ? "free"
+        : comps.length > 1
+          ? "compound"
+          : comps[0]![0] === "av"
+            ? "ad_valorem"
+            : "specific";
+  if (col2)
+    tiers.push({
+      name: "Column 2 duty",
+      rate: componentsText(line.col2, line.currency) || line.col2Text!,
+      type: kind(line.col2),
+      code: dotted(line.code),
+    });
+  else if (pref)
+    tiers.push({
+      name: `Preferential duty, ${pref.name}`,
+      rate: componentsText(line.special![pref.program]!, line.currency),
+      type: kind(line.special![pref.program]!),
+      code: dotted(line.code),
+    });
+  else
+    tiers.push({
+      name: "MFN duty",
+      rate: componentsText(line.mfn, line.currency) || line.mfnText,
+      type: kind(line.mfn),
+      code: dotted(line.code),
+    });
+  const { decisions, available } = decideMeasures(
+    { ...input, hsCode: code.length >= 8 ? code : line.code },
+    data,
+    null,
+    null,
+    { program: pref?.program ?? null, special: line.special },
+  );
   const conditional: StackResult["conditional"] = [];
   for (const d of decisions) {
     const base = { name: d.measure.name, rate: pctText(d.measure.rate), type: "additional", code: d.measure.code };
     if (d.status === "conditional") conditional.push({ ...base, condition: d.condition! });
-    else if (d.status === "exempted") tiers.push({ ...base, rate: "0%", exempted: true, exclusion_code: d.exclusion!.code, exclusion_name: d.exclusion!.name });
+    else if (d.status === "exempted")
+      tiers.push({
+        ...base,
+        rate: "0%",
+        exempted: true,
+        exclusion_code: d.exclusion!.code,
+        exclusion_name: d.exclusion!.name,
+      });
     else tiers.push(base);
   }
   const potential = available.map((e) => ({

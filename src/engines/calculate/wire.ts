@@ -25,7 +25,15 @@ export function calcWire(input: CalcInput, r: CalcResult) {
   const n = (b: Big) => moneyNumber(b, ccy);
   const tierKey = r.tier?.tier ?? "normal_tariff";
   const fees = r.fees.length
-    ? { ...Object.fromEntries(r.fees.map((f) => [f.code, { code: f.code, name: f.name, amount: n(f.amount), basis: f.basis, source_url: f.source_url }])), total_fees: n(r.totalFees) }
+    ? {
+        ...Object.fromEntries(
+          r.fees.map((f) => [
+            f.code,
+            { code: f.code, name: f.name, amount: n(f.amount), basis: f.basis, source_url: f.source_url },
+          ]),
+        ),
+        total_fees: n(r.totalFees),
+      }
     : undefined;
   const dm = r.exemptions.deMinimis;
   const tdm = r.exemptions.taxDeMinimis;
@@ -39,7 +47,12 @@ export function calcWire(input: CalcInput, r: CalcResult) {
     quantity: Number(input.quantity),
     rate_found: r.rateFound,
     tariff_line: r.line
-      ? { code: dotted(r.line.code), schedule: r.line.schedule, description: r.line.description, resolution: r.resolution }
+      ? {
+          code: dotted(r.line.code),
+          schedule: r.line.schedule,
+          description: r.line.description,
+          resolution: r.resolution,
+        }
       : null,
     currencies: {
       declared: r.currencies.declared,
@@ -61,19 +74,34 @@ export function calcWire(input: CalcInput, r: CalcResult) {
       de_minimis_threshold: dm.threshold === null ? null : n(dm.threshold),
       de_minimis_exempt: dm.exempt,
       ...(dm.row ? { de_minimis_source_url: dm.row.sourceUrl } : {}),
-      ...(tdm ? { tax_de_minimis_threshold: tdm.threshold === null ? null : n(tdm.threshold), tax_de_minimis_exempt: tdm.exempt } : {}),
+      ...(tdm
+        ? {
+            tax_de_minimis_threshold: tdm.threshold === null ? null : n(tdm.threshold),
+            tax_de_minimis_exempt: tdm.exempt,
+          }
+        : {}),
       tariff_exemptions: r.exemptions.fired,
       available_exemptions: r.exemptions.available,
     },
     estimated_duties: {
       tariffs: r.duties.map((d) => dutyLineWire(d, ccy)),
-      ...(r.tier ? { [tierKey]: { tariffs: [dutyLineWire(r.tier.line, ccy)], total_duty: n(r.tier.line.amount) } } : {}),
+      ...(r.tier
+        ? { [tierKey]: { tariffs: [dutyLineWire(r.tier.line, ccy)], total_duty: n(r.tier.line.amount) } }
+        : {}),
       tier: r.tier ? tierKey : null,
       total_duty: n(r.totalDuty),
     },
     ...(fees ? { fees } : {}),
     ...(r.vat
-      ? { vat: { rate: Number(r.vat.rate.toString()), amount: n(r.vat.amount), ...(r.vat.code ? { code: r.vat.code } : {}), name: r.vat.name, basis: r.vat.basis } }
+      ? {
+          vat: {
+            rate: Number(r.vat.rate.toString()),
+            amount: n(r.vat.amount),
+            ...(r.vat.code ? { code: r.vat.code } : {}),
+            name: r.vat.name,
+            basis: r.vat.basis,
+          },
+        }
       : {}),
     additional_tariff_measures: r.conditional,
     notes: r.notes,
@@ -84,7 +112,16 @@ export function calcWire(input: CalcInput, r: CalcResult) {
 export function stackWire(r: StackResult) {
   return {
     rate_found: r.rateFound,
-    ...(r.line ? { tariff_line: { code: dotted(r.line.code), schedule: r.line.schedule, description: r.line.description, resolution: r.resolution } } : {}),
+    ...(r.line
+      ? {
+          tariff_line: {
+            code: dotted(r.line.code),
+            schedule: r.line.schedule,
+            description: r.line.description,
+            resolution: r.resolution,
+          },
+        }
+      : {}),
     tariffs: r.tiers,
     ...(r.potential.length ? { potential_exclusion_codes: r.potential } : {}),
     ...(r.conditional.length ? { conditional_measures: r.conditional } : {}),

@@ -22,7 +22,11 @@ describe("text", () => {
   });
 
   it.each([
-    ["T-shirts, singlets and other vests; of textile materials (other than cotton), knitted or crocheted", "cotton", false],
+    [
+      "T-shirts, singlets and other vests; of textile materials (other than cotton), knitted or crocheted",
+      "cotton",
+      false,
+    ],
     ["Trousers; men's or boys', of cotton (not knitted or crocheted)", "knitted", false],
     ["Jewellery; imitation, (excluding cuff links and studs), of base metal", "cuff", false],
     ["Cheese, n.e.c. in heading no. 0406", "cheese", true],
@@ -36,17 +40,38 @@ describe("engine", () => {
     [
       { code: "61", parent: null, description: "Apparel and clothing accessories; knitted or crocheted" },
       { code: "6109", parent: "61", description: "T-shirts, singlets and other vests; knitted or crocheted" },
-      { code: "610910", parent: "6109", description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted" },
-      { code: "610990", parent: "6109", description: "T-shirts, singlets and other vests; of textile materials (other than cotton), knitted or crocheted" },
+      {
+        code: "610910",
+        parent: "6109",
+        description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted",
+      },
+      {
+        code: "610990",
+        parent: "6109",
+        description:
+          "T-shirts, singlets and other vests; of textile materials (other than cotton), knitted or crocheted",
+      },
       { code: "42", parent: null, description: "Articles of leather; handbags and similar containers" },
       { code: "4202", parent: "42", description: "Trunks, suitcases, handbags, wallets and similar containers" },
-      { code: "420292", parent: "4202", description: "Cases and containers; with outer surface of plastics or textile materials" },
+      {
+        code: "420292",
+        parent: "4202",
+        description: "Cases and containers; with outer surface of plastics or textile materials",
+      },
       { code: "84", parent: null, description: "Machinery and mechanical appliances" },
       { code: "8471", parent: "84", description: "Automatic data processing machines" },
-      { code: "847130", parent: "8471", description: "Automatic data processing machines; portable, weighing not more than 10kg" },
+      {
+        code: "847130",
+        parent: "8471",
+        description: "Automatic data processing machines; portable, weighing not more than 10kg",
+      },
     ],
     [
-      { schedule: "US", code: "61091000", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton" },
+      {
+        schedule: "US",
+        code: "61091000",
+        description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+      },
       { schedule: "US", code: "61099010", description: "T-shirts, knitted or crocheted, of man-made fibers" },
       { schedule: "US", code: "61099080", description: "T-shirts, of other textile materials" },
     ],
@@ -150,12 +175,19 @@ describe("product pages", () => {
     const p = extractProduct(html);
     expect(p.title).toBe("Shop & Co | Trail Runner");
     expect(p.metaDescription).toBe("Lightweight trail running shoes with a mesh upper.");
-    expect(p.product).toEqual({ name: "Trail Runner 2", description: "Men's running shoes, textile upper, rubber sole", category: "Footwear > Running", brand: "Acme" });
+    expect(p.product).toEqual({
+      name: "Trail Runner 2",
+      description: "Men's running shoes, textile upper, rubber sole",
+      category: "Footwear > Running",
+      brand: "Acme",
+    });
     expect(pageText(p)).toContain("Trail Runner 2. Footwear > Running. Men's running shoes");
   });
 
   it("falls back to title and meta without JSON-LD", () => {
-    const p = extractProduct(`<title>Ceramic mug</title><meta property="og:description" content='Stoneware coffee mug'>`);
+    const p = extractProduct(
+      `<title>Ceramic mug</title><meta property="og:description" content='Stoneware coffee mug'>`,
+    );
     expect(pageText(p)).toBe("Ceramic mug. Stoneware coffee mug");
   });
 

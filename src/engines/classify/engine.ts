@@ -74,14 +74,24 @@ export interface Index {
   synonyms: Map<string, { phrase: string[]; codes: string[] }[]>; // keyed by first word
   lines: Map<string, Map<string, Node[]>>; // schedule → hs6 → lines
   vocabulary: Set<string>;
-  stats: { subheadings: number; headings: number; chapters: number; lines: Record<string, number>; synonyms: number; terms: number };
+  stats: {
+    subheadings: number;
+    headings: number;
+    chapters: number;
+    lines: Record<string, number>;
+    synonyms: number;
+    terms: number;
+  };
 }
 
 /** Builds the index from the nomenclature, the national lines and the synonym list. Pure; ~100 ms. */
 export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow[], synonyms: SynonymRow[]): Index {
   const nodes = new Map<string, Node>();
   for (const r of nomenclature) nodes.set(r.code, { code: r.code, description: r.description });
-  const docs = nomenclature.filter((r) => r.code.length === 6).map((r) => r.code).sort();
+  const docs = nomenclature
+    .filter((r) => r.code.length === 6)
+    .map((r) => r.code)
+    .sort();
   const docIdx = new Map(docs.map((c, i) => [c, i]));
   const headings = [...new Set(docs.map((c) => c.slice(0, 4)))];
   const headingIdx = new Map(headings.map((h, i) => [h, i]));
@@ -102,7 +112,8 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
     const d = docIdx.get(hs6);
     if (d !== undefined && l.schedule !== "EU") natTokens[d]!.push(...tokens(stripExclusions(l.description)));
   }
-  for (const bySchedule of lineMap.values()) for (const list of bySchedule.values()) list.sort((a, b) => a.code.localeCompare(b.code));
+  for (const bySchedule of lineMap.values())
+    for (const list of bySchedule.values()) list.sort((a, b) => a.code.localeCompare(b.code));
 
   docs.forEach((code, i) => {
     fieldTokens.sub.push(tokens(stripExclusions(nodes.get(code)!.description)));
@@ -134,7 +145,10 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
       p.tf.push(...counts);
     }
   }
-  const avgLen = Object.fromEntries(FIELDS.map((f, fi) => [f, totals[fi]! / Math.max(1, docs.length)])) as Record<Field, number>;
+  const avgLen = Object.fromEntries(FIELDS.map((f, fi) => [f, totals[fi]! / Math.max(1, docs.length)])) as Record<
+    Field,
+    number
+  >;
   const postings = new Map<string, Postings>();
   for (const [t, p] of building) postings.set(t, { docs: Int32Array.from(p.docs), tf: Uint16Array.from(p.tf) });
   const idf = new Map<string, number>();
@@ -204,11 +218,31 @@ export interface Suggestion {
 }
 
 export type RankResult =
-  | { ok: true; suggestions: Suggestion[]; blockedAll: boolean; matchedTerms: string[]; synonyms: string[]; evidence: Evidence }
+  | {
+      ok: true;
+      suggestions: Suggestion[];
+      blockedAll: boolean;
+      matchedTerms: string[];
+      synonyms: string[];
+      evidence: Evidence;
+    }
   | { ok: false; reason: string; matchedTerms: string[] };
 
 /** Words after which the preceding product term describes an attribute, not the product. */
-const ATTRIBUTE_MARKERS = new Set(["flavour", "flavor", "flavored", "flavoured", "scent", "scented", "print", "printed", "pattern", "design", "themed", "shaped"]);
+const ATTRIBUTE_MARKERS = new Set([
+  "flavour",
+  "flavor",
+  "flavored",
+  "flavoured",
+  "scent",
+  "scented",
+  "print",
+  "printed",
+  "pattern",
+  "design",
+  "themed",
+  "shaped",
+]);
 
 interface QueryTerm {
   term: string;
@@ -216,7 +250,10 @@ interface QueryTerm {
 }
 
 /** Query analysis: weighted content terms and the synonym phrases found (longest first, no overlap). */
-export function analyze(index: Index, text: string): { terms: QueryTerm[]; synonyms: { phrase: string; codes: string[]; weight: number }[] } {
+export function analyze(
+  index: Index,
+  text: string,
+): { terms: QueryTerm[]; synonyms: { phrase: string; codes: string[]; weight: number }[] } {
   const ws = words(text);
   const weights = new Map<string, number>();
   const found: { phrase: string; codes: string[]; weight: number; end: number }[] = [];
@@ -253,9 +290,14 @@ export function analyze(index: Index, text: string): { terms: QueryTerm[]; synon
 export function rank(index: Index, text: string, opts: RankOptions = {}): RankResult {
   const { terms, synonyms } = analyze(index, text);
   const known = terms.filter((t) => index.vocabulary.has(t.term));
-  if (terms.length === 0 && synonyms.length === 0) return { ok: false, reason: "The description has no words to classify by", matchedTerms: [] };
+  if (terms.length === 0 && synonyms.length === 0)
+    return { ok: false, reason: "The description has no words to classify by", matchedTerms: [] };
   if (known.length === 0 && synonyms.length === 0) {
-    return { ok: false, reason: "None of the words in the description appear in the HS nomenclature or the product vocabulary", matchedTerms: [] };
+    return {
+      ok: false,
+      reason: "None of the words in the description appear in the HS nomenclature or the product vocabulary",
+      matchedTerms: [],
+    };
   }
 
   const n = index.docs.length;
@@ -301,14 +343,23 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const candidates: { d: number; s: number }[] = [];
   for (let d = from; d < to; d++) {
     if (scores[d] === 0) continue;
-    const s = scores[d]! + PARAMS.headingRollup * headBest[index.docHeading[d]!]! + PARAMS.chapterRollup * chapBest[index.docChapter[d]!]!;
+    const s =
+      scores[d]! +
+      PARAMS.headingRollup * headBest[index.docHeading[d]!]! +
+      PARAMS.chapterRollup * chapBest[index.docChapter[d]!]!;
     candidates.push({ d, s });
   }
   candidates.sort((a, b) => b.s - a.s || a.d - b.d);
   const matchedTerms = known.map((t) => t.term);
   const top = candidates[0];
   if (!top || scores[top.d]! < PARAMS.minScore) {
-    return { ok: false, reason: prefix ? `Nothing under ${opts.prefix} matches the description closely enough` : "Nothing in the nomenclature matches the description closely enough", matchedTerms };
+    return {
+      ok: false,
+      reason: prefix
+        ? `Nothing under ${opts.prefix} matches the description closely enough`
+        : "Nothing in the nomenclature matches the description closely enough",
+      matchedTerms,
+    };
   }
 
   const limit = opts.limit ?? 5;
@@ -327,7 +378,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       removed++;
       continue;
     }
-    const score = Math.max(0.01, Math.min(0.99, calibration.top * Math.pow(c.s / top.s, 2)));
+    const score = Math.max(0.01, Math.min(0.99, calibration.top * (c.s / top.s) ** 2));
     picked.push({
       code,
       hs6,
@@ -341,7 +392,14 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       reasoning: reasoning(index, hs6, known, synonyms, opts.schedule !== undefined && line === null),
     });
   }
-  return { ok: true, suggestions: picked, blockedAll: picked.length === 0 && removed > 0, matchedTerms, synonyms: synonyms.map((s) => s.phrase), evidence: calibration.evidence };
+  return {
+    ok: true,
+    suggestions: picked,
+    blockedAll: picked.length === 0 && removed > 0,
+    matchedTerms,
+    synonyms: synonyms.map((s) => s.phrase),
+    evidence: calibration.evidence,
+  };
 }
 
 /** The national line under `hs6` whose wording best overlaps the query; null when the schedule has none. */
@@ -369,7 +427,13 @@ function bestLine(index: Index, hs6: string, schedule: string | undefined, terms
 }
 
 /** One sentence on why a subheading was suggested: the product terms and the words that matched where. */
-function reasoning(index: Index, hs6: string, terms: QueryTerm[], synonyms: { phrase: string; codes: string[] }[], noNationalLine: boolean): string {
+function reasoning(
+  index: Index,
+  hs6: string,
+  terms: QueryTerm[],
+  synonyms: { phrase: string; codes: string[] }[],
+  noNationalLine: boolean,
+): string {
   const parts: string[] = [];
   const syn = synonyms.filter((s) => s.codes.some((c) => hs6.startsWith(c))).map((s) => `"${s.phrase}"`);
   if (syn.length) parts.push(`product term ${syn.join(", ")} points to ${hs6.slice(0, 4)}`);
@@ -380,11 +444,13 @@ function reasoning(index: Index, hs6: string, terms: QueryTerm[], synonyms: { ph
   if (inSub.length) parts.push(`subheading text matches ${inSub.join(", ")}`);
   if (inHead.length) parts.push(`heading text matches ${inHead.join(", ")}`);
   if (!parts.length) parts.push("matched through the national tariff wording");
-  if (noNationalLine) parts.push("the national schedule has no line under this HS2022 subheading, so the 6-digit code is given");
+  if (noNationalLine)
+    parts.push("the national schedule has no line under this HS2022 subheading, so the 6-digit code is given");
   return `${parts.join("; ")}.`;
 }
 
-export const label = (score: number): "high" | "medium" | "low" => (score >= 0.75 ? "high" : score >= 0.45 ? "medium" : "low");
+export const label = (score: number): "high" | "medium" | "low" =>
+  score >= 0.75 ? "high" : score >= 0.45 ? "medium" : "low";
 
 /**
  * Calibrated probability that the top suggestion is right at heading level, from the evidence the ranking
@@ -408,7 +474,12 @@ export interface Evidence {
   coverage: number;
 }
 
-function calibrate(candidates: { d: number; s: number }[], index: Index, synonyms: { codes: string[]; weight: number }[], terms: QueryTerm[]) {
+function calibrate(
+  candidates: { d: number; s: number }[],
+  index: Index,
+  synonyms: { codes: string[]; weight: number }[],
+  terms: QueryTerm[],
+) {
   const top = candidates[0]!;
   const topCode = index.docs[top.d]!;
   const topHeading = index.docHeading[top.d];
@@ -424,12 +495,24 @@ function calibrate(candidates: { d: number; s: number }[], index: Index, synonym
     if (p && hasDoc(p.docs, top.d)) found += t.weight;
   }
   const coverage = total ? found / total : 0;
-  const evidence: Evidence = { margin, synonym: heads.some(names), conflict: heads.some((s) => !names(s)), strength: top.s, coverage };
+  const evidence: Evidence = {
+    margin,
+    synonym: heads.some(names),
+    conflict: heads.some((s) => !names(s)),
+    strength: top.s,
+    coverage,
+  };
   return { top: probability(evidence), evidence };
 }
 
 export function probability(e: Evidence): number {
-  const z = CALIBRATION.bias + CALIBRATION.margin * e.margin + (e.synonym ? CALIBRATION.synonym : 0) + (e.conflict ? CALIBRATION.conflict : 0) + CALIBRATION.strength * Math.log(1 + e.strength) + CALIBRATION.coverage * e.coverage;
+  const z =
+    CALIBRATION.bias +
+    CALIBRATION.margin * e.margin +
+    (e.synonym ? CALIBRATION.synonym : 0) +
+    (e.conflict ? CALIBRATION.conflict : 0) +
+    CALIBRATION.strength * Math.log(1 + e.strength) +
+    CALIBRATION.coverage * e.coverage;
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -8,7 +8,7 @@ import hs2022 from "../../../data/hs/hs2022.json";
 import linesGb from "../../../data/hs/lines-gb.json";
 import linesUs from "../../../data/hs/lines-us.json";
 import synonymsTsv from "../../../data/hs/synonyms.tsv?raw";
-import { type Index, buildIndex } from "./engine";
+import { buildIndex, type Index } from "./engine";
 
 export function parseSynonyms(tsv: string) {
   return tsv
@@ -32,7 +32,11 @@ export const evaluationSet = (which: "eval" | "holdout" = "eval"): { description
 let index: Index | undefined;
 export function fullIndex(): Index {
   index ??= buildIndex(
-    (hs2022 as [string, string | null, string, string][]).map(([code, parent, , description]) => ({ code, parent, description })),
+    (hs2022 as [string, string | null, string, string][]).map(([code, parent, , description]) => ({
+      code,
+      parent,
+      description,
+    })),
     [
       ...(linesUs as [string, string][]).map(([code, description]) => ({ schedule: "US", code, description })),
       ...(linesGb as [string, string][]).map(([code, description]) => ({ schedule: "GB", code, description })),

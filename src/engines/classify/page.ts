@@ -70,7 +70,9 @@ export function extractProduct(html: string): PageProduct {
   const title = meta(html, ["og:title", "twitter:title"]) ?? (titleMatch ? decode(titleMatch[1]!) || null : null);
   const metaDescription = meta(html, ["description", "og:description", "twitter:description"]);
   let product: PageProduct["product"] = null;
-  for (const m of html.matchAll(/<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi)) {
+  for (const m of html.matchAll(
+    /<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi,
+  )) {
     let data: unknown;
     try {
       data = JSON.parse(m[1]!.trim());
@@ -115,8 +117,17 @@ export function urlRefusal(raw: string, production: boolean): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") return "must use http or https";
   if (url.username || url.password) return "must not carry credentials";
   if (!production) return null;
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal") || !host.includes(".") && !host.includes(":")) {
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
+  if (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".local") ||
+    host.endsWith(".internal") ||
+    (!host.includes(".") && !host.includes(":"))
+  ) {
     return "points to a local host";
   }
   if (isPrivateIp(host)) return "points to a private or loopback address";
@@ -127,7 +138,16 @@ export function isPrivateIp(host: string): boolean {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      a >= 224
+    );
   }
   if (host.includes(":")) {
     const h = host.toLowerCase();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type InvoiceInput, commercialInvoice } from "./commercial-invoice";
+import { commercialInvoice, type InvoiceInput } from "./commercial-invoice";
 
 const base: InvoiceInput = {
   shipmentRef: "SHP-1",
@@ -7,11 +7,37 @@ const base: InvoiceInput = {
   date: "2026-11-22",
   incoterm: "DAP",
   invoiceNumber: null,
-  sender: { company_name: "Acme", address_1: "1 High St", city: "London", country_code: "GB", tax_duty: { eori_id: "GB1", vat_id: null } },
+  sender: {
+    company_name: "Acme",
+    address_1: "1 High St",
+    city: "London",
+    country_code: "GB",
+    tax_duty: { eori_id: "GB1", vat_id: null },
+  },
   receiver: { contact: { name: "Jo" }, address_1: "5 Main", city: "Osaka", country_code: "JP" },
   items: [
-    { sku: "A", title: "Tea", description: null, quantity: 3, unitValue: "0.333", currency: "JPY", hsCode: "0902", origin: "JP", weightKg: null },
-    { sku: "B", title: null, description: "Cup & saucer", quantity: 1, unitValue: "10.5", currency: "EUR", hsCode: null, origin: "DE", weightKg: null },
+    {
+      sku: "A",
+      title: "Tea",
+      description: null,
+      quantity: 3,
+      unitValue: "0.333",
+      currency: "JPY",
+      hsCode: "0902",
+      origin: "JP",
+      weightKg: null,
+    },
+    {
+      sku: "B",
+      title: null,
+      description: "Cup & saucer",
+      quantity: 1,
+      unitValue: "10.5",
+      currency: "EUR",
+      hsCode: null,
+      origin: "DE",
+      weightKg: null,
+    },
   ],
   charges: [{ label: "shipping charge", amount: "4.5", currency: "EUR" }],
   parcelCount: 1,
@@ -34,7 +60,12 @@ describe("commercial invoice", () => {
   });
 
   it("names every reason it cannot be made", () => {
-    const out = commercialInvoice({ ...base, sender: null, receiver: { country_code: "JP" }, items: [{ ...base.items[0]!, title: null, currency: null }] });
+    const out = commercialInvoice({
+      ...base,
+      sender: null,
+      receiver: { country_code: "JP" },
+      items: [{ ...base.items[0]!, title: null, currency: null }],
+    });
     expect(out).toEqual({
       ok: false,
       errors: [
@@ -45,6 +76,9 @@ describe("commercial invoice", () => {
         "commercial invoice: item 1 (A): currency_code is required (on the item or its order)",
       ],
     });
-    expect(commercialInvoice({ ...base, items: [] })).toEqual({ ok: false, errors: ["commercial invoice: items: the consignment has no items to invoice"] });
+    expect(commercialInvoice({ ...base, items: [] })).toEqual({
+      ok: false,
+      errors: ["commercial invoice: items: the consignment has no items to invoice"],
+    });
   });
 });

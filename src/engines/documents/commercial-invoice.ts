@@ -51,7 +51,8 @@ export interface InvoiceInput {
 export const DEFAULT_DECLARATION =
   "I declare that the information on this invoice is true and correct, and that the contents of this shipment are as stated above.";
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function partyProblems(p: InvoiceParty | null, role: string): string[] {
   if (!p) return [`${role}: the consignment has no ${role}`];
@@ -63,7 +64,15 @@ function partyProblems(p: InvoiceParty | null, role: string): string[] {
 }
 
 function partyHtml(p: InvoiceParty): string {
-  const lines = [p.company_name, p.contact?.name && p.contact.name !== p.company_name ? p.contact.name : null, p.address_1, p.address_2, p.address_3, [p.city, p.state_province, p.post_code].filter(Boolean).join(" "), p.country_code]
+  const lines = [
+    p.company_name,
+    p.contact?.name && p.contact.name !== p.company_name ? p.contact.name : null,
+    p.address_1,
+    p.address_2,
+    p.address_3,
+    [p.city, p.state_province, p.post_code].filter(Boolean).join(" "),
+    p.country_code,
+  ]
     .filter((l): l is string => Boolean(l))
     .map(esc);
   const ids = Object.entries(p.tax_duty ?? {})
@@ -72,7 +81,9 @@ function partyHtml(p: InvoiceParty): string {
   return [...lines, ...ids].join("<br>");
 }
 
-export type InvoiceResult = { ok: true; html: string; invoiceNumber: string; totals: Record<string, string> } | { ok: false; errors: string[] };
+export type InvoiceResult =
+  | { ok: true; html: string; invoiceNumber: string; totals: Record<string, string> }
+  | { ok: false; errors: string[] };
 
 export function commercialInvoice(input: InvoiceInput): InvoiceResult {
   const errors = [...partyProblems(input.sender, "sender"), ...partyProblems(input.receiver, "receiver")];
@@ -90,8 +101,13 @@ export function commercialInvoice(input: InvoiceInput): InvoiceResult {
     totals.set(i.currency!, (totals.get(i.currency!) ?? dec(0)).plus(line));
     return `<tr><td>${n + 1}</td><td>${esc(i.title ?? i.description!)}${i.title && i.description ? `<br><small>${esc(i.description)}</small>` : ""}</td><td>${esc(i.sku ?? "")}</td><td>${esc(i.hsCode ?? "")}</td><td>${esc(i.origin ?? "")}</td><td class="n">${i.quantity}</td><td class="n">${esc(`${i.unitValue} ${i.currency!}`)}</td><td class="n">${esc(formatMoney(line, i.currency!))}</td></tr>`;
   });
-  const goods = [...totals].map(([ccy, v]) => `<tr><th colspan="7">Total goods value</th><td class="n">${esc(formatMoney(v, ccy))}</td></tr>`);
-  const charges = input.charges.map((c) => `<tr><th colspan="7">${esc(c.label)}</th><td class="n">${esc(formatMoney(dec(c.amount), c.currency))}</td></tr>`);
+  const goods = [...totals].map(
+    ([ccy, v]) => `<tr><th colspan="7">Total goods value</th><td class="n">${esc(formatMoney(v, ccy))}</td></tr>`,
+  );
+  const charges = input.charges.map(
+    (c) =>
+      `<tr><th colspan="7">${esc(c.label)}</th><td class="n">${esc(formatMoney(dec(c.amount), c.currency))}</td></tr>`,
+  );
   const invoiceNumber = input.invoiceNumber ?? `CI-${input.shipmentRef}`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Commercial invoice ${esc(invoiceNumber)}</title>
@@ -109,5 +125,10 @@ ${charges.join("\n")}
 <p>${esc(input.declaration ?? DEFAULT_DECLARATION)}</p>
 </body></html>
 `;
-  return { ok: true, html, invoiceNumber, totals: Object.fromEntries([...totals].map(([k, v]) => [k, moneyString(v, k)])) };
+  return {
+    ok: true,
+    html,
+    invoiceNumber,
+    totals: Object.fromEntries([...totals].map(([k, v]) => [k, moneyString(v, k)])),
+  };
 }

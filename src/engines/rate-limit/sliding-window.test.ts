@@ -1,15 +1,35 @@
 import { describe, expect, it } from "vitest";
-import { type WindowState, decide, estimate, leaseSize, refund, roll, waitForRoom } from "./sliding-window";
+import { decide, estimate, leaseSize, refund, roll, type WindowState, waitForRoom } from "./sliding-window";
 
 const W = 10_000;
 const bucket = { limit: 10, windowMs: W };
 
 describe("roll", () => {
   it.each<[string, WindowState | undefined, number, WindowState]>([
-    ["fresh state starts at the window containing now", undefined, 12_345, { windowStart: 10_000, current: 0, previous: 0 }],
-    ["same window is unchanged", { windowStart: 10_000, current: 4, previous: 2 }, 19_999, { windowStart: 10_000, current: 4, previous: 2 }],
-    ["next window keeps current as previous", { windowStart: 10_000, current: 4, previous: 2 }, 20_000, { windowStart: 20_000, current: 0, previous: 4 }],
-    ["two windows later everything slid out", { windowStart: 10_000, current: 4, previous: 2 }, 30_000, { windowStart: 30_000, current: 0, previous: 0 }],
+    [
+      "fresh state starts at the window containing now",
+      undefined,
+      12_345,
+      { windowStart: 10_000, current: 0, previous: 0 },
+    ],
+    [
+      "same window is unchanged",
+      { windowStart: 10_000, current: 4, previous: 2 },
+      19_999,
+      { windowStart: 10_000, current: 4, previous: 2 },
+    ],
+    [
+      "next window keeps current as previous",
+      { windowStart: 10_000, current: 4, previous: 2 },
+      20_000,
+      { windowStart: 20_000, current: 0, previous: 4 },
+    ],
+    [
+      "two windows later everything slid out",
+      { windowStart: 10_000, current: 4, previous: 2 },
+      30_000,
+      { windowStart: 30_000, current: 0, previous: 0 },
+    ],
   ])("%s", (_name, state, now, expected) => {
     expect(roll(state, now, W)).toEqual(expected);
   });

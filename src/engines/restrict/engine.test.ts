@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Rule, checkItem, compileRules, importCountries, jurisdictions } from "./engine";
+import { checkItem, compileRules, importCountries, jurisdictions, type Rule } from "./engine";
 import { singular, tokens } from "./text";
 
 const base: Omit<Rule, "id" | "imposingCountry" | "direction"> = {
@@ -19,24 +19,40 @@ const base: Omit<Rule, "id" | "imposingCountry" | "direction"> = {
   validFrom: null,
   validTo: null,
 };
-const rule = (id: string, over: Partial<Rule>): Rule => ({ ...base, id, imposingCountry: "US", direction: "IMPORT", ...over });
+const rule = (id: string, over: Partial<Rule>): Rule => ({
+  ...base,
+  id,
+  imposingCountry: "US",
+  direction: "IMPORT",
+  ...over,
+});
 
 const rules: Rule[] = [
   rule("restriction_1", { hsPrefix: "93", ruleType: "prohibition" }),
   rule("restriction_2", { hsPrefix: "850760" }),
-  rule("restriction_3", { keywords: ["ivory", "rhino horn"], excludeKeywords: ["ivory coloured", "faux ivory", "ivory coast"], ruleType: "prohibition" }),
+  rule("restriction_3", {
+    keywords: ["ivory", "rhino horn"],
+    excludeKeywords: ["ivory coloured", "faux ivory", "ivory coast"],
+    ruleType: "prohibition",
+  }),
   rule("restriction_4", { originCountry: "KP", ruleType: "prohibition" }),
   rule("restriction_5", { hsPrefix: "2208", originCountry: "RU", ruleType: "prohibition" }),
   rule("restriction_6", { imposingCountry: "EU", hsPrefix: "0602" }),
   rule("restriction_7", { direction: "EXPORT", hsPrefix: "8542", ruleType: "observation" }),
-  rule("restriction_8", { direction: "EXPORT", keywords: ["watch"], destinationCountries: ["RU"], ruleType: "prohibition" }),
+  rule("restriction_8", {
+    direction: "EXPORT",
+    keywords: ["watch"],
+    destinationCountries: ["RU"],
+    ruleType: "prohibition",
+  }),
   rule("restriction_9", { keywords: ["e-cigarette"], validFrom: "2024-03-01", validTo: "2026-12-31" }),
   rule("restriction_10", { keywords: ["battery"] }),
   rule("restriction_11", { imposingCountry: "GB", keywords: ["knife"] }),
 ];
 const index = compileRules(rules);
 const q = { destination: "US", origin: null as string | null, asOf: "2026-01-15" };
-const ids = (item: Parameters<typeof checkItem>[2], query = q) => checkItem([index], query, item).map((m) => `${m.id}:${m.confidence}`);
+const ids = (item: Parameters<typeof checkItem>[2], query = q) =>
+  checkItem([index], query, item).map((m) => `${m.id}:${m.confidence}`);
 
 describe("text normalization", () => {
   it.each([
@@ -47,7 +63,12 @@ describe("text normalization", () => {
     ["glasses boxes", ["glass", "box"]],
     ["bus gas guns", ["bus", "gas", "gun"]],
   ])("%s → %j", (input, expected) => expect(tokens(input)).toEqual(expected));
-  it.each([["is", "is"], ["ivories", "ivory"], ["watches", "watch"], ["status", "status"]])("singular(%s) = %s", (w, s) => expect(singular(w)).toBe(s));
+  it.each([
+    ["is", "is"],
+    ["ivories", "ivory"],
+    ["watches", "watch"],
+    ["status", "status"],
+  ])("singular(%s) = %s", (w, s) => expect(singular(w)).toBe(s));
 });
 
 describe("HS prefix rules", () => {
@@ -128,10 +149,20 @@ describe("several indexes and ordering", () => {
   it("merges platform and org rules, prohibitions first, one match per rule", () => {
     const org = compileRules([rule("org_rule_1", { source: "org", keywords: ["figurine"], ruleType: "observation" })]);
     const m = checkItem([index, org], q, { title: "ivory figurine", description: "ivory", hs_code: "9303" });
-    expect(m.map((x) => `${x.id}:${x.rule_type}`)).toEqual(["restriction_1:prohibition", "restriction_3:prohibition", "org_rule_1:observation"]);
+    expect(m.map((x) => `${x.id}:${x.rule_type}`)).toEqual([
+      "restriction_1:prohibition",
+      "restriction_3:prohibition",
+      "org_rule_1:observation",
+    ]);
   });
   it("keeps the most confident way a rule matched", () => {
-    const two = compileRules([rule("restriction_20", { hsPrefix: "8507" }), rule("restriction_21", { hsPrefix: "85076000" })]);
-    expect(checkItem([two], q, { hs_code: "850760" }).map((x) => `${x.id}:${x.confidence}`)).toEqual(["restriction_20:HIGH", "restriction_21:MEDIUM"]);
+    const two = compileRules([
+      rule("restriction_20", { hsPrefix: "8507" }),
+      rule("restriction_21", { hsPrefix: "85076000" }),
+    ]);
+    expect(checkItem([two], q, { hs_code: "850760" }).map((x) => `${x.id}:${x.confidence}`)).toEqual([
+      "restriction_20:HIGH",
+      "restriction_21:MEDIUM",
+    ]);
   });
 });

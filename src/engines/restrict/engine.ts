@@ -124,7 +124,8 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
     }
     if (rule.hsPrefix) {
       push(b.prefix, rule.hsPrefix, rule);
-      for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++) push(b.deeper, rule.hsPrefix.slice(0, len), rule);
+      for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++)
+        push(b.deeper, rule.hsPrefix.slice(0, len), rule);
     } else if (rule.keywords && rule.keywords.length) {
       for (const keyword of rule.keywords) {
         const node = insertPhrase(b.keywords, keyword);
@@ -195,7 +196,8 @@ export function importCountries(index: RuleIndex): Set<string> {
   return out;
 }
 
-const inForce = (rule: Rule, asOf: string) => (!rule.validFrom || rule.validFrom <= asOf) && (!rule.validTo || asOf <= rule.validTo);
+const inForce = (rule: Rule, asOf: string) =>
+  (!rule.validFrom || rule.validFrom <= asOf) && (!rule.validTo || asOf <= rule.validTo);
 
 const TYPE_ORDER: Record<RuleType, number> = { prohibition: 0, restriction: 1, observation: 2 };
 

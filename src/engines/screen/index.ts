@@ -9,7 +9,7 @@
  * the rest are scored with `scoreTokens` (score.ts).
  */
 import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
-import { EVIDENCE_SIM, type Tok, allowedEdits, scoreTokens, skeleton, tokenSim, toks } from "./score";
+import { allowedEdits, EVIDENCE_SIM, scoreTokens, skeleton, type Tok, tokenSim, toks } from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 export const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
@@ -245,7 +245,11 @@ export class ScreenIndex {
   /**
    * Names scoring at least `threshold` against one query, best per entry. `allow` filters entries by index.
    */
-  search(query: string, allow: (entry: number) => boolean, threshold = THRESHOLD): Map<number, { score: number; name: number }> {
+  search(
+    query: string,
+    allow: (entry: number) => boolean,
+    threshold = THRESHOLD,
+  ): Map<number, { score: number; name: number }> {
     const best = new Map<number, { score: number; name: number }>();
     const qNorm = tokens(query);
     if (qNorm.length === 0) return best;
@@ -254,7 +258,8 @@ export class ScreenIndex {
       const entry = this.nameEntry[nameId]!;
       if (!allow(entry)) return;
       const cur = best.get(entry);
-      if (!cur || score > cur.score || (score === cur.score && nameId < cur.name)) best.set(entry, { score, name: nameId });
+      if (!cur || score > cur.score || (score === cur.score && nameId < cur.name))
+        best.set(entry, { score, name: nameId });
     };
     for (const nameId of this.exact.get(qNorm.join(" ")) ?? []) consider(nameId, 1);
 
@@ -294,7 +299,8 @@ export class ScreenIndex {
       if (otherHalves.length) {
         // Generic halves lead to candidates only when no half is of the generating class; legal forms and
         // particles never do.
-        const generic = genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id]!) === "generic") : [];
+        const generic =
+          genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id]!) === "generic") : [];
         const rest = otherHalves.filter((id) => !generic.includes(id));
         if (generic.length) units.push({ keys: [ones(generic)], weight: t.weight, generates });
         if (rest.length) units.push({ keys: [ones(rest)], weight: t.weight, generates: false });
@@ -305,7 +311,8 @@ export class ScreenIndex {
       const b = q[i + 1]!;
       for (const joined of [a.norm + b.norm, b.norm + a.norm]) {
         const n = this.neighbours(tokenKey(joined), JOINED_CANDIDATE_EDITS);
-        if (n.ids.length) units.push({ keys: [n], weight: a.weight + b.weight, generates: a.cls === genCls || b.cls === genCls });
+        if (n.ids.length)
+          units.push({ keys: [n], weight: a.weight + b.weight, generates: a.cls === genCls || b.cls === genCls });
       }
     }
     // Generating units first, so the others only ever touch names already found.
@@ -396,14 +403,13 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
   const allow = (e: number) => types.has(index.entries[e]!.entryType);
   const merged = new Map<number, Hit>();
   const queries: ["name" | "company", string][] = [["name", input.name]];
-  if (input.company && normalizeName(input.company) !== normalizeName(input.name)) queries.push(["company", input.company]);
+  if (input.company && normalizeName(input.company) !== normalizeName(input.name))
+    queries.push(["company", input.company]);
   for (const [query, text] of queries) {
     for (const [entry, { score, name }] of index.search(text, allow)) {
       const cur = merged.get(entry);
       if (!cur || score > cur.score) merged.set(entry, { entry, score, matchedName: index.nameOf(name), query });
     }
   }
-  return [...merged.values()]
-    .sort((a, b) => b.score - a.score || a.entry - b.entry)
-    .slice(0, limit);
+  return [...merged.values()].sort((a, b) => b.score - a.score || a.entry - b.entry).slice(0, limit);
 }

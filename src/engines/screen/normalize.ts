@@ -69,7 +69,12 @@ export function tokenKey(t: string): string {
     if (c === "p" && next === "h") {
       c = "f";
       i++;
-    } else if ((c === "c" && next === "k") || (c === "k" && next === "h") || (c === "o" && next === "u") || (c === "d" && next === "j")) {
+    } else if (
+      (c === "c" && next === "k") ||
+      (c === "k" && next === "h") ||
+      (c === "o" && next === "u") ||
+      (c === "d" && next === "j")
+    ) {
       c = c === "c" ? "k" : c === "k" ? "h" : c === "o" ? "u" : "j";
       i++;
     } else if (c === "q") c = "k";

@@ -68,7 +68,8 @@ export function osaDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= lb; j++) {
       const cb = b.charCodeAt(j - 1);
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
+        v = Math.min(v, prev2[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
@@ -114,7 +115,8 @@ export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: strin
   // CVCCVC, stays apart from Mohamed, CVCVCVC).
   if (aKey.charCodeAt(0) === bKey.charCodeAt(0)) {
     const sa = skeleton(aKey);
-    if (sa.length >= 3 && sa === skeleton(bKey) && (sa.length >= 5 || cvPattern(aKey) === cvPattern(bKey))) return VOWEL_VARIANT_SIM;
+    if (sa.length >= 3 && sa === skeleton(bKey) && (sa.length >= 5 || cvPattern(aKey) === cvPattern(bKey)))
+      return VOWEL_VARIANT_SIM;
   }
   // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most.
   const limit = aKey.charCodeAt(0) === bKey.charCodeAt(0) ? max : 1;
@@ -215,7 +217,9 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   }
   // Highest similarity first; a joined unit beats single units of equal similarity (it explains more);
   // then by position, so the alignment is deterministic.
-  units.sort((a, b) => b.sim - a.sim || b.q1 - b.q0 + b.n1 - b.n0 - (a.q1 - a.q0 + a.n1 - a.n0) || a.q0 - b.q0 || a.n0 - b.n0);
+  units.sort(
+    (a, b) => b.sim - a.sim || b.q1 - b.q0 + b.n1 - b.n0 - (a.q1 - a.q0 + a.n1 - a.n0) || a.q0 - b.q0 || a.n0 - b.n0,
+  );
 
   const usedQ = new Uint8Array(q.length);
   const usedN = new Uint8Array(n.length);

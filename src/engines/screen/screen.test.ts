@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScreenIndex, allowedTypes, screen } from "./index";
+import { allowedTypes, ScreenIndex, screen } from "./index";
 import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
 import { osaDistance, scoreTokens, toks } from "./score";
 
@@ -93,9 +93,21 @@ describe("score", () => {
 });
 
 const index = ScreenIndex.build([
-  { id: "SDN:1", listCode: "SDN", entryType: "entity", name: "BANCO NACIONAL DE CUBA", altNames: ["NATIONAL BANK OF CUBA"] },
+  {
+    id: "SDN:1",
+    listCode: "SDN",
+    entryType: "entity",
+    name: "BANCO NACIONAL DE CUBA",
+    altNames: ["NATIONAL BANK OF CUBA"],
+  },
   { id: "SDN:2", listCode: "SDN", entryType: "individual", name: "GOETZ, Alain", altNames: [] },
-  { id: "SDN:3", listCode: "SDN", entryType: "unknown", name: "BANK GPB JSC", altNames: ["GAZPROMBANK OPEN JOINT STOCK COMPANY"] },
+  {
+    id: "SDN:3",
+    listCode: "SDN",
+    entryType: "unknown",
+    name: "BANK GPB JSC",
+    altNames: ["GAZPROMBANK OPEN JOINT STOCK COMPANY"],
+  },
   { id: "SDN:4", listCode: "SDN", entryType: "vessel", name: "ALAIN GOETZ", altNames: [] },
   { id: "UN:5", listCode: "UN", entryType: "entity", name: "GLOBAL TRADING CORP", altNames: [] },
   { id: "UN:6", listCode: "UN", entryType: "individual", name: "ALAIN GOETZ", altNames: [] },
@@ -111,13 +123,20 @@ describe("screen", () => {
 
   it("merges name and company, keeping the best score per entry", () => {
     const hits = screen(index, { name: "Banco Nacional de Cuba", company: "Nacional Banco de Cuba" });
-    expect(hits.filter((h) => h.entry === 0)).toEqual([{ entry: 0, score: 1, matchedName: "BANCO NACIONAL DE CUBA", query: "name" }]);
+    expect(hits.filter((h) => h.entry === 0)).toEqual([
+      { entry: 0, score: 1, matchedName: "BANCO NACIONAL DE CUBA", query: "name" },
+    ]);
     const viaCompany = screen(index, { name: "Jane Roe", company: "Gazprom Bank" });
-    expect(viaCompany).toEqual([{ entry: 2, score: expect.any(Number), matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY", query: "company" }]);
+    expect(viaCompany).toEqual([
+      { entry: 2, score: expect.any(Number), matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY", query: "company" },
+    ]);
   });
 
   it("type narrows to individuals or entities; vessels, aircraft and unknown stay", () => {
-    const ids = (type: "individual" | "entity") => screen(index, { name: "Alain Goetz", type }).map((h) => h.entry).sort();
+    const ids = (type: "individual" | "entity") =>
+      screen(index, { name: "Alain Goetz", type })
+        .map((h) => h.entry)
+        .sort();
     expect(ids("individual")).toEqual([1, 3, 5]);
     expect(ids("entity")).toEqual([3]);
     expect([...allowedTypes("entity")].sort()).toEqual(["aircraft", "entity", "unknown", "vessel"]);
@@ -133,7 +152,13 @@ describe("screen", () => {
 
   it("never returns more than the limit, best first", () => {
     const many = ScreenIndex.build(
-      Array.from({ length: 30 }, (_, i) => ({ id: `X:${i}`, listCode: "X", entryType: "individual" as const, name: `IVANOV, Petr ${i}`, altNames: [] })),
+      Array.from({ length: 30 }, (_, i) => ({
+        id: `X:${i}`,
+        listCode: "X",
+        entryType: "individual" as const,
+        name: `IVANOV, Petr ${i}`,
+        altNames: [],
+      })),
     );
     const hits = screen(many, { name: "Petr Ivanov" });
     expect(hits.length).toBe(20);

@@ -9,7 +9,18 @@
  */
 import Big from "big.js";
 
-export type Op = "present" | "absent" | "equals" | "not_equals" | "in" | "not_in" | "gt" | "gte" | "lt" | "lte" | "contains";
+export type Op =
+  | "present"
+  | "absent"
+  | "equals"
+  | "not_equals"
+  | "in"
+  | "not_in"
+  | "gt"
+  | "gte"
+  | "lt"
+  | "lte"
+  | "contains";
 
 export type Condition =
   | { field: string; op: Op; value?: unknown }
@@ -71,7 +82,9 @@ export function holds(c: Condition, facts: Facts): boolean {
     case "not_in":
       return Array.isArray(c.value) && !c.value.map(norm).includes(norm(v));
     case "contains":
-      return Array.isArray(v) ? v.map(norm).includes(norm(c.value)) : typeof v === "string" && typeof c.value === "string" && v.toUpperCase().includes(c.value.toUpperCase());
+      return Array.isArray(v)
+        ? v.map(norm).includes(norm(c.value))
+        : typeof v === "string" && typeof c.value === "string" && v.toUpperCase().includes(c.value.toUpperCase());
     case "gt":
     case "gte":
     case "lt":
@@ -91,7 +104,9 @@ export interface Hit {
 }
 
 export function evaluate(rules: Rule[], facts: Facts): { errors: Hit[]; warnings: Hit[] } {
-  const hits = rules.filter((r) => holds(r.condition, facts)).map((r) => ({ rule_id: r.id, name: r.name, severity: r.severity, message: r.message }));
+  const hits = rules
+    .filter((r) => holds(r.condition, facts))
+    .map((r) => ({ rule_id: r.id, name: r.name, severity: r.severity, message: r.message }));
   return { errors: hits.filter((h) => h.severity === "error"), warnings: hits.filter((h) => h.severity === "warning") };
 }
 
@@ -112,11 +127,16 @@ export function computedFacts(input: {
   const currencies = new Set(input.items.map((i) => i.currency_code ?? null));
   const sameCurrency = currencies.size === 1 && !currencies.has(null);
   return {
-    route: input.sender?.country_code && input.receiver?.country_code ? `${input.sender.country_code}-${input.receiver.country_code}` : null,
+    route:
+      input.sender?.country_code && input.receiver?.country_code
+        ? `${input.sender.country_code}-${input.receiver.country_code}`
+        : null,
     "totals.item_count": input.items.length,
     "totals.quantity": input.items.reduce((s, i) => s + i.quantity, 0),
     "totals.parcel_count": input.parcelCount,
-    "totals.declared_value": sameCurrency ? input.items.reduce((s, i) => s.plus(new Big(i.unit_value).times(i.quantity)), new Big(0)).toString() : null,
+    "totals.declared_value": sameCurrency
+      ? input.items.reduce((s, i) => s.plus(new Big(i.unit_value).times(i.quantity)), new Big(0)).toString()
+      : null,
     "totals.currency": sameCurrency ? [...currencies][0] : null,
     "totals.weight_kg": input.weightKg,
   };

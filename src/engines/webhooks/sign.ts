@@ -23,18 +23,27 @@ export function secretKeyBytes(secret: string): Uint8Array {
 }
 
 /** A new secret: whsec_ + base64 of 32 random bytes. */
-export function newWebhookSecret(random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n))): string {
+export function newWebhookSecret(
+  random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n)),
+): string {
   return `whsec_${toBase64(random(32).buffer as ArrayBuffer)}`;
 }
 
 export async function signature(secret: string, id: string, timestampS: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", secretKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", secretKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestampS}.${body}`));
   return `v1,${toBase64(mac)}`;
 }
 
 /** The three Standard Webhooks headers for one post; every given secret signs. */
-export async function signedHeaders(secrets: string[], id: string, timestampS: number, body: string): Promise<Record<string, string>> {
+export async function signedHeaders(
+  secrets: string[],
+  id: string,
+  timestampS: number,
+  body: string,
+): Promise<Record<string, string>> {
   const sigs = await Promise.all(secrets.map((s) => signature(s, id, timestampS, body)));
   return {
     "webhook-id": id,

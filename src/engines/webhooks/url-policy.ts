@@ -30,10 +30,18 @@ function ipv4Private(host: string): boolean {
 function ipv6Private(host: string): boolean {
   if (!host.startsWith("[")) return false;
   const h = host.slice(1, -1).toLowerCase();
-  return h === "::" || h === "::1" || h.startsWith("fc") || h.startsWith("fd") || h.startsWith("fe80") || h.startsWith("::ffff:");
+  return (
+    h === "::" ||
+    h === "::1" ||
+    h.startsWith("fc") ||
+    h.startsWith("fd") ||
+    h.startsWith("fe80") ||
+    h.startsWith("::ffff:")
+  );
 }
 
-const isLocalName = (host: string) => host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal");
+const isLocalName = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal");
 
 /** null when allowed, else the reason. */
 export function urlProblem({ url, mode, development }: UrlPolicyInput): string | null {
@@ -50,7 +58,9 @@ export function urlProblem({ url, mode, development }: UrlPolicyInput): string |
   const local = isLocalName(host) || ipv4Private(host) || ipv6Private(host);
   if (u.protocol === "http:") {
     if (!(development && (host === "localhost" || host === "127.0.0.1" || host.endsWith(".localhost")))) {
-      return mode === "live" ? "url must use https for live workspaces" : "url must use https (http only to localhost in local development)";
+      return mode === "live"
+        ? "url must use https for live workspaces"
+        : "url must use https (http only to localhost in local development)";
     }
     return null;
   }

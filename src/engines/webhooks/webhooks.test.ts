@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { MAX_ATTEMPTS, isDelivered, nextAttemptAt } from "./schedule";
+import { isDelivered, MAX_ATTEMPTS, nextAttemptAt } from "./schedule";
 import { newWebhookSecret, signedHeaders } from "./sign";
 import { matches } from "./subscriptions";
 import { urlProblem } from "./url-policy";
@@ -31,7 +31,12 @@ describe("retry schedule", () => {
 describe("signing", () => {
   it("produces headers the standardwebhooks library verifies, and fails with a wrong secret", async () => {
     const secret = newWebhookSecret();
-    const body = JSON.stringify({ id: "whd_1", type: "webhook.test", created_at: "2026-11-22T00:00:00Z", data: { ü: "✓" } });
+    const body = JSON.stringify({
+      id: "whd_1",
+      type: "webhook.test",
+      created_at: "2026-11-22T00:00:00Z",
+      data: { ü: "✓" },
+    });
     const ts = Math.floor(Date.now() / 1000);
     const headers = await signedHeaders([secret], "whd_1", ts, body);
     expect(new Webhook(secret).verify(body, headers)).toMatchObject({ type: "webhook.test" });
@@ -70,9 +75,19 @@ describe("url policy", () => {
     ["http://hooks.example.com/x", "sandbox", true, "url must use https (http only to localhost in local development)"],
     ["http://localhost:9000/hook", "sandbox", true, null],
     ["http://127.0.0.1:9000/hook", "live", true, null],
-    ["http://localhost:9000/hook", "sandbox", false, "url must use https (http only to localhost in local development)"],
+    [
+      "http://localhost:9000/hook",
+      "sandbox",
+      false,
+      "url must use https (http only to localhost in local development)",
+    ],
     ["https://10.0.0.5/x", "live", false, "url must not point at a private, loopback or link-local address"],
-    ["https://169.254.169.254/latest", "live", false, "url must not point at a private, loopback or link-local address"],
+    [
+      "https://169.254.169.254/latest",
+      "live",
+      false,
+      "url must not point at a private, loopback or link-local address",
+    ],
     ["https://[::1]/x", "live", false, "url must not point at a private, loopback or link-local address"],
     ["https://db.internal/x", "live", false, "url must not point at a private, loopback or link-local address"],
     ["https://192.168.1.1/x", "live", true, null],

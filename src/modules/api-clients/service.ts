@@ -71,7 +71,9 @@ export async function findClientByClientId(
   const rows = await db
     .select()
     .from(apiClients)
-    .where(and(eq(apiClients.clientId, clientId), eq(apiClients.workspaceId, workspaceId), isNull(apiClients.deletedAt)))
+    .where(
+      and(eq(apiClients.clientId, clientId), eq(apiClients.workspaceId, workspaceId), isNull(apiClients.deletedAt)),
+    )
     .limit(1);
   const row = rows[0];
   return row ? { ...toRecord(row), secretHash: row.secretHash } : null;
@@ -97,7 +99,10 @@ export async function createClient(
       .from(customers)
       .where(and(eq(customers.id, customerId), eq(customers.workspaceId, workspaceId)))
       .limit(1);
-    if (!found.length) throw unprocessable(`Unknown customer_id ${customerId}`, { errors: [`customer_id: no customer ${customerId} in this workspace`] });
+    if (!found.length)
+      throw unprocessable(`Unknown customer_id ${customerId}`, {
+        errors: [`customer_id: no customer ${customerId} in this workspace`],
+      });
   }
   const now = isoAt(deps.clock.now());
   const secret = randomToken(32, "cs_");

@@ -7,8 +7,8 @@
  */
 import type { Db } from "../../db/client";
 import { requestAudit, usageLog } from "../../db/schema/index";
-import type { UsageLogInsert } from "../../env";
 import type { Ref } from "../../engines/refs/extract";
+import type { UsageLogInsert } from "../../env";
 import { refInserts } from "../requests/service";
 
 export type AuditInsert = typeof requestAudit.$inferInsert;
@@ -41,7 +41,12 @@ export function flushWindow(raw: string | undefined): number {
 let buffer: Entry[] = [];
 let scheduled = false;
 
-export function queueAudit(db: Db, entry: Entry, waitUntil: (p: Promise<unknown>) => void, windowMs = DEFAULT_FLUSH_MS): void {
+export function queueAudit(
+  db: Db,
+  entry: Entry,
+  waitUntil: (p: Promise<unknown>) => void,
+  windowMs = DEFAULT_FLUSH_MS,
+): void {
   buffer.push(entry);
   if (scheduled) return; // the flush already scheduled by an earlier request takes this row too
   scheduled = true;
@@ -57,7 +62,9 @@ async function flushSoon(db: Db, windowMs: number): Promise<void> {
     await writeEntries(db, entries);
   } catch (err) {
     // The responses are already on their way; the failure goes to the logs (never bodies or headers).
-    console.error(JSON.stringify({ msg: "audit write failed", request_ids: entries.map((e) => e.row.id), error: String(err) }));
+    console.error(
+      JSON.stringify({ msg: "audit write failed", request_ids: entries.map((e) => e.row.id), error: String(err) }),
+    );
   }
 }
 
@@ -72,7 +79,8 @@ export async function writeEntries(db: Db, entries: Entry[]): Promise<void> {
   for (let i = 0; i < usage.length; i += 8) statements.push(db.insert(usageLog).values(usage.slice(i, i + 8)) as never);
   for (const e of entries) {
     const refs = await e.refs();
-    if (refs.length && e.row.workspaceId) statements.push(...(refInserts(db, e.row.workspaceId, e.row.id, refs, e.row.createdAt) as never[]));
+    if (refs.length && e.row.workspaceId)
+      statements.push(...(refInserts(db, e.row.workspaceId, e.row.id, refs, e.row.createdAt) as never[]));
   }
   const [first, ...rest] = statements;
   await db.batch([first!, ...rest]);

@@ -6,12 +6,12 @@
  */
 import { z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
-import { ErrorSchema, RateLimitedSchema, json, newRouter } from "../../http/router";
-import { ApiError } from "../../lib/errors";
+import { ErrorSchema, json, newRouter, RateLimitedSchema } from "../../http/router";
 import { sha256Hex, timingSafeEqual } from "../../lib/crypto";
+import { ApiError } from "../../lib/errors";
 import { isScope } from "../../lib/scopes";
 import { readBodyLimited } from "../../middleware/archive";
-import { callerKey, hitBucket, rateLimitHeaders, rateLimited } from "../../middleware/rate-limit";
+import { callerKey, hitBucket, rateLimited, rateLimitHeaders } from "../../middleware/rate-limit";
 import { findClientByClientId } from "../api-clients/service";
 import { issueToken } from "./tokens";
 
@@ -19,7 +19,11 @@ const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 // Hash compared when the client id is unknown, so both failures cost the same.
 const DUMMY_HASH = "0".repeat(64);
 
-function oauthError(code: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope", description: string, basic = false) {
+function oauthError(
+  code: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope",
+  description: string,
+  basic = false,
+) {
   const headers: Record<string, string> = { ...NO_STORE };
   if (basic) headers["WWW-Authenticate"] = 'Basic realm="token"';
   return new ApiError(code, description, { error_description: description }, headers);
@@ -37,10 +41,19 @@ async function readParams(contentType: string, raw: ArrayBuffer): Promise<Record
     } catch {
       throw new ApiError("invalid_json", "Malformed JSON in request body", {}, NO_STORE);
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw oauthError("invalid_request", "Body must be an object");
-    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+      throw oauthError("invalid_request", "Body must be an object");
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === "string")) as Record<
+      string,
+      string
+    >;
   }
-  throw new ApiError("unsupported_media_type", "Content-Type must be application/x-www-form-urlencoded", { error_description: "unsupported content type" }, NO_STORE);
+  throw new ApiError(
+    "unsupported_media_type",
+    "Content-Type must be application/x-www-form-urlencoded",
+    { error_description: "unsupported content type" },
+    NO_STORE,
+  );
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | null | "malformed" {
@@ -74,7 +87,8 @@ tokenRoutes.openAPIRegistry.registerPath({
   path: "/admin/oauth2/token",
   tags: ["Auth"],
   summary: "Get an access token (client credentials)",
-  description: "Form-encoded `grant_type=client_credentials` with `client_id` and `client_secret` in the body or as HTTP Basic. Optional `scope` narrows the token.",
+  description:
+    "Form-encoded `grant_type=client_credentials` with `client_id` and `client_secret` in the body or as HTTP Basic. Optional `scope` narrows the token.",
   request: {
     body: {
       required: true,
@@ -105,7 +119,12 @@ tokenRoutes.post("/admin/oauth2/token", async (c) => {
   const ip = c.req.header("cf-connecting-ip") ?? "unknown";
   const signInKey = `sign_in_ip:${ip}`;
 
-  const gate = await hitBucket(c.env, workspace, { bucket: "sign_in_ip", key: signInKey, consume: false }, deps.clock.now());
+  const gate = await hitBucket(
+    c.env,
+    workspace,
+    { bucket: "sign_in_ip", key: signInKey, consume: false },
+    deps.clock.now(),
+  );
   if (!gate.allowed) throw rateLimited(gate, "sign-in attempts from this IP");
 
   const raw = await readBodyLimited(c.req);
@@ -141,7 +160,12 @@ tokenRoutes.post("/admin/oauth2/token", async (c) => {
   }
 
   // A successful sign-in is ordinary API traffic for the organization.
-  const decision = await hitBucket(c.env, workspace, { bucket: "api", key: callerKey("api", workspace, client.customerId) }, deps.clock.now());
+  const decision = await hitBucket(
+    c.env,
+    workspace,
+    { bucket: "api", key: callerKey("api", workspace, client.customerId) },
+    deps.clock.now(),
+  );
   if (!decision.allowed) throw rateLimited(decision, "this organization");
 
   const ttl = Number(c.env.TOKEN_TTL_SECONDS) || 3600;
@@ -151,7 +175,13 @@ tokenRoutes.post("/admin/oauth2/token", async (c) => {
     deps.clock.now(),
     ttl,
   );
-  c.set("auth", { clientRowId: client.id, clientId: client.clientId, clientName: client.name, scopes, customerId: client.customerId });
+  c.set("auth", {
+    clientRowId: client.id,
+    clientId: client.clientId,
+    clientName: client.name,
+    scopes,
+    customerId: client.customerId,
+  });
   return c.json(
     { success: true, message: "", access_token: token, token_type: "Bearer", expires_in: ttl, scope: scopes.join(" ") },
     200,

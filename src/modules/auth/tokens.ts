@@ -43,7 +43,10 @@ export async function verifyToken(
   if (token.split(".").length !== 3) return { ok: false, reason: "malformed" };
   let payload: Record<string, unknown>;
   try {
-    payload = (await verify(token, secret, { alg: "HS256", exp: false, nbf: false, iat: false })) as Record<string, unknown>;
+    payload = (await verify(token, secret, { alg: "HS256", exp: false, nbf: false, iat: false })) as Record<
+      string,
+      unknown
+    >;
   } catch {
     return { ok: false, reason: "bad_signature" };
   }

@@ -4,9 +4,7 @@
  * Tariff lines, measures, exclusions and FX rates are read per request through their indexes (code / prefix,
  * currency + date) in one D1 batch, and memoised per isolate by data version.
  */
-import { country as isoCountry, EU_MEMBERS } from "../../lib/iso";
-import { TtlCache } from "../../lib/ttl-cache";
-import type { Clock } from "../../lib/clock";
+
 import type {
   DeMinimisRow,
   DestinationRule,
@@ -20,7 +18,10 @@ import type {
   VatRate,
   VatReducedRow,
 } from "../../engines/calculate/types";
+import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../lib/errors";
+import { EU_MEMBERS, country as isoCountry } from "../../lib/iso";
+import { TtlCache } from "../../lib/ttl-cache";
 
 export interface DataSource {
   version: string;
@@ -59,8 +60,15 @@ function byCountry<T extends { country: string }>(list: T[]): Map<string, T[]> {
 
 async function loadSmall(db: D1Database, clock: Clock): Promise<Small> {
   if (small && clock.now() - checkedAt < 60_000) return small;
-  const { results } = await db.prepare(`SELECT dataset, version, source, imported_at FROM data_sources WHERE dataset IN (${DATASETS.map(() => "?").join(",")})`).bind(...DATASETS).all<{ dataset: string; version: string; source: string; imported_at: string }>();
-  const sources = Object.fromEntries(results.map((r) => [r.dataset, { version: r.version, source: r.source, imported_at: r.imported_at }]));
+  const { results } = await db
+    .prepare(
+      `SELECT dataset, version, source, imported_at FROM data_sources WHERE dataset IN (${DATASETS.map(() => "?").join(",")})`,
+    )
+    .bind(...DATASETS)
+    .all<{ dataset: string; version: string; source: string; imported_at: string }>();
+  const sources = Object.fromEntries(
+    results.map((r) => [r.dataset, { version: r.version, source: r.source, imported_at: r.imported_at }]),
+  );
   const key = DATASETS.map((d) => `${d}@${sources[d]?.version ?? "-"}:${sources[d]?.imported_at ?? ""}`).join("|");
   checkedAt = clock.now();
   if (small?.key === key) return small;
@@ -93,13 +101,69 @@ async function loadSmall(db: D1Database, clock: Clock): Promise<Small> {
         },
       ]),
     ),
-    vat: rows(vat!).map((r) => ({ country: r.country as string, region: r.region as string, name: r.name as string, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, standard: r.standard as string, reduced: j(r.reduced) })),
-    fees: rows(fees!).map((r) => ({ country: r.country as string, code: r.code as string, name: r.name as string, rate: r.rate as string, min: (r.min as string | null) ?? null, max: (r.max as string | null) ?? null, currency: r.currency as string, transportMode: (r.transport_mode as string | null) ?? null, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, sourceUrl: r.source_url as string, note: (r.note as string | null) ?? null, exemptPrograms: j<string[]>(r.exempt_programs), exemptSource: (r.exempt_source as string | null) ?? null })),
-    deMinimis: rows(dm!).map((r) => ({ country: r.country as string, kind: r.kind as "duty" | "tax", channel: r.channel as "any", origins: j<string[]>(r.origins), currency: r.currency as string, threshold: (r.threshold as string | null) ?? null, basis: r.basis as "goods", validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, sourceUrl: r.source_url as string, note: (r.note as string | null) ?? null })),
+    vat: rows(vat!).map((r) => ({
+      country: r.country as string,
+      region: r.region as string,
+      name: r.name as string,
+      validFrom: r.valid_from as string,
+      validTo: (r.valid_to as string | null) ?? null,
+      standard: r.standard as string,
+      reduced: j(r.reduced),
+    })),
+    fees: rows(fees!).map((r) => ({
+      country: r.country as string,
+      code: r.code as string,
+      name: r.name as string,
+      rate: r.rate as string,
+      min: (r.min as string | null) ?? null,
+      max: (r.max as string | null) ?? null,
+      currency: r.currency as string,
+      transportMode: (r.transport_mode as string | null) ?? null,
+      validFrom: r.valid_from as string,
+      validTo: (r.valid_to as string | null) ?? null,
+      sourceUrl: r.source_url as string,
+      note: (r.note as string | null) ?? null,
+      exemptPrograms: j<string[]>(r.exempt_programs),
+      exemptSource: (r.exempt_source as string | null) ?? null,
+    })),
+    deMinimis: rows(dm!).map((r) => ({
+      country: r.country as string,
+      kind: r.kind as "duty" | "tax",
+      channel: r.channel as "any",
+      origins: j<string[]>(r.origins),
+      currency: r.currency as string,
+      threshold: (r.threshold as string | null) ?? null,
+      basis: r.basis as "goods",
+      validFrom: r.valid_from as string,
+      validTo: (r.valid_to as string | null) ?? null,
+      sourceUrl: r.source_url as string,
+      note: (r.note as string | null) ?? null,
+    })),
     vatReduced: byCountry(
-      rows(vatReduced!).map((r): VatReducedRow => ({ country: r.country as string, category: r.category as string, label: r.label as string, hsPrefix: r.hs_prefix as string, rate: r.rate as string, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, source: r.source as string })),
+      rows(vatReduced!).map(
+        (r): VatReducedRow => ({
+          country: r.country as string,
+          category: r.category as string,
+          label: r.label as string,
+          hsPrefix: r.hs_prefix as string,
+          rate: r.rate as string,
+          validFrom: r.valid_from as string,
+          validTo: (r.valid_to as string | null) ?? null,
+          source: r.source as string,
+        }),
+      ),
     ),
-    programs: rows(programs!).map((r) => ({ program: r.program as string, name: r.name as string, country: r.country as string, validFrom: r.valid_from as string, validTo: (r.valid_to as string | null) ?? null, schedule: r.schedule as string }) as OriginProgram & { schedule: string }),
+    programs: rows(programs!).map(
+      (r) =>
+        ({
+          program: r.program as string,
+          name: r.name as string,
+          country: r.country as string,
+          validFrom: r.valid_from as string,
+          validTo: (r.valid_to as string | null) ?? null,
+          schedule: r.schedule as string,
+        }) as OriginProgram & { schedule: string },
+    ),
   };
   lookups.clear();
   return small;
@@ -113,12 +177,16 @@ export function destinationRule(s: Small, destination: string): DestinationRule 
 /** Null when the destination has rules, else the reason it is not supported. */
 export async function unsupported(db: D1Database, clock: Clock, destination: string): Promise<string | null> {
   const s = await loadSmall(db, clock);
-  return destinationRule(s, destination) ? null : `Destination ${destination} is not supported; supported: ${supportedDestinations(s)}`;
+  return destinationRule(s, destination)
+    ? null
+    : `Destination ${destination} is not supported; supported: ${supportedDestinations(s)}`;
 }
 
-export const supportedDestinations = (s: Small) => [...s.rules.keys()].map((k) => (k === "EU" ? "EU member states" : k)).join(", ");
+export const supportedDestinations = (s: Small) =>
+  [...s.rules.keys()].map((k) => (k === "EU" ? "EU member states" : k)).join(", ");
 
-const inForce = (r: { validFrom: string; validTo: string | null }, d: string) => r.validFrom <= d && (r.validTo === null || r.validTo >= d);
+const inForce = (r: { validFrom: string; validTo: string | null }, d: string) =>
+  r.validFrom <= d && (r.validTo === null || r.validTo >= d);
 
 type Row = Record<string, unknown>;
 const toLine = (r: Row): TariffLine => ({
@@ -171,9 +239,11 @@ interface CodeData {
 }
 
 /** Prefixes of a code that a measure or exclusion may be keyed on (2 digits up to the code itself; '' is added per lookup). */
-const prefixesOf = (code: string) => Array.from({ length: Math.max(0, code.length - 1) }, (_, i) => code.slice(0, i + 2));
+const prefixesOf = (code: string) =>
+  Array.from({ length: Math.max(0, code.length - 1) }, (_, i) => code.slice(0, i + 2));
 
-const chunk = <T>(xs: T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+const chunk = <T>(xs: T[], n: number): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
 /**
  * Statements for the tariff lines, measures and exclusions of many codes of one schedule, at most 100 bound
@@ -183,11 +253,17 @@ const chunk = <T>(xs: T[], n: number): T[][] => Array.from({ length: Math.ceil(x
  */
 function groupStatements(db: D1Database, schedule: string, codes: string[]) {
   const out: { kind: "lines" | "measures" | "exclusions"; st: D1PreparedStatement }[] = [];
-  const lineRanges = [...new Set(codes.map((c) => c.slice(0, 8)))].map((c) => [c.padEnd(8, "0"), c.padEnd(8, "9")] as const);
+  const lineRanges = [...new Set(codes.map((c) => c.slice(0, 8)))].map(
+    (c) => [c.padEnd(8, "0"), c.padEnd(8, "9")] as const,
+  );
   for (const part of chunk(lineRanges, 49))
     out.push({
       kind: "lines",
-      st: db.prepare(`SELECT * FROM calc_tariff_lines WHERE schedule = ? AND (${part.map(() => "code BETWEEN ? AND ?").join(" OR ")})`).bind(schedule, ...part.flat()),
+      st: db
+        .prepare(
+          `SELECT * FROM calc_tariff_lines WHERE schedule = ? AND (${part.map(() => "code BETWEEN ? AND ?").join(" OR ")})`,
+        )
+        .bind(schedule, ...part.flat()),
     });
   if (schedule !== "US") return out;
   const prefixes = [...new Set(codes.flatMap(prefixesOf))];
@@ -196,9 +272,18 @@ function groupStatements(db: D1Database, schedule: string, codes: string[]) {
     const name = table === "measures" ? "calc_measures" : "calc_exclusions";
     // '' = every product (the Section 122 surcharge and exclusions that do not depend on the code).
     const eq = ["", ...prefixes];
-    for (const part of chunk(eq, 99)) out.push({ kind: table, st: db.prepare(`SELECT * FROM ${name} WHERE hs_prefix IN (${part.map(() => "?").join(",")})`).bind(...part) });
+    for (const part of chunk(eq, 99))
+      out.push({
+        kind: table,
+        st: db.prepare(`SELECT * FROM ${name} WHERE hs_prefix IN (${part.map(() => "?").join(",")})`).bind(...part),
+      });
     for (const part of chunk(below, 49))
-      out.push({ kind: table, st: db.prepare(`SELECT * FROM ${name} WHERE ${part.map(() => "(hs_prefix > ? AND hs_prefix < ?)").join(" OR ")}`).bind(...part.flat()) });
+      out.push({
+        kind: table,
+        st: db
+          .prepare(`SELECT * FROM ${name} WHERE ${part.map(() => "(hs_prefix > ? AND hs_prefix < ?)").join(" OR ")}`)
+          .bind(...part.flat()),
+      });
   }
   return out;
 }
@@ -239,12 +324,23 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
   const fxKeys = new Map<string, { currency: string; date: string }>();
   const prepared = reqs.map((req) => {
     const rule = destinationRule(s, req.destination);
-    if (!rule) throw new ApiError("validation_failed", `Destination ${req.destination} is not supported; supported: ${supportedDestinations(s)}`, { errors: [{ field: "destination_country", message: `${req.destination} is not a supported destination` }] });
+    if (!rule)
+      throw new ApiError(
+        "validation_failed",
+        `Destination ${req.destination} is not supported; supported: ${supportedDestinations(s)}`,
+        { errors: [{ field: "destination_country", message: `${req.destination} is not a supported destination` }] },
+      );
     const currency = isoCountry(req.destination)?.currency ?? rule.currency;
     const lineCcy = rule.schedule === "US" ? "USD" : rule.schedule === "GB" ? "GBP" : "EUR";
     const deMinimis = s.deMinimis.filter((r) => r.country === rule.country && inForce(r, req.entryDate));
     const fees = s.fees.filter((r) => r.country === rule.country);
-    const need = new Set([currency, lineCcy, ...req.currencies, ...deMinimis.map((r) => r.currency), ...fees.map((f) => f.currency)]);
+    const need = new Set([
+      currency,
+      lineCcy,
+      ...req.currencies,
+      ...deMinimis.map((r) => r.currency),
+      ...fees.map((f) => f.currency),
+    ]);
     need.delete("EUR");
     for (const c of need) fxKeys.set(`${c}|${req.entryDate}`, { currency: c, date: req.entryDate });
     if (rule.schedule) codeKeys.set(`${rule.schedule}|${req.hsCode}`, { schedule: rule.schedule, code: req.hsCode });
@@ -258,7 +354,12 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
     if (lookups.get(`code|${version}|${k}`, clock)) continue;
     missing.set(schedule, [...(missing.get(schedule) ?? []), code]);
   }
-  const groupJobs: { schedule: string; codes: string[]; kinds: ("lines" | "measures" | "exclusions")[]; start: number }[] = [];
+  const groupJobs: {
+    schedule: string;
+    codes: string[];
+    kinds: ("lines" | "measures" | "exclusions")[];
+    start: number;
+  }[] = [];
   for (const [schedule, codes] of missing) {
     const sts = groupStatements(db, schedule, codes);
     groupJobs.push({ schedule, codes, kinds: sts.map((x) => x.kind), start: statements.length });
@@ -268,7 +369,13 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
   for (const [k, { currency, date }] of fxKeys) {
     if (lookups.get(`fx|${version}|${k}`, clock)) continue;
     fxJobs.push({ key: k, start: statements.length });
-    statements.push(db.prepare("SELECT currency, date, rate FROM fx_rates WHERE currency = ? AND date <= ? ORDER BY date DESC LIMIT 1").bind(currency, date));
+    statements.push(
+      db
+        .prepare(
+          "SELECT currency, date, rate FROM fx_rates WHERE currency = ? AND date <= ? ORDER BY date DESC LIMIT 1",
+        )
+        .bind(currency, date),
+    );
   }
   if (statements.length) {
     const results = await db.batch(statements);
@@ -288,7 +395,8 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
           }
         }
       });
-      for (const code of job.codes) lookups.set(`code|${version}|${job.schedule}|${code}`, forCode(code, lines, measures, exclusions), clock);
+      for (const code of job.codes)
+        lookups.set(`code|${version}|${job.schedule}|${code}`, forCode(code, lines, measures, exclusions), clock);
     }
     for (const job of fxJobs) {
       const row = results[job.start]!.results[0] as { date: string; rate: string } | undefined;
@@ -297,11 +405,16 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
   }
 
   return prepared.map(({ req, rule, currency, deMinimis, fees, need }) => {
-    const cd = rule.schedule ? (lookups.get(`code|${version}|${rule.schedule}|${req.hsCode}`, clock) as CodeData) : { lines: [], measures: [], exclusions: [] };
+    const cd = rule.schedule
+      ? (lookups.get(`code|${version}|${rule.schedule}|${req.hsCode}`, clock) as CodeData)
+      : { lines: [], measures: [], exclusions: [] };
     const perEur: Record<string, string> = {};
     let date: string | null = null;
     for (const c of need) {
-      const fx = lookups.get(`fx|${version}|${c}|${req.entryDate}`, clock) as { rate: string | null; date: string | null };
+      const fx = lookups.get(`fx|${version}|${c}|${req.entryDate}`, clock) as {
+        rate: string | null;
+        date: string | null;
+      };
       if (!fx?.rate) continue;
       perEur[c] = fx.rate;
       if (c !== "EUR" && (date === null || fx.date! < date)) date = fx.date;
@@ -313,13 +426,21 @@ export async function resolveMany(db: D1Database, clock: Clock, reqs: LookupRequ
       lines: cd.lines,
       measures: cd.measures,
       exclusions: cd.exclusions,
-      programs: s.programs.filter((p) => (p as OriginProgram & { schedule: string }).schedule === rule.schedule && p.country === req.origin),
+      programs: s.programs.filter(
+        (p) => (p as OriginProgram & { schedule: string }).schedule === rule.schedule && p.country === req.origin,
+      ),
       vat: vat.find((v) => v.region === "") ?? null,
-      vatRegion: req.destinationRegion ? (vat.find((v) => v.region.toUpperCase() === req.destinationRegion!.toUpperCase()) ?? null) : null,
+      vatRegion: req.destinationRegion
+        ? (vat.find((v) => v.region.toUpperCase() === req.destinationRegion!.toUpperCase()) ?? null)
+        : null,
       vatReduced: s.vatReduced.get(req.destination) ?? [],
       deMinimis,
       fees,
-      fx: { date, perEur, source: "ECB euro foreign exchange reference rates (cross rates through EUR)" } satisfies FxTable,
+      fx: {
+        date,
+        perEur,
+        source: "ECB euro foreign exchange reference rates (cross rates through EUR)",
+      } satisfies FxTable,
     };
     return { data, dataSource: s.sources.tariffs ?? null, sources: s.sources };
   });

@@ -12,7 +12,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  ListQuery,
+  newRouter,
+  scoped,
+  scopedCompute,
+} from "../../http/router";
 import { CountryCode } from "../../http/schemas";
 import { isoAt } from "../../lib/clock";
 import { usageHistoryRoutes } from "../usage/routes";
@@ -31,13 +40,30 @@ import {
   StackingRequest,
   StackingResponse,
 } from "./schemas";
-import { type CalcCtx, type Outcome, RuleViolation, calculateMultiple, calculateOne, stacking, stackingBulk } from "./service";
+import {
+  type CalcCtx,
+  calculateMultiple,
+  calculateOne,
+  type Outcome,
+  RuleViolation,
+  stacking,
+  stackingBulk,
+} from "./service";
 
 const tags = ["Calculate"];
-const ruleViolation = { 400: json(RuleErrors, "A workspace country rule refused the request (`{errors}`), or a field is invalid (the error envelope)") };
+const ruleViolation = {
+  400: json(
+    RuleErrors,
+    "A workspace country rule refused the request (`{errors}`), or a field is invalid (the error envelope)",
+  ),
+};
 const { 400: _400, ...otherErrors } = errorResponses;
 
-const ctxOf = (c: Context<AppEnv>): CalcCtx => ({ db: c.env.DB, clock: c.get("deps").clock, workspaceId: c.get("workspace")!.id });
+const ctxOf = (c: Context<AppEnv>): CalcCtx => ({
+  db: c.env.DB,
+  clock: c.get("deps").clock,
+  workspaceId: c.get("workspace")!.id,
+});
 
 /** Leaves the usage row for the audit writer (same batch, after the response); its id is the request id the response carries. */
 function logUsage(c: Context<AppEnv>, summary: Outcome<unknown>["summary"], extra: Record<string, unknown> = {}) {
@@ -94,7 +120,11 @@ const multipleRoute = createRoute({
   summary: "Duty, fees and VAT for 1-50 lines of one shipment",
   ...scopedCompute("calculate:read"),
   request: { body: jsonBody(MultipleBody) },
-  responses: { 200: json(MultipleResponse, "Per-line results in request order, shipment-level fees and grand totals"), ...ruleViolation, ...otherErrors },
+  responses: {
+    200: json(MultipleResponse, "Per-line results in request order, shipment-level fees and grand totals"),
+    ...ruleViolation,
+    ...otherErrors,
+  },
 });
 
 const stackingRoute = createRoute({
@@ -142,7 +172,18 @@ const listRulesRoute = createRoute({
   summary: "List the workspace's calculate country rules",
   ...scoped("settings:read"),
   request: { query: ListQuery.extend({ destination_country: z.union([CountryCode, z.literal("*")]).optional() }) },
-  responses: { 200: json(z.object({ success: z.literal(true), message: z.string(), rules: z.array(CountryRuleSchema), has_more: z.boolean() }), "Rules, newest first"), ...errorResponses },
+  responses: {
+    200: json(
+      z.object({
+        success: z.literal(true),
+        message: z.string(),
+        rules: z.array(CountryRuleSchema),
+        has_more: z.boolean(),
+      }),
+      "Rules, newest first",
+    ),
+    ...errorResponses,
+  },
 });
 const createRuleRoute = createRoute({
   method: "post",
@@ -160,7 +201,11 @@ const getRuleRoute = createRoute({
   summary: "Get a country rule",
   ...scoped("settings:read"),
   request: { params: IdParam },
-  responses: { 200: json(RuleEnvelope, "The rule"), 404: json(ErrorSchema, "No such rule in this workspace"), ...errorResponses },
+  responses: {
+    200: json(RuleEnvelope, "The rule"),
+    404: json(ErrorSchema, "No such rule in this workspace"),
+    ...errorResponses,
+  },
 });
 const updateRuleRoute = createRoute({
   method: "patch",
@@ -169,7 +214,11 @@ const updateRuleRoute = createRoute({
   summary: "Amend a country rule's parameters, code or description",
   ...scoped("settings:write"),
   request: { params: IdParam, body: jsonBody(CountryRuleUpdate) },
-  responses: { 200: json(RuleEnvelope, "Updated"), 404: json(ErrorSchema, "No such rule in this workspace"), ...errorResponses },
+  responses: {
+    200: json(RuleEnvelope, "Updated"),
+    404: json(ErrorSchema, "No such rule in this workspace"),
+    ...errorResponses,
+  },
 });
 const deleteRuleRoute = createRoute({
   method: "delete",
@@ -179,7 +228,10 @@ const deleteRuleRoute = createRoute({
   ...scoped("settings:write"),
   request: { params: IdParam },
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string(), deleted: z.literal(true), id: z.number() }), "Deleted"),
+    200: json(
+      z.object({ success: z.literal(true), message: z.string(), deleted: z.literal(true), id: z.number() }),
+      "Deleted",
+    ),
     404: json(ErrorSchema, "No such rule in this workspace"),
     ...errorResponses,
   },
@@ -196,7 +248,10 @@ export const calculateRoutes = newRouter()
     const body = c.req.valid("json");
     const r = await run(c, "calculate/multiple", () => calculateMultiple(ctxOf(c), body), body.destination_country);
     if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
-    return c.json({ success: true as const, message: "", ...r.out!.body, request_id: c.get("requestId"), execution_time: r.ms! }, 200);
+    return c.json(
+      { success: true as const, message: "", ...r.out!.body, request_id: c.get("requestId"), execution_time: r.ms! },
+      200,
+    );
   })
   .openapi(stackingRoute, async (c) => {
     const body = c.req.valid("json");
@@ -205,7 +260,12 @@ export const calculateRoutes = newRouter()
   })
   .openapi(bulkRoute, async (c) => {
     const body = c.req.valid("json");
-    const r = await run(c, "calculate/stacking/bulk", () => stackingBulk(ctxOf(c), body.items as Record<string, unknown>[]), null);
+    const r = await run(
+      c,
+      "calculate/stacking/bulk",
+      () => stackingBulk(ctxOf(c), body.items as Record<string, unknown>[]),
+      null,
+    );
     return c.json({ ...r.out!.body, execution_time: r.ms!, request_id: c.get("requestId") }, 200);
   })
   .openapi(listRulesRoute, async (c) => {

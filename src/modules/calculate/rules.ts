@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { calcCountryRules } from "../../db/schema/index";
-import { isoAt, type Clock } from "../../lib/clock";
+import { type Clock, isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -68,14 +68,25 @@ export const ruleToWire = (r: CountryRule) => ({
 export async function rulesFor(ctx: Ctx, destination: string): Promise<CountryRule[]> {
   let all = cache.get(ctx.workspaceId, ctx.clock);
   if (!all) {
-    const rows = await createDb(ctx.db).select().from(calcCountryRules).where(eq(calcCountryRules.workspaceId, ctx.workspaceId)).orderBy(calcCountryRules.id);
+    const rows = await createDb(ctx.db)
+      .select()
+      .from(calcCountryRules)
+      .where(eq(calcCountryRules.workspaceId, ctx.workspaceId))
+      .orderBy(calcCountryRules.id);
     all = rows.map(toRule);
     cache.set(ctx.workspaceId, all, ctx.clock);
   }
   return all.filter((r) => r.destinationCountry === destination || r.destinationCountry === "*");
 }
 
-function defaultDescription(input: { rule_type: string; destination_country: string; value?: number | undefined; currency?: string | undefined; fields?: string[] | undefined; countries?: string[] | undefined }) {
+function defaultDescription(input: {
+  rule_type: string;
+  destination_country: string;
+  value?: number | undefined;
+  currency?: string | undefined;
+  fields?: string[] | undefined;
+  countries?: string[] | undefined;
+}) {
   const where = input.destination_country === "*" ? "any destination" : input.destination_country;
   switch (input.rule_type) {
     case "min_declared_value":
@@ -100,8 +111,12 @@ export interface RuleInput {
   description?: string | undefined;
 }
 
-const paramsOf = (i: { value?: number | undefined; currency?: string | undefined; fields?: string[] | undefined; countries?: string[] | undefined }) =>
-  JSON.stringify({ value: i.value, currency: i.currency, fields: i.fields, countries: i.countries });
+const paramsOf = (i: {
+  value?: number | undefined;
+  currency?: string | undefined;
+  fields?: string[] | undefined;
+  countries?: string[] | undefined;
+}) => JSON.stringify({ value: i.value, currency: i.currency, fields: i.fields, countries: i.countries });
 
 export async function createRule(ctx: Ctx, input: RuleInput): Promise<CountryRule> {
   const now = isoAt(ctx.clock.now());
@@ -122,23 +137,39 @@ export async function createRule(ctx: Ctx, input: RuleInput): Promise<CountryRul
   return toRule(row!);
 }
 
-export async function listRules(ctx: Ctx, q: { limit: number; starting_after?: string | undefined; destination_country?: string | undefined }) {
+export async function listRules(
+  ctx: Ctx,
+  q: { limit: number; starting_after?: string | undefined; destination_country?: string | undefined },
+) {
   const where = [eq(calcCountryRules.workspaceId, ctx.workspaceId)];
   if (q.starting_after) where.push(lt(calcCountryRules.id, Number(q.starting_after)));
   if (q.destination_country) where.push(inArray(calcCountryRules.destinationCountry, [q.destination_country]));
-  const rows = await createDb(ctx.db).select().from(calcCountryRules).where(and(...where)).orderBy(desc(calcCountryRules.id)).limit(q.limit + 1);
+  const rows = await createDb(ctx.db)
+    .select()
+    .from(calcCountryRules)
+    .where(and(...where))
+    .orderBy(desc(calcCountryRules.id))
+    .limit(q.limit + 1);
   return { rules: rows.slice(0, q.limit).map(toRule), hasMore: rows.length > q.limit };
 }
 
 async function getRow(ctx: Ctx, id: number): Promise<Row> {
-  const [row] = await createDb(ctx.db).select().from(calcCountryRules).where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id))).limit(1);
+  const [row] = await createDb(ctx.db)
+    .select()
+    .from(calcCountryRules)
+    .where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)))
+    .limit(1);
   if (!row) throw notFound(`No country rule ${id} in this workspace`);
   return row;
 }
 
 export const getRule = async (ctx: Ctx, id: number) => toRule(await getRow(ctx, id));
 
-export async function updateRule(ctx: Ctx, id: number, patch: Omit<Partial<RuleInput>, "destination_country" | "rule_type">): Promise<CountryRule> {
+export async function updateRule(
+  ctx: Ctx,
+  id: number,
+  patch: Omit<Partial<RuleInput>, "destination_country" | "rule_type">,
+): Promise<CountryRule> {
   const current = toRule(await getRow(ctx, id));
   const merged = {
     value: patch.value ?? current.value ?? undefined,
@@ -148,7 +179,12 @@ export async function updateRule(ctx: Ctx, id: number, patch: Omit<Partial<RuleI
   };
   const [row] = await createDb(ctx.db)
     .update(calcCountryRules)
-    .set({ params: paramsOf(merged), code: patch.code ?? current.code, description: patch.description ?? current.description, updatedAt: isoAt(ctx.clock.now()) })
+    .set({
+      params: paramsOf(merged),
+      code: patch.code ?? current.code,
+      description: patch.description ?? current.description,
+      updatedAt: isoAt(ctx.clock.now()),
+    })
     .where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)))
     .returning();
   cache.delete(ctx.workspaceId);
@@ -157,6 +193,8 @@ export async function updateRule(ctx: Ctx, id: number, patch: Omit<Partial<RuleI
 
 export async function deleteRule(ctx: Ctx, id: number): Promise<void> {
   await getRow(ctx, id);
-  await createDb(ctx.db).delete(calcCountryRules).where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)));
+  await createDb(ctx.db)
+    .delete(calcCountryRules)
+    .where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)));
   cache.delete(ctx.workspaceId);
 }

@@ -1,12 +1,16 @@
 /** Wire schemas of the calculate area (request bodies with their rules, response shapes with examples). */
 import { z } from "@hono/zod-openapi";
-import { CountryCode, CurrencyCode, IsoDate, hsCode } from "../../http/schemas";
+import { CountryCode, CurrencyCode, hsCode, IsoDate } from "../../http/schemas";
 
 const money = (description: string) => z.number().finite().min(0, "must be 0 or more").openapi({ description });
 
 export const Component = z.object({
   material: z.string().trim().min(1).max(100).openapi({ example: "steel" }),
-  value: z.number().finite().min(0, "must be 0 or more").openapi({ example: 40, description: "Value of this material per unit, in the request currency" }),
+  value: z
+    .number()
+    .finite()
+    .min(0, "must be 0 or more")
+    .openapi({ example: 40, description: "Value of this material per unit, in the request currency" }),
 });
 
 /**
@@ -17,8 +21,12 @@ export const Component = z.object({
 const metalCountry = (description: string) => CountryCode.optional().openapi({ description });
 export const MetalOriginFields = {
   country_of_melt_pour: metalCountry("ISO alpha-2 country where the steel was melted and poured"),
-  primary_country_of_smelt: metalCountry("ISO alpha-2 country where the largest volume of the primary aluminum was smelted"),
-  secondary_country_of_smelt: metalCountry("ISO alpha-2 country where the second largest volume of the primary aluminum was smelted"),
+  primary_country_of_smelt: metalCountry(
+    "ISO alpha-2 country where the largest volume of the primary aluminum was smelted",
+  ),
+  secondary_country_of_smelt: metalCountry(
+    "ISO alpha-2 country where the second largest volume of the primary aluminum was smelted",
+  ),
   country_of_cast: metalCountry("ISO alpha-2 country where the aluminum was most recently cast"),
 };
 
@@ -27,10 +35,19 @@ export const CalculateBody = z
     hs_code: hsCode(4, 10).openapi({ example: "6109.10.00" }),
     origin_country: CountryCode.openapi({ example: "CN" }),
     destination_country: CountryCode.openapi({ example: "US" }),
-    declared_value: z.number().finite().min(0, "must be 0 or more").openapi({ example: 1000, description: "Customs value per unit; the line total is value × quantity" }),
+    declared_value: z
+      .number()
+      .finite()
+      .min(0, "must be 0 or more")
+      .openapi({ example: 1000, description: "Customs value per unit; the line total is value × quantity" }),
     quantity: z.number().finite().positive("must be greater than 0").default(1).openapi({ example: 1 }),
     currency: CurrencyCode.optional().openapi({ description: "Currency of the values; default the destination's" }),
-    weight: z.number().finite().min(0, "must be 0 or more").optional().openapi({ example: 2.5, description: "Total net weight of the line" }),
+    weight: z
+      .number()
+      .finite()
+      .min(0, "must be 0 or more")
+      .optional()
+      .openapi({ example: 2.5, description: "Total net weight of the line" }),
     weight_unit: z.enum(["kg", "lb"]).default("kg"),
     shipping_cost: money("Added to the customs value for CIF-basis destinations").default(0),
     insurance_cost: money("Same as shipping_cost").default(0),
@@ -56,12 +73,23 @@ export const CalculateBody = z
       .finite()
       .min(0)
       .optional()
-      .openapi({ example: 9, description: "Total volume of the line (not per unit, like weight), for per-litre rates" }),
+      .openapi({
+        example: 9,
+        description: "Total volume of the line (not per unit, like weight), for per-litre rates",
+      }),
     volume_unit: z.enum(["l", "hl", "ml"]).default("l"),
   })
   .strict()
   .openapi("CalculateRequest", {
-    example: { hs_code: "6109.10.00", origin_country: "CN", destination_country: "US", declared_value: 1000, quantity: 1, currency: "USD", entry_date: "2026-03-02" },
+    example: {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "US",
+      declared_value: 1000,
+      quantity: 1,
+      currency: "USD",
+      entry_date: "2026-03-02",
+    },
   });
 
 export const MultipleLine = z
@@ -131,12 +159,36 @@ export const StackingBody = z
   })
   .strict();
 
-export const StackingRequest = StackingBody.openapi("StackingRequest", { example: { hs_code: "7326.90.86", origin_country: "CN", entry_date: "2026-03-02" } });
+export const StackingRequest = StackingBody.openapi("StackingRequest", {
+  example: { hs_code: "7326.90.86", origin_country: "CN", entry_date: "2026-03-02" },
+});
 
 export const StackingBulkBody = z
-  .object({ items: z.array(z.object({ ref: z.string().max(200).optional(), hs_code: z.unknown(), origin_country: z.unknown(), destination_country: z.unknown().optional(), entry_date: z.unknown().optional() }).passthrough()).min(1).max(500, "at most 500 items") })
+  .object({
+    items: z
+      .array(
+        z
+          .object({
+            ref: z.string().max(200).optional(),
+            hs_code: z.unknown(),
+            origin_country: z.unknown(),
+            destination_country: z.unknown().optional(),
+            entry_date: z.unknown().optional(),
+          })
+          .passthrough(),
+      )
+      .min(1)
+      .max(500, "at most 500 items"),
+  })
   .strict()
-  .openapi("StackingBulkRequest", { example: { items: [{ ref: "sku-1", hs_code: "8504.40.95", origin_country: "CN" }, { ref: "sku-2", hs_code: "9403.60.80", origin_country: "VN" }] } });
+  .openapi("StackingBulkRequest", {
+    example: {
+      items: [
+        { ref: "sku-1", hs_code: "8504.40.95", origin_country: "CN" },
+        { ref: "sku-2", hs_code: "9403.60.80", origin_country: "VN" },
+      ],
+    },
+  });
 
 const DataSourceSchema = z.object({ version: z.string(), source: z.string(), imported_at: z.string() }).nullable();
 const TariffLineWire = z.object({
@@ -163,8 +215,16 @@ export const CalculateResult = z
     shipping_terms: z.string(),
     quantity: z.number(),
     rate_found: z.boolean(),
-    tariff_line: z.object({ code: z.string(), schedule: z.string(), description: z.string(), resolution: z.unknown() }).nullable(),
-    currencies: z.object({ declared: z.string(), destination: z.string(), exchange_rate: z.number(), source: z.string().nullable(), rate_date: z.string().nullable() }),
+    tariff_line: z
+      .object({ code: z.string(), schedule: z.string(), description: z.string(), resolution: z.unknown() })
+      .nullable(),
+    currencies: z.object({
+      declared: z.string(),
+      destination: z.string(),
+      exchange_rate: z.number(),
+      source: z.string().nullable(),
+      rate_date: z.string().nullable(),
+    }),
     values: z.object({
       declared_value_per_unit: z.number(),
       declared_value_total: z.number(),
@@ -180,15 +240,36 @@ export const CalculateResult = z
       de_minimis_source_url: z.string().optional(),
       tax_de_minimis_threshold: z.number().nullable().optional(),
       tax_de_minimis_exempt: z.boolean().optional(),
-      tariff_exemptions: z.array(z.object({ code: z.string(), name: z.string(), applies_to: z.string(), claimed: z.boolean() })),
-      available_exemptions: z.array(z.object({ code: z.string(), name: z.string(), applies_to: z.string(), condition: z.string().nullable() })),
+      tariff_exemptions: z.array(
+        z.object({ code: z.string(), name: z.string(), applies_to: z.string(), claimed: z.boolean() }),
+      ),
+      available_exemptions: z.array(
+        z.object({ code: z.string(), name: z.string(), applies_to: z.string(), condition: z.string().nullable() }),
+      ),
     }),
     estimated_duties: z
-      .object({ tariffs: z.array(TariffLineWire), normal_tariff: Tier.optional(), preferential_tariff: Tier.optional(), punitive_tariff: Tier.optional(), tier: z.string().nullable(), total_duty: z.number() })
+      .object({
+        tariffs: z.array(TariffLineWire),
+        normal_tariff: Tier.optional(),
+        preferential_tariff: Tier.optional(),
+        punitive_tariff: Tier.optional(),
+        tier: z.string().nullable(),
+        total_duty: z.number(),
+      })
       .passthrough(),
     fees: z.record(z.string(), z.unknown()).optional(),
-    vat: z.object({ rate: z.number(), amount: z.number(), code: z.string().optional(), name: z.string(), basis: z.string() }).optional(),
-    additional_tariff_measures: z.array(z.object({ name: z.string(), code: z.string(), rate: z.string(), type: z.string(), note: z.string() })),
+    vat: z
+      .object({
+        rate: z.number(),
+        amount: z.number(),
+        code: z.string().optional(),
+        name: z.string(),
+        basis: z.string(),
+      })
+      .optional(),
+    additional_tariff_measures: z.array(
+      z.object({ name: z.string(), code: z.string(), rate: z.string(), type: z.string(), note: z.string() }),
+    ),
     notes: z.array(z.string()),
     totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
   })
@@ -211,36 +292,106 @@ export const CalculateResponse = CalculateResult.extend({
     shipping_terms: "FOB",
     quantity: 1,
     rate_found: true,
-    tariff_line: { code: "6109.10.00", schedule: "US", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton", resolution: { requested: "61091000", method: "exact", lines_considered: 1, range: null, chosen: "6109.10.00" } },
+    tariff_line: {
+      code: "6109.10.00",
+      schedule: "US",
+      description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+      resolution: { requested: "61091000", method: "exact", lines_considered: 1, range: null, chosen: "6109.10.00" },
+    },
     currencies: { declared: "USD", destination: "USD", exchange_rate: 1, source: null, rate_date: null },
-    values: { declared_value_per_unit: 1000, declared_value_total: 1000, customs_value: 1000, shipping_cost: 0, insurance_cost: 0, customs_value_basis: "FOB", basis: "FOB: 1,000.00 USD goods; shipping and insurance are not part of the customs value" },
-    exemptions: { de_minimis_threshold: null, de_minimis_exempt: false, tariff_exemptions: [], available_exemptions: [] },
+    values: {
+      declared_value_per_unit: 1000,
+      declared_value_total: 1000,
+      customs_value: 1000,
+      shipping_cost: 0,
+      insurance_cost: 0,
+      customs_value_basis: "FOB",
+      basis: "FOB: 1,000.00 USD goods; shipping and insurance are not part of the customs value",
+    },
+    exemptions: {
+      de_minimis_threshold: null,
+      de_minimis_exempt: false,
+      tariff_exemptions: [],
+      available_exemptions: [],
+    },
     estimated_duties: {
       tariffs: [
-        { name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" },
-        { name: "Section 301 China, List 4A", rate: "7.5%", amount: 75, type: "additional", code: "9903.88.15", basis: "7.5% of 1,000.00 USD customs value" },
-        { name: "Section 122 balance-of-payments surcharge", rate: "10%", amount: 100, type: "additional", code: "9903.03.01", basis: "10% of 1,000.00 USD customs value" },
+        {
+          name: "MFN duty (HTS 6109.10.00)",
+          rate: "16.5%",
+          amount: 165,
+          type: "ad_valorem",
+          code: "6109.10.00",
+          basis: "16.5% of 1,000.00 USD customs value",
+        },
+        {
+          name: "Section 301 China, List 4A",
+          rate: "7.5%",
+          amount: 75,
+          type: "additional",
+          code: "9903.88.15",
+          basis: "7.5% of 1,000.00 USD customs value",
+        },
+        {
+          name: "Section 122 balance-of-payments surcharge",
+          rate: "10%",
+          amount: 100,
+          type: "additional",
+          code: "9903.03.01",
+          basis: "10% of 1,000.00 USD customs value",
+        },
       ],
-      normal_tariff: { tariffs: [{ name: "MFN duty (HTS 6109.10.00)", rate: "16.5%", amount: 165, type: "ad_valorem", code: "6109.10.00", basis: "16.5% of 1,000.00 USD customs value" }], total_duty: 165 },
+      normal_tariff: {
+        tariffs: [
+          {
+            name: "MFN duty (HTS 6109.10.00)",
+            rate: "16.5%",
+            amount: 165,
+            type: "ad_valorem",
+            code: "6109.10.00",
+            basis: "16.5% of 1,000.00 USD customs value",
+          },
+        ],
+        total_duty: 165,
+      },
       tier: "normal_tariff",
       total_duty: 340,
     },
     fees: {
-      MPF: { code: "MPF", name: "Merchandise Processing Fee", amount: 33.58, basis: "0.3464% of 1,000.00 USD customs value = 3.46 USD, raised to the minimum 33.58 USD" },
-      HMF: { code: "HMF", name: "Harbor Maintenance Fee", amount: 1.25, basis: "0.125% of 1,000.00 USD customs value (sea only)" },
+      MPF: {
+        code: "MPF",
+        name: "Merchandise Processing Fee",
+        amount: 33.58,
+        basis: "0.3464% of 1,000.00 USD customs value = 3.46 USD, raised to the minimum 33.58 USD",
+      },
+      HMF: {
+        code: "HMF",
+        name: "Harbor Maintenance Fee",
+        amount: 1.25,
+        basis: "0.125% of 1,000.00 USD customs value (sea only)",
+      },
       total_fees: 34.83,
     },
     additional_tariff_measures: [],
     notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
     totals: { duty: 340, fees: 34.83, vat: 0, total: 374.83 },
-    data_source: { version: "2026-11-22.7", source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...", imported_at: "2026-11-22T02:25:12.430Z" },
+    data_source: {
+      version: "2026-11-22.7",
+      source:
+        "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...",
+      imported_at: "2026-11-22T02:25:12.430Z",
+    },
     request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
   },
 });
 
 export const RuleErrors = z
   .object({ errors: z.array(z.object({ code: z.string(), description: z.string() })) })
-  .openapi("CountryRuleViolation", { example: { errors: [{ code: "min_declared_value", description: "Declared value must be at least 10.00 USD for DE" }] } });
+  .openapi("CountryRuleViolation", {
+    example: {
+      errors: [{ code: "min_declared_value", description: "Declared value must be at least 10.00 USD for DE" }],
+    },
+  });
 
 export const MultipleResponse = z
   .object({
@@ -266,9 +417,25 @@ export const StackingResponse = z
     destination_country: z.string(),
     entry_date: z.string(),
     rate_found: z.boolean(),
-    tariffs: z.array(z.object({ name: z.string(), rate: z.string(), type: z.string(), code: z.string().optional(), exempted: z.boolean().optional(), exclusion_code: z.string().optional(), exclusion_name: z.string().optional() })),
-    potential_exclusion_codes: z.array(z.object({ code: z.string(), name: z.string(), applied: z.literal(false), reason: z.string() })).optional(),
-    conditional_measures: z.array(z.object({ name: z.string(), rate: z.string(), type: z.string(), code: z.string(), condition: z.string() })).optional(),
+    tariffs: z.array(
+      z.object({
+        name: z.string(),
+        rate: z.string(),
+        type: z.string(),
+        code: z.string().optional(),
+        exempted: z.boolean().optional(),
+        exclusion_code: z.string().optional(),
+        exclusion_name: z.string().optional(),
+      }),
+    ),
+    potential_exclusion_codes: z
+      .array(z.object({ code: z.string(), name: z.string(), applied: z.literal(false), reason: z.string() }))
+      .optional(),
+    conditional_measures: z
+      .array(
+        z.object({ name: z.string(), rate: z.string(), type: z.string(), code: z.string(), condition: z.string() }),
+      )
+      .optional(),
     data_source: DataSourceSchema,
     request_id: z.string().nullable(),
   })
@@ -284,7 +451,15 @@ export const StackingResponse = z
       rate_found: true,
       tariffs: [
         { name: "MFN duty", rate: "2.8%", type: "ad_valorem", code: "8483.50.90" },
-        { name: "Section 301 China, List 1", rate: "0%", type: "additional", code: "9903.88.01", exempted: true, exclusion_code: "9903.88.69", exclusion_name: "USTR product exclusion for 8483.50.9040" },
+        {
+          name: "Section 301 China, List 1",
+          rate: "0%",
+          type: "additional",
+          code: "9903.88.01",
+          exempted: true,
+          exclusion_code: "9903.88.69",
+          exclusion_name: "USTR product exclusion for 8483.50.9040",
+        },
         {
           name: "Section 122 balance-of-payments surcharge",
           rate: "0%",
@@ -292,14 +467,28 @@ export const StackingResponse = z
           code: "9903.03.01",
           exempted: true,
           exclusion_code: "9903.03.06",
-          exclusion_name: "Article subject to Section 232 (note 2(aa)(v)): 9903.81.91 Section 232 steel derivatives (on steel content)",
+          exclusion_name:
+            "Article subject to Section 232 (note 2(aa)(v)): 9903.81.91 Section 232 steel derivatives (on steel content)",
         },
       ],
       potential_exclusion_codes: [
-        { code: "9903.81.92", name: "Steel derivative: steel melted and poured in the United States", applied: false, reason: "Claim-only: The steel content was melted and poured in the United States (send it in manual_claims on /calculate)" },
+        {
+          code: "9903.81.92",
+          name: "Steel derivative: steel melted and poured in the United States",
+          applied: false,
+          reason:
+            "Claim-only: The steel content was melted and poured in the United States (send it in manual_claims on /calculate)",
+        },
       ],
       conditional_measures: [
-        { name: "Section 232 steel derivatives (on steel content)", rate: "50%", type: "additional", code: "9903.81.91", condition: 'Duty on the value of the steel content: give components [{material: "steel", value}] or metal_weight_percentage' },
+        {
+          name: "Section 232 steel derivatives (on steel content)",
+          rate: "50%",
+          type: "additional",
+          code: "9903.81.91",
+          condition:
+            'Duty on the value of the steel content: give components [{material: "steel", value}] or metal_weight_percentage',
+        },
       ],
       data_source: null,
       request_id: "01a20112-8c29-7382-9aa0-ebdc79a8aa92",
@@ -307,33 +496,82 @@ export const StackingResponse = z
   });
 
 export const StackingBulkResponse = z
-  .object({ results: z.array(z.object({ index: z.number(), ref: z.string().nullable(), success: z.boolean(), error: z.string().optional() }).passthrough()), execution_time: z.number(), request_id: z.string().nullable() })
+  .object({
+    results: z.array(
+      z
+        .object({ index: z.number(), ref: z.string().nullable(), success: z.boolean(), error: z.string().optional() })
+        .passthrough(),
+    ),
+    execution_time: z.number(),
+    request_id: z.string().nullable(),
+  })
   .openapi("StackingBulkResponse");
 
 export const RULE_TYPES = ["min_declared_value", "max_declared_value", "required_fields", "blocked_origins"] as const;
-export const REQUIRABLE_FIELDS = ["currency", "weight", "shipping_cost", "insurance_cost", "shipment_channel", "entry_date", "components", "metal_weight_percentage", "destination_region", "volume", "transport_mode", "shipping_terms"] as const;
+export const REQUIRABLE_FIELDS = [
+  "currency",
+  "weight",
+  "shipping_cost",
+  "insurance_cost",
+  "shipment_channel",
+  "entry_date",
+  "components",
+  "metal_weight_percentage",
+  "destination_region",
+  "volume",
+  "transport_mode",
+  "shipping_terms",
+] as const;
 
 export const CountryRuleBody = z
   .object({
-    destination_country: z.union([CountryCode, z.literal("*")]).openapi({ example: "DE", description: "ISO alpha-2, or * for every destination" }),
+    destination_country: z
+      .union([CountryCode, z.literal("*")])
+      .openapi({ example: "DE", description: "ISO alpha-2, or * for every destination" }),
     rule_type: z.enum(RULE_TYPES),
-    value: z.number().finite().min(0).optional().openapi({ description: "min/max_declared_value: the line total (value × quantity) bound" }),
-    currency: CurrencyCode.optional().openapi({ description: "min/max_declared_value: currency of `value` (converted at the ECB rate of the entry date)" }),
-    fields: z.array(z.enum(REQUIRABLE_FIELDS)).min(1).optional().openapi({ description: "required_fields: request fields that must be sent" }),
+    value: z
+      .number()
+      .finite()
+      .min(0)
+      .optional()
+      .openapi({ description: "min/max_declared_value: the line total (value × quantity) bound" }),
+    currency: CurrencyCode.optional().openapi({
+      description: "min/max_declared_value: currency of `value` (converted at the ECB rate of the entry date)",
+    }),
+    fields: z
+      .array(z.enum(REQUIRABLE_FIELDS))
+      .min(1)
+      .optional()
+      .openapi({ description: "required_fields: request fields that must be sent" }),
     countries: z.array(CountryCode).min(1).optional().openapi({ description: "blocked_origins: origins refused" }),
-    code: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _.:- only").optional(),
+    code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _.:- only")
+      .optional(),
     description: z.string().trim().min(1).max(500).optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
     const need = (k: "value" | "fields" | "countries") => {
-      if (b[k] === undefined) ctx.addIssue({ code: "custom", path: [k], message: `is required for rule_type ${b.rule_type}` });
+      if (b[k] === undefined)
+        ctx.addIssue({ code: "custom", path: [k], message: `is required for rule_type ${b.rule_type}` });
     };
     if (b.rule_type === "min_declared_value" || b.rule_type === "max_declared_value") need("value");
     if (b.rule_type === "required_fields") need("fields");
     if (b.rule_type === "blocked_origins") need("countries");
   })
-  .openapi("CountryRuleRequest", { example: { destination_country: "DE", rule_type: "min_declared_value", value: 10, currency: "EUR", description: "Declared values under 10 EUR are refused" } });
+  .openapi("CountryRuleRequest", {
+    example: {
+      destination_country: "DE",
+      rule_type: "min_declared_value",
+      value: 10,
+      currency: "EUR",
+      description: "Declared values under 10 EUR are refused",
+    },
+  });
 
 export const CountryRuleUpdate = z
   .object({
@@ -341,7 +579,13 @@ export const CountryRuleUpdate = z
     currency: CurrencyCode.optional(),
     fields: z.array(z.enum(REQUIRABLE_FIELDS)).min(1).optional(),
     countries: z.array(CountryCode).min(1).optional(),
-    code: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/).optional(),
+    code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9_.:-]+$/)
+      .optional(),
     description: z.string().trim().min(1).max(500).optional(),
   })
   .strict();

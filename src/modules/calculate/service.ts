@@ -3,18 +3,19 @@
  * D1 (reference.ts), checks the workspace's country rules, runs the pure engine and shapes the wire answer.
  * Rounding happens once, in the engine's wire module. Tenancy comes from the caller's context only.
  */
-import type Big from "big.js";
+
 import type { z } from "@hono/zod-openapi";
-import { calculate, CalcError, computeFees, money, NO_METAL_ORIGINS, stack } from "../../engines/calculate/engine";
+import type Big from "big.js";
+import { CalcError, calculate, computeFees, money, NO_METAL_ORIGINS, stack } from "../../engines/calculate/engine";
 import type { CalcInput, MetalOrigins } from "../../engines/calculate/types";
 import { calcWire, stackWire } from "../../engines/calculate/wire";
+import { zodIssuesToFieldErrors } from "../../http/router";
 import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../lib/errors";
 import { dec, formatMoney, moneyNumber } from "../../lib/money";
-import { zodIssuesToFieldErrors } from "../../http/router";
-import { type CountryRule, rulesFor } from "./rules";
 import { type DataSource, resolveMany, unsupported } from "./reference";
-import { type CalculateBody, MultipleLine, type MultipleBody, StackingBody } from "./schemas";
+import { type CountryRule, rulesFor } from "./rules";
+import { type CalculateBody, type MultipleBody, MultipleLine, StackingBody } from "./schemas";
 
 export interface CalcCtx {
   db: D1Database;
@@ -34,7 +35,12 @@ const s = (n: number | undefined | null) => (n === undefined || n === null ? nul
 
 type CalcBody = z.output<typeof CalculateBody>;
 
-type MetalOriginWire = { country_of_melt_pour?: string; primary_country_of_smelt?: string; secondary_country_of_smelt?: string; country_of_cast?: string };
+type MetalOriginWire = {
+  country_of_melt_pour?: string;
+  primary_country_of_smelt?: string;
+  secondary_country_of_smelt?: string;
+  country_of_cast?: string;
+};
 const metalOrigins = (b: MetalOriginWire): MetalOrigins => ({
   meltPour: b.country_of_melt_pour ?? null,
   primarySmelt: b.primary_country_of_smelt ?? null,
@@ -78,39 +84,64 @@ const lookup = (i: CalcInput, extra: string[] = []) => ({
 });
 
 /** Evaluates the workspace's rules for one request; values are compared as line totals, converted at the ECB rate. */
-function violations(rules: CountryRule[], body: Record<string, unknown>, input: CalcInput, toDest: (amount: Big, ccy: string) => Big, destCcy: string) {
+function violations(
+  rules: CountryRule[],
+  body: Record<string, unknown>,
+  input: CalcInput,
+  toDest: (amount: Big, ccy: string) => Big,
+  destCcy: string,
+) {
   const out: { code: string; description: string }[] = [];
   const total = toDest(dec(input.declaredValue).times(input.quantity), input.currency ?? destCcy);
   for (const r of rules) {
-    if (r.ruleType === "blocked_origins" && r.countries?.includes(input.origin)) out.push({ code: r.code, description: r.description });
+    if (r.ruleType === "blocked_origins" && r.countries?.includes(input.origin))
+      out.push({ code: r.code, description: r.description });
     if (r.ruleType === "required_fields") {
-      const missing = r.fields!.filter((f) => body[f] === undefined || (Array.isArray(body[f]) && (body[f] as unknown[]).length === 0));
+      const missing = r.fields!.filter(
+        (f) => body[f] === undefined || (Array.isArray(body[f]) && (body[f] as unknown[]).length === 0),
+      );
       if (missing.length) out.push({ code: r.code, description: `${r.description} (missing: ${missing.join(", ")})` });
     }
     if (r.ruleType === "min_declared_value" || r.ruleType === "max_declared_value") {
       const bound = toDest(dec(r.value!), r.currency ?? destCcy);
       const bad = r.ruleType === "min_declared_value" ? total.lt(bound) : total.gt(bound);
-      if (bad) out.push({ code: r.code, description: `${r.description} (declared ${formatMoney(total, destCcy)}, limit ${formatMoney(bound, destCcy)})` });
+      if (bad)
+        out.push({
+          code: r.code,
+          description: `${r.description} (declared ${formatMoney(total, destCcy)}, limit ${formatMoney(bound, destCcy)})`,
+        });
     }
   }
   return out;
 }
 
 function engineError(e: unknown): never {
-  if (e instanceof CalcError) throw new ApiError("validation_failed", e.message, { errors: [{ field: "currency", message: e.message }] });
+  if (e instanceof CalcError)
+    throw new ApiError("validation_failed", e.message, { errors: [{ field: "currency", message: e.message }] });
   throw e;
 }
 
 export interface Outcome<T> {
   body: T;
-  summary: { origin: string | null; destination: string | null; items: number; found: number; detail: Record<string, unknown> };
+  summary: {
+    origin: string | null;
+    destination: string | null;
+    items: number;
+    found: number;
+    detail: Record<string, unknown>;
+  };
 }
 
 /** POST /calculate. Throws RuleViolation (400 `{errors}`) or ApiError. */
 export async function calculateOne(ctx: CalcCtx, b: CalcBody) {
   const input = toInput(b, ctx.clock);
   const rules = await rulesFor(ctx, input.destination);
-  const [resolved] = await resolveMany(ctx.db, ctx.clock, [lookup(input, rules.flatMap((r) => (r.currency ? [r.currency] : [])))]);
+  const [resolved] = await resolveMany(ctx.db, ctx.clock, [
+    lookup(
+      input,
+      rules.flatMap((r) => (r.currency ? [r.currency] : [])),
+    ),
+  ]);
   const { data, dataSource } = resolved!;
   let m;
   try {
@@ -126,7 +157,14 @@ export async function calculateOne(ctx: CalcCtx, b: CalcBody) {
         destination: input.destination,
         items: 1,
         found: result.rateFound ? 1 : 0,
-        detail: { endpoint: "calculate", hs_code: input.hsCode, entry_date: input.entryDate, currency: wire.currencies.destination, total: wire.totals.total, rate_found: result.rateFound },
+        detail: {
+          endpoint: "calculate",
+          hs_code: input.hsCode,
+          entry_date: input.entryDate,
+          currency: wire.currencies.destination,
+          total: wire.totals.total,
+          rate_found: result.rateFound,
+        },
       },
     };
   } catch (e) {
@@ -141,12 +179,20 @@ type MultiBody = z.output<typeof MultipleBody>;
 export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
   const entryDate = b.entry_date ?? today(ctx.clock);
   const rules = await rulesFor(ctx, b.destination_country);
-  type Parsed = { index: number; ok: true; input: CalcInput; raw: Record<string, unknown> } | { index: number; ok: false; hs: unknown; origin: unknown; error: string };
+  type Parsed =
+    | { index: number; ok: true; input: CalcInput; raw: Record<string, unknown> }
+    | { index: number; ok: false; hs: unknown; origin: unknown; error: string };
   const parsed: Parsed[] = b.codes.map((raw, index) => {
     const r = MultipleLine.safeParse(raw);
     if (!r.success) {
       const fe = zodIssuesToFieldErrors(r.error.issues);
-      return { index, ok: false, hs: raw.hs_code ?? null, origin: raw.origin_country ?? null, error: fe.map((f) => `${f.field}: ${f.message}`).join("; ") };
+      return {
+        index,
+        ok: false,
+        hs: raw.hs_code ?? null,
+        origin: raw.origin_country ?? null,
+        error: fe.map((f) => `${f.field}: ${f.message}`).join("; "),
+      };
     }
     const l = r.data;
     const input: CalcInput = {
@@ -177,7 +223,13 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
   });
   const oks = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
   const ruleCcys = rules.flatMap((r) => (r.currency ? [r.currency] : []));
-  const resolved = oks.length ? await resolveMany(ctx.db, ctx.clock, oks.map((p) => lookup(p.input, [...ruleCcys, ...(b.currency ? [b.currency] : [])]))) : [];
+  const resolved = oks.length
+    ? await resolveMany(
+        ctx.db,
+        ctx.clock,
+        oks.map((p) => lookup(p.input, [...ruleCcys, ...(b.currency ? [b.currency] : [])])),
+      )
+    : [];
   const byIndex = new Map(oks.map((p, i) => [p.index, resolved[i]!] as const));
 
   // Partner rules reject the whole batch.
@@ -188,7 +240,8 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
     const r = byIndex.get(p.index)!;
     try {
       const m = money(r.data);
-      for (const v of violations(rules, p.raw, p.input, m.toDest, m.currency)) if (!bad.some((x) => x.code === v.code && x.description === v.description)) bad.push(v);
+      for (const v of violations(rules, p.raw, p.input, m.toDest, m.currency))
+        if (!bad.some((x) => x.code === v.code && x.description === v.description)) bad.push(v);
       goods.set(p.index, m.toDest(dec(p.input.declaredValue), p.input.currency ?? m.currency).times(p.input.quantity));
     } catch (e) {
       if (e instanceof CalcError) lineErrors.set(p.index, e.message);
@@ -212,13 +265,25 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
   let dataSource: DataSource | null = null;
   for (const p of parsed) {
     if (!p.ok) {
-      results.push({ index: p.index, hs_code: typeof p.hs === "string" ? p.hs.replace(/[. ]/g, "") : p.hs, origin_country: p.origin, rate_found: false, error: p.error });
+      results.push({
+        index: p.index,
+        hs_code: typeof p.hs === "string" ? p.hs.replace(/[. ]/g, "") : p.hs,
+        origin_country: p.origin,
+        rate_found: false,
+        error: p.error,
+      });
       continue;
     }
     const r = byIndex.get(p.index)!;
     const err = lineErrors.get(p.index);
     if (err) {
-      results.push({ index: p.index, hs_code: p.input.hsCode, origin_country: p.input.origin, rate_found: false, error: err });
+      results.push({
+        index: p.index,
+        hs_code: p.input.hsCode,
+        origin_country: p.input.origin,
+        rate_found: false,
+        error: err,
+      });
       continue;
     }
     dataSource = r.dataSource;
@@ -231,19 +296,31 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
     customs = customs.plus(result.values.customsValue);
     // Each fee's base: the lines not exempt from it (e.g. USMCA-originating lines pay no MPF).
     for (const code of new Set(r.data.fees.map((f) => f.code)))
-      if (!result.exemptFees.includes(code)) feeBase.set(code, (feeBase.get(code) ?? dec(0)).plus(result.values.customsValue));
+      if (!result.exemptFees.includes(code))
+        feeBase.set(code, (feeBase.get(code) ?? dec(0)).plus(result.values.customsValue));
     anyDutyExempt ||= result.exemptions.deMinimis.exempt;
     dm ??= {
       de_minimis_threshold: wire.exemptions.de_minimis_threshold,
       de_minimis_exempt: wire.exemptions.de_minimis_exempt,
-      ...("tax_de_minimis_exempt" in wire.exemptions ? { tax_de_minimis_threshold: wire.exemptions.tax_de_minimis_threshold, tax_de_minimis_exempt: wire.exemptions.tax_de_minimis_exempt } : {}),
+      ...("tax_de_minimis_exempt" in wire.exemptions
+        ? {
+            tax_de_minimis_threshold: wire.exemptions.tax_de_minimis_threshold,
+            tax_de_minimis_exempt: wire.exemptions.tax_de_minimis_exempt,
+          }
+        : {}),
     };
     feeRows ??= r.data.fees;
     feeInput ??= p.input;
     results.push({ index: p.index, message: result.message, ...wire });
   }
   // Entry-level money: freight (not spread), fees with their floor and cap on the whole entry.
-  let shipment: Record<string, unknown> = { shipping_cost: b.shipping_cost, insurance_cost: b.insurance_cost, goods_value: null, customs_value: null, fees: null };
+  let shipment: Record<string, unknown> = {
+    shipping_cost: b.shipping_cost,
+    insurance_cost: b.insurance_cost,
+    goods_value: null,
+    customs_value: null,
+    fees: null,
+  };
   let fees = dec(0);
   if (ccy && feeInput && feeRows) {
     const first = oks.find((p) => !lineErrors.has(p.index))!;
@@ -251,9 +328,19 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
     const declCcy = b.currency ?? ccy;
     const freight = m.toDest(dec(b.shipping_cost).plus(b.insurance_cost), declCcy);
     const cif = byIndex.get(first.index)!.data.rule.customsBasis === "CIF";
-    const entryValue = cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? customs.plus(freight) : customs;
+    const entryValue =
+      cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? customs.plus(freight) : customs;
     const feeCodes = [...new Set(feeRows.map((f) => f.code))].filter((code) => feeBase.has(code));
-    const feeLines = anyDutyExempt ? [] : feeCodes.flatMap((code) => computeFees(feeRows!.filter((f) => f.code === code), feeInput!, feeBase.get(code)!, m));
+    const feeLines = anyDutyExempt
+      ? []
+      : feeCodes.flatMap((code) =>
+          computeFees(
+            feeRows!.filter((f) => f.code === code),
+            feeInput!,
+            feeBase.get(code)!,
+            m,
+          ),
+        );
     fees = feeLines.reduce((a, f) => a.plus(f.amount), dec(0));
     shipment = {
       shipping_cost: moneyNumber(m.toDest(dec(b.shipping_cost), declCcy), ccy),
@@ -265,20 +352,47 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
         ? "Shipment-level shipping and insurance are part of the entry's customs value but are not spread over the lines, so line duties and VAT are on the goods alone"
         : "Shipment-level shipping and insurance are not part of a FOB customs value",
       exemptions: dm,
-      fees: feeLines.length ? Object.fromEntries(feeLines.map((f) => [f.code, { code: f.code, name: f.name, amount: moneyNumber(f.amount, ccy), basis: f.basis }])) : null,
+      fees: feeLines.length
+        ? Object.fromEntries(
+            feeLines.map((f) => [
+              f.code,
+              { code: f.code, name: f.name, amount: moneyNumber(f.amount, ccy), basis: f.basis },
+            ]),
+          )
+        : null,
       total_fees: moneyNumber(fees, ccy),
     };
   }
   const c = ccy ?? "USD";
-  const totals = { duty: moneyNumber(duty, c), fees: moneyNumber(fees, c), vat: moneyNumber(vat, c), total: moneyNumber(duty.plus(fees).plus(vat), c) };
+  const totals = {
+    duty: moneyNumber(duty, c),
+    fees: moneyNumber(fees, c),
+    vat: moneyNumber(vat, c),
+    total: moneyNumber(duty.plus(fees).plus(vat), c),
+  };
   return {
-    body: { reference: b.reference ?? null, destination_country: b.destination_country, currency: ccy, results, shipment, totals, data_source: dataSource },
+    body: {
+      reference: b.reference ?? null,
+      destination_country: b.destination_country,
+      currency: ccy,
+      results,
+      shipment,
+      totals,
+      data_source: dataSource,
+    },
     summary: {
       origin: null,
       destination: b.destination_country,
       items: b.codes.length,
       found,
-      detail: { endpoint: "calculate/multiple", reference: b.reference ?? null, entry_date: entryDate, lines: b.codes.length, currency: ccy, total: totals.total },
+      detail: {
+        endpoint: "calculate/multiple",
+        reference: b.reference ?? null,
+        entry_date: entryDate,
+        lines: b.codes.length,
+        currency: ccy,
+        total: totals.total,
+      },
     },
   };
 }
@@ -318,8 +432,22 @@ export async function stacking(ctx: CalcCtx, b: StackBody) {
   const { data, dataSource } = r!;
   const res = stack(input, data);
   return {
-    body: { message: res.message, hs_code: input.hsCode, origin_country: input.origin, destination_country: input.destination, entry_date: input.entryDate, ...stackWire(res), data_source: dataSource },
-    summary: { origin: input.origin, destination: input.destination, items: 1, found: res.rateFound ? 1 : 0, detail: { endpoint: "calculate/stacking", hs_code: input.hsCode, entry_date: input.entryDate } },
+    body: {
+      message: res.message,
+      hs_code: input.hsCode,
+      origin_country: input.origin,
+      destination_country: input.destination,
+      entry_date: input.entryDate,
+      ...stackWire(res),
+      data_source: dataSource,
+    },
+    summary: {
+      origin: input.origin,
+      destination: input.destination,
+      items: 1,
+      found: res.rateFound ? 1 : 0,
+      detail: { endpoint: "calculate/stacking", hs_code: input.hsCode, entry_date: input.entryDate },
+    },
   };
 }
 
@@ -329,7 +457,14 @@ export async function stackingBulk(ctx: CalcCtx, items: Record<string, unknown>[
     const { ref, ...rest } = raw;
     const r = StackingBody.safeParse(rest);
     const refOut = typeof ref === "string" ? ref : null;
-    if (!r.success) return { index, ref: refOut, error: zodIssuesToFieldErrors(r.error.issues).map((f) => `${f.field}: ${f.message}`).join("; ") };
+    if (!r.success)
+      return {
+        index,
+        ref: refOut,
+        error: zodIssuesToFieldErrors(r.error.issues)
+          .map((f) => `${f.field}: ${f.message}`)
+          .join("; "),
+      };
     return { index, ref: refOut, input: stackInput(r.data, ctx.clock) };
   });
   const valid = parsed.filter((p): p is { index: number; ref: string | null; input: CalcInput } => "input" in p);
@@ -341,12 +476,19 @@ export async function stackingBulk(ctx: CalcCtx, items: Record<string, unknown>[
     if (why) failed.set(p.index, why);
     else ok.push(p);
   }
-  const resolved = ok.length ? await resolveMany(ctx.db, ctx.clock, ok.map((p) => lookup(p.input))) : [];
+  const resolved = ok.length
+    ? await resolveMany(
+        ctx.db,
+        ctx.clock,
+        ok.map((p) => lookup(p.input)),
+      )
+    : [];
   const byIndex = new Map(ok.map((p, i) => [p.index, resolved[i]!] as const));
   let found = 0;
   const results = parsed.map((p) => {
     const r = byIndex.get(p.index);
-    if (!p.input || !r) return { index: p.index, ref: p.ref, success: false, error: p.error ?? failed.get(p.index) ?? "failed" };
+    if (!p.input || !r)
+      return { index: p.index, ref: p.ref, success: false, error: p.error ?? failed.get(p.index) ?? "failed" };
     const res = stack(p.input, r.data);
     if (res.rateFound) found++;
     return {
@@ -363,6 +505,12 @@ export async function stackingBulk(ctx: CalcCtx, items: Record<string, unknown>[
   });
   return {
     body: { results },
-    summary: { origin: null, destination: null, items: items.length, found, detail: { endpoint: "calculate/stacking/bulk", items: items.length } },
+    summary: {
+      origin: null,
+      destination: null,
+      items: items.length,
+      found,
+      detail: { endpoint: "calculate/stacking/bulk", items: items.length },
+    },
   };
 }

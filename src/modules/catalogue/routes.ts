@@ -25,8 +25,17 @@ const Fields = z
     sku: z.string().trim().min(1).max(100).openapi({ example: "TSHIRT-BLK-M" }),
     title: z.string().trim().min(1).max(500).openapi({ example: "Men's cotton T-shirt, black, M" }),
     description: z.string().max(2000).nullable().optional(),
-    hs_code: hsCode(6, 10).nullable().optional().openapi({ example: "610910", description: "Default code when no destination-specific one applies" }),
-    hs_codes: z.record(Destination, hsCode(6, 12)).optional().openapi({ example: { US: "6109100012", GB: "6109100010" }, description: "National codes by destination (alpha-2 or EU)" }),
+    hs_code: hsCode(6, 10)
+      .nullable()
+      .optional()
+      .openapi({ example: "610910", description: "Default code when no destination-specific one applies" }),
+    hs_codes: z
+      .record(Destination, hsCode(6, 12))
+      .optional()
+      .openapi({
+        example: { US: "6109100012", GB: "6109100010" },
+        description: "National codes by destination (alpha-2 or EU)",
+      }),
     country_of_origin: CountryCode.nullable().optional(),
     unit_value: z.number().nonnegative().max(1e12).nullable().optional().openapi({ example: 12.5 }),
     currency: CurrencyCode.nullable().optional(),
@@ -34,8 +43,12 @@ const Fields = z
     weight_unit: z.enum(["kg", "g", "lb", "oz"]).nullable().optional(),
   })
   .strict();
-const needsCurrency = (v: { unit_value?: number | null; currency?: string | null }) => v.unit_value == null || v.currency != null;
-const CreateBody = Fields.refine(needsCurrency, { message: "currency is required with unit_value", path: ["currency"] });
+const needsCurrency = (v: { unit_value?: number | null; currency?: string | null }) =>
+  v.unit_value == null || v.currency != null;
+const CreateBody = Fields.refine(needsCurrency, {
+  message: "currency is required with unit_value",
+  path: ["currency"],
+});
 const UpdateBody = Fields.partial().strict();
 
 export const CatalogueItem = z
@@ -70,12 +83,60 @@ const routes = {
         sku: z.string().min(1).max(100).optional(),
       }),
     },
-    responses: { 200: json(ok({ items: z.array(CatalogueItem), has_more: z.boolean() }), "One page"), ...errorResponses },
+    responses: {
+      200: json(ok({ items: z.array(CatalogueItem), has_more: z.boolean() }), "One page"),
+      ...errorResponses,
+    },
   }),
-  create: createRoute({ method: "post", path: "/catalogue", tags, summary: "Create a catalogue item", ...scoped("catalogue:write"), request: { body: jsonBody(CreateBody) }, responses: { 201: json(ok({ item: CatalogueItem }), "Created"), 409: json(ErrorSchema, "sku taken"), ...errorResponses } }),
-  get: createRoute({ method: "get", path: "/catalogue/{id}", tags, summary: "Get a catalogue item", ...scoped("catalogue:read"), request: { params: IdParam }, responses: { 200: json(ok({ item: CatalogueItem }), "The item"), ...notFound, ...errorResponses } }),
-  update: createRoute({ method: "patch", path: "/catalogue/{id}", tags, summary: "Update a catalogue item", ...scoped("catalogue:write"), request: { params: IdParam, body: jsonBody(UpdateBody) }, responses: { 200: json(ok({ item: CatalogueItem }), "Updated"), 409: json(ErrorSchema, "sku taken"), ...notFound, ...errorResponses } }),
-  remove: createRoute({ method: "delete", path: "/catalogue/{id}", tags, summary: "Delete a catalogue item", ...scoped("catalogue:write"), request: { params: IdParam }, responses: { 200: json(ok({ deleted: z.literal(true), id: z.number().int() }), "Deleted"), ...notFound, ...errorResponses } }),
+  create: createRoute({
+    method: "post",
+    path: "/catalogue",
+    tags,
+    summary: "Create a catalogue item",
+    ...scoped("catalogue:write"),
+    request: { body: jsonBody(CreateBody) },
+    responses: {
+      201: json(ok({ item: CatalogueItem }), "Created"),
+      409: json(ErrorSchema, "sku taken"),
+      ...errorResponses,
+    },
+  }),
+  get: createRoute({
+    method: "get",
+    path: "/catalogue/{id}",
+    tags,
+    summary: "Get a catalogue item",
+    ...scoped("catalogue:read"),
+    request: { params: IdParam },
+    responses: { 200: json(ok({ item: CatalogueItem }), "The item"), ...notFound, ...errorResponses },
+  }),
+  update: createRoute({
+    method: "patch",
+    path: "/catalogue/{id}",
+    tags,
+    summary: "Update a catalogue item",
+    ...scoped("catalogue:write"),
+    request: { params: IdParam, body: jsonBody(UpdateBody) },
+    responses: {
+      200: json(ok({ item: CatalogueItem }), "Updated"),
+      409: json(ErrorSchema, "sku taken"),
+      ...notFound,
+      ...errorResponses,
+    },
+  }),
+  remove: createRoute({
+    method: "delete",
+    path: "/catalogue/{id}",
+    tags,
+    summary: "Delete a catalogue item",
+    ...scoped("catalogue:write"),
+    request: { params: IdParam },
+    responses: {
+      200: json(ok({ deleted: z.literal(true), id: z.number().int() }), "Deleted"),
+      ...notFound,
+      ...errorResponses,
+    },
+  }),
 };
 
 export const catalogueRoutes = newRouter()

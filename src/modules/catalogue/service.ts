@@ -80,11 +80,20 @@ export async function getItem({ db }: ServiceCtx, workspaceId: string, id: numbe
   return row;
 }
 
-export async function listItems({ db }: ServiceCtx, workspaceId: string, q: { limit: number; starting_after?: number | undefined; sku?: string | undefined }) {
+export async function listItems(
+  { db }: ServiceCtx,
+  workspaceId: string,
+  q: { limit: number; starting_after?: number | undefined; sku?: string | undefined },
+) {
   const where = [eq(catalogueItems.workspaceId, workspaceId)];
   if (q.starting_after !== undefined) where.push(lt(catalogueItems.id, q.starting_after));
   if (q.sku !== undefined) where.push(eq(catalogueItems.sku, q.sku));
-  const rows = await db.select().from(catalogueItems).where(and(...where)).orderBy(desc(catalogueItems.id)).limit(q.limit + 1);
+  const rows = await db
+    .select()
+    .from(catalogueItems)
+    .where(and(...where))
+    .orderBy(desc(catalogueItems.id))
+    .limit(q.limit + 1);
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 
@@ -114,4 +123,7 @@ export type CatalogueRow = Row;
  * HS code or origin; a query so the create path can read it with its other reads.
  */
 export const catalogueBySkuQuery = (db: ServiceCtx["db"], workspaceId: string, skus: string[]) =>
-  db.select().from(catalogueItems).where(and(eq(catalogueItems.workspaceId, workspaceId), inArray(catalogueItems.sku, skus)));
+  db
+    .select()
+    .from(catalogueItems)
+    .where(and(eq(catalogueItems.workspaceId, workspaceId), inArray(catalogueItems.sku, skus)));

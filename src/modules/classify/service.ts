@@ -9,10 +9,10 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLines } from "../../db/schema/index";
-import { type Index, type RankResult, type Suggestion, buildIndex, rank } from "../../engines/classify/engine";
+import { buildIndex, type Index, type RankResult, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
-import { ApiError, badRequest, notFound } from "../../lib/errors";
 import { systemClock } from "../../lib/clock";
+import { ApiError, badRequest, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -31,7 +31,9 @@ let cached: { key: string; index: Promise<Index>; builtMs?: number } | undefined
 
 async function loadIndex(db: Db): Promise<Index> {
   const [nomenclature, lines, synonyms] = await db.batch([
-    db.select({ code: hsNomenclature.code, parent: hsNomenclature.parent, description: hsNomenclature.description }).from(hsNomenclature),
+    db
+      .select({ code: hsNomenclature.code, parent: hsNomenclature.parent, description: hsNomenclature.description })
+      .from(hsNomenclature),
     db.select().from(hsTariffLines),
     db.select({ phrase: hsSynonyms.phrase, codes: hsSynonyms.codes }).from(hsSynonyms),
   ]);
@@ -77,7 +79,8 @@ export function modes(env: { IMAGE_MODEL?: unknown }): Mode[] {
     {
       slug: "standard",
       name: "Standard",
-      description: "Ranks HS2022 subheadings and the destination's tariff lines from the product text (BM25F over nomenclature, national descriptions and a retail vocabulary).",
+      description:
+        "Ranks HS2022 subheadings and the destination's tariff lines from the product text (BM25F over nomenclature, national descriptions and a retail vocabulary).",
       inputs: ["description", "title"],
       available: true,
       default: true,
@@ -86,7 +89,8 @@ export function modes(env: { IMAGE_MODEL?: unknown }): Mode[] {
     {
       slug: "url",
       name: "Product page",
-      description: "Reads product_url (title, meta description, JSON-LD Product) and classifies that text, together with any description given.",
+      description:
+        "Reads product_url (title, meta description, JSON-LD Product) and classifies that text, together with any description given.",
       inputs: ["description", "title", "product_url"],
       available: true,
       default: false,
@@ -150,7 +154,10 @@ export async function readProductPage(url: string, production: boolean): Promise
       const res = await fetch(target, {
         redirect: "manual",
         signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
-        headers: { accept: "text/html,application/xhtml+xml", "user-agent": "TradeComplianceAPI/1.0 (+classification)" },
+        headers: {
+          accept: "text/html,application/xhtml+xml",
+          "user-agent": "TradeComplianceAPI/1.0 (+classification)",
+        },
       });
       if (res.status >= 300 && res.status < 400 && res.headers.get("location")) {
         target = new URL(res.headers.get("location")!, target).toString();
@@ -172,7 +179,12 @@ export async function readProductPage(url: string, production: boolean): Promise
     return { error: "product_url redirects too many times" };
   } catch (e) {
     const name = (e as Error)?.name;
-    return { error: name === "TimeoutError" || name === "AbortError" ? `product_url did not answer within ${PAGE_TIMEOUT_MS / 1000} s` : "product_url could not be fetched" };
+    return {
+      error:
+        name === "TimeoutError" || name === "AbortError"
+          ? `product_url did not answer within ${PAGE_TIMEOUT_MS / 1000} s`
+          : "product_url could not be fetched",
+    };
   }
 }
 
@@ -220,8 +232,16 @@ export function resolveMode(input: ClassifyInput, env: { IMAGE_MODEL?: unknown }
   if (input.product_url !== undefined && !mode.inputs.includes("product_url")) {
     throw badRequest(`Mode "${mode.slug}" does not accept product_url; use mode "url"`);
   }
-  if (input.product_url === undefined && input.image_url === undefined && !input.description && !input.title && mode.slug !== "standard") {
-    throw badRequest(`Mode "${mode.slug}" needs its input (${mode.inputs.filter((i) => i !== "description" && i !== "title").join(", ")})`);
+  if (
+    input.product_url === undefined &&
+    input.image_url === undefined &&
+    !input.description &&
+    !input.title &&
+    mode.slug !== "standard"
+  ) {
+    throw badRequest(
+      `Mode "${mode.slug}" needs its input (${mode.inputs.filter((i) => i !== "description" && i !== "title").join(", ")})`,
+    );
   }
   return mode;
 }
@@ -233,7 +253,11 @@ export interface ClassifyOutcome {
 }
 
 const dotted = (code: string) =>
-  code.length <= 4 ? code : code.length <= 6 ? `${code.slice(0, 4)}.${code.slice(4)}` : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6)}`;
+  code.length <= 4
+    ? code
+    : code.length <= 6
+      ? `${code.slice(0, 4)}.${code.slice(4)}`
+      : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6)}`;
 
 const SCHEDULE_NAMES: Record<string, string> = { US: "US HTS", GB: "UK tariff", EU: "EU CN" };
 
@@ -244,9 +268,15 @@ function toWire(s: Suggestion, country: string, schedule: string | undefined) {
     country: schedule ?? country,
     chapter: { name: `Chapter ${s.chapter.code}`, number: s.chapter.code, description: s.chapter.description },
     heading: { name: `Heading ${s.heading.code}`, number: s.heading.code, description: s.heading.description },
-    subheading: { name: `Subheading ${dotted(s.subheading.code)}`, number: s.subheading.code, description: s.subheading.description },
+    subheading: {
+      name: `Subheading ${dotted(s.subheading.code)}`,
+      number: s.subheading.code,
+      description: s.subheading.description,
+    },
     tariff: {
-      name: national ? `${SCHEDULE_NAMES[schedule!] ?? schedule} ${dotted(s.tariff.code)}` : `HS ${dotted(s.tariff.code)}`,
+      name: national
+        ? `${SCHEDULE_NAMES[schedule!] ?? schedule} ${dotted(s.tariff.code)}`
+        : `HS ${dotted(s.tariff.code)}`,
       number: s.tariff.code,
       description: s.tariff.description,
     },
@@ -261,14 +291,21 @@ const blockedQuery = (db: Db, organizationId: string, country: string) =>
   db
     .select({ hsCode: classifyBlocklist.hsCode })
     .from(classifyBlocklist)
-    .where(and(eq(classifyBlocklist.organizationId, organizationId), inArray(classifyBlocklist.countryCode, [country, "GLOBAL"])));
+    .where(
+      and(
+        eq(classifyBlocklist.organizationId, organizationId),
+        inArray(classifyBlocklist.countryCode, [country, "GLOBAL"]),
+      ),
+    );
 
 const LOOKUP_TTL_MS = 5_000;
 const lookups = new TtlCache<{ dataSource: DataSource | null; blocked: string[] }>(LOOKUP_TTL_MS);
 /** Per organization, bumped by every blocklist write in this isolate: older cached lookups are never read again. */
 const blocklistGeneration = new Map<string, number>();
-const lookupKey = (organizationId: string, country: string) => `${organizationId}|${blocklistGeneration.get(organizationId) ?? 0}|${country}`;
-const forgetBlocklist = (organizationId: string) => blocklistGeneration.set(organizationId, (blocklistGeneration.get(organizationId) ?? 0) + 1);
+const lookupKey = (organizationId: string, country: string) =>
+  `${organizationId}|${blocklistGeneration.get(organizationId) ?? 0}|${country}`;
+const forgetBlocklist = (organizationId: string) =>
+  blocklistGeneration.set(organizationId, (blocklistGeneration.get(organizationId) ?? 0) + 1);
 
 async function lookupsFor(db: Db, organizationId: string, country: string) {
   const key = lookupKey(organizationId, country);
@@ -282,19 +319,27 @@ async function lookupsFor(db: Db, organizationId: string, country: string) {
 }
 
 const sourceQuery = (db: Db) =>
-  db.select({ version: dataSources.version, source: dataSources.source, imported_at: dataSources.importedAt }).from(dataSources).where(eq(dataSources.dataset, DATASET));
+  db
+    .select({ version: dataSources.version, source: dataSources.source, imported_at: dataSources.importedAt })
+    .from(dataSources)
+    .where(eq(dataSources.dataset, DATASET));
 
 /**
  * Classifies one product. Returns the wire body (200, or 422 when the text cannot be classified) and what
  * to log; throws ApiError for requests the mode cannot serve (400) and when no nomenclature is loaded (503).
  */
-export async function classify(ctx: ClassifyContext, input: ClassifyInput, requestId: string): Promise<ClassifyOutcome> {
+export async function classify(
+  ctx: ClassifyContext,
+  input: ClassifyInput,
+  requestId: string,
+): Promise<ClassifyOutcome> {
   const mode = resolveMode(input, { IMAGE_MODEL: ctx.imageModel });
   const country = input.destination_country;
   const { schedule, source: sourceCountry } = scheduleFor(country);
 
   const { dataSource, blocked } = await lookupsFor(ctx.db, ctx.organizationId, country);
-  if (!dataSource) throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
+  if (!dataSource)
+    throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
 
   let text = [input.title, input.description, input.type].filter((s) => s && s.trim()).join(". ");
   const extra: Record<string, unknown> = {};
@@ -345,7 +390,10 @@ export async function classify(ctx: ClassifyContext, input: ClassifyInput, reque
         request_id: requestId,
         ...extra,
       },
-      log: { matchCount: 0, detail: { mode: mode.slug, description: text.slice(0, 500), unclassifiable: true, reason } },
+      log: {
+        matchCount: 0,
+        detail: { mode: mode.slug, description: text.slice(0, 500), unclassifiable: true, reason },
+      },
     };
   }
 
@@ -385,14 +433,31 @@ export async function classify(ctx: ClassifyContext, input: ClassifyInput, reque
 
 export type BlocklistRow = typeof classifyBlocklist.$inferSelect;
 
-export const entryToWire = (r: BlocklistRow) => ({ id: r.id, hs_code: r.hsCode, country_code: r.countryCode, reason: r.reason, created_at: r.createdAt });
+export const entryToWire = (r: BlocklistRow) => ({
+  id: r.id,
+  hs_code: r.hsCode,
+  country_code: r.countryCode,
+  reason: r.reason,
+  created_at: r.createdAt,
+});
 
 /** Adds a code; null when the same code is already blocked for the same destination. */
-export async function addBlock(db: Db, organizationId: string, input: { hs_code: string; country_code: string; reason?: string | null | undefined }, now: string) {
+export async function addBlock(
+  db: Db,
+  organizationId: string,
+  input: { hs_code: string; country_code: string; reason?: string | null | undefined },
+  now: string,
+) {
   try {
     const rows = await db
       .insert(classifyBlocklist)
-      .values({ organizationId, hsCode: input.hs_code, countryCode: input.country_code, reason: input.reason ?? null, createdAt: now })
+      .values({
+        organizationId,
+        hsCode: input.hs_code,
+        countryCode: input.country_code,
+        reason: input.reason ?? null,
+        createdAt: now,
+      })
       .onConflictDoNothing()
       .returning();
     return rows[0] ?? null;
@@ -402,17 +467,30 @@ export async function addBlock(db: Db, organizationId: string, input: { hs_code:
 }
 
 /** Deletes by entry id (404 when not the organization's) or by code and destination (404 when not blocked). */
-export async function removeBlock(db: Db, organizationId: string, target: { id: number } | { hs_code: string; country_code: string }) {
+export async function removeBlock(
+  db: Db,
+  organizationId: string,
+  target: { id: number } | { hs_code: string; country_code: string },
+) {
   const where =
     "id" in target
       ? and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.id, target.id))
-      : and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.hsCode, target.hs_code), eq(classifyBlocklist.countryCode, target.country_code));
+      : and(
+          eq(classifyBlocklist.organizationId, organizationId),
+          eq(classifyBlocklist.hsCode, target.hs_code),
+          eq(classifyBlocklist.countryCode, target.country_code),
+        );
   const rows = await db
     .delete(classifyBlocklist)
     .where(where)
     .returning({ id: classifyBlocklist.id })
     .finally(() => forgetBlocklist(organizationId));
-  if (!rows.length) throw notFound("id" in target ? `No blocklist entry ${target.id}` : `${target.hs_code} is not blocked for ${target.country_code}`);
+  if (!rows.length)
+    throw notFound(
+      "id" in target
+        ? `No blocklist entry ${target.id}`
+        : `${target.hs_code} is not blocked for ${target.country_code}`,
+    );
   return rows[0]!;
 }
 
@@ -431,9 +509,16 @@ export async function importBlocklist(
 ): Promise<number> {
   // The first occurrence of a code and destination wins (its reason is kept).
   const byKey = new Map<string, (typeof entries)[number]>();
-  for (const e of entries) if (!byKey.has(`${e.hs_code}|${e.country_code}`)) byKey.set(`${e.hs_code}|${e.country_code}`, e);
+  for (const e of entries)
+    if (!byKey.has(`${e.hs_code}|${e.country_code}`)) byKey.set(`${e.hs_code}|${e.country_code}`, e);
   const unique = [...byKey.values()];
-  const values = unique.map((e) => ({ organizationId, hsCode: e.hs_code, countryCode: e.country_code, reason: e.reason ?? null, createdAt: now }));
+  const values = unique.map((e) => ({
+    organizationId,
+    hsCode: e.hs_code,
+    countryCode: e.country_code,
+    reason: e.reason ?? null,
+    createdAt: now,
+  }));
   const statements = [db.delete(classifyBlocklist).where(eq(classifyBlocklist.organizationId, organizationId))];
   for (let i = 0; i < values.length; i += IMPORT_ROWS_PER_STATEMENT) {
     statements.push(db.insert(classifyBlocklist).values(values.slice(i, i + IMPORT_ROWS_PER_STATEMENT)) as never);
@@ -447,7 +532,11 @@ export async function importBlocklist(
 }
 
 /** Newest first; `starting_after` is an entry id. */
-export async function listBlocks(db: Db, organizationId: string, q: { limit: number; starting_after?: number | undefined; country_code?: string | undefined }) {
+export async function listBlocks(
+  db: Db,
+  organizationId: string,
+  q: { limit: number; starting_after?: number | undefined; country_code?: string | undefined },
+) {
   const where = [eq(classifyBlocklist.organizationId, organizationId)];
   if (q.starting_after !== undefined) where.push(lt(classifyBlocklist.id, q.starting_after));
   if (q.country_code) where.push(eq(classifyBlocklist.countryCode, q.country_code));

@@ -112,14 +112,22 @@ export function createdTree(t: Tree) {
     ...(p.dimensions ? (JSON.parse(p.dimensions) as Record<string, unknown>) : {}),
     declared_value: p.declaredValue,
     currency_code: p.currencyCode,
-    items: t.items.filter((i) => i.parcelId === p.id && !t.orders.some((o) => o.id === i.orderId && o.parcelId === p.id)).map((i) => itemOut(i, i.orderId ? (orderRef.get(i.orderId) ?? null) : null)),
+    items: t.items
+      .filter((i) => i.parcelId === p.id && !t.orders.some((o) => o.id === i.orderId && o.parcelId === p.id))
+      .map((i) => itemOut(i, i.orderId ? (orderRef.get(i.orderId) ?? null) : null)),
     orders: t.orders
       .filter((o) => o.parcelId === p.id)
-      .map((o) => ({ ...orderOut(o), items: t.items.filter((i) => i.orderId === o.id).map((i) => itemOut(i, o.orderRef)) })),
+      .map((o) => ({
+        ...orderOut(o),
+        items: t.items.filter((i) => i.orderId === o.id).map((i) => itemOut(i, o.orderRef)),
+      })),
   }));
   const orders = t.orders
     .filter((o) => o.parcelId === null)
-    .map((o) => ({ ...orderOut(o), items: t.items.filter((i) => i.orderId === o.id).map((i) => itemOut(i, o.orderRef)) }));
+    .map((o) => ({
+      ...orderOut(o),
+      items: t.items.filter((i) => i.orderId === o.id).map((i) => itemOut(i, o.orderRef)),
+    }));
   return { parcels, orders };
 }
 
@@ -146,7 +154,11 @@ export function retrievalTree(t: Tree) {
       weight_value: p.weightValue,
       orders: orderIds.map((oid) => {
         const o = t.orders.find((x) => x.id === oid);
-        return { order_ref: o?.orderRef ?? null, invoice_number: o?.invoiceNumber ?? null, items: inParcel.filter((i) => i.orderId === oid).map(retrievalItem) };
+        return {
+          order_ref: o?.orderRef ?? null,
+          invoice_number: o?.invoiceNumber ?? null,
+          items: inParcel.filter((i) => i.orderId === oid).map(retrievalItem),
+        };
       }),
     };
   });

@@ -7,23 +7,55 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped, scopedWrite } from "../../http/router";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  ListQuery,
+  newRouter,
+  ok,
+  scoped,
+  scopedWrite,
+} from "../../http/router";
 import { IsoDate } from "../../http/schemas";
 import { rateLimit } from "../../middleware/rate-limit";
-import { enqueue } from "../webhooks/service";
 import { documentToWire, enqueueRuns, holdToWire, preAlertToWire } from "../flows/service";
-import { deleteWithGuards, documentContent, eventToWire, listDocuments, listEvents, listHolds, listPreAlerts, placeHold, releaseHold, timeline } from "./related";
+import { enqueue } from "../webhooks/service";
 import { consignmentOut, createdTree, retrievalTree } from "./output";
+import {
+  deleteWithGuards,
+  documentContent,
+  eventToWire,
+  listDocuments,
+  listEvents,
+  listHolds,
+  listPreAlerts,
+  placeHold,
+  releaseHold,
+  timeline,
+} from "./related";
 import { ConsignmentInput } from "./schemas";
 import { createConsignment, createRejected, customersById, listConsignments, readConsignmentJson } from "./service";
 
 const tags = ["Consignments"];
 const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps"), archive: c.env.ARCHIVE });
-const scopeOf = (c: Context<AppEnv>, consignmentId: string) => ({ workspaceId: c.get("workspace")!.id, consignmentId, pinnedCustomerId: c.get("auth")?.customerId ?? null });
+const scopeOf = (c: Context<AppEnv>, consignmentId: string) => ({
+  workspaceId: c.get("workspace")!.id,
+  consignmentId,
+  pinnedCustomerId: c.get("auth")?.customerId ?? null,
+});
 const pinned = (c: Context<AppEnv>) => c.get("auth")?.customerId ?? null;
-const IdParam = z.object({ id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }) });
+const IdParam = z.object({
+  id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }),
+});
 const Rejected = z
-  .object({ success: z.literal(false), message: z.string(), errors: z.array(z.string()), validation_errors: z.array(z.object({ message: z.string() })) })
+  .object({
+    success: z.literal(false),
+    message: z.string(),
+    errors: z.array(z.string()),
+    validation_errors: z.array(z.object({ message: z.string() })),
+  })
   .openapi("ConsignmentRejected");
 const notFound = { 404: json(ErrorSchema, "No such consignment in this workspace") };
 
@@ -35,7 +67,10 @@ const create = createRoute({
   ...scopedWrite("consignments:write", rateLimit("consignment_create")),
   request: { body: { required: true, content: { "application/json": { schema: ConsignmentInput } } } },
   responses: {
-    201: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "Created: data.consignment, data.parcels, data.orders, data.documents (made by inline flow actions), data.validation_warnings (when warning rules matched), data.flows (inline flow actions and their results, when any ran)"),
+    201: json(
+      z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }),
+      "Created: data.consignment, data.parcels, data.orders, data.documents (made by inline flow actions), data.validation_warnings (when warning rules matched), data.flows (inline flow actions and their results, when any ran)",
+    ),
     422: json(Rejected, "Rejected"),
     ...errorResponses,
   },
@@ -51,7 +86,12 @@ const list = createRoute({
     query: z
       .object({
         limit: z.coerce.number().int().min(1).max(100).default(50),
-        starting_after: z.string().min(1).max(100).optional().openapi({ description: "A consignment id: return older consignments" }),
+        starting_after: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .openapi({ description: "A consignment id: return older consignments" }),
         shipment_ref: z.string().min(1).max(100).optional(),
         external_code: z.string().min(1).max(100).optional(),
         status: z.string().min(1).max(50).optional(),
@@ -61,7 +101,18 @@ const list = createRoute({
       })
       .strict(),
   },
-  responses: { 200: json(z.object({ success: z.literal(true), message: z.string(), consignments: z.array(z.record(z.string(), z.unknown())), has_more: z.boolean() }), "One page"), ...errorResponses },
+  responses: {
+    200: json(
+      z.object({
+        success: z.literal(true),
+        message: z.string(),
+        consignments: z.array(z.record(z.string(), z.unknown())),
+        has_more: z.boolean(),
+      }),
+      "One page",
+    ),
+    ...errorResponses,
+  },
 });
 
 const get = createRoute({
@@ -71,7 +122,11 @@ const get = createRoute({
   summary: "Retrieve a consignment (the object itself, no envelope)",
   ...scoped("consignments:read"),
   request: { params: IdParam },
-  responses: { 200: json(z.record(z.string(), z.unknown()).openapi("Consignment"), "The consignment"), ...notFound, ...errorResponses },
+  responses: {
+    200: json(z.record(z.string(), z.unknown()).openapi("Consignment"), "The consignment"),
+    ...notFound,
+    ...errorResponses,
+  },
 });
 
 const remove = createRoute({
@@ -79,10 +134,16 @@ const remove = createRoute({
   path: "/consignments/{id}",
   tags,
   summary: "Delete a consignment permanently",
-  description: "Removes the consignment and everything under it. Refused with 409 when a workspace delete guard applies (setting `consignments.delete_guards`: active holds by default, optionally stored assessments); the refusal is recorded as a `deletion.refused` event.",
+  description:
+    "Removes the consignment and everything under it. Refused with 409 when a workspace delete guard applies (setting `consignments.delete_guards`: active holds by default, optionally stored assessments); the refusal is recorded as a `deletion.refused` event.",
   ...scoped("consignments:write"),
   request: { params: IdParam },
-  responses: { 200: json(z.object({ deleted: z.literal(true), id: z.string() }), "Deleted"), ...notFound, 409: json(ErrorSchema, "Refused by a delete guard"), ...errorResponses },
+  responses: {
+    200: json(z.object({ deleted: z.literal(true), id: z.string() }), "Deleted"),
+    ...notFound,
+    409: json(ErrorSchema, "Refused by a delete guard"),
+    ...errorResponses,
+  },
 });
 
 // ---- sub-resources ---------------------------------------------------------------------------------------
@@ -115,11 +176,34 @@ const DocumentSchema = z
   })
   .openapi("Document");
 const PreAlertSchema = z
-  .object({ id: z.string(), recipient: z.string(), channel: z.string(), event_id: z.string().nullable(), payload: z.record(z.string(), z.unknown()), flow_id: z.number().int().nullable(), created_at: z.string() })
+  .object({
+    id: z.string(),
+    recipient: z.string(),
+    channel: z.string(),
+    event_id: z.string().nullable(),
+    payload: z.record(z.string(), z.unknown()),
+    flow_id: z.number().int().nullable(),
+    created_at: z.string(),
+  })
   .openapi("PreAlert");
-const EventSchema = z.object({ id: z.string(), type: z.string(), data: z.record(z.string(), z.unknown()), request_id: z.string().nullable(), created_at: z.string() }).openapi("ConsignmentEvent");
+const EventSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    request_id: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("ConsignmentEvent");
 const TimelineSchema = z
-  .object({ at: z.string(), event_id: z.string(), type: z.string(), title: z.string(), detail: z.string().nullable(), actor: z.string() })
+  .object({
+    at: z.string(),
+    event_id: z.string(),
+    type: z.string(),
+    title: z.string(),
+    detail: z.string().nullable(),
+    actor: z.string(),
+  })
   .openapi("TimelineEntry");
 const HoldParams = IdParam.extend({ hold_id: z.string().min(1).max(100) });
 const DocParams = IdParam.extend({ document_id: z.string().min(1).max(100) });
@@ -143,9 +227,18 @@ const sub = {
     path: "/consignments/{id}/holds",
     tags,
     summary: "Place a hold on a consignment",
-    description: "A hold stops the consignment from being deleted (with the default delete guards) until it is released.",
+    description:
+      "A hold stops the consignment from being deleted (with the default delete guards) until it is released.",
     ...scoped("consignments:write"),
-    request: { params: IdParam, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500), code: z.string().trim().min(1).max(50).optional() }).strict().openapi({ example: { reason: "Awaiting export licence", code: "LICENCE" } })) },
+    request: {
+      params: IdParam,
+      body: jsonBody(
+        z
+          .object({ reason: z.string().trim().min(1).max(500), code: z.string().trim().min(1).max(50).optional() })
+          .strict()
+          .openapi({ example: { reason: "Awaiting export licence", code: "LICENCE" } }),
+      ),
+    },
     responses: { 201: json(ok({ hold: HoldSchema }), "Placed"), ...notFound, ...errorResponses },
   }),
   releaseHold: createRoute({
@@ -154,8 +247,21 @@ const sub = {
     tags,
     summary: "Release an active hold",
     ...scoped("consignments:write"),
-    request: { params: HoldParams, body: { required: false, content: { "application/json": { schema: z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict() } } } },
-    responses: { 200: json(ok({ hold: HoldSchema }), "Released"), ...notFound, 409: json(ErrorSchema, "Already released"), ...errorResponses },
+    request: {
+      params: HoldParams,
+      body: {
+        required: false,
+        content: {
+          "application/json": { schema: z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict() },
+        },
+      },
+    },
+    responses: {
+      200: json(ok({ hold: HoldSchema }), "Released"),
+      ...notFound,
+      409: json(ErrorSchema, "Already released"),
+      ...errorResponses,
+    },
   }),
   documents: createRoute({
     method: "get",
@@ -164,7 +270,11 @@ const sub = {
     summary: "Generated trade documents",
     ...scoped("consignments:read"),
     request: { params: IdParam },
-    responses: { 200: json(ok({ documents: z.array(DocumentSchema) }), "Documents, oldest first"), ...notFound, ...errorResponses },
+    responses: {
+      200: json(ok({ documents: z.array(DocumentSchema) }), "Documents, oldest first"),
+      ...notFound,
+      ...errorResponses,
+    },
   }),
   documentContent: createRoute({
     method: "get",
@@ -173,7 +283,11 @@ const sub = {
     summary: "One generated document itself (a printable HTML page)",
     ...scoped("consignments:read"),
     request: { params: DocParams },
-    responses: { 200: { description: "The document", content: { "text/html": { schema: z.string() } } }, ...notFound, ...errorResponses },
+    responses: {
+      200: { description: "The document", content: { "text/html": { schema: z.string() } } },
+      ...notFound,
+      ...errorResponses,
+    },
   }),
   preAlerts: createRoute({
     method: "get",
@@ -182,7 +296,11 @@ const sub = {
     summary: "Pre-alerts sent for a consignment",
     ...scoped("consignments:read"),
     request: { params: IdParam },
-    responses: { 200: json(ok({ pre_alerts: z.array(PreAlertSchema) }), "Pre-alerts, oldest first"), ...notFound, ...errorResponses },
+    responses: {
+      200: json(ok({ pre_alerts: z.array(PreAlertSchema) }), "Pre-alerts, oldest first"),
+      ...notFound,
+      ...errorResponses,
+    },
   }),
   preAlertsAlias: createRoute({
     method: "get",
@@ -191,17 +309,26 @@ const sub = {
     summary: "Pre-alerts sent for a consignment (same listing as /pre-alerts)",
     ...scoped("consignments:read"),
     request: { params: IdParam },
-    responses: { 200: json(ok({ pre_alerts: z.array(PreAlertSchema) }), "Pre-alerts, oldest first"), ...notFound, ...errorResponses },
+    responses: {
+      200: json(ok({ pre_alerts: z.array(PreAlertSchema) }), "Pre-alerts, oldest first"),
+      ...notFound,
+      ...errorResponses,
+    },
   }),
   events: createRoute({
     method: "get",
     path: "/consignments/{id}/events",
     tags,
     summary: "Raw consignment events, oldest first",
-    description: "Types: consignment.created, tags.added, hold.placed, hold.released, document.generated, pre_alert.sent, flow.action_failed, assessment.created, deletion.refused.",
+    description:
+      "Types: consignment.created, tags.added, hold.placed, hold.released, document.generated, pre_alert.sent, flow.action_failed, assessment.created, deletion.refused.",
     ...scoped("consignments:read"),
     request: { params: IdParam, query: EventsQuery },
-    responses: { 200: json(ok({ events: z.array(EventSchema), has_more: z.boolean() }), "Events"), ...notFound, ...errorResponses },
+    responses: {
+      200: json(ok({ events: z.array(EventSchema), has_more: z.boolean() }), "Events"),
+      ...notFound,
+      ...errorResponses,
+    },
   }),
   timeline: createRoute({
     method: "get",
@@ -210,7 +337,11 @@ const sub = {
     summary: "Human-readable timeline of a consignment",
     ...scoped("consignments:read"),
     request: { params: IdParam, query: EventsQuery },
-    responses: { 200: json(ok({ timeline: z.array(TimelineSchema), has_more: z.boolean() }), "Timeline, oldest first"), ...notFound, ...errorResponses },
+    responses: {
+      200: json(ok({ timeline: z.array(TimelineSchema), has_more: z.boolean() }), "Timeline, oldest first"),
+      ...notFound,
+      ...errorResponses,
+    },
   }),
 };
 
@@ -226,11 +357,16 @@ export const consignmentRoutes = newRouter()
     async (c) => {
       const ws = c.get("workspace")!;
       const ctx = ctxOf(c);
-      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(ctx, ws, c.req.valid("json"), {
-        pinnedCustomerId: pinned(c),
-        requestId: c.get("requestId"),
-        beforeCommit: () => c.get("archiveGate")!(),
-      });
+      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(
+        ctx,
+        ws,
+        c.req.valid("json"),
+        {
+          pinnedCustomerId: pinned(c),
+          requestId: c.get("requestId"),
+          beforeCommit: () => c.get("archiveGate")!(),
+        },
+      );
       // Committed: hand the new deliveries and flow runs to their queues now (the cron sweep catches any this misses).
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
       if (runIds.length) c.executionCtx.waitUntil(enqueueRuns(c.env.FLOWS, runIds));
@@ -249,8 +385,15 @@ export const consignmentRoutes = newRouter()
     ((result: { success: boolean; error?: { issues: z.core.$ZodIssue[] } }) => {
       if (result.success) return;
       const issues = result.error!.issues.map((i) => {
-        const path = i.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
-        if (i.code === "unrecognized_keys" && i.path.length === 0 && (i as { keys?: string[] }).keys?.includes("items")) {
+        const path = i.path
+          .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+          .join("")
+          .replace(/^\./, "");
+        if (
+          i.code === "unrecognized_keys" &&
+          i.path.length === 0 &&
+          (i as { keys?: string[] }).keys?.includes("items")
+        ) {
           return "items: top-level items are not accepted; put items in parcels[].items (linked by order_ref) or in parcels[].orders[].items";
         }
         return `${path || "body"}: ${i.message}`;
@@ -262,8 +405,22 @@ export const consignmentRoutes = newRouter()
     const ws = c.get("workspace")!;
     const ctx = ctxOf(c);
     const { rows, hasMore } = await listConsignments(ctx, ws.id, c.req.valid("query"), pinned(c));
-    const names = await customersById(ctx, ws.id, rows.map((r) => r.customerId).filter((x): x is number => x !== null));
-    return c.json({ success: true as const, message: "", consignments: rows.map((r) => consignmentOut(r, r.customerId !== null ? (names.get(r.customerId) ?? null) : null)), has_more: hasMore }, 200);
+    const names = await customersById(
+      ctx,
+      ws.id,
+      rows.map((r) => r.customerId).filter((x): x is number => x !== null),
+    );
+    return c.json(
+      {
+        success: true as const,
+        message: "",
+        consignments: rows.map((r) =>
+          consignmentOut(r, r.customerId !== null ? (names.get(r.customerId) ?? null) : null),
+        ),
+        has_more: hasMore,
+      },
+      200,
+    );
   })
   .openapi(get, async (c) => {
     const body = await readConsignmentJson(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, pinned(c));
@@ -279,7 +436,12 @@ export const consignmentRoutes = newRouter()
     return c.json({ success: true as const, message: "", holds: rows.map(holdToWire) }, 200);
   })
   .openapi(sub.placeHold, async (c) => {
-    const hold = await placeHold(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("json"), c.get("requestId"));
+    const hold = await placeHold(
+      ctxOf(c),
+      scopeOf(c, c.req.valid("param").id),
+      c.req.valid("json"),
+      c.get("requestId"),
+    );
     return c.json({ success: true as const, message: "Hold placed", hold: holdToWire(hold) }, 201);
   })
   .openapi(sub.releaseHold, async (c) => {
@@ -295,7 +457,10 @@ export const consignmentRoutes = newRouter()
   .openapi(sub.documentContent, async (c) => {
     const { id, document_id } = c.req.valid("param");
     const { row, body } = await documentContent(ctxOf(c), scopeOf(c, id), document_id);
-    return new Response(body.body, { status: 200, headers: { "content-type": row.contentType, "content-length": String(row.size), etag: `"${row.sha256}"` } }) as never;
+    return new Response(body.body, {
+      status: 200,
+      headers: { "content-type": row.contentType, "content-length": String(row.size), etag: `"${row.sha256}"` },
+    }) as never;
   })
   .openapi(sub.preAlerts, preAlertsHandler)
   .openapi(sub.preAlertsAlias, preAlertsHandler)

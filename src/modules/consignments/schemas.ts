@@ -9,11 +9,27 @@ import { CountryCode, CurrencyCode, IsoDate } from "../../http/schemas";
 const str = (max: number) => z.string().max(max);
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-export const INCOTERMS = ["EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DAP", "DPU", "DDP", "DDU", "DAT"] as const;
+export const INCOTERMS = [
+  "EXW",
+  "FCA",
+  "FAS",
+  "FOB",
+  "CFR",
+  "CIF",
+  "CPT",
+  "CIP",
+  "DAP",
+  "DPU",
+  "DDP",
+  "DDU",
+  "DAT",
+] as const;
 
 export const Money = z.object({ amount: z.number().nonnegative().max(1e12), currency_code: CurrencyCode }).strict();
 
-const Contact = z.object({ name: opt(str(200)), phone: opt(str(50)), email: opt(z.string().email().max(254)) }).strict();
+const Contact = z
+  .object({ name: opt(str(200)), phone: opt(str(50)), email: opt(z.string().email().max(254)) })
+  .strict();
 
 const partyShape = {
   code: opt(str(100)),
@@ -33,7 +49,9 @@ const partyShape = {
   manufacturer_id: opt(str(50)),
 };
 export const Sender = z.object(partyShape).strict();
-export const Receiver = z.object({ ...partyShape, time_zone: opt(str(64)), type: opt(z.enum(["Business", "Residential"])) }).strict();
+export const Receiver = z
+  .object({ ...partyShape, time_zone: opt(str(64)), type: opt(z.enum(["Business", "Residential"])) })
+  .strict();
 
 const SlimAddress = z
   .object({
@@ -72,7 +90,12 @@ export const Item = z
     certificate_number: opt(str(100)),
     compliance: z.record(z.string().max(50), z.unknown()).optional(),
     dangerous_goods: z
-      .object({ un_id: opt(str(10)), shipping_name: opt(str(500)), product_class: opt(str(20)), packaging_group: opt(str(10)) })
+      .object({
+        un_id: opt(str(10)),
+        shipping_name: opt(str(500)),
+        product_class: opt(str(20)),
+        packaging_group: opt(str(10)),
+      })
       .catchall(z.unknown())
       .optional(),
   })
@@ -89,7 +112,9 @@ const orderShape = {
   other_charge: Money.optional(),
 };
 export const Order = z.object(orderShape).strict();
-export const NestedOrder = z.object({ ...orderShape, order_ref: opt(str(100)), items: z.array(Item).max(1000).default([]) }).strict();
+export const NestedOrder = z
+  .object({ ...orderShape, order_ref: opt(str(100)), items: z.array(Item).max(1000).default([]) })
+  .strict();
 
 export const Parcel = z
   .object({
@@ -109,11 +134,20 @@ export const Parcel = z
 
 export const ConsignmentInput = z
   .object({
-    shipment_ref: z.string().min(1, "must be 1-100 characters").max(100, "must be 1-100 characters").openapi({ example: "SHP-1001" }),
+    shipment_ref: z
+      .string()
+      .min(1, "must be 1-100 characters")
+      .max(100, "must be 1-100 characters")
+      .openapi({ example: "SHP-1001" }),
     customer_id: opt(z.number().int().positive()),
     type: z.enum(["delivery", "return", "exchange"]).default("delivery"),
     external_code: opt(str(100)),
-    incoterm: opt(z.string().transform((s) => s.toUpperCase()).pipe(z.enum(INCOTERMS))),
+    incoterm: opt(
+      z
+        .string()
+        .transform((s) => s.toUpperCase())
+        .pipe(z.enum(INCOTERMS)),
+    ),
     entry_date: opt(IsoDate),
     transport_mode: opt(z.enum(["sea", "air", "road", "rail"])),
     weight_unit: z.enum(["kg", "g", "lb", "oz"]).default("kg"),
@@ -133,11 +167,23 @@ export const ConsignmentInput = z
       .strict()
       .optional(),
     supporting_agents: z
-      .object({ return: SlimAddress.optional(), pudo: SlimAddress.optional(), importer_of_record: SlimAddress.optional(), billing: SlimAddress.optional() })
+      .object({
+        return: SlimAddress.optional(),
+        pudo: SlimAddress.optional(),
+        importer_of_record: SlimAddress.optional(),
+        billing: SlimAddress.optional(),
+      })
       .strict()
       .optional(),
     carrier: z
-      .object({ org_carrier_id: z.union([z.number().int(), str(100)]), service_id: opt(z.union([z.number().int(), str(100)])), additional_service_ids: z.array(z.union([z.number().int(), str(100)])).max(20).optional() })
+      .object({
+        org_carrier_id: z.union([z.number().int(), str(100)]),
+        service_id: opt(z.union([z.number().int(), str(100)])),
+        additional_service_ids: z
+          .array(z.union([z.number().int(), str(100)]))
+          .max(20)
+          .optional(),
+      })
       .strict()
       .optional(),
     sender: Sender.optional(),
@@ -154,10 +200,19 @@ export const ConsignmentInput = z
     contract_condition: opt(str(100)),
     total_discount: Money.optional(),
     attributes: z
-      .object({ cash_on_delivery: z.unknown().optional(), notification_type: z.unknown().optional(), flexible_delivery: z.unknown().optional(), pod_required: z.unknown().optional(), content_type: z.unknown().optional() })
+      .object({
+        cash_on_delivery: z.unknown().optional(),
+        notification_type: z.unknown().optional(),
+        flexible_delivery: z.unknown().optional(),
+        pod_required: z.unknown().optional(),
+        content_type: z.unknown().optional(),
+      })
       .strict()
       .optional(),
-    committed_delivery_window: z.object({ from: z.string().max(40), to: z.string().max(40) }).strict().optional(),
+    committed_delivery_window: z
+      .object({ from: z.string().max(40), to: z.string().max(40) })
+      .strict()
+      .optional(),
     volume_unit: opt(z.enum(["ml", "l"])),
   })
   .strict()
@@ -168,14 +223,40 @@ export const ConsignmentInput = z
       incoterm: "DDP",
       transport_mode: "air",
       weight_unit: "kg",
-      sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB", eori_id: "GB123456789000" },
-      receiver: { company_name: "Buyer Inc", address_1: "5 Main St", city: "Austin", state_province: "TX", post_code: "73301", country_code: "US", type: "Business" },
+      sender: {
+        company_name: "Acme Ltd",
+        address_1: "1 High St",
+        city: "London",
+        post_code: "E1 6AN",
+        country_code: "GB",
+        eori_id: "GB123456789000",
+      },
+      receiver: {
+        company_name: "Buyer Inc",
+        address_1: "5 Main St",
+        city: "Austin",
+        state_province: "TX",
+        post_code: "73301",
+        country_code: "US",
+        type: "Business",
+      },
       orders: [{ order_ref: "ORD-1", amount: 25, currency_code: "GBP", invoice_number: "INV-1" }],
       parcels: [
         {
           weight_value: 0.4,
           barcode: "JD0001",
-          items: [{ order_ref: "ORD-1", sku: "TSHIRT-M", title: "Cotton T-shirt", quantity: 2, unit_value: 12.5, currency_code: "GBP", country_of_origin: "PT", hs_code: "6109.10" }],
+          items: [
+            {
+              order_ref: "ORD-1",
+              sku: "TSHIRT-M",
+              title: "Cotton T-shirt",
+              quantity: 2,
+              unit_value: 12.5,
+              currency_code: "GBP",
+              country_of_origin: "PT",
+              hs_code: "6109.10",
+            },
+          ],
         },
       ],
     } as never,

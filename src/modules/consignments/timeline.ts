@@ -19,7 +19,8 @@ export interface TimelineEntry {
   actor: string;
 }
 
-const by = (d: Record<string, unknown>) => (d.flow_id != null ? `flow '${String(d.flow_name)}' (${String(d.flow_id)})${d.inline ? ", inline" : ""}` : "api");
+const by = (d: Record<string, unknown>) =>
+  d.flow_id != null ? `flow '${String(d.flow_name)}' (${String(d.flow_id)})${d.inline ? ", inline" : ""}` : "api";
 const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(", ") : "");
 
 export function timelineEntry(e: RawEvent): TimelineEntry {
@@ -27,17 +28,31 @@ export function timelineEntry(e: RawEvent): TimelineEntry {
   const base = { at: e.createdAt, event_id: e.id, type: e.type, actor: by(d) };
   switch (e.type) {
     case "consignment.created": {
-      const flows = Array.isArray(d.flows_matched) && d.flows_matched.length ? `; flows triggered: ${list(d.flows_matched)}` : "";
-      return { ...base, actor: "api", title: "Consignment created", detail: `${String(d.shipment_ref)}: ${String(d.parcels)} parcel(s), ${String(d.items)} item(s)${flows}` };
+      const flows =
+        Array.isArray(d.flows_matched) && d.flows_matched.length ? `; flows triggered: ${list(d.flows_matched)}` : "";
+      return {
+        ...base,
+        actor: "api",
+        title: "Consignment created",
+        detail: `${String(d.shipment_ref)}: ${String(d.parcels)} parcel(s), ${String(d.items)} item(s)${flows}`,
+      };
     }
     case "tags.added":
       return { ...base, title: "Tags added", detail: list(d.tags) || "no new tags" };
     case "hold.placed":
       return { ...base, title: "Hold placed", detail: `${d.code ? `[${String(d.code)}] ` : ""}${String(d.reason)}` };
     case "hold.released":
-      return { ...base, title: "Hold released", detail: `${String(d.hold_id)}${d.reason ? `: ${String(d.reason)}` : ""}` };
+      return {
+        ...base,
+        title: "Hold released",
+        detail: `${String(d.hold_id)}${d.reason ? `: ${String(d.reason)}` : ""}`,
+      };
     case "document.generated":
-      return { ...base, title: "Commercial invoice generated", detail: `invoice ${String(d.invoice_number)} (document ${String(d.document_id)})` };
+      return {
+        ...base,
+        title: "Commercial invoice generated",
+        detail: `invoice ${String(d.invoice_number)} (document ${String(d.document_id)})`,
+      };
     case "pre_alert.sent":
       return { ...base, title: "Pre-alert sent", detail: `to ${String(d.recipient)}` };
     case "flow.action_failed":

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, jsonBody, ListQuery, newRouter, ok, scoped } from "../../http/router";
 import { FlowInput, FlowSchema, FlowUpdate } from "./schemas";
 import { createFlow, deleteFlow, flowToWire, getFlow, listFlows, updateFlow } from "./service";
 
@@ -30,7 +30,10 @@ const routes = {
     summary: "List flows",
     ...scoped("settings:read"),
     request: { query: ListQuery.extend({ starting_after: z.coerce.number().int().positive().optional() }) },
-    responses: { 200: json(ok({ flows: z.array(FlowSchema), has_more: z.boolean() }), "Flows, newest first"), ...errorResponses },
+    responses: {
+      200: json(ok({ flows: z.array(FlowSchema), has_more: z.boolean() }), "Flows, newest first"),
+      ...errorResponses,
+    },
   }),
   create: createRoute({
     method: "post",
@@ -43,7 +46,15 @@ const routes = {
     request: { body: jsonBody(FlowInput.openapi("FlowInput", { example })) },
     responses: { 201: json(ok({ flow: FlowSchema }), "Created"), ...errorResponses },
   }),
-  get: createRoute({ method: "get", path: "/settings/flows/{id}", tags, summary: "Get a flow", ...scoped("settings:read"), request: { params: IdParam }, responses: { 200: json(ok({ flow: FlowSchema }), "The flow"), ...notFoundResp, ...errorResponses } }),
+  get: createRoute({
+    method: "get",
+    path: "/settings/flows/{id}",
+    tags,
+    summary: "Get a flow",
+    ...scoped("settings:read"),
+    request: { params: IdParam },
+    responses: { 200: json(ok({ flow: FlowSchema }), "The flow"), ...notFoundResp, ...errorResponses },
+  }),
   update: createRoute({
     method: "patch",
     path: "/settings/flows/{id}",
@@ -61,7 +72,11 @@ const routes = {
     summary: "Delete a flow",
     ...scoped("settings:write"),
     request: { params: IdParam },
-    responses: { 200: json(ok({ deleted: z.literal(true), id: z.number().int() }), "Deleted"), ...notFoundResp, ...errorResponses },
+    responses: {
+      200: json(ok({ deleted: z.literal(true), id: z.number().int() }), "Deleted"),
+      ...notFoundResp,
+      ...errorResponses,
+    },
   }),
 };
 
@@ -74,7 +89,16 @@ export const flowRoutes = newRouter()
     const row = await createFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("json"));
     return c.json({ success: true as const, message: "Flow created", flow: flowToWire(row) }, 201);
   })
-  .openapi(routes.get, async (c) => c.json({ success: true as const, message: "", flow: flowToWire(await getFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id)) }, 200))
+  .openapi(routes.get, async (c) =>
+    c.json(
+      {
+        success: true as const,
+        message: "",
+        flow: flowToWire(await getFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id)),
+      },
+      200,
+    ),
+  )
   .openapi(routes.update, async (c) => {
     const row = await updateFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, c.req.valid("json"));
     return c.json({ success: true as const, message: "Flow updated", flow: flowToWire(row) }, 200);

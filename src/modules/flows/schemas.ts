@@ -9,9 +9,20 @@ export const TRIGGERS = ["consignment.created"] as const;
 export const ACTION_TYPES = ["add_tags", "place_hold", "generate_commercial_invoice", "send_pre_alert"] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-const wait = z.boolean().default(false).openapi({ description: "Run inside the create request and include the result in its response; a failure rejects the create with 422." });
+const wait = z
+  .boolean()
+  .default(false)
+  .openapi({
+    description:
+      "Run inside the create request and include the result in its response; a failure rejects the create with 422.",
+  });
 
-const Tag = z.string().trim().min(1).max(50).regex(/^[\p{L}\p{N}][\p{L}\p{N} _:./-]*$/u, "letters, digits, space and _ : . / - only");
+const Tag = z
+  .string()
+  .trim()
+  .min(1)
+  .max(50)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _:./-]*$/u, "letters, digits, space and _ : . / - only");
 
 export const AddTags = z.object({ type: z.literal("add_tags"), tags: z.array(Tag).min(1).max(20), wait }).strict();
 export const PlaceHold = z
@@ -33,19 +44,38 @@ export const GenerateInvoice = z
 export const SendPreAlert = z
   .object({
     type: z.literal("send_pre_alert"),
-    recipient: z.string().trim().min(1).max(254).openapi({ description: "Who the pre-alert is for (broker or agent email or code); carried in the webhook event", example: "broker@customs.example" }),
+    recipient: z
+      .string()
+      .trim()
+      .min(1)
+      .max(254)
+      .openapi({
+        description: "Who the pre-alert is for (broker or agent email or code); carried in the webhook event",
+        example: "broker@customs.example",
+      }),
     wait,
   })
   .strict();
 
-export const Action = z.discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert]).openapi("FlowAction");
+export const Action = z
+  .discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert])
+  .openapi("FlowAction");
 export type ActionT = z.output<typeof Action>;
 
 export const FlowInput = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "Hold and invoice DDP parcels" }),
     trigger: z.enum(TRIGGERS).default("consignment.created"),
-    external_code: z.string().trim().min(1).max(100).nullable().optional().openapi({ description: "Only consignments with this external_code trigger the flow; null or absent: every consignment" }),
+    external_code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .openapi({
+        description: "Only consignments with this external_code trigger the flow; null or absent: every consignment",
+      }),
     actions: z.array(Action).min(1).max(10),
     enabled: z.boolean().optional(),
   })

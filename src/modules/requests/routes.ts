@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
 import { ErrorSchema, errorResponses, json, newRouter } from "../../http/router";
 import { requireScope } from "../../middleware/auth";
-import { METHODS, SOURCES, SURFACES, getBody, getRequest, listRequests, requestToWire } from "./service";
+import { getBody, getRequest, listRequests, METHODS, requestToWire, SOURCES, SURFACES } from "./service";
 
 const tags = ["Request archive"];
 const guard = { middleware: [requireScope("requests:read")], security: [{ oauth2: ["requests:read"] }] };
@@ -20,7 +20,10 @@ const RequestRow = z
     surface: z.string().openapi({ example: "admin-api" }),
     method: z.string().openapi({ example: "POST" }),
     source: z.enum(SOURCES),
-    actor: z.string().nullable().openapi({ description: "client_id of the API client", example: "ci_wMlPsg4Mt8JsASxoG9PLpw" }),
+    actor: z
+      .string()
+      .nullable()
+      .openapi({ description: "client_id of the API client", example: "ci_wMlPsg4Mt8JsASxoG9PLpw" }),
     customer_id: z.number().int().nullable(),
     http_status: z.number().int(),
     outcome: z.enum(["completed", "failed"]),
@@ -36,14 +39,44 @@ const RequestRow = z
 const ListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(50),
-    starting_after: z.string().uuid().optional().openapi({ description: "Keyset cursor: a request id; the page holds older requests" }),
-    path_prefix: z.string().min(1).max(500).optional().openapi({ example: "/admin/api/v1/consignments", description: "Case-sensitive prefix of the request path (internal runs have paths such as `job:archive-retention` or `flow:...`)" }),
+    starting_after: z
+      .string()
+      .uuid()
+      .optional()
+      .openapi({ description: "Keyset cursor: a request id; the page holds older requests" }),
+    path_prefix: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({
+        example: "/admin/api/v1/consignments",
+        description:
+          "Case-sensitive prefix of the request path (internal runs have paths such as `job:archive-retention` or `flow:...`)",
+      }),
     surface: z.enum(SURFACES).optional(),
     method: z.enum(METHODS).optional(),
     outcome: z.enum(["completed", "failed"]).optional(),
-    source: z.enum(SOURCES).optional().openapi({ description: "`http` for API calls; `internal` / `flow` for runs that did not come over HTTP" }),
-    ref: z.string().min(1).max(200).optional().openapi({ example: "SHP-1001", description: "An identifier extracted from archived bodies (shipment ref, tracking number, external code, declaration ref, order ref...)" }),
-    ref_type: z.string().min(1).max(100).optional().openapi({ example: "shipment_ref", description: "Narrows `ref` to one identifier type" }),
+    source: z
+      .enum(SOURCES)
+      .optional()
+      .openapi({ description: "`http` for API calls; `internal` / `flow` for runs that did not come over HTTP" }),
+    ref: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        example: "SHP-1001",
+        description:
+          "An identifier extracted from archived bodies (shipment ref, tracking number, external code, declaration ref, order ref...)",
+      }),
+    ref_type: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ example: "shipment_ref", description: "Narrows `ref` to one identifier type" }),
   })
   .strict();
 
@@ -58,7 +91,10 @@ const list = createRoute({
   ...guard,
   request: { query: ListQuery },
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string(), requests: z.array(RequestRow), has_more: z.boolean() }), "One page of requests"),
+    200: json(
+      z.object({ success: z.literal(true), message: z.string(), requests: z.array(RequestRow), has_more: z.boolean() }),
+      "One page of requests",
+    ),
     ...errorResponses,
   },
 });
@@ -72,7 +108,12 @@ const get = createRoute({
   request: { params: IdParam },
   responses: {
     200: json(
-      z.object({ success: z.literal(true), message: z.string(), request: RequestRow, refs: z.array(z.object({ ref_type: z.string(), ref_value: z.string() })) }),
+      z.object({
+        success: z.literal(true),
+        message: z.string(),
+        request: RequestRow,
+        refs: z.array(z.object({ ref_type: z.string(), ref_value: z.string() })),
+      }),
       "The request",
     ),
     ...notFound,
@@ -88,7 +129,10 @@ const body = createRoute({
   ...guard,
   request: { params: IdParam },
   responses: {
-    200: { description: "The body as it was received", content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } } },
+    200: {
+      description: "The body as it was received",
+      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+    },
     ...notFound,
     ...errorResponses,
   },
@@ -96,15 +140,30 @@ const body = createRoute({
 
 export const requestRoutes = newRouter()
   .openapi(list, async (c) => {
-    const { rows, hasMore } = await listRequests(createDb(c.env.DB), c.get("workspace")!.id, c.req.valid("query"), c.get("auth")?.customerId ?? null);
+    const { rows, hasMore } = await listRequests(
+      createDb(c.env.DB),
+      c.get("workspace")!.id,
+      c.req.valid("query"),
+      c.get("auth")?.customerId ?? null,
+    );
     return c.json({ success: true as const, message: "", requests: rows.map(requestToWire), has_more: hasMore }, 200);
   })
   .openapi(get, async (c) => {
-    const { row, refs } = await getRequest(createDb(c.env.DB), c.get("workspace")!.id, c.req.valid("param").id, c.get("auth")?.customerId ?? null);
+    const { row, refs } = await getRequest(
+      createDb(c.env.DB),
+      c.get("workspace")!.id,
+      c.req.valid("param").id,
+      c.get("auth")?.customerId ?? null,
+    );
     return c.json({ success: true as const, message: "", request: requestToWire(row), refs }, 200);
   })
   .openapi(body, async (c) => {
-    const { row } = await getRequest(createDb(c.env.DB), c.get("workspace")!.id, c.req.valid("param").id, c.get("auth")?.customerId ?? null);
+    const { row } = await getRequest(
+      createDb(c.env.DB),
+      c.get("workspace")!.id,
+      c.req.valid("param").id,
+      c.get("auth")?.customerId ?? null,
+    );
     const obj = await getBody(c.env.ARCHIVE, row);
     return new Response(obj.body, {
       status: 200,

@@ -2,8 +2,9 @@
  * The request archive: search the audit trail, read one request with its refs, stream its archived body,
  * record runs that do not come over HTTP, and purge what is past a workspace's retention.
  */
+
+import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type SQL, and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { requestAudit, requestRefs, workspaces } from "../../db/schema/index";
 import type { Ref } from "../../engines/refs/extract";
@@ -72,7 +73,15 @@ export async function listRequests(db: Db, workspaceId: string, q: RequestQuery,
   if (q.ref) {
     const refWhere = [eq(requestRefs.workspaceId, workspaceId), eq(requestRefs.refValue, q.ref)];
     if (q.ref_type) refWhere.push(eq(requestRefs.refType, q.ref_type));
-    where.push(inArray(requestAudit.id, db.select({ id: requestRefs.requestId }).from(requestRefs).where(and(...refWhere))));
+    where.push(
+      inArray(
+        requestAudit.id,
+        db
+          .select({ id: requestRefs.requestId })
+          .from(requestRefs)
+          .where(and(...refWhere)),
+      ),
+    );
   }
   const rows = await db
     .select()
@@ -112,7 +121,9 @@ export function refInserts(db: Db, workspaceId: string, requestId: string, refs:
   const out = [];
   // 5 values a row: stay well under D1's 100 bound parameters per statement.
   for (let i = 0; i < refs.length; i += 15) {
-    const chunk = refs.slice(i, i + 15).map((r) => ({ requestId, workspaceId, refType: r.ref_type, refValue: r.ref_value, createdAt }));
+    const chunk = refs
+      .slice(i, i + 15)
+      .map((r) => ({ requestId, workspaceId, refType: r.ref_type, refValue: r.ref_value, createdAt }));
     out.push(db.insert(requestRefs).values(chunk));
   }
   return out;
@@ -151,7 +162,10 @@ export async function recordInternalRun(
   if (run.body) {
     const bytes = typeof run.body.bytes === "string" ? new TextEncoder().encode(run.body.bytes) : run.body.bytes;
     const key = archiveKey(run.workspaceId, at.nowMs, at.id);
-    await archive.put(key, bytes, { httpMetadata: { contentType: run.body.contentType }, customMetadata: { request_id: at.id, source: run.source } });
+    await archive.put(key, bytes, {
+      httpMetadata: { contentType: run.body.contentType },
+      customMetadata: { request_id: at.id, source: run.source },
+    });
     body = { key, size: bytes.byteLength, contentType: run.body.contentType };
   }
   const insertRow = db.insert(requestAudit).values({
@@ -185,7 +199,11 @@ export const PURGE_BATCH = 500;
  * Deletes audit rows, their refs and their archived bodies older than each workspace's retention. Bodies go
  * first: if the run dies midway, the rows that remain still point at what is left, and the next run finishes.
  */
-export async function purgeExpired(db: Db, archive: R2Bucket, nowMs: number): Promise<{ workspaceId: string; purged: number }[]> {
+export async function purgeExpired(
+  db: Db,
+  archive: R2Bucket,
+  nowMs: number,
+): Promise<{ workspaceId: string; purged: number }[]> {
   const all = await db.select({ id: workspaces.id, days: workspaces.archiveRetentionDays }).from(workspaces);
   const results = [];
   for (const ws of all) {
@@ -203,7 +221,9 @@ export async function purgeExpired(db: Db, archive: R2Bucket, nowMs: number): Pr
     const statements = [];
     for (let i = 0; i < ids.length; i += 90) {
       const chunk = ids.slice(i, i + 90);
-      statements.push(db.delete(requestRefs).where(and(eq(requestRefs.workspaceId, ws.id), inArray(requestRefs.requestId, chunk))));
+      statements.push(
+        db.delete(requestRefs).where(and(eq(requestRefs.workspaceId, ws.id), inArray(requestRefs.requestId, chunk))),
+      );
       statements.push(db.delete(requestAudit).where(inArray(requestAudit.id, chunk)));
     }
     const [first, ...rest] = statements;

@@ -1,7 +1,7 @@
 /** Wire schemas of the restrict area: the check request and response, custom rules, history rows. */
 import { z } from "@hono/zod-openapi";
-import { CountryCode, IsoDate, hsCode } from "../../http/schemas";
 import { tokens } from "../../engines/restrict/text";
+import { CountryCode, hsCode, IsoDate } from "../../http/schemas";
 
 const text = (max: number, example?: string) =>
   z
@@ -113,10 +113,22 @@ export const CreateRuleBody = z
     measure_direction: Direction,
     imposing_country_code: CountryCode,
     hs_code: hsCode(2, 10).nullable().optional().openapi({ description: "HS prefix, 2-10 digits", example: "9503" }),
-    keywords: z.array(Keyword).min(1).max(50).nullable().optional().openapi({ example: ["fidget spinner"] }),
+    keywords: z
+      .array(Keyword)
+      .min(1)
+      .max(50)
+      .nullable()
+      .optional()
+      .openapi({ example: ["fidget spinner"] }),
     origin_country_code: CountryCode.nullable().optional(),
     requirement: Requirement.nullable().optional(),
-    source_url: z.string().url().max(2000).regex(/^https?:\/\//i, "must be an http(s) URL").nullable().optional(),
+    source_url: z
+      .string()
+      .url()
+      .max(2000)
+      .regex(/^https?:\/\//i, "must be an http(s) URL")
+      .nullable()
+      .optional(),
     source_ref: z.string().max(500).nullable().optional(),
     valid_from: IsoDate.nullable().optional(),
     valid_to: IsoDate.nullable().optional(),
@@ -124,10 +136,18 @@ export const CreateRuleBody = z
   .strict()
   .superRefine((r, ctx) => {
     if (!r.hs_code && !(r.keywords && r.keywords.length) && !r.origin_country_code) {
-      ctx.addIssue({ code: "custom", path: ["hs_code"], message: "a rule needs hs_code, keywords or origin_country_code" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["hs_code"],
+        message: "a rule needs hs_code, keywords or origin_country_code",
+      });
     }
     if (r.hs_code && r.keywords && r.keywords.length) {
-      ctx.addIssue({ code: "custom", path: ["keywords"], message: "a rule matches by hs_code or by keywords, not both" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["keywords"],
+        message: "a rule matches by hs_code or by keywords, not both",
+      });
     }
     if (r.valid_from && r.valid_to && r.valid_to < r.valid_from) {
       ctx.addIssue({ code: "custom", path: ["valid_to"], message: "must not be before valid_from" });

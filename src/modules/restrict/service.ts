@@ -10,11 +10,18 @@
 import { and, count, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { dataSources, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
-import { type Match, type Rule, type RuleIndex, checkItem, compileRules, importCountries } from "../../engines/restrict/engine";
+import {
+  checkItem,
+  compileRules,
+  importCountries,
+  type Match,
+  type Rule,
+  type RuleIndex,
+} from "../../engines/restrict/engine";
 import type { Clock } from "../../lib/clock";
 import { forbidden, notFound, unprocessable, validationFailed } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
-import { SETTINGS_TTL_MS, cachedSettings } from "../settings/service";
+import { cachedSettings, SETTINGS_TTL_MS } from "../settings/service";
 import type { UsageInsert } from "../usage/service";
 
 export const DATASET = "restrictions";
@@ -265,12 +272,20 @@ export const orgRuleToWire = (r: OrgRow) => ({
 });
 
 /** Creates an organization rule; 422 when the organization already holds MAX_ORG_RULES active rules. */
-export async function createOrgRule(db: Db, scope: { organizationId: string; workspaceId: string }, input: CreateRuleInput, now: string) {
+export async function createOrgRule(
+  db: Db,
+  scope: { organizationId: string; workspaceId: string },
+  input: CreateRuleInput,
+  now: string,
+) {
   const [{ n }] = (await db
     .select({ n: count() })
     .from(orgRestrictionRules)
-    .where(and(eq(orgRestrictionRules.organizationId, scope.organizationId), isNull(orgRestrictionRules.deletedAt)))) as [{ n: number }];
-  if (n >= MAX_ORG_RULES) throw unprocessable(`An organization may hold at most ${MAX_ORG_RULES} custom rules; delete some first`);
+    .where(
+      and(eq(orgRestrictionRules.organizationId, scope.organizationId), isNull(orgRestrictionRules.deletedAt)),
+    )) as [{ n: number }];
+  if (n >= MAX_ORG_RULES)
+    throw unprocessable(`An organization may hold at most ${MAX_ORG_RULES} custom rules; delete some first`);
   const keywords = input.keywords?.length ? [...new Set(input.keywords)] : null;
   const rows = await db
     .insert(orgRestrictionRules)
@@ -298,11 +313,16 @@ export async function createOrgRule(db: Db, scope: { organizationId: string; wor
 }
 
 /** One page of the organization's active rules, newest first; `startingAfter` is a rule id. */
-export async function listOrgRules(db: Db, organizationId: string, query: { limit: number; starting_after?: string | undefined }) {
+export async function listOrgRules(
+  db: Db,
+  organizationId: string,
+  query: { limit: number; starting_after?: string | undefined },
+) {
   const where = [eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)];
   if (query.starting_after !== undefined) {
     const after = Number(query.starting_after);
-    if (!Number.isInteger(after) || after < 1) throw validationFailed([{ field: "starting_after", message: "must be a rule id" }]);
+    if (!Number.isInteger(after) || after < 1)
+      throw validationFailed([{ field: "starting_after", message: "must be a rule id" }]);
     where.push(lt(orgRestrictionRules.id, after));
   }
   const rows = await db
@@ -319,7 +339,13 @@ export async function deleteOrgRule(db: Db, organizationId: string, id: number, 
   const rows = await db
     .update(orgRestrictionRules)
     .set({ deletedAt: now })
-    .where(and(eq(orgRestrictionRules.id, id), eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)))
+    .where(
+      and(
+        eq(orgRestrictionRules.id, id),
+        eq(orgRestrictionRules.organizationId, organizationId),
+        isNull(orgRestrictionRules.deletedAt),
+      ),
+    )
     .returning({ id: orgRestrictionRules.id });
   orgCache.delete(organizationId);
   if (!rows.length) throw notFound(`No custom rule ${id} in this organization`);

@@ -41,14 +41,19 @@ export const ScreenBody = z
     type: z
       .enum(["individual", "entity"])
       .optional()
-      .openapi({ description: "Narrows hits to that party type; vessels, aircraft and unclassified entries stay in scope" }),
+      .openapi({
+        description: "Narrows hits to that party type; vessels, aircraft and unclassified entries stay in scope",
+      }),
   })
   .strict()
   .openapi("ScreenRequest");
 
 const AddressSchema = z.object({
   address: z.string().nullable(),
-  city: z.string().nullable().openapi({ description: "As listed; OFAC puts city, state and postal code together here" }),
+  city: z
+    .string()
+    .nullable()
+    .openapi({ description: "As listed; OFAC puts city, state and postal code together here" }),
   state: z.string().nullable(),
   postal_code: z.string().nullable(),
   country: z.string().nullable(),
@@ -71,7 +76,9 @@ const MatchSchema = z
   .object({
     score: z.number().min(0.7).max(1).openapi({ example: 1 }),
     list_code: z.string().openapi({ example: "SDN" }),
-    matched_name: z.string().openapi({ example: "BANCO NACIONAL DE CUBA", description: "The listed name or alias that scored best" }),
+    matched_name: z
+      .string()
+      .openapi({ example: "BANCO NACIONAL DE CUBA", description: "The listed name or alias that scored best" }),
     matched_query: z.enum(["name", "company"]).openapi({ example: "name" }),
     entry: EntrySchema,
   })
@@ -119,7 +126,16 @@ const screenRoute = createRoute({
                   alt_names: ["NATIONAL BANK OF CUBA"],
                   entry_type: "entity",
                   programs: ["CUBA"],
-                  addresses: [{ address: "Zweierstrasse 35", city: "Zurich CH-8022", state: null, postal_code: null, country: "Switzerland", note: null }],
+                  addresses: [
+                    {
+                      address: "Zweierstrasse 35",
+                      city: "Zurich CH-8022",
+                      state: null,
+                      postal_code: null,
+                      country: "Switzerland",
+                      note: null,
+                    },
+                  ],
                   source_ref: "306",
                   remarks: "a.k.a. 'BNC'.",
                 },
@@ -127,7 +143,11 @@ const screenRoute = createRoute({
             ],
             match_count: 1,
             searched_lists: ["SDN", "UN"],
-            data_source: { version: "SDN-2024-05-03+2026-06-02.UN-2025-11-18.r1", source: "SDN: ...; UN: ...", imported_at: "2026-11-22T02:00:00.000Z" },
+            data_source: {
+              version: "SDN-2024-05-03+2026-06-02.UN-2025-11-18.r1",
+              source: "SDN: ...; UN: ...",
+              imported_at: "2026-11-22T02:00:00.000Z",
+            },
           },
         },
       },
@@ -144,7 +164,12 @@ const healthRoute = createRoute({
   summary: "Screening service health",
   ...scoped("screen:read"),
   responses: {
-    200: json(z.object({ status: z.literal("ok"), service: z.literal("screen") }).openapi({ example: { status: "ok", service: "screen" } }), "Up"),
+    200: json(
+      z
+        .object({ status: z.literal("ok"), service: z.literal("screen") })
+        .openapi({ example: { status: "ok", service: "screen" } }),
+      "Up",
+    ),
     ...errorResponses,
   },
 });

@@ -73,9 +73,18 @@ export async function currentIndex(db: Db, nowMs: number): Promise<Loaded> {
 
 async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<Loaded> {
   const [lists, rows] = await db.batch([
-    db.select({ code: sanctionLists.code, version: sanctionLists.version }).from(sanctionLists).orderBy(sanctionLists.code),
     db
-      .select({ id: sanctionEntries.id, listCode: sanctionEntries.listCode, entryType: sanctionEntries.entryType, name: sanctionEntries.name, altNames: sanctionEntries.altNames })
+      .select({ code: sanctionLists.code, version: sanctionLists.version })
+      .from(sanctionLists)
+      .orderBy(sanctionLists.code),
+    db
+      .select({
+        id: sanctionEntries.id,
+        listCode: sanctionEntries.listCode,
+        entryType: sanctionEntries.entryType,
+        name: sanctionEntries.name,
+        altNames: sanctionEntries.altNames,
+      })
       .from(sanctionEntries)
       .orderBy(sanctionEntries.listCode, sanctionEntries.id),
   ]);
@@ -119,7 +128,15 @@ export interface Match {
 }
 
 export interface ScreenRequest extends ScreenInput {
-  address?: { line_1?: string | undefined; city?: string | undefined; state?: string | undefined; postal_code?: string | undefined; country_code?: string | undefined } | undefined;
+  address?:
+    | {
+        line_1?: string | undefined;
+        city?: string | undefined;
+        state?: string | undefined;
+        postal_code?: string | undefined;
+        country_code?: string | undefined;
+      }
+    | undefined;
 }
 
 export interface ScreenResult {
@@ -183,7 +200,10 @@ export interface ScreenContext {
  * stores it with the request's audit row in one batch after the response, as for every other engine. The
  * request body itself is archived before the answer leaves (archiveBodyAlongside).
  */
-export async function screenParty(ctx: ScreenContext, input: ScreenRequest): Promise<{ result: ScreenResult; usage: UsageInsert }> {
+export async function screenParty(
+  ctx: ScreenContext,
+  input: ScreenRequest,
+): Promise<{ result: ScreenResult; usage: UsageInsert }> {
   const loaded = await currentIndex(ctx.db, ctx.nowMs);
   const hits = screen(loaded.index, input);
   const ids = hits.map((h) => loaded.index.entries[h.entry]!.id);

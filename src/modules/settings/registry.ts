@@ -23,7 +23,7 @@ export const SETTINGS = {
       .transform((g) => [...new Set(g)].sort())
       .openapi({ example: ["active_holds", "assessed"] }),
     description:
-      "Why DELETE /consignments/{id} is refused (409): `active_holds` (the consignment has a hold not yet released), `assessed` (a duty assessment is stored for it). Default (null): [\"active_holds\"]; [] allows every deletion.",
+      'Why DELETE /consignments/{id} is refused (409): `active_holds` (the consignment has a hold not yet released), `assessed` (a duty assessment is stored for it). Default (null): ["active_holds"]; [] allows every deletion.',
   },
 } as const;
 

@@ -7,13 +7,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
 import { errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
 import { isoAt } from "../../lib/clock";
-import { SETTINGS, SETTING_KEYS, type SettingKey } from "./registry";
+import { SETTING_KEYS, SETTINGS, type SettingKey } from "./registry";
 import { getSettings, patchSettings, settingsToWire } from "./service";
 
 const tags = ["Settings"];
 
 const valueShape = Object.fromEntries(
-  SETTING_KEYS.map((k) => [k, SETTINGS[k].schema.nullable().optional().openapi({ description: SETTINGS[k].description })]),
+  SETTING_KEYS.map((k) => [
+    k,
+    SETTINGS[k].schema.nullable().optional().openapi({ description: SETTINGS[k].description }),
+  ]),
 ) as { [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof SETTINGS)[K]["schema"]>> };
 
 const PatchBody = z
@@ -23,7 +26,9 @@ const PatchBody = z
 
 const SettingsSchema = z
   .object(
-    Object.fromEntries(SETTING_KEYS.map((k) => [k, z.unknown().openapi({ description: SETTINGS[k].description })])) as Record<SettingKey, z.ZodUnknown>,
+    Object.fromEntries(
+      SETTING_KEYS.map((k) => [k, z.unknown().openapi({ description: SETTINGS[k].description })]),
+    ) as Record<SettingKey, z.ZodUnknown>,
   )
   .openapi("Settings", { example: { "restrict.enabled_destinations": null } });
 
@@ -56,10 +61,26 @@ const patch = createRoute({
 export const settingsRoutes = newRouter()
   .openapi(get, async (c) => {
     const { settings, updatedAt } = await getSettings(createDb(c.env.DB), c.get("workspace")!.id);
-    return c.json({ success: true as const, message: "", settings: settingsToWire(settings), updated_at: updatedAt }, 200);
+    return c.json(
+      { success: true as const, message: "", settings: settingsToWire(settings), updated_at: updatedAt },
+      200,
+    );
   })
   .openapi(patch, async (c) => {
     const body = c.req.valid("json") as Partial<Record<SettingKey, unknown>>;
-    const { settings, updatedAt } = await patchSettings(createDb(c.env.DB), c.get("workspace")!.id, body, isoAt(c.get("deps").clock.now()));
-    return c.json({ success: true as const, message: "Settings updated", settings: settingsToWire(settings), updated_at: updatedAt }, 200);
+    const { settings, updatedAt } = await patchSettings(
+      createDb(c.env.DB),
+      c.get("workspace")!.id,
+      body,
+      isoAt(c.get("deps").clock.now()),
+    );
+    return c.json(
+      {
+        success: true as const,
+        message: "Settings updated",
+        settings: settingsToWire(settings),
+        updated_at: updatedAt,
+      },
+      200,
+    );
   });

@@ -8,11 +8,15 @@ import type { Db } from "../../db/client";
 import { workspaceSettings } from "../../db/schema/index";
 import type { Clock } from "../../lib/clock";
 import { TtlCache } from "../../lib/ttl-cache";
-import { SETTINGS, SETTING_KEYS, type SettingKey, type SettingsDocument } from "./registry";
+import { SETTING_KEYS, SETTINGS, type SettingKey, type SettingsDocument } from "./registry";
 
 /** The select statement, so callers can put it in a `db.batch` with their own reads. */
 export const settingsQuery = (db: Db, workspaceId: string) =>
-  db.select({ settings: workspaceSettings.settings, updatedAt: workspaceSettings.updatedAt }).from(workspaceSettings).where(eq(workspaceSettings.workspaceId, workspaceId)).limit(1);
+  db
+    .select({ settings: workspaceSettings.settings, updatedAt: workspaceSettings.updatedAt })
+    .from(workspaceSettings)
+    .where(eq(workspaceSettings.workspaceId, workspaceId))
+    .limit(1);
 
 /** Parses a stored document, keeping only registered keys whose value still validates. */
 export function parseDocument(raw: string | undefined | null): SettingsDocument {
@@ -32,7 +36,10 @@ export function parseDocument(raw: string | undefined | null): SettingsDocument 
   return out as SettingsDocument;
 }
 
-export async function getSettings(db: Db, workspaceId: string): Promise<{ settings: SettingsDocument; updatedAt: string | null }> {
+export async function getSettings(
+  db: Db,
+  workspaceId: string,
+): Promise<{ settings: SettingsDocument; updatedAt: string | null }> {
   const rows = await settingsQuery(db, workspaceId);
   return { settings: parseDocument(rows[0]?.settings), updatedAt: rows[0]?.updatedAt ?? null };
 }

@@ -6,7 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
 import { errorResponses, json, newRouter, scoped } from "../../http/router";
 import type { Scope } from "../../lib/scopes";
-import { type UsageKind, type UsageRow, listUsage } from "./service";
+import { listUsage, type UsageKind, type UsageRow } from "./service";
 
 export const HistoryQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -14,7 +14,12 @@ export const HistoryQuerySchema = z.object({
   ending_before: z.string().uuid().optional().openapi({ description: "A request id: return newer rows" }),
 });
 
-export function usageHistoryRoutes<T extends z.ZodType>(kind: UsageKind, scope: Scope, rowSchema: T, toWire: (row: UsageRow) => z.output<T>) {
+export function usageHistoryRoutes<T extends z.ZodType>(
+  kind: UsageKind,
+  scope: Scope,
+  rowSchema: T,
+  toWire: (row: UsageRow) => z.output<T>,
+) {
   const route = createRoute({
     method: "get",
     path: `/usage-history/${kind}`,
@@ -23,12 +28,21 @@ export function usageHistoryRoutes<T extends z.ZodType>(kind: UsageKind, scope: 
     ...scoped(scope),
     request: { query: HistoryQuerySchema },
     responses: {
-      200: json(z.object({ success: z.literal(true), message: z.string(), data: z.array(rowSchema), has_more: z.boolean() }), "One page"),
+      200: json(
+        z.object({ success: z.literal(true), message: z.string(), data: z.array(rowSchema), has_more: z.boolean() }),
+        "One page",
+      ),
       ...errorResponses,
     },
   });
   return newRouter().openapi(route, async (c) => {
-    const { rows, hasMore } = await listUsage(createDb(c.env.DB), c.get("workspace")!.id, kind, c.req.valid("query"), c.get("auth")?.customerId ?? null);
+    const { rows, hasMore } = await listUsage(
+      createDb(c.env.DB),
+      c.get("workspace")!.id,
+      kind,
+      c.req.valid("query"),
+      c.get("auth")?.customerId ?? null,
+    );
     return c.json({ success: true as const, message: "", data: rows.map(toWire), has_more: hasMore }, 200);
   });
 }

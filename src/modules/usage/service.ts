@@ -48,8 +48,20 @@ export async function listUsage(
   const older = cursor && query.starting_after;
   const newer = cursor && query.ending_before;
   const where = [...scope];
-  if (older) where.push(or(lt(usageLog.createdAt, cursor!.createdAt), and(eq(usageLog.createdAt, cursor!.createdAt), lt(usageLog.id, cursor!.id)))!);
-  if (newer) where.push(or(gt(usageLog.createdAt, cursor!.createdAt), and(eq(usageLog.createdAt, cursor!.createdAt), gt(usageLog.id, cursor!.id)))!);
+  if (older)
+    where.push(
+      or(
+        lt(usageLog.createdAt, cursor!.createdAt),
+        and(eq(usageLog.createdAt, cursor!.createdAt), lt(usageLog.id, cursor!.id)),
+      )!,
+    );
+  if (newer)
+    where.push(
+      or(
+        gt(usageLog.createdAt, cursor!.createdAt),
+        and(eq(usageLog.createdAt, cursor!.createdAt), gt(usageLog.id, cursor!.id)),
+      )!,
+    );
   // Walking towards newer rows reads ascending from the cursor, then flips, so the page is the nearest rows.
   const order = newer ? [asc(usageLog.createdAt), asc(usageLog.id)] : [desc(usageLog.createdAt), desc(usageLog.id)];
   const rows = await db

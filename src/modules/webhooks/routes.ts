@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { createDb } from "../../db/client";
 import { EVENT_TYPE_RE, WILDCARD_RE } from "../../engines/webhooks/subscriptions";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, jsonBody, ListQuery, newRouter, ok, scoped } from "../../http/router";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -28,7 +28,10 @@ const development = (c: Context<AppEnv>) => c.env.ENVIRONMENT !== "production";
 const EventPattern = z
   .string()
   .max(100)
-  .refine((s) => EVENT_TYPE_RE.test(s) || WILDCARD_RE.test(s), "must be an event type such as consignment.created or a category wildcard such as manifest.*");
+  .refine(
+    (s) => EVENT_TYPE_RE.test(s) || WILDCARD_RE.test(s),
+    "must be an event type such as consignment.created or a category wildcard such as manifest.*",
+  );
 
 const Endpoint = z
   .object({
@@ -43,12 +46,18 @@ const Endpoint = z
     updated_at: z.string(),
   })
   .openapi("WebhookEndpoint");
-const WithSecret = Endpoint.extend({ secret: z.string().openapi({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }) }).openapi("WebhookEndpointWithSecret");
+const WithSecret = Endpoint.extend({
+  secret: z.string().openapi({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+}).openapi("WebhookEndpointWithSecret");
 
 const CreateBody = z
   .object({
     url: z.string().min(1).max(2048).openapi({ example: "https://hooks.example.com/trade" }),
-    events: z.array(EventPattern).max(50).optional().openapi({ description: "Exact types or `category.*`; empty or omitted = every event" }),
+    events: z
+      .array(EventPattern)
+      .max(50)
+      .optional()
+      .openapi({ description: "Exact types or `category.*`; empty or omitted = every event" }),
     description: z.string().max(500).nullable().optional(),
     enabled: z.boolean().optional(),
   })
@@ -79,14 +88,97 @@ const Delivery = z
   .openapi("WebhookDelivery");
 
 const routes = {
-  list: createRoute({ method: "get", path: "/settings/webhooks", tags, summary: "List webhook endpoints", ...scoped("settings:read"), request: { query: ListQuery }, responses: { 200: json(ok({ webhooks: z.array(Endpoint), has_more: z.boolean() }), "Endpoints, newest first"), ...errorResponses } }),
-  create: createRoute({ method: "post", path: "/settings/webhooks", tags, summary: "Create a webhook endpoint (the secret is shown once)", ...scoped("settings:write"), request: { body: jsonBody(CreateBody) }, responses: { 201: json(ok({ webhook: WithSecret }), "Created"), ...errorResponses } }),
-  get: createRoute({ method: "get", path: "/settings/webhooks/{id}", tags, summary: "Get a webhook endpoint", ...scoped("settings:read"), request: { params: IdParam }, responses: { 200: json(ok({ webhook: Endpoint }), "The endpoint"), ...notFound, ...errorResponses } }),
-  update: createRoute({ method: "patch", path: "/settings/webhooks/{id}", tags, summary: "Update a webhook endpoint (enabling it again clears the disabled reason)", ...scoped("settings:write"), request: { params: IdParam, body: jsonBody(UpdateBody) }, responses: { 200: json(ok({ webhook: Endpoint }), "Updated"), ...notFound, ...errorResponses } }),
-  remove: createRoute({ method: "delete", path: "/settings/webhooks/{id}", tags, summary: "Delete a webhook endpoint; its pending deliveries are failed", ...scoped("settings:write"), request: { params: IdParam }, responses: { 200: json(ok({ deleted: z.literal(true), id: z.string() }), "Deleted"), ...notFound, ...errorResponses } }),
-  rotate: createRoute({ method: "post", path: "/settings/webhooks/{id}/rotate-secret", tags, summary: "Rotate the signing secret; the old one keeps signing for 24 h", ...scoped("settings:write"), request: { params: IdParam }, responses: { 200: json(ok({ webhook: WithSecret, previous_secret_expires_at: z.string() }), "Rotated"), ...notFound, ...errorResponses } }),
-  test: createRoute({ method: "post", path: "/settings/webhooks/{id}/test", tags, summary: "Send a webhook.test event now and report the attempt", ...scoped("settings:write"), request: { params: IdParam }, responses: { 200: json(ok({ delivery: Delivery }), "The attempt's outcome (delivered or failed; a test is not retried)"), ...notFound, ...errorResponses } }),
-  deliveries: createRoute({ method: "get", path: "/settings/webhooks/{id}/deliveries", tags, summary: "Delivery history of an endpoint, newest first", ...scoped("settings:read"), request: { params: IdParam, query: ListQuery }, responses: { 200: json(ok({ deliveries: z.array(Delivery), has_more: z.boolean() }), "One page"), ...notFound, ...errorResponses } }),
+  list: createRoute({
+    method: "get",
+    path: "/settings/webhooks",
+    tags,
+    summary: "List webhook endpoints",
+    ...scoped("settings:read"),
+    request: { query: ListQuery },
+    responses: {
+      200: json(ok({ webhooks: z.array(Endpoint), has_more: z.boolean() }), "Endpoints, newest first"),
+      ...errorResponses,
+    },
+  }),
+  create: createRoute({
+    method: "post",
+    path: "/settings/webhooks",
+    tags,
+    summary: "Create a webhook endpoint (the secret is shown once)",
+    ...scoped("settings:write"),
+    request: { body: jsonBody(CreateBody) },
+    responses: { 201: json(ok({ webhook: WithSecret }), "Created"), ...errorResponses },
+  }),
+  get: createRoute({
+    method: "get",
+    path: "/settings/webhooks/{id}",
+    tags,
+    summary: "Get a webhook endpoint",
+    ...scoped("settings:read"),
+    request: { params: IdParam },
+    responses: { 200: json(ok({ webhook: Endpoint }), "The endpoint"), ...notFound, ...errorResponses },
+  }),
+  update: createRoute({
+    method: "patch",
+    path: "/settings/webhooks/{id}",
+    tags,
+    summary: "Update a webhook endpoint (enabling it again clears the disabled reason)",
+    ...scoped("settings:write"),
+    request: { params: IdParam, body: jsonBody(UpdateBody) },
+    responses: { 200: json(ok({ webhook: Endpoint }), "Updated"), ...notFound, ...errorResponses },
+  }),
+  remove: createRoute({
+    method: "delete",
+    path: "/settings/webhooks/{id}",
+    tags,
+    summary: "Delete a webhook endpoint; its pending deliveries are failed",
+    ...scoped("settings:write"),
+    request: { params: IdParam },
+    responses: {
+      200: json(ok({ deleted: z.literal(true), id: z.string() }), "Deleted"),
+      ...notFound,
+      ...errorResponses,
+    },
+  }),
+  rotate: createRoute({
+    method: "post",
+    path: "/settings/webhooks/{id}/rotate-secret",
+    tags,
+    summary: "Rotate the signing secret; the old one keeps signing for 24 h",
+    ...scoped("settings:write"),
+    request: { params: IdParam },
+    responses: {
+      200: json(ok({ webhook: WithSecret, previous_secret_expires_at: z.string() }), "Rotated"),
+      ...notFound,
+      ...errorResponses,
+    },
+  }),
+  test: createRoute({
+    method: "post",
+    path: "/settings/webhooks/{id}/test",
+    tags,
+    summary: "Send a webhook.test event now and report the attempt",
+    ...scoped("settings:write"),
+    request: { params: IdParam },
+    responses: {
+      200: json(ok({ delivery: Delivery }), "The attempt's outcome (delivered or failed; a test is not retried)"),
+      ...notFound,
+      ...errorResponses,
+    },
+  }),
+  deliveries: createRoute({
+    method: "get",
+    path: "/settings/webhooks/{id}/deliveries",
+    tags,
+    summary: "Delivery history of an endpoint, newest first",
+    ...scoped("settings:read"),
+    request: { params: IdParam, query: ListQuery },
+    responses: {
+      200: json(ok({ deliveries: z.array(Delivery), has_more: z.boolean() }), "One page"),
+      ...notFound,
+      ...errorResponses,
+    },
+  }),
 };
 
 export const webhookRoutes = newRouter()
@@ -96,14 +188,27 @@ export const webhookRoutes = newRouter()
   })
   .openapi(routes.create, async (c) => {
     const row = await createEndpoint(ctxOf(c), c.get("workspace")!, c.req.valid("json"), development(c));
-    return c.json({ success: true as const, message: "Webhook endpoint created; the secret is shown only once", webhook: { ...endpointToWire(row), secret: row.secret } }, 201);
+    return c.json(
+      {
+        success: true as const,
+        message: "Webhook endpoint created; the secret is shown only once",
+        webhook: { ...endpointToWire(row), secret: row.secret },
+      },
+      201,
+    );
   })
   .openapi(routes.get, async (c) => {
     const row = await getEndpoint(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
     return c.json({ success: true as const, message: "", webhook: endpointToWire(row) }, 200);
   })
   .openapi(routes.update, async (c) => {
-    const row = await updateEndpoint(ctxOf(c), c.get("workspace")!, c.req.valid("param").id, c.req.valid("json"), development(c));
+    const row = await updateEndpoint(
+      ctxOf(c),
+      c.get("workspace")!,
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      development(c),
+    );
     return c.json({ success: true as const, message: "Webhook endpoint updated", webhook: endpointToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
@@ -114,7 +219,12 @@ export const webhookRoutes = newRouter()
   .openapi(routes.rotate, async (c) => {
     const row = await rotateSecret(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
     return c.json(
-      { success: true as const, message: "Secret rotated; the previous secret keeps signing until previous_secret_expires_at", webhook: { ...endpointToWire(row), secret: row.secret }, previous_secret_expires_at: row.previousSecretExpiresAt! },
+      {
+        success: true as const,
+        message: "Secret rotated; the previous secret keeps signing until previous_secret_expires_at",
+        webhook: { ...endpointToWire(row), secret: row.secret },
+        previous_secret_expires_at: row.previousSecretExpiresAt!,
+      },
       200,
     );
   })

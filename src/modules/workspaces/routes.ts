@@ -5,7 +5,14 @@ import { limitsToWire } from "../../engines/rate-limit/buckets";
 import { ErrorSchema, json, jsonBody, newRouter } from "../../http/router";
 import { notFound } from "../../lib/errors";
 import { clientToWire, createClient } from "../api-clients/service";
-import { ApiClientWithSecret, CreateClientBody, CreateWorkspaceBody, SlugSchema, UpdateWorkspaceBody, WorkspaceSchema } from "./schemas";
+import {
+  ApiClientWithSecret,
+  CreateClientBody,
+  CreateWorkspaceBody,
+  SlugSchema,
+  UpdateWorkspaceBody,
+  WorkspaceSchema,
+} from "./schemas";
 import { createWorkspace, findWorkspaceBySlug, updateWorkspace, workspaceToWire } from "./service";
 
 const security = [{ platformAdmin: [] }];
@@ -78,14 +85,30 @@ export const platformRoutes = newRouter()
     if (!ws) throw notFound(`Workspace '${slug}' not found`);
     const { client, secret } = await createClient(ctx, ws.id, c.req.valid("json"));
     return c.json(
-      { success: true as const, message: "API client created; the secret is shown only once", api_client: { ...clientToWire(client), client_secret: secret } },
+      {
+        success: true as const,
+        message: "API client created; the secret is shown only once",
+        api_client: { ...clientToWire(client), client_secret: secret },
+      },
       201,
     );
   })
   .openapi(updateWorkspaceRoute, async (c) => {
-    const ws = await updateWorkspace({ db: createDb(c.env.DB), deps: c.get("deps") }, c.req.valid("param").slug, c.req.valid("json"));
+    const ws = await updateWorkspace(
+      { db: createDb(c.env.DB), deps: c.get("deps") },
+      c.req.valid("param").slug,
+      c.req.valid("json"),
+    );
     return c.json(
-      { success: true as const, message: "Workspace updated", workspace: { ...workspaceToWire(ws), rate_limits: limitsToWire(ws.limits), archive_retention_days: ws.archiveRetentionDays } },
+      {
+        success: true as const,
+        message: "Workspace updated",
+        workspace: {
+          ...workspaceToWire(ws),
+          rate_limits: limitsToWire(ws.limits),
+          archive_retention_days: ws.archiveRetentionDays,
+        },
+      },
       200,
     );
   });

@@ -27,7 +27,12 @@ const BucketOverride = z.object({
 });
 
 export const RateLimitsSchema = z
-  .object(Object.fromEntries(BUCKETS.map((b) => [b, BucketOverride.optional()])) as Record<(typeof BUCKETS)[number], z.ZodOptional<typeof BucketOverride>>)
+  .object(
+    Object.fromEntries(BUCKETS.map((b) => [b, BucketOverride.optional()])) as Record<
+      (typeof BUCKETS)[number],
+      z.ZodOptional<typeof BucketOverride>
+    >,
+  )
   .strict()
   .openapi("RateLimits", { example: { api: { limit: 5000, window_seconds: 10 } } });
 
@@ -63,7 +68,13 @@ export const CreateClientBody = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "Checkout integration" }),
     scopes: ScopesSchema,
-    customer_id: z.number().int().positive().nullable().optional().openapi({ description: "Pin the client to one customer" }),
+    customer_id: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .optional()
+      .openapi({ description: "Pin the client to one customer" }),
   })
   .strict();
 
