@@ -1,37 +1,7 @@
-import type { BucketName } from "./engines/rate-limit/buckets";
-import type { BucketLimit } from "./engines/rate-limit/sliding-window";
-import type { Clock } from "./lib/clock";
-import type { IdSource } from "./lib/ids";
-import type { Scope } from "./lib/scopes";
+import type { Actor, Deps, ServiceContext, WorkspaceContext } from "./core/context";
 import type { usageLog } from "./db/schema/usage";
 
 export type UsageLogInsert = typeof usageLog.$inferInsert;
-
-/** What a handler may know about the workspace the request's host names. */
-export interface WorkspaceContext {
-  id: string;
-  slug: string;
-  name: string;
-  mode: "live" | "sandbox";
-  organizationId: string;
-  createdAt: string;
-  archiveRetentionDays: number;
-  limits: Record<BucketName, BucketLimit>;
-}
-
-/** The authenticated API client behind a bearer token. Scopes are the client's current ones. */
-export interface AuthContext {
-  clientRowId: string;
-  clientId: string;
-  clientName: string;
-  scopes: Scope[];
-  customerId: number | null;
-}
-
-export interface Deps {
-  clock: Clock;
-  ids: IdSource;
-}
 
 /** Where a request came in: the spec's archive surfaces plus the operator surface. */
 export type Surface = "admin-api" | "api" | "platform" | "public";
@@ -54,7 +24,9 @@ export type AppEnv = {
     deps: Deps;
     surface: Surface;
     workspace: WorkspaceContext | undefined;
-    auth: AuthContext | undefined;
+    auth: Actor | undefined;
+    /** The service context, set by bearerAuth on workspace routes (see WorkspaceEnv). */
+    ctx: ServiceContext | undefined;
     /** Set by the platform-token check; used as the audit actor. */
     platformAdmin: boolean;
     archived: ArchivedBody | undefined;
@@ -67,5 +39,18 @@ export type AppEnv = {
     usage: UsageLogInsert | undefined;
     /** One line for the audit row when the response is an error. */
     errorSummary: string | undefined;
+  };
+};
+
+/**
+ * The environment of a workspace route (`{api}`): mounted only behind host routing and bearerAuth, which set
+ * the workspace, the actor and the service context, so none of them is optional here.
+ */
+export type WorkspaceEnv = {
+  Bindings: Env;
+  Variables: Omit<AppEnv["Variables"], "workspace" | "auth" | "ctx"> & {
+    workspace: WorkspaceContext;
+    auth: Actor;
+    ctx: ServiceContext;
   };
 };

@@ -1,18 +1,39 @@
 /** Webhooks: management, outbox, signed delivery, retries, 410, history, queue and cron. */
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../src/db/client";
-import type { WorkspaceContext } from "../src/env";
+import type { WorkspaceContext } from "../src/core/context";
 import worker from "../src/index";
 import { systemIds } from "../src/lib/ids";
 import { type DeliveryMessage, deliver, outboxStatements } from "../src/modules/webhooks/service";
 import { findWorkspaceBySlug } from "../src/modules/workspaces/service";
 import { createWorkspace, setup } from "./helpers";
 
-type Endpoint = { id: string; url: string; events: string[]; mode: string; enabled: boolean; secret?: string; disabled_reason: string | null };
-type Delivery = { id: string; status: string; attempt_count: number; event_type: string; next_attempt_at: string | null; attempts: { http_status: number | null; error: string | null }[] };
+type Endpoint = {
+  id: string;
+  url: string;
+  events: string[];
+  mode: string;
+  enabled: boolean;
+  secret?: string;
+  disabled_reason: string | null;
+};
+type Delivery = {
+  id: string;
+  status: string;
+  attempt_count: number;
+  event_type: string;
+  next_attempt_at: string | null;
+  attempts: { http_status: number | null; error: string | null }[];
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -52,13 +73,23 @@ describe("endpoint management", () => {
   it("create → list → get → update → delete, the secret shown only on create", async () => {
     const { api, ws } = await setup();
     const created = await newEndpoint(api, { events: ["consignment.created", "manifest.*"], description: "ERP" });
-    expect(created).toMatchObject({ id: expect.stringMatching(/^we_/), url: HOOK, events: ["consignment.created", "manifest.*"], mode: "live", enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^we_/),
+      url: HOOK,
+      events: ["consignment.created", "manifest.*"],
+      mode: "live",
+      enabled: true,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const list = (await (await api("/settings/webhooks")).json()) as { webhooks: Endpoint[] };
     expect(list.webhooks.map((w) => w.id)).toEqual([created.id]);
     expect(JSON.stringify(list)).not.toContain("whsec_");
     const got = (await (await api(`/settings/webhooks/${created.id}`)).json()) as { webhook: Endpoint };
     expect(got.webhook.secret).toBeUndefined();
-    const updated = await api(`/settings/webhooks/${created.id}`, { method: "PATCH", json: { events: [], enabled: false } });
+    const updated = await api(`/settings/webhooks/${created.id}`, {
+      method: "PATCH",
+      json: { events: [], enabled: false },
+    });
     expect(((await updated.json()) as { webhook: Endpoint }).webhook).toMatchObject({ events: [], enabled: false });
     expect((await api(`/settings/webhooks/${created.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await api(`/settings/webhooks/${created.id}`)).status).toBe(404);
@@ -117,13 +148,23 @@ describe("signed delivery", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { message: string; delivery: Delivery };
     expect(body.message).toBe("Test event delivered");
-    expect(body.delivery).toMatchObject({ event_type: "webhook.test", status: "delivered", attempt_count: 1, attempts: [{ http_status: 200, error: null }] });
+    expect(body.delivery).toMatchObject({
+      event_type: "webhook.test",
+      status: "delivered",
+      attempt_count: 1,
+      attempts: [{ http_status: 200, error: null }],
+    });
     expect(posts).toHaveLength(1);
     const post = posts[0]!;
     expect(post.url).toBe(HOOK);
     expect(post.headers["webhook-id"]).toBe(body.delivery.id);
     const envelope = new Webhook(endpoint.secret!).verify(post.body, post.headers) as Record<string, unknown>;
-    expect(envelope).toMatchObject({ id: body.delivery.id, type: "webhook.test", created_at: expect.any(String), data: { webhook_id: endpoint.id } });
+    expect(envelope).toMatchObject({
+      id: body.delivery.id,
+      type: "webhook.test",
+      created_at: expect.any(String),
+      data: { webhook_id: endpoint.id },
+    });
     const other = await newEndpoint(api);
     expect(() => new Webhook(other.secret!).verify(post.body, post.headers)).toThrow();
   });
@@ -132,7 +173,10 @@ describe("signed delivery", () => {
     const { api } = await setup();
     const endpoint = await newEndpoint(api);
     const rotated = await api(`/settings/webhooks/${endpoint.id}/rotate-secret`, { method: "POST" });
-    const { webhook, previous_secret_expires_at } = (await rotated.json()) as { webhook: Endpoint; previous_secret_expires_at: string };
+    const { webhook, previous_secret_expires_at } = (await rotated.json()) as {
+      webhook: Endpoint;
+      previous_secret_expires_at: string;
+    };
     expect(webhook.secret).not.toBe(endpoint.secret);
     expect(Date.parse(previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
     const { posts } = captureFetch();
@@ -143,12 +187,17 @@ describe("signed delivery", () => {
     expect(() => new Webhook(webhook.secret!).verify(post.body, post.headers)).not.toThrow();
     // Past the overlap, only the new secret signs.
     const later = { now: Date.now() + 25 * 3600 * 1000 };
-    const ws = await wsContext((await (await api("/me")).json() as { workspace: { slug: string } }).workspace.slug);
+    const ws = await wsContext(((await (await api("/me")).json()) as { workspace: { slug: string } }).workspace.slug);
     const out = await emit(ws, "consignment.created", {}, later.now);
     await deliver({ db: createDb(env.DB), deps: clockAt(later) }, out.deliveryIds[0]!);
     const late = posts[1]!;
     expect(late.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
-    expect(() => new Webhook(endpoint.secret!).verify(late.body, { ...late.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000)) })).toThrow();
+    expect(() =>
+      new Webhook(endpoint.secret!).verify(late.body, {
+        ...late.headers,
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+      }),
+    ).toThrow();
   });
 
   it("reports a failed test without retrying it", async () => {
@@ -173,7 +222,13 @@ describe("outbox and subscriptions", () => {
     const created = await emit(ctx, "consignment.created", { consignment_id: "con_1" });
     const manifest = await emit(ctx, "manifest.closed", {});
     const endpointsOf = async (ids: string[]) =>
-      (await env.DB.prepare(`SELECT endpoint_id FROM webhook_deliveries WHERE id IN (${ids.map(() => "?").join(",")})`).bind(...ids).all<{ endpoint_id: string }>()).results.map((r) => r.endpoint_id).sort();
+      (
+        await env.DB.prepare(`SELECT endpoint_id FROM webhook_deliveries WHERE id IN (${ids.map(() => "?").join(",")})`)
+          .bind(...ids)
+          .all<{ endpoint_id: string }>()
+      ).results
+        .map((r) => r.endpoint_id)
+        .sort();
     expect(await endpointsOf(created.deliveryIds)).toEqual([exact.id, all.id].sort());
     expect(await endpointsOf(manifest.deliveryIds)).toEqual([wildcard.id, all.id].sort());
     expect(disabled.enabled).toBe(false);
@@ -193,10 +248,16 @@ describe("outbox and subscriptions", () => {
     const ctx = { db: createDb(env.DB), deps: clockAt({ now: Date.now() }) };
     const out = await outboxStatements(ctx, await wsContext(ws.slug), { type: "consignment.created", data: {} });
     // The "change" fails (a duplicate primary key), so the whole batch must roll back.
-    const failing = ctx.db.run(`INSERT INTO organizations (id, name, created_at, updated_at) VALUES ('${ws.organizationId}', 'dup', 'x', 'x')` as never);
+    const failing = ctx.db.run(
+      `INSERT INTO organizations (id, name, created_at, updated_at) VALUES ('${ws.organizationId}', 'dup', 'x', 'x')` as never,
+    );
     await expect(ctx.db.batch([...out.statements, failing] as never)).rejects.toThrow();
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE id = ?").bind(out.eventId).first()).toEqual({ n: 0 });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(out.eventId).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE id = ?").bind(out.eventId).first(),
+    ).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?").bind(out.eventId).first(),
+    ).toEqual({ n: 0 });
   });
 });
 
@@ -213,16 +274,27 @@ describe("retries with an injected clock", () => {
     const { api, endpoint, t, id, ctx } = await pendingDelivery();
     const statuses = [503, 500, 204];
     const fetcher = vi.fn(async () => new Response("", { status: statuses.shift()! }));
-    expect(await deliver(ctx, id, { fetcher })).toMatchObject({ kind: "attempted", status: "pending", httpStatus: 503, nextAttemptAt: t.now + 60_000 });
+    expect(await deliver(ctx, id, { fetcher })).toMatchObject({
+      kind: "attempted",
+      status: "pending",
+      httpStatus: 503,
+      nextAttemptAt: t.now + 60_000,
+    });
     t.now += 30_000;
     expect(await deliver(ctx, id, { fetcher })).toEqual({ kind: "skipped" }); // not due yet
     t.now += 30_000;
-    expect(await deliver(ctx, id, { fetcher })).toMatchObject({ status: "pending", httpStatus: 500, nextAttemptAt: t.now + 300_000 });
+    expect(await deliver(ctx, id, { fetcher })).toMatchObject({
+      status: "pending",
+      httpStatus: 500,
+      nextAttemptAt: t.now + 300_000,
+    });
     t.now += 300_000;
     expect(await deliver(ctx, id, { fetcher })).toMatchObject({ status: "delivered", httpStatus: 204 });
     expect(await deliver(ctx, id, { fetcher })).toEqual({ kind: "skipped" }); // finished
     expect(fetcher).toHaveBeenCalledTimes(3);
-    const history = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries`)).json()) as { deliveries: Delivery[] };
+    const history = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries`)).json()) as {
+      deliveries: Delivery[];
+    };
     expect(history.deliveries[0]).toMatchObject({ id, status: "delivered", attempt_count: 3, next_attempt_at: null });
     expect(history.deliveries[0]!.attempts.map((a) => a.http_status)).toEqual([503, 500, 204]);
   });
@@ -231,8 +303,12 @@ describe("retries with an injected clock", () => {
     const { t, id, ctx, api, endpoint } = await pendingDelivery();
     const failures: (() => Promise<Response>)[] = [
       async () => new Response("", { status: 500 }),
-      async () => { throw new DOMException("timed out", "TimeoutError"); },
-      async () => { throw new TypeError("connection refused"); },
+      async () => {
+        throw new DOMException("timed out", "TimeoutError");
+      },
+      async () => {
+        throw new TypeError("connection refused");
+      },
       async () => new Response("", { status: 404 }),
       async () => new Response("", { status: 302 }),
       async () => new Response("", { status: 500 }),
@@ -243,14 +319,26 @@ describe("retries with an injected clock", () => {
       expect(out).toMatchObject({ kind: "attempted", attempt: i + 1, status: i < 5 ? "pending" : "failed" });
       if (i < 5) t.now += delays[i]! * 1000;
     }
-    const history = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries`)).json()) as { deliveries: Delivery[] };
+    const history = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries`)).json()) as {
+      deliveries: Delivery[];
+    };
     expect(history.deliveries[0]).toMatchObject({ status: "failed", attempt_count: 6 });
-    expect(history.deliveries[0]!.attempts.map((a) => a.error)).toEqual([null, "timeout", "network_error: TypeError: connection refused", null, null, null]);
+    expect(history.deliveries[0]!.attempts.map((a) => a.error)).toEqual([
+      null,
+      "timeout",
+      "network_error: TypeError: connection refused",
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("410 Gone fails the delivery and disables the endpoint, which then receives nothing", async () => {
     const { id, ctx, api, endpoint } = await pendingDelivery();
-    expect(await deliver(ctx, id, { fetcher: async () => new Response("", { status: 410 }) })).toMatchObject({ status: "failed", httpStatus: 410 });
+    expect(await deliver(ctx, id, { fetcher: async () => new Response("", { status: 410 }) })).toMatchObject({
+      status: "failed",
+      httpStatus: 410,
+    });
     const got = (await (await api(`/settings/webhooks/${endpoint.id}`)).json()) as { webhook: Endpoint };
     expect(got.webhook).toMatchObject({ enabled: false, disabled_reason: "receiver answered 410 Gone" });
     const me = (await (await api("/me")).json()) as { workspace: { slug: string } };
@@ -274,7 +362,9 @@ describe("retries with an injected clock", () => {
 
     // A worker that claimed a delivery and died before recording: the claim runs out and it is posted again.
     const second = await pendingDelivery();
-    await env.DB.prepare("UPDATE webhook_deliveries SET locked_until = ?, attempt_count = 1 WHERE id = ?").bind(second.t.now + 60_000, second.id).run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET locked_until = ?, attempt_count = 1 WHERE id = ?")
+      .bind(second.t.now + 60_000, second.id)
+      .run();
     const again = vi.fn(async () => new Response("ok"));
     second.t.now += 30_000;
     expect(await deliver(second.ctx, second.id, { fetcher: again })).toEqual({ kind: "skipped" });
@@ -291,19 +381,29 @@ describe("queue consumer and cron sweep", () => {
     await newEndpoint(api);
     const out = await emit(await wsContext(ws.slug), "consignment.created", { consignment_id: "con_q" });
     const { posts } = captureFetch();
-    const batch = createMessageBatch<DeliveryMessage>("trade-compliance-webhooks", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { delivery_id: out.deliveryIds[0]! } }]);
+    const batch = createMessageBatch<DeliveryMessage>("trade-compliance-webhooks", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { delivery_id: out.deliveryIds[0]! } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual(["m1"]);
     expect(posts).toHaveLength(1);
-    expect(JSON.parse(posts[0]!.body)).toMatchObject({ type: "consignment.created", data: { consignment_id: "con_q" } });
+    expect(JSON.parse(posts[0]!.body)).toMatchObject({
+      type: "consignment.created",
+      data: { consignment_id: "con_q" },
+    });
   });
 
   it("the cron sweep enqueues what is due and the queue delivers it: a receiver that was down gets it later", async () => {
     const { api, ws } = await setup();
     const endpoint = await newEndpoint(api);
-    const out = await emit(await wsContext(ws.slug), "consignment.created", { consignment_id: "con_late" }, Date.now() - 120_000);
+    const out = await emit(
+      await wsContext(ws.slug),
+      "consignment.created",
+      { consignment_id: "con_late" },
+      Date.now() - 120_000,
+    );
     const { posts } = captureFetch();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
@@ -312,7 +412,9 @@ describe("queue consumer and cron sweep", () => {
     let status = "pending";
     for (let i = 0; i < 100 && status === "pending"; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      status = (await env.DB.prepare("SELECT status FROM webhook_deliveries WHERE id = ?").bind(out.deliveryIds[0]).first<{ status: string }>())!.status;
+      status = (await env.DB.prepare("SELECT status FROM webhook_deliveries WHERE id = ?")
+        .bind(out.deliveryIds[0])
+        .first<{ status: string }>())!.status;
     }
     expect(status).toBe("delivered");
     expect(posts.map((p) => p.headers["webhook-id"])).toContain(out.deliveryIds[0]);
@@ -330,13 +432,22 @@ describe("delivery history", () => {
     const seen: string[] = [];
     let cursor = "";
     for (;;) {
-      const page = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries?limit=2${cursor ? `&starting_after=${cursor}` : ""}`)).json()) as { deliveries: Delivery[]; has_more: boolean };
+      const page = (await (
+        await api(`/settings/webhooks/${endpoint.id}/deliveries?limit=2${cursor ? `&starting_after=${cursor}` : ""}`)
+      ).json()) as { deliveries: Delivery[]; has_more: boolean };
       seen.push(...page.deliveries.map((d) => d.id));
       if (!page.has_more) break;
       cursor = page.deliveries.at(-1)!.id;
     }
     expect(seen).toEqual([...ids].reverse());
-    const first = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries?limit=1`)).json()) as { deliveries: Delivery[] };
-    expect(first.deliveries[0]).toMatchObject({ status: "pending", attempt_count: 0, attempts: [], next_attempt_at: expect.any(String) });
+    const first = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries?limit=1`)).json()) as {
+      deliveries: Delivery[];
+    };
+    expect(first.deliveries[0]).toMatchObject({
+      status: "pending",
+      attempt_count: 0,
+      attempts: [],
+      next_attempt_at: expect.any(String),
+    });
   });
 });

@@ -9,11 +9,7 @@ import { ApiError } from "../lib/errors";
 
 function render(c: Context<AppEnv>, err: ApiError): Response {
   c.set("errorSummary", `${err.code}: ${err.message}`);
-  const body =
-    err.code === "rate_limited"
-      ? { error: "rate_limited", message: err.message }
-      : { success: false, message: err.message, error: err.code, request_id: c.get("requestId"), ...err.extra };
-  return c.json(body, err.status as 400, err.headers);
+  return c.json(err.body(c.get("requestId")), err.status as 400, err.headers);
 }
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
@@ -23,11 +19,20 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     const malformed = err.status === 400;
     return render(
       c,
-      new ApiError(malformed ? "invalid_json" : "bad_request", malformed ? "Malformed JSON in request body" : err.message),
+      new ApiError(
+        malformed ? "invalid_json" : "bad_request",
+        malformed ? "Malformed JSON in request body" : err.message,
+      ),
     );
   }
   console.error(
-    JSON.stringify({ msg: "unhandled error", request_id: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }),
+    JSON.stringify({
+      msg: "unhandled error",
+      request_id: c.get("requestId"),
+      path: c.req.path,
+      error: String(err),
+      stack: err.stack,
+    }),
   );
   return render(c, new ApiError("internal_error", "Internal server error"));
 }
@@ -40,7 +45,12 @@ function compile(routes: RouteList) {
     .filter((r) => r.method !== "ALL")
     .map((r) => ({
       method: r.method,
-      re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\\?:[A-Za-z0-9_]+(\\\{[^/]*\\\})?/g, "[^/]+").replace(/\*/g, ".*")}/?$`),
+      re: new RegExp(
+        `^${r.path
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/\\?:[A-Za-z0-9_]+(\\\{[^/]*\\\})?/g, "[^/]+")
+          .replace(/\*/g, ".*")}/?$`,
+      ),
     }));
 }
 
@@ -51,7 +61,15 @@ export const notFoundHandler = (routes: () => RouteList) => (c: Context<AppEnv>)
   const methods = [...new Set(compiled.filter((r) => r.re.test(path)).map((r) => r.method))];
   if (methods.length && !methods.includes(c.req.method)) {
     const allow = methods.includes("GET") && !methods.includes("HEAD") ? [...methods, "HEAD"] : methods;
-    return render(c, new ApiError("method_not_allowed", `Method ${c.req.method} not allowed on ${path}`, { allow }, { Allow: allow.join(", ") }));
+    return render(
+      c,
+      new ApiError(
+        "method_not_allowed",
+        `Method ${c.req.method} not allowed on ${path}`,
+        { allow },
+        { Allow: allow.join(", ") },
+      ),
+    );
   }
   return render(c, new ApiError("not_found", `No route for ${c.req.method} ${path}`));
 };

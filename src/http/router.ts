@@ -4,7 +4,7 @@
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv, WorkspaceEnv } from "../env";
 import { type FieldError, validationFailed } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { archiveBody, archiveBodyAlongside } from "../middleware/archive";
@@ -17,12 +17,21 @@ export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[], targ
   });
 }
 
-export const newRouter = () =>
-  new OpenAPIHono<AppEnv>({
-    defaultHook: (result, _c) => {
-      if (!result.success) throw validationFailed(zodIssuesToFieldErrors(result.error.issues, result.target));
-    },
-  });
+const defaultHook = (result: { success: boolean; error?: unknown; target?: string }) => {
+  if (!result.success) {
+    const issues = (result.error as { issues: readonly z.core.$ZodIssue[] }).issues;
+    throw validationFailed(zodIssuesToFieldErrors(issues, result.target));
+  }
+};
+
+/** A router for surfaces without a workspace (platform, token endpoint). */
+export const newRouter = () => new OpenAPIHono<AppEnv>({ defaultHook });
+
+/**
+ * A router for workspace routes (`{api}`): mounted behind host routing and bearerAuth, so its handlers read a
+ * non-optional `c.get("ctx")` (the service context), `c.get("workspace")` and `c.get("auth")`.
+ */
+export const newWorkspaceRouter = () => new OpenAPIHono<WorkspaceEnv>({ defaultHook });
 
 /**
  * Guard for a workspace route: scope check (403), optional extra buckets, then the body archive, in that
@@ -69,13 +78,17 @@ export const RateLimitedSchema = z
 
 export const errorResponses = {
   400: { description: "Invalid request", content: { "application/json": { schema: ErrorSchema } } },
-  401: { description: "Missing, invalid, expired or revoked token", content: { "application/json": { schema: ErrorSchema } } },
+  401: {
+    description: "Missing, invalid, expired or revoked token",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
   403: { description: "Missing scope", content: { "application/json": { schema: ErrorSchema } } },
   429: { description: "Rate limited", content: { "application/json": { schema: RateLimitedSchema } } },
 } as const;
 
 /** The success envelope around a payload: `{success: true, message, ...shape}`. */
-export const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), message: z.string(), ...shape });
+export const ok = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({ success: z.literal(true), message: z.string(), ...shape });
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

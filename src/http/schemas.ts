@@ -39,3 +39,17 @@ export const hsCode = (min: number, max: number) =>
     .transform((s) => s.replace(/[. ]/g, ""))
     .refine((s) => s.length >= min && s.length <= max, `must have ${min}-${max} digits`)
     .openapi({ example: "6109.10", type: "string" });
+
+/**
+ * An integer id in a path or query, in canonical decimal only: `0x4e`, `1e3`, `+7`, ` 7` and `007` are refused
+ * (400) rather than coerced to another row's id. Up to 15 digits, so every accepted id is an exact JS number.
+ */
+export const intId = (example = 42) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,14}$/, "must be a positive integer in decimal, without sign, leading zeros or exponent")
+    .transform(Number)
+    .openapi({ type: "integer", example });
+
+/** `{id}` path parameter of an integer-keyed resource. */
+export const IntIdParam = z.object({ id: intId() });

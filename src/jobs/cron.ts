@@ -4,7 +4,7 @@
  * shows what was removed when.
  */
 import { createDb } from "../db/client";
-import type { Deps } from "../env";
+import type { Deps } from "../core/context";
 import { purgeExpired, recordInternalRun } from "../modules/requests/service";
 import { sweepFlowRuns } from "./flows";
 import { sweepDeliveries } from "./webhooks";
@@ -25,7 +25,14 @@ export async function runCron(env: Env, deps: Deps, scheduledTimeMs: number): Pr
         route: "job:archive-retention",
         actor: "system",
         durationMs: deps.clock.now() - started,
-        body: { bytes: JSON.stringify({ job: "archive-retention", purged_requests: p.purged, as_of: new Date(scheduledTimeMs).toISOString() }), contentType: "application/json" },
+        body: {
+          bytes: JSON.stringify({
+            job: "archive-retention",
+            purged_requests: p.purged,
+            as_of: new Date(scheduledTimeMs).toISOString(),
+          }),
+          contentType: "application/json",
+        },
       },
       { id: deps.ids.requestId(), nowMs: deps.clock.now() },
     );

@@ -3,8 +3,8 @@
  * enqueues pending runs that are due (anything whose immediate enqueue was missed or whose worker died).
  */
 import { createDb } from "../db/client";
-import type { Deps } from "../env";
-import { type FlowRunMessage, dueRuns, enqueueRuns, executeRun } from "../modules/flows/service";
+import type { Deps } from "../core/context";
+import { dueRuns, enqueueRuns, executeRun, type FlowRunMessage } from "../modules/flows/service";
 import { enqueue } from "../modules/webhooks/service";
 
 export const FLOWS_QUEUE = "trade-compliance-flows";
@@ -18,7 +18,9 @@ export async function consumeFlowRuns(batch: MessageBatch<FlowRunMessage>, env: 
       msg.ack();
     } catch (err) {
       // Storage trouble: the run stays pending and claimed; the queue retries it, or the sweep once the claim expires.
-      console.error(JSON.stringify({ msg: "flow run failed to execute", flow_run_id: msg.body.flow_run_id, error: String(err) }));
+      console.error(
+        JSON.stringify({ msg: "flow run failed to execute", flow_run_id: msg.body.flow_run_id, error: String(err) }),
+      );
       msg.retry();
     }
   }

@@ -3,7 +3,7 @@
  * enqueues whatever is due (retries, and anything whose immediate enqueue was missed or whose worker died).
  */
 import { createDb } from "../db/client";
-import type { Deps } from "../env";
+import type { Deps } from "../core/context";
 import { type DeliveryMessage, deliver, dueDeliveries, enqueue } from "../modules/webhooks/service";
 
 export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env, deps: Deps): Promise<void> {
@@ -14,7 +14,13 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
       msg.ack();
     } catch (err) {
       // Storage trouble, not a receiver failure (those are recorded as attempts): let the queue retry.
-      console.error(JSON.stringify({ msg: "webhook delivery failed to run", delivery_id: msg.body.delivery_id, error: String(err) }));
+      console.error(
+        JSON.stringify({
+          msg: "webhook delivery failed to run",
+          delivery_id: msg.body.delivery_id,
+          error: String(err),
+        }),
+      );
       msg.retry();
     }
   }

@@ -41,6 +41,26 @@ export class ApiError extends Error {
     this.status = ERROR_STATUS[code];
     this.headers = headers;
   }
+
+  /**
+   * The wire body. The default is the spec's envelope; an error whose contract prescribes another body (the
+   * 429, calculate's country-rule `{errors}`) is a subclass that overrides this, so the one `onError` renders
+   * every error and no route catches and re-shapes.
+   */
+  body(requestId: string): Record<string, unknown> {
+    return { success: false, message: this.message, error: this.code, request_id: requestId, ...this.extra };
+  }
+}
+
+/** The spec's 429 body: exactly `{error: "rate_limited", message}`, with Retry-After and RateLimit-* headers. */
+export class RateLimitedError extends ApiError {
+  constructor(message: string, headers: Record<string, string>) {
+    super("rate_limited", message, {}, headers);
+  }
+
+  override body(): Record<string, unknown> {
+    return { error: "rate_limited", message: this.message };
+  }
 }
 
 export interface FieldError {
@@ -48,7 +68,8 @@ export interface FieldError {
   message: string;
 }
 
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new ApiError("bad_request", message, extra);
+export const badRequest = (message: string, extra?: Record<string, unknown>) =>
+  new ApiError("bad_request", message, extra);
 export const notFound = (message = "Not found") => new ApiError("not_found", message);
 export const conflict = (message: string) => new ApiError("conflict", message);
 export const forbidden = (message: string) => new ApiError("forbidden", message);
@@ -56,7 +77,10 @@ export const unprocessable = (message: string, extra?: Record<string, unknown>) 
   new ApiError("unprocessable", message, extra);
 
 /** 401 with the RFC 6750 challenge header; `description` never echoes the token. */
-export function unauthorized(description: string, bearerError: "invalid_request" | "invalid_token" | null = "invalid_token") {
+export function unauthorized(
+  description: string,
+  bearerError: "invalid_request" | "invalid_token" | null = "invalid_token",
+) {
   const challenge = bearerError
     ? `Bearer realm="api", error="${bearerError}", error_description="${description}"`
     : `Bearer realm="api"`;
@@ -65,6 +89,27 @@ export function unauthorized(description: string, bearerError: "invalid_request"
 
 export function validationFailed(errors: FieldError[]) {
   const first = errors[0];
-  const message = first ? `Invalid request: ${first.field ? `${first.field}: ` : ""}${first.message}` : "Invalid request";
+  const message = first
+    ? `Invalid request: ${first.field ? `${first.field}: ` : ""}${first.message}`
+    : "Invalid request";
   return new ApiError("validation_failed", message, { errors });
+}
+
+export interface CountryRuleFailure {
+  code: string;
+  description: string;
+}
+
+/**
+ * A workspace country rule refused a calculation: 400 with exactly `{errors: [{code, description}]}`, the
+ * body the spec gives calculate for this case (no envelope).
+ */
+export class CountryRuleError extends ApiError {
+  constructor(readonly failures: CountryRuleFailure[]) {
+    super("bad_request", failures.map((f) => f.description).join("; "));
+  }
+
+  override body(): Record<string, unknown> {
+    return { errors: this.failures };
+  }
 }

@@ -4,13 +4,14 @@
  * starve a tenant), and a refused request is never processed.
  */
 import { createMiddleware } from "hono/factory";
+import { baseContext, serviceContextFor } from "../core/context";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { forbidden, unauthorized } from "../lib/errors";
-import { type Scope, hasScope, isScope } from "../lib/scopes";
+import { hasScope, isScope, type Scope } from "../lib/scopes";
 import { loadClientForAuth } from "../modules/api-clients/service";
 import { verifyTokenCached } from "../modules/auth/tokens";
-import { callerKey, hitBucket, rateLimitHeaders, rateLimited } from "./rate-limit";
+import { callerKey, hitBucket, rateLimited, rateLimitHeaders } from "./rate-limit";
 
 const BEARER_RE = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
@@ -35,27 +36,55 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
 
   // The client's current scopes, narrowed to what the token asked for: amendments apply to live tokens.
   const requested = new Set(claims.scp.split(" "));
-  c.set("auth", {
+  const actor = {
     clientRowId: client.id,
     clientId: client.clientId,
     clientName: client.name,
     scopes: client.scopes.filter((s) => requested.has(s)),
     customerId: client.customerId,
-  });
+  };
+  c.set("auth", actor);
+  // The one service context of a workspace request: every handler below hands it to its verb.
+  const base = baseContext(c.env, deps);
+  c.set(
+    "ctx",
+    serviceContextFor(base, workspace, actor, { requestId: c.get("requestId"), startedAt: c.get("startedAt") }),
+  );
 
-  const decision = await hitBucket(c.env, workspace, { bucket: "api", key: callerKey("api", workspace, client.customerId) }, now);
+  const decision = await hitBucket(
+    c.env,
+    workspace,
+    { bucket: "api", key: callerKey("api", workspace, client.customerId) },
+    now,
+  );
   if (!decision.allowed) throw rateLimited(decision, "this organization");
   await next();
   for (const [k, v] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(k, v);
 });
 
-/** 403 `Missing scope: <scope>` unless the token carries it. */
+const PINNED_REFUSED = "Customer-pinned clients cannot read or change workspace-wide settings";
+
+/**
+ * 403 `Missing scope: <scope>` unless the token carries it. Workspace settings (`settings:*`: webhooks,
+ * flows, validation and country rules, API clients, the settings document) act on every customer of the
+ * workspace, so a customer-pinned client is refused them whatever its scopes.
+ */
 export const requireScope = (scope: Scope) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const granted = c.get("auth")?.scopes ?? [];
-    if (!hasScope(granted, scope)) throw forbidden(`Missing scope: ${scope}`);
+    const auth = c.get("auth");
+    if (!hasScope(auth?.scopes ?? [], scope)) throw forbidden(`Missing scope: ${scope}`);
+    if (scope.startsWith("settings:") && auth?.customerId != null) throw forbidden(PINNED_REFUSED);
     await next();
   });
+
+/**
+ * For organization-wide configuration reached under another scope (the HS blocklist, custom restriction
+ * rules): 403 for a customer-pinned client, whose changes would alter every customer's answers.
+ */
+export const unpinned = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get("auth")?.customerId != null) throw forbidden(PINNED_REFUSED);
+  await next();
+});
 
 /** Operator routes: `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`, compared in constant time. */
 export const platformAuth = createMiddleware<AppEnv>(async (c, next) => {

@@ -5,10 +5,11 @@
  * call. Under `wrangler dev` and in tests the mode is `exact`: one DO call per decision.
  */
 import { createMiddleware } from "hono/factory";
+import type { WorkspaceContext } from "../core/context";
 import type { BucketName } from "../engines/rate-limit/buckets";
 import type { Decision } from "../engines/rate-limit/sliding-window";
-import type { AppEnv, WorkspaceContext } from "../env";
-import { ApiError } from "../lib/errors";
+import type { AppEnv } from "../env";
+import { type ApiError, RateLimitedError } from "../lib/errors";
 
 interface Allowance {
   remaining: number;
@@ -27,11 +28,20 @@ export interface HitOptions {
 }
 
 /** Bucket key for an authenticated caller: customer-pinned clients count in a bucket of their own. */
-export function callerKey(bucket: BucketName, workspace: WorkspaceContext, customerId: number | null | undefined): string {
+export function callerKey(
+  bucket: BucketName,
+  workspace: WorkspaceContext,
+  customerId: number | null | undefined,
+): string {
   return customerId != null ? `${bucket}:customer:${workspace.id}:${customerId}` : bucket;
 }
 
-export async function hitBucket(env: Env, workspace: WorkspaceContext, opts: HitOptions, nowMs: number): Promise<Decision> {
+export async function hitBucket(
+  env: Env,
+  workspace: WorkspaceContext,
+  opts: HitOptions,
+  nowMs: number,
+): Promise<Decision> {
   const { limit, windowMs } = workspace.limits[opts.bucket];
   const cost = opts.cost ?? 1;
   const consume = opts.consume ?? true;
@@ -51,7 +61,12 @@ export async function hitBucket(env: Env, workspace: WorkspaceContext, opts: Hit
   const stub = ns.get(ns.idFromName(workspace.organizationId));
   const res = await stub.hit({ key: opts.key, limit, windowMs, cost, consume, lease, refund });
   if (res.lease > 0) {
-    allowances.set(localKey, { remaining: res.lease, expiresAt: res.leaseExpiresAt, windowStart: res.windowStart, decision: res });
+    allowances.set(localKey, {
+      remaining: res.lease,
+      expiresAt: res.leaseExpiresAt,
+      windowStart: res.windowStart,
+      decision: res,
+    });
   }
   return res;
 }
@@ -66,7 +81,7 @@ export function rateLimitHeaders(d: Decision): Record<string, string> {
 
 export function rateLimited(d: Decision, what: string): ApiError {
   const retry = Number.isFinite(d.retryAfterMs) ? Math.max(1, Math.ceil(d.retryAfterMs / 1000)) : 60;
-  return new ApiError("rate_limited", `Rate limit exceeded for ${what}; retry after ${retry} s`, {}, {
+  return new RateLimitedError(`Rate limit exceeded for ${what}; retry after ${retry} s`, {
     ...rateLimitHeaders(d),
     "Retry-After": String(retry),
   });
@@ -76,7 +91,10 @@ export function rateLimited(d: Decision, what: string): ApiError {
  * Route middleware for a bucket. `cost` may read the request (classify counts items); the `api` bucket is
  * applied once, globally, by the auth chain.
  */
-export const rateLimit = (bucket: BucketName, cost?: (c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0]) => number | Promise<number>) =>
+export const rateLimit = (
+  bucket: BucketName,
+  cost?: (c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0]) => number | Promise<number>,
+) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const workspace = c.get("workspace");
     if (!workspace) return next();

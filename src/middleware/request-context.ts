@@ -3,7 +3,8 @@
  * response, errors and 429s included (onError and notFound run inside `next`, so their responses pass here).
  */
 import { createMiddleware } from "hono/factory";
-import type { AppEnv, Deps } from "../env";
+import type { Deps } from "../core/context";
+import type { AppEnv } from "../env";
 
 export const requestContext = (deps: Deps) =>
   createMiddleware<AppEnv>(async (c, next) => {

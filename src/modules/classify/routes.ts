@@ -3,19 +3,30 @@
  * `/usage-history/classify`, all with scope classify:read. URL and image classification also count against
  * the organization's `classify_heavy` bucket (one per item), before the body is archived.
  */
+
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
+import type { Actor } from "../../core/context";
 import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
 import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
-import type { AuthContext } from "../../env";
 import { badRequest, forbidden, validationFailed } from "../../lib/errors";
 import { isCountry } from "../../lib/iso";
 import { readBodyLimited } from "../../middleware/archive";
+import { unpinned } from "../../middleware/auth";
 import { rateLimit } from "../../middleware/rate-limit";
 import { usageHistoryRoutes } from "../usage/routes";
-import { MODE_SLUGS, addBlock, classify, entryToWire, importBlocklist, listBlocks, modes, removeBlock } from "./service";
+import {
+  addBlock,
+  classify,
+  entryToWire,
+  importBlocklist,
+  listBlocks,
+  MODE_SLUGS,
+  modes,
+  removeBlock,
+} from "./service";
 
 const tags = ["Classify"];
 const blocklistTags = ["Classify: blocklist"];
@@ -33,7 +44,10 @@ const HttpUrl = z
 const ImageUrl = z
   .string()
   .max(12_600_000, "must be at most about 9 MB")
-  .refine((s) => /^https?:\/\/\S+$/i.test(s) || /^gs:\/\/\S+$/.test(s) || /^data:image\/[a-z0-9.+-]+;base64,/i.test(s), "must be an http(s) URL, a gs:// URI or a data:image/*;base64 URL");
+  .refine(
+    (s) => /^https?:\/\/\S+$/i.test(s) || /^gs:\/\/\S+$/.test(s) || /^data:image\/[a-z0-9.+-]+;base64,/i.test(s),
+    "must be an http(s) URL, a gs:// URI or a data:image/*;base64 URL",
+  );
 
 export const ClassifyBody = z
   .object({
@@ -49,24 +63,38 @@ export const ClassifyBody = z
     country_of_origin: CountryCode.optional(),
     price: z.number().nonnegative().finite().optional(),
     currency: CurrencyCode.optional(),
-    hs_code: hsCode(2, 10).optional().openapi({ description: "Partial code (2-10 digits, dots allowed) that narrows the search", example: "61" }),
+    hs_code: hsCode(2, 10)
+      .optional()
+      .openapi({ description: "Partial code (2-10 digits, dots allowed) that narrows the search", example: "61" }),
   })
   .strict()
   .superRefine((b, ctx) => {
     if (b.description === undefined && b.image_url === undefined && b.product_url === undefined) {
-      ctx.addIssue({ code: "custom", path: ["description"], message: "at least one of description, image_url, product_url is required" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["description"],
+        message: "at least one of description, image_url, product_url is required",
+      });
     }
     if (b.image_url !== undefined && b.product_url !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["image_url"], message: "image_url and product_url are mutually exclusive" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["image_url"],
+        message: "image_url and product_url are mutually exclusive",
+      });
     }
   })
-  .openapi("ClassifyRequest", { example: { description: "Men's cotton crew neck t-shirt", destination_country: "US" } });
+  .openapi("ClassifyRequest", {
+    example: { description: "Men's cotton crew neck t-shirt", destination_country: "US" },
+  });
 
 const Level = z.object({ name: z.string(), number: z.string(), description: z.string() });
 const ResultSchema = z
   .object({
     code: z.string().openapi({ example: "61091000" }),
-    country: z.string().openapi({ example: "US", description: "The schedule the code belongs to (EU for member states)" }),
+    country: z
+      .string()
+      .openapi({ example: "US", description: "The schedule the code belongs to (EU for member states)" }),
     chapter: Level,
     heading: Level,
     subheading: Level,
@@ -77,7 +105,9 @@ const ResultSchema = z
   })
   .openapi("ClassificationResult");
 
-const DataSourceSchema = z.object({ version: z.string(), source: z.string(), imported_at: z.string() }).openapi("DataSource");
+const DataSourceSchema = z
+  .object({ version: z.string(), source: z.string(), imported_at: z.string() })
+  .openapi("DataSource");
 
 const Common = {
   original_description: z.string().nullable(),
@@ -111,10 +141,26 @@ const ClassifyResponse = z
       top_result: {
         code: "61091000",
         country: "US",
-        chapter: { name: "Chapter 61", number: "61", description: "Apparel and clothing accessories; knitted or crocheted" },
-        heading: { name: "Heading 6109", number: "6109", description: "T-shirts, singlets and other vests; knitted or crocheted" },
-        subheading: { name: "Subheading 6109.10", number: "610910", description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted" },
-        tariff: { name: "US HTS 6109.10.00", number: "61091000", description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton" },
+        chapter: {
+          name: "Chapter 61",
+          number: "61",
+          description: "Apparel and clothing accessories; knitted or crocheted",
+        },
+        heading: {
+          name: "Heading 6109",
+          number: "6109",
+          description: "T-shirts, singlets and other vests; knitted or crocheted",
+        },
+        subheading: {
+          name: "Subheading 6109.10",
+          number: "610910",
+          description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted",
+        },
+        tariff: {
+          name: "US HTS 6109.10.00",
+          number: "61091000",
+          description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+        },
         score: 0.97,
         confidence: "high",
         reasoning: 'product term "t shirt" points to 6109; subheading text matches cotton.',
@@ -122,7 +168,11 @@ const ClassifyResponse = z
       results: [],
       country: "US",
       mode: "standard",
-      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      data_source: {
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2",
+        source: "HS2022 nomenclature (…)",
+        imported_at: "2026-11-22T02:00:00.000Z",
+      },
       request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
     },
   });
@@ -150,7 +200,11 @@ const UnclassifiableResponse = z
       results: [],
       country: "US",
       mode: "standard",
-      data_source: { version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2", source: "HS2022 nomenclature (…)", imported_at: "2026-11-22T02:00:00.000Z" },
+      data_source: {
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn2",
+        source: "HS2022 nomenclature (…)",
+        imported_at: "2026-11-22T02:00:00.000Z",
+      },
       request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
     },
   });
@@ -189,20 +243,43 @@ const BlockCountry = z
 const Reason = z.string().max(1000);
 
 const EntrySchema = z
-  .object({ id: z.number().int(), hs_code: z.string(), country_code: z.string(), reason: z.string().nullable(), created_at: z.string() })
-  .openapi("BlocklistEntry", { example: { id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" } });
+  .object({
+    id: z.number().int(),
+    hs_code: z.string(),
+    country_code: z.string(),
+    reason: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("BlocklistEntry", {
+    example: {
+      id: 12,
+      hs_code: "9301",
+      country_code: "GLOBAL",
+      reason: "We do not ship weapons",
+      created_at: "2026-11-22T02:00:00.000Z",
+    },
+  });
 
 const ImportEntry = z
-  .object({ hs_code: BlockCode, country_code: BlockCountry.optional(), destination_country: BlockCountry.optional(), reason: Reason.nullable().optional() })
+  .object({
+    hs_code: BlockCode,
+    country_code: BlockCountry.optional(),
+    destination_country: BlockCountry.optional(),
+    reason: Reason.nullable().optional(),
+  })
   .strict()
   .superRefine((e, ctx) => {
     if (e.country_code && e.destination_country && e.country_code !== e.destination_country) {
-      ctx.addIssue({ code: "custom", path: ["country_code"], message: "country_code and destination_country disagree" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["country_code"],
+        message: "country_code and destination_country disagree",
+      });
     }
   });
 
 /** The blocklist belongs to the whole organization: a key pinned to one customer may read it, not change it. */
-function assertMayChangeBlocklist(auth: AuthContext | undefined) {
+function assertMayChangeBlocklist(auth: Actor | undefined) {
   if (auth?.customerId != null) throw forbidden("Customer-pinned clients cannot change the organization's blocklist");
 }
 
@@ -258,7 +335,15 @@ const modesRoute = createRoute({
           success: true,
           message: "",
           modes: [
-            { slug: "standard", name: "Standard", description: "…", inputs: ["description", "title"], available: true, default: true, unavailable_reason: null },
+            {
+              slug: "standard",
+              name: "Standard",
+              description: "…",
+              inputs: ["description", "title"],
+              available: true,
+              default: true,
+              unavailable_reason: null,
+            },
           ],
         },
       }),
@@ -273,7 +358,7 @@ const addRoute = createRoute({
   path: "/classify/blocklist",
   tags: blocklistTags,
   summary: "Block an HS code (and every code under it) for a destination or GLOBAL",
-  ...scoped("classify:read"),
+  ...scoped("classify:read", unpinned),
   request: {
     body: jsonBody(
       z
@@ -284,9 +369,19 @@ const addRoute = createRoute({
   },
   responses: {
     201: json(
-      z
-        .object({ success: z.literal(true), message: z.string(), entry: EntrySchema.nullable() })
-        .openapi({ example: { success: true, message: "9301 blocked for GLOBAL", entry: { id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" } } }),
+      z.object({ success: z.literal(true), message: z.string(), entry: EntrySchema.nullable() }).openapi({
+        example: {
+          success: true,
+          message: "9301 blocked for GLOBAL",
+          entry: {
+            id: 12,
+            hs_code: "9301",
+            country_code: "GLOBAL",
+            reason: "We do not ship weapons",
+            created_at: "2026-11-22T02:00:00.000Z",
+          },
+        },
+      }),
       "Added; `entry` is null when the code was already blocked",
     ),
     ...errorResponses,
@@ -300,13 +395,18 @@ const deleteRoute = createRoute({
   summary: "Remove a blocklist entry by id, or by HS code and destination",
   description:
     "An all-digit `code` without `destination_country` is an entry id (404 when unknown). Otherwise `code` is an HS code (dots allowed) and `destination_country` is required (400 without it).",
-  ...scoped("classify:read"),
+  ...scoped("classify:read", unpinned),
   request: {
     params: z.object({ code: z.string().min(1).max(20).openapi({ example: "12" }) }),
     query: z.object({ destination_country: BlockCountry.optional() }),
   },
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string() }).openapi({ example: { success: true, message: "Blocklist entry 12 removed" } }), "Removed"),
+    200: json(
+      z
+        .object({ success: z.literal(true), message: z.string() })
+        .openapi({ example: { success: true, message: "Blocklist entry 12 removed" } }),
+      "Removed",
+    ),
     404: json(ErrorSchema, "No such entry"),
     ...errorResponses,
   },
@@ -317,18 +417,27 @@ const importRoute = createRoute({
   path: "/classify/blocklist/import",
   tags: blocklistTags,
   summary: "Replace the whole blocklist (atomic; an empty array clears it)",
-  ...scoped("classify:read"),
+  ...scoped("classify:read", unpinned),
   request: {
     body: jsonBody(
       z
         .object({ entries: z.array(ImportEntry).max(5000) })
         .strict()
-        .openapi({ example: { entries: [{ hs_code: "9301", reason: "Weapons" }, { hs_code: "2402.20", country_code: "GB" }] } }),
+        .openapi({
+          example: {
+            entries: [
+              { hs_code: "9301", reason: "Weapons" },
+              { hs_code: "2402.20", country_code: "GB" },
+            ],
+          },
+        }),
     ),
   },
   responses: {
     201: json(
-      z.object({ success: z.literal(true), message: z.string(), count: z.number().int() }).openapi({ example: { success: true, message: "Blocklist replaced with 2 entries", count: 2 } }),
+      z
+        .object({ success: z.literal(true), message: z.string(), count: z.number().int() })
+        .openapi({ example: { success: true, message: "Blocklist replaced with 2 entries", count: 2 } }),
       "Loaded",
     ),
     ...errorResponses,
@@ -340,19 +449,41 @@ const listRoute = createRoute({
   path: "/classify/blocklist",
   tags: blocklistTags,
   summary: "List the organization's blocklist, newest first",
-  ...scoped("classify:read"),
+  ...scoped("classify:read", unpinned),
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(100).default(50),
-      starting_after: z.coerce.number().int().positive().optional().openapi({ description: "An entry id: return older entries" }),
-      destination_country: BlockCountry.optional().openapi({ description: "Only entries with exactly this country_code" }),
+      starting_after: z.coerce
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .openapi({ description: "An entry id: return older entries" }),
+      destination_country: BlockCountry.optional().openapi({
+        description: "Only entries with exactly this country_code",
+      }),
     }),
   },
   responses: {
     200: json(
       z
         .object({ success: z.literal(true), message: z.string(), entries: z.array(EntrySchema), has_more: z.boolean() })
-        .openapi({ example: { success: true, message: "", entries: [{ id: 12, hs_code: "9301", country_code: "GLOBAL", reason: "We do not ship weapons", created_at: "2026-11-22T02:00:00.000Z" }], has_more: false } }),
+        .openapi({
+          example: {
+            success: true,
+            message: "",
+            entries: [
+              {
+                id: 12,
+                hs_code: "9301",
+                country_code: "GLOBAL",
+                reason: "We do not ship weapons",
+                created_at: "2026-11-22T02:00:00.000Z",
+              },
+            ],
+            has_more: false,
+          },
+        }),
       "One page",
     ),
     ...errorResponses,
@@ -424,16 +555,25 @@ export const classifyRoutes = newRouter()
     });
     return c.json(outcome.body as never, outcome.status);
   })
-  .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200))
+  .openapi(modesRoute, (c) =>
+    c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200),
+  )
   .openapi(addRoute, async (c) => {
     assertMayChangeBlocklist(c.get("auth"));
     const input = c.req.valid("json");
     const now = new Date(c.get("deps").clock.now()).toISOString();
-    const row = await addBlock(createDb(c.env.DB), c.get("workspace")!.organizationId, { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason }, now);
+    const row = await addBlock(
+      createDb(c.env.DB),
+      c.get("workspace")!.organizationId,
+      { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason },
+      now,
+    );
     return c.json(
       {
         success: true as const,
-        message: row ? `${input.hs_code} blocked for ${input.destination_country}` : `${input.hs_code} was already blocked for ${input.destination_country}`,
+        message: row
+          ? `${input.hs_code} blocked for ${input.destination_country}`
+          : `${input.hs_code} was already blocked for ${input.destination_country}`,
         entry: row ? entryToWire(row) : null,
       },
       201,
@@ -466,10 +606,21 @@ export const classifyRoutes = newRouter()
     const count = await importBlocklist(
       createDb(c.env.DB),
       c.get("workspace")!.organizationId,
-      entries.map((e) => ({ hs_code: e.hs_code, country_code: e.country_code ?? e.destination_country ?? "GLOBAL", reason: e.reason })),
+      entries.map((e) => ({
+        hs_code: e.hs_code,
+        country_code: e.country_code ?? e.destination_country ?? "GLOBAL",
+        reason: e.reason,
+      })),
       now,
     );
-    return c.json({ success: true as const, message: count ? `Blocklist replaced with ${count} entries` : "Blocklist cleared", count }, 201);
+    return c.json(
+      {
+        success: true as const,
+        message: count ? `Blocklist replaced with ${count} entries` : "Blocklist cleared",
+        count,
+      },
+      201,
+    );
   })
   .openapi(listRoute, async (c) => {
     const q = c.req.valid("query");

@@ -15,23 +15,28 @@
  *   cover the other items only and `complete` is false.
  */
 import { and, desc, eq, lt } from "drizzle-orm";
-import { consignmentAssessments } from "../../db/schema/index";
 import type { Db } from "../../db/client";
+import { consignmentAssessments } from "../../db/schema/index";
 import type { CalcInput } from "../../engines/calculate/types";
 import type { calcWire } from "../../engines/calculate/wire";
-import type { Deps, WorkspaceContext } from "../../env";
+import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { ApiError, notFound, unprocessable } from "../../lib/errors";
 import { country as isoCountry } from "../../lib/iso";
 import { dec, moneyString } from "../../lib/money";
 import { unsupported } from "../calculate/reference";
-import { RuleViolation, calculateMultiple, today } from "../calculate/service";
+import { calculateMultiple, RuleViolation, today } from "../calculate/service";
 import { classify } from "../classify/service";
 import { outboxStatements } from "../webhooks/service";
 import { eventInsert } from "./events";
 import { consignmentHeadQuery, loadConsignment } from "./service";
 
-const METAL_FACTS = ["country_of_melt_pour", "primary_country_of_smelt", "secondary_country_of_smelt", "country_of_cast"] as const;
+const METAL_FACTS = [
+  "country_of_melt_pour",
+  "primary_country_of_smelt",
+  "secondary_country_of_smelt",
+  "country_of_cast",
+] as const;
 /** The item's declared metals-traceability countries, from the JSON of its other fields. */
 function metalFacts(extra: string): Record<string, string> {
   const e = JSON.parse(extra) as Record<string, unknown>;
@@ -160,19 +165,41 @@ interface Plan {
 }
 
 /** Suggests a code for an item that came without one; an item the classifier cannot place stays unassessed. */
-async function suggestCode(ctx: AssessCtx, ws: WorkspaceContext, item: { title: string | null; description: string | null }, destination: string, origin: string | null, requestId: string) {
+async function suggestCode(
+  ctx: AssessCtx,
+  ws: WorkspaceContext,
+  item: { title: string | null; description: string | null },
+  destination: string,
+  origin: string | null,
+  requestId: string,
+) {
   const title = item.title?.trim().slice(0, 500) || undefined;
   const description = item.description?.trim().slice(0, 2000) || undefined;
-  if (!title && !description) return { error: "No HS code on the item and no title or description to classify it from" };
+  if (!title && !description)
+    return { error: "No HS code on the item and no title or description to classify it from" };
   try {
     const out = await classify(
-      { db: ctx.db, organizationId: ws.organizationId, production: ctx.classifier.production, imageModel: ctx.classifier.imageModel },
+      {
+        db: ctx.db,
+        organizationId: ws.organizationId,
+        production: ctx.classifier.production,
+        imageModel: ctx.classifier.imageModel,
+      },
       { title, description, destination_country: destination, country_of_origin: origin ?? undefined },
       requestId,
     );
-    const top = out.body.top_result as { code: string; confidence: string; score: number; tariff: { description: string } } | null | undefined;
-    if (out.status !== 200 || !top) return { error: `No HS code on the item and the classifier suggested none: ${String(out.body.message || "no match")}` };
-    return { hsCode: top.code, classification: { confidence: top.confidence, score: top.score, description: top.tariff.description ?? null } };
+    const top = out.body.top_result as
+      | { code: string; confidence: string; score: number; tariff: { description: string } }
+      | null
+      | undefined;
+    if (out.status !== 200 || !top)
+      return {
+        error: `No HS code on the item and the classifier suggested none: ${String(out.body.message || "no match")}`,
+      };
+    return {
+      hsCode: top.code,
+      classification: { confidence: top.confidence, score: top.score, description: top.tariff.description ?? null },
+    };
   } catch (e) {
     // The nomenclature not being loaded (503) fails this item, not the whole run.
     if (e instanceof ApiError) return { error: `No HS code on the item and classification failed: ${e.message}` };
@@ -186,14 +213,25 @@ async function suggestCode(ctx: AssessCtx, ws: WorkspaceContext, item: { title: 
  * too many items, an unsupported destination, or when a workspace country rule refuses a line.
  * Returns the stored assessment and the webhook deliveries to enqueue once committed.
  */
-export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consignmentId: string, caller: { pinnedCustomerId: number | null; requestId: string }): Promise<{ assessment: Assessment; deliveryIds: string[] }> {
+export async function runAssessment(
+  ctx: AssessCtx,
+  ws: WorkspaceContext,
+  consignmentId: string,
+  caller: { pinnedCustomerId: number | null; requestId: string },
+): Promise<{ assessment: Assessment; deliveryIds: string[] }> {
   const { db, deps } = ctx;
   const t = await loadConsignment(ctx, ws.id, consignmentId, caller.pinnedCustomerId);
   const c = t.consignment;
   const destination = c.receiverCountry;
-  if (!destination) throw unprocessable(`Consignment '${c.id}' has no receiver country: duties cannot be assessed without a destination (receiver.country_code)`);
+  if (!destination)
+    throw unprocessable(
+      `Consignment '${c.id}' has no receiver country: duties cannot be assessed without a destination (receiver.country_code)`,
+    );
   if (!t.items.length) throw unprocessable(`Consignment '${c.id}' has no items to assess`);
-  if (t.items.length > MAX_ASSESSED_ITEMS) throw unprocessable(`Consignment '${c.id}' has ${t.items.length} items; an assessment covers at most ${MAX_ASSESSED_ITEMS}`);
+  if (t.items.length > MAX_ASSESSED_ITEMS)
+    throw unprocessable(
+      `Consignment '${c.id}' has ${t.items.length} items; an assessment covers at most ${MAX_ASSESSED_ITEMS}`,
+    );
   const why = await unsupported(ctx.d1, deps.clock, destination);
   if (why) throw unprocessable(`Duties cannot be assessed for this consignment: ${why}`);
 
@@ -206,14 +244,23 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
   const plans: Plan[] = [];
   for (const item of t.items) {
     const origin = item.countryOfOrigin ?? c.senderCountry ?? null;
-    const currency = item.currencyCode ?? (item.orderId ? orderCcy.get(item.orderId) : null) ?? parcelCcy.get(item.parcelId) ?? null;
-    const plan: Plan = { hsCode: item.hsCode, hsSource: item.hsCode ? (item.hsCodeSource ?? "declared") : null, classification: null, origin, currency, error: null };
+    const currency =
+      item.currencyCode ?? (item.orderId ? orderCcy.get(item.orderId) : null) ?? parcelCcy.get(item.parcelId) ?? null;
+    const plan: Plan = {
+      hsCode: item.hsCode,
+      hsSource: item.hsCode ? (item.hsCodeSource ?? "declared") : null,
+      classification: null,
+      origin,
+      currency,
+      error: null,
+    };
     if (!plan.hsCode) {
       const s = await suggestCode(ctx, ws, item, destination, origin, caller.requestId);
       if ("error" in s) plan.error = s.error ?? null;
       else Object.assign(plan, { hsCode: s.hsCode, hsSource: "classified", classification: s.classification });
     }
-    if (!plan.error && !origin) plan.error = "No country of origin on the item and no sender country on the consignment";
+    if (!plan.error && !origin)
+      plan.error = "No country of origin on the item and no sender country on the consignment";
     plans.push(plan);
   }
 
@@ -232,14 +279,21 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
       quantity: item.quantity,
       ...(p.currency ? { currency: p.currency } : {}),
       // Item weight is per unit, like unit_value; calculate wants the line's net weight.
-      ...(item.weightKg !== null ? { weight: Number(dec(item.weightKg).times(item.quantity).toString()), weight_unit: "kg" } : {}),
+      ...(item.weightKg !== null
+        ? { weight: Number(dec(item.weightKg).times(item.quantity).toString()), weight_unit: "kg" }
+        : {}),
       // Metals traceability (Section 232 smelt, cast and melt-and-pour rules), kept with the item's other fields.
       ...metalFacts(item.extra),
     });
   });
-  if (plans.some((p) => !p.error && !p.currency)) notes.push("Items with no currency on the item, its order or its parcel are valued in the destination currency");
-  const transportMode = c.transportMode && TRANSPORT_MODES.has(c.transportMode) ? (c.transportMode as CalcInput["transportMode"]) : undefined;
-  if (!transportMode) notes.push("No transport mode on the consignment: assessed as sea freight (the calculate default)");
+  if (plans.some((p) => !p.error && !p.currency))
+    notes.push("Items with no currency on the item, its order or its parcel are valued in the destination currency");
+  const transportMode =
+    c.transportMode && TRANSPORT_MODES.has(c.transportMode)
+      ? (c.transportMode as CalcInput["transportMode"])
+      : undefined;
+  if (!transportMode)
+    notes.push("No transport mode on the consignment: assessed as sea freight (the calculate default)");
   const terms = c.incoterm && SHIPPING_TERMS.has(c.incoterm) ? (c.incoterm as CalcInput["shippingTerms"]) : undefined;
 
   let body: Awaited<ReturnType<typeof calculateMultiple>>["body"] | null = null;
@@ -261,7 +315,10 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
       ));
     } catch (e) {
       if (e instanceof RuleViolation) {
-        throw unprocessable(`The workspace's country rules refuse this assessment: ${e.message}`, { errors: e.errors.map((v) => v.description), rule_violations: e.errors });
+        throw unprocessable(`The workspace's country rules refuse this assessment: ${e.message}`, {
+          errors: e.errors.map((v) => v.description),
+          rule_violations: e.errors,
+        });
       }
       throw e;
     }
@@ -284,7 +341,18 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
       unit_value: item.unitValue,
       declared_currency: p.currency,
     };
-    const unassessed = (error: string): AssessedItem => ({ ...base, tariff_line: null, rate_found: false, customs_value: null, duty: null, tax: null, rates_applied: [], notes: [], message: null, error });
+    const unassessed = (error: string): AssessedItem => ({
+      ...base,
+      tariff_line: null,
+      rate_found: false,
+      customs_value: null,
+      duty: null,
+      tax: null,
+      rates_applied: [],
+      notes: [],
+      message: null,
+      error,
+    });
     if (p.error) return unassessed(p.error);
     const r = results[lineOf.get(i)!];
     if (!r) return unassessed("Not calculated");
@@ -319,8 +387,15 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
     };
   });
 
-  const shipment = (body?.shipment ?? null) as { fees?: Record<string, { code: string; name: string; amount: number; basis: string }> | null } | null;
-  const fees: Fee[] = Object.values(shipment?.fees ?? {}).map((f) => ({ code: f.code, name: f.name, amount: m(f.amount), basis: f.basis }));
+  const shipment = (body?.shipment ?? null) as {
+    fees?: Record<string, { code: string; name: string; amount: number; basis: string }> | null;
+  } | null;
+  const fees: Fee[] = Object.values(shipment?.fees ?? {}).map((f) => ({
+    code: f.code,
+    name: f.name,
+    amount: m(f.amount),
+    basis: f.basis,
+  }));
   const totals = body?.totals ?? { duty: 0, fees: 0, vat: 0 };
   const now = isoAt(deps.clock.now());
   const row: Row = {
@@ -342,7 +417,13 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
     requestId: caller.requestId,
     createdAt: now,
   };
-  const summary = { assessment_id: row.id, destination_country: destination, total_duty: row.totalDuty, total_tax: row.totalTax, currency };
+  const summary = {
+    assessment_id: row.id,
+    destination_country: destination,
+    total_duty: row.totalDuty,
+    total_tax: row.totalTax,
+    currency,
+  };
   const outbox = await outboxStatements(ctx, ws, {
     type: "duties.calculated",
     data: { consignment_id: c.id, shipment_ref: c.shipmentRef, external_code: c.externalCode, ...summary },
@@ -350,33 +431,65 @@ export async function runAssessment(ctx: AssessCtx, ws: WorkspaceContext, consig
   // The assessment, its timeline event and its webhook event commit together or not at all.
   await db.batch([
     db.insert(consignmentAssessments).values(row),
-    eventInsert(db, deps.ids, { consignmentId: c.id, workspaceId: ws.id, type: "assessment.created", data: { ...summary, items: items.length }, requestId: caller.requestId, createdAt: now }),
+    eventInsert(db, deps.ids, {
+      consignmentId: c.id,
+      workspaceId: ws.id,
+      type: "assessment.created",
+      data: { ...summary, items: items.length },
+      requestId: caller.requestId,
+      createdAt: now,
+    }),
     ...outbox.statements,
   ] as never);
   return { assessment: assessmentOut(row), deliveryIds: outbox.deliveryIds };
 }
 
-
 /** Assessments of a consignment, newest first, keyset-paged by assessment id; 404 as for the consignment. */
-export async function listAssessments({ db }: { db: Db }, workspaceId: string, consignmentId: string, q: { limit: number; starting_after?: string | undefined }, pinnedCustomerId: number | null) {
-  const where = [eq(consignmentAssessments.consignmentId, consignmentId), eq(consignmentAssessments.workspaceId, workspaceId)];
+export async function listAssessments(
+  { db }: { db: Db },
+  workspaceId: string,
+  consignmentId: string,
+  q: { limit: number; starting_after?: string | undefined },
+  pinnedCustomerId: number | null,
+) {
+  const where = [
+    eq(consignmentAssessments.consignmentId, consignmentId),
+    eq(consignmentAssessments.workspaceId, workspaceId),
+  ];
   if (q.starting_after) where.push(lt(consignmentAssessments.id, q.starting_after));
   const [head, rows] = await db.batch([
     consignmentHeadQuery(db, workspaceId, consignmentId, pinnedCustomerId),
-    db.select().from(consignmentAssessments).where(and(...where)).orderBy(desc(consignmentAssessments.id)).limit(q.limit + 1),
+    db
+      .select()
+      .from(consignmentAssessments)
+      .where(and(...where))
+      .orderBy(desc(consignmentAssessments.id))
+      .limit(q.limit + 1),
   ]);
   if (!head[0]) throw notFound(`Consignment '${consignmentId}' not found`);
   return { assessments: rows.slice(0, q.limit).map(assessmentOut), hasMore: rows.length > q.limit };
 }
 
 /** One assessment of a consignment; 404 for an unknown consignment or an assessment of another consignment. */
-export async function getAssessment({ db }: { db: Db }, workspaceId: string, consignmentId: string, assessmentId: string, pinnedCustomerId: number | null): Promise<Assessment> {
+export async function getAssessment(
+  { db }: { db: Db },
+  workspaceId: string,
+  consignmentId: string,
+  assessmentId: string,
+  pinnedCustomerId: number | null,
+): Promise<Assessment> {
   const [head, rows] = await db.batch([
     consignmentHeadQuery(db, workspaceId, consignmentId, pinnedCustomerId),
     db
       .select()
       .from(consignmentAssessments)
-      .where(and(eq(consignmentAssessments.id, assessmentId), eq(consignmentAssessments.consignmentId, consignmentId), eq(consignmentAssessments.workspaceId, workspaceId)))
+      .where(
+        and(
+          eq(consignmentAssessments.id, assessmentId),
+          eq(consignmentAssessments.consignmentId, consignmentId),
+          eq(consignmentAssessments.workspaceId, workspaceId),
+        ),
+      )
       .limit(1),
   ]);
   if (!head[0]) throw notFound(`Consignment '${consignmentId}' not found`);

@@ -20,10 +20,10 @@ import {
   consignments,
   flowRuns,
 } from "../../db/schema/index";
-import type { Deps } from "../../env";
+import type { Deps } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
-import { settingsQuery, parseDocument } from "../settings/service";
+import { parseDocument, settingsQuery } from "../settings/service";
 import { eventInsert } from "./events";
 import { consignmentHeadQuery } from "./service";
 import { timelineEntry } from "./timeline";
@@ -63,33 +63,87 @@ export const listHolds = ({ db }: RelatedCtx, s: Scope, status?: "active" | "rel
     db
       .select()
       .from(consignmentHolds)
-      .where(and(eq(consignmentHolds.consignmentId, s.consignmentId), ...(status ? [eq(consignmentHolds.status, status)] : [])))
+      .where(
+        and(
+          eq(consignmentHolds.consignmentId, s.consignmentId),
+          ...(status ? [eq(consignmentHolds.status, status)] : []),
+        ),
+      )
       .orderBy(asc(consignmentHolds.id)),
   );
 
 export const listDocuments = ({ db }: RelatedCtx, s: Scope) =>
-  withHead<DocumentRow[]>(db, s, db.select().from(consignmentDocuments).where(eq(consignmentDocuments.consignmentId, s.consignmentId)).orderBy(asc(consignmentDocuments.id)));
+  withHead<DocumentRow[]>(
+    db,
+    s,
+    db
+      .select()
+      .from(consignmentDocuments)
+      .where(eq(consignmentDocuments.consignmentId, s.consignmentId))
+      .orderBy(asc(consignmentDocuments.id)),
+  );
 
 export const listPreAlerts = ({ db }: RelatedCtx, s: Scope) =>
-  withHead<PreAlertRow[]>(db, s, db.select().from(consignmentPreAlerts).where(eq(consignmentPreAlerts.consignmentId, s.consignmentId)).orderBy(asc(consignmentPreAlerts.id)));
+  withHead<PreAlertRow[]>(
+    db,
+    s,
+    db
+      .select()
+      .from(consignmentPreAlerts)
+      .where(eq(consignmentPreAlerts.consignmentId, s.consignmentId))
+      .orderBy(asc(consignmentPreAlerts.id)),
+  );
 
 /** Raw events, oldest first, keyset-paged by event id. */
-export async function listEvents({ db }: RelatedCtx, s: Scope, q: { limit: number; starting_after?: string | undefined }) {
+export async function listEvents(
+  { db }: RelatedCtx,
+  s: Scope,
+  q: { limit: number; starting_after?: string | undefined },
+) {
   const where = [eq(consignmentEvents.consignmentId, s.consignmentId)];
   if (q.starting_after) where.push(gt(consignmentEvents.id, q.starting_after));
-  const rows = await withHead<EventRow[]>(db, s, db.select().from(consignmentEvents).where(and(...where)).orderBy(asc(consignmentEvents.id)).limit(q.limit + 1));
+  const rows = await withHead<EventRow[]>(
+    db,
+    s,
+    db
+      .select()
+      .from(consignmentEvents)
+      .where(and(...where))
+      .orderBy(asc(consignmentEvents.id))
+      .limit(q.limit + 1),
+  );
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 
-export const eventToWire = (e: EventRow) => ({ id: e.id, type: e.type, data: JSON.parse(e.data) as Record<string, unknown>, request_id: e.requestId, created_at: e.createdAt });
+export const eventToWire = (e: EventRow) => ({
+  id: e.id,
+  type: e.type,
+  data: JSON.parse(e.data) as Record<string, unknown>,
+  request_id: e.requestId,
+  created_at: e.createdAt,
+});
 
 export async function timeline(ctx: RelatedCtx, s: Scope, q: { limit: number; starting_after?: string | undefined }) {
   const { rows, hasMore } = await listEvents(ctx, s, q);
-  return { entries: rows.map((e) => timelineEntry({ id: e.id, type: e.type, data: JSON.parse(e.data) as Record<string, unknown>, createdAt: e.createdAt })), hasMore };
+  return {
+    entries: rows.map((e) =>
+      timelineEntry({
+        id: e.id,
+        type: e.type,
+        data: JSON.parse(e.data) as Record<string, unknown>,
+        createdAt: e.createdAt,
+      }),
+    ),
+    hasMore,
+  };
 }
 
 /** The bytes of a generated document, from R2. */
-export async function documentContent(ctx: RelatedCtx, s: Scope, documentId: string): Promise<{ row: DocumentRow; body: R2ObjectBody }> {
+export async function documentContent(
+  ctx: RelatedCtx,
+  s: Scope,
+  documentId: string,
+): Promise<{ row: DocumentRow; body: R2ObjectBody }> {
   const rows = await withHead<DocumentRow[]>(
     ctx.db,
     s,
@@ -102,15 +156,38 @@ export async function documentContent(ctx: RelatedCtx, s: Scope, documentId: str
   const row = rows[0];
   if (!row) throw notFound(`Document '${documentId}' not found on consignment '${s.consignmentId}'`);
   const body = await ctx.archive.get(row.storageKey);
-  if (!body) throw new ApiError("internal_error", `Document '${documentId}' is recorded but its content is missing from storage`);
+  if (!body)
+    throw new ApiError(
+      "internal_error",
+      `Document '${documentId}' is recorded but its content is missing from storage`,
+    );
   return { row, body };
 }
 
-const event = (ctx: RelatedCtx, s: Scope, type: string, data: Record<string, unknown>, requestId: string, now: string) =>
-  eventInsert(ctx.db, ctx.deps.ids, { consignmentId: s.consignmentId, workspaceId: s.workspaceId, type, data, requestId, createdAt: now });
+const event = (
+  ctx: RelatedCtx,
+  s: Scope,
+  type: string,
+  data: Record<string, unknown>,
+  requestId: string,
+  now: string,
+) =>
+  eventInsert(ctx.db, ctx.deps.ids, {
+    consignmentId: s.consignmentId,
+    workspaceId: s.workspaceId,
+    type,
+    data,
+    requestId,
+    createdAt: now,
+  });
 
 /** A hold placed by hand (a compliance officer stopping a consignment); released by hand too. */
-export async function placeHold(ctx: RelatedCtx, s: Scope, input: { reason: string; code?: string | undefined }, requestId: string): Promise<HoldRow> {
+export async function placeHold(
+  ctx: RelatedCtx,
+  s: Scope,
+  input: { reason: string; code?: string | undefined },
+  requestId: string,
+): Promise<HoldRow> {
   const [head] = await headQuery(ctx.db, s);
   if (!head) throw missing(s.consignmentId);
   const now = isoAt(ctx.deps.clock.now());
@@ -127,12 +204,21 @@ export async function placeHold(ctx: RelatedCtx, s: Scope, input: { reason: stri
     releasedAt: null,
     releaseReason: null,
   };
-  await ctx.db.batch([ctx.db.insert(consignmentHolds).values(hold), event(ctx, s, "hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason }, requestId, now)]);
+  await ctx.db.batch([
+    ctx.db.insert(consignmentHolds).values(hold),
+    event(ctx, s, "hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason }, requestId, now),
+  ]);
   return hold;
 }
 
 /** Releases an active hold; releasing one already released is a 409 (the first release stands). */
-export async function releaseHold(ctx: RelatedCtx, s: Scope, holdId: string, reason: string | undefined, requestId: string): Promise<HoldRow> {
+export async function releaseHold(
+  ctx: RelatedCtx,
+  s: Scope,
+  holdId: string,
+  reason: string | undefined,
+  requestId: string,
+): Promise<HoldRow> {
   const rows = await withHead<HoldRow[]>(
     ctx.db,
     s,
@@ -175,17 +261,28 @@ export async function deleteWithGuards(ctx: RelatedCtx, s: Scope, requestId: str
       .select({ n: count() })
       .from(consignmentHolds)
       .where(and(eq(consignmentHolds.consignmentId, s.consignmentId), eq(consignmentHolds.status, "active"))),
-    db.select({ n: count() }).from(consignmentAssessments).where(eq(consignmentAssessments.consignmentId, s.consignmentId)),
-    db.select({ key: consignmentDocuments.storageKey }).from(consignmentDocuments).where(eq(consignmentDocuments.consignmentId, s.consignmentId)),
+    db
+      .select({ n: count() })
+      .from(consignmentAssessments)
+      .where(eq(consignmentAssessments.consignmentId, s.consignmentId)),
+    db
+      .select({ key: consignmentDocuments.storageKey })
+      .from(consignmentDocuments)
+      .where(eq(consignmentDocuments.consignmentId, s.consignmentId)),
   ] as never)) as unknown as [unknown[], { settings: string }[], { n: number }[], { n: number }[], { key: string }[]];
   if (!head.length) throw missing(s.consignmentId);
 
-  const guards: readonly string[] = parseDocument(settingsRows[0]?.settings)["consignments.delete_guards"] ?? DEFAULT_DELETE_GUARDS;
+  const guards: readonly string[] =
+    parseDocument(settingsRows[0]?.settings)["consignments.delete_guards"] ?? DEFAULT_DELETE_GUARDS;
   const reasons: string[] = [];
   const holds = active[0]?.n ?? 0;
   const assessments = assessed[0]?.n ?? 0;
-  if (guards.includes("active_holds") && holds > 0) reasons.push(`it has ${holds} active hold(s); release them first (POST /consignments/${s.consignmentId}/holds/{hold_id}/release)`);
-  if (guards.includes("assessed") && assessments > 0) reasons.push(`it has ${assessments} stored duty assessment(s), and this workspace keeps assessed consignments`);
+  if (guards.includes("active_holds") && holds > 0)
+    reasons.push(
+      `it has ${holds} active hold(s); release them first (POST /consignments/${s.consignmentId}/holds/{hold_id}/release)`,
+    );
+  if (guards.includes("assessed") && assessments > 0)
+    reasons.push(`it has ${assessments} stored duty assessment(s), and this workspace keeps assessed consignments`);
   if (reasons.length) {
     await event(ctx, s, "deletion.refused", { reasons, guards }, requestId, isoAt(ctx.deps.clock.now()));
     throw conflict(`Consignment '${s.consignmentId}' cannot be deleted: ${reasons.join("; ")}`);

@@ -3,24 +3,43 @@
  * same batch), read, list and delete. Every create rejection is collected and reported at once, in the
  * spec's 422 body.
  */
-import { type SQL, and, desc, eq, getTableColumns, gte, inArray, lt, lte } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
 import { bulkInsert } from "../../db/bulk";
-import { consignmentDocuments, consignmentItems, consignmentOrders, consignmentParcels, consignments, customers, flowRuns } from "../../db/schema/index";
-import type { Deps, WorkspaceContext } from "../../env";
+import type { Db } from "../../db/client";
+import {
+  type consignmentDocuments,
+  consignmentItems,
+  consignmentOrders,
+  consignmentParcels,
+  consignments,
+  customers,
+  flowRuns,
+} from "../../db/schema/index";
+import { computedFacts, evaluate } from "../../engines/validation-rules/evaluate";
+import type { Deps, WorkspaceContext } from "../../core/context";
+import { isoAt } from "../../lib/clock";
 import { ApiError, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
-import { type CatalogueRow, catalogueBySkuQuery } from "../catalogue/service";
-import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
-import { type Tree, consignmentOut, partyOut, retrievalTree } from "./output";
-import type { ConsignmentInputT, ItemT } from "./schemas";
-import { type LengthUnit, type WeightUnit, decText, toCm, toKg } from "./units";
-import { isoAt } from "../../lib/clock";
 import { dec } from "../../lib/money";
-import { computedFacts, evaluate } from "../../engines/validation-rules/evaluate";
-import { type ValidationRuleRow, enabledRulesQuery, ruleFromRow } from "../validation-rules/service";
-import { type ActionOutcome, type FlowRow, actionsOf, discardDocuments, enabledFlowsQuery, extraWithTags, matchingFlows, outcomeToWire, runAction, runRows } from "../flows/service";
+import { type CatalogueRow, catalogueBySkuQuery } from "../catalogue/service";
+import {
+  type ActionOutcome,
+  actionsOf,
+  discardDocuments,
+  enabledFlowsQuery,
+  extraWithTags,
+  type FlowRow,
+  matchingFlows,
+  outcomeToWire,
+  runAction,
+  runRows,
+} from "../flows/service";
+import { enabledRulesQuery, ruleFromRow, type ValidationRuleRow } from "../validation-rules/service";
+import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
 import { eventInsert } from "./events";
+import { consignmentOut, partyOut, retrievalTree, type Tree } from "./output";
+import type { ConsignmentInputT, ItemT } from "./schemas";
+import { decText, type LengthUnit, toCm, toKg, type WeightUnit } from "./units";
 
 export interface Ctx {
   db: Db;
@@ -30,7 +49,10 @@ export interface Ctx {
 /** The spec's 422 for consignment create: `{success: false, message, errors: [strings], validation_errors: [{message}]}`. */
 export function createRejected(errors: string[]): ApiError {
   const message = errors.length === 1 ? errors[0]! : `The consignment was rejected: ${errors.length} problems`;
-  const err = new ApiError("unprocessable", message, { errors, validation_errors: errors.map((m) => ({ message: m })) });
+  const err = new ApiError("unprocessable", message, {
+    errors,
+    validation_errors: errors.map((m) => ({ message: m })),
+  });
   return err;
 }
 
@@ -49,14 +71,24 @@ interface Located {
 function allItems(input: ConsignmentInputT): Located[] {
   const out: Located[] = [];
   input.parcels.forEach((p, pi) => {
-    p.items.forEach((item, ii) => out.push({ item, path: `parcels[${pi}].items[${ii}]`, parcelIdx: pi, nestedOrderIdx: null }));
-    p.orders.forEach((o, oi) => o.items.forEach((item, ii) => out.push({ item, path: `parcels[${pi}].orders[${oi}].items[${ii}]`, parcelIdx: pi, nestedOrderIdx: oi })));
+    p.items.forEach((item, ii) =>
+      out.push({ item, path: `parcels[${pi}].items[${ii}]`, parcelIdx: pi, nestedOrderIdx: null }),
+    );
+    p.orders.forEach((o, oi) =>
+      o.items.forEach((item, ii) =>
+        out.push({ item, path: `parcels[${pi}].orders[${oi}].items[${ii}]`, parcelIdx: pi, nestedOrderIdx: oi }),
+      ),
+    );
   });
   return out;
 }
 
 /** The catalogue code for a destination: the national one, the EU one for member states, else the default. */
-function catalogueCode(hsCodes: Record<string, string>, fallback: string | null, destination: string | null | undefined) {
+function catalogueCode(
+  hsCodes: Record<string, string>,
+  fallback: string | null,
+  destination: string | null | undefined,
+) {
   if (destination && hsCodes[destination]) return hsCodes[destination]!;
   if (destination && EU_MEMBERS.has(destination) && hsCodes.EU) return hsCodes.EU;
   return fallback;
@@ -75,7 +107,12 @@ export interface CreateResult {
   flowsRan: { flow_id: number; name: string; actions: Record<string, unknown>[] }[];
 }
 
-export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: WorkspaceContext, input: ConsignmentInputT, caller: { pinnedCustomerId: number | null; requestId: string; beforeCommit?: () => Promise<void> }): Promise<CreateResult> {
+export async function createConsignment(
+  ctx: Ctx & { archive: R2Bucket },
+  ws: WorkspaceContext,
+  input: ConsignmentInputT,
+  caller: { pinnedCustomerId: number | null; requestId: string; beforeCommit?: () => Promise<void> },
+): Promise<CreateResult> {
   const { db, deps } = ctx;
   const errors: string[] = [];
 
@@ -104,7 +141,13 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     liveEndpointsQuery(db, ws),
     enabledFlowsQuery(db, ws.id, "consignment.created"),
     ...skuChunks.map((chunk) => catalogueBySkuQuery(db, ws.id, chunk)),
-  ] as never)) as unknown as [{ id: number; name: string }[], ValidationRuleRow[], EndpointRow[], FlowRow[], ...CatalogueRow[][]];
+  ] as never)) as unknown as [
+    { id: number; name: string }[],
+    ValidationRuleRow[],
+    EndpointRow[],
+    FlowRow[],
+    ...CatalogueRow[][],
+  ];
 
   // Customer: a pinned client always creates for its own customer.
   let customer: { id: number; name: string } | null = null;
@@ -117,7 +160,10 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   // order_ref: unique across the consignment; item links must name a consignment-level order.
   const topRefs = new Set<string>();
   const seen = new Set<string>();
-  const allRefs = [...(input.orders ?? []).map((o) => o.order_ref), ...input.parcels.flatMap((p) => p.orders.map((o) => o.order_ref)).filter((r): r is string => Boolean(r))];
+  const allRefs = [
+    ...(input.orders ?? []).map((o) => o.order_ref),
+    ...input.parcels.flatMap((p) => p.orders.map((o) => o.order_ref)).filter((r): r is string => Boolean(r)),
+  ];
   for (const ref of allRefs) {
     if (seen.has(ref)) errors.push(`orders: order_ref '${ref}' is used more than once`);
     seen.add(ref);
@@ -127,7 +173,8 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     if (!item.order_ref) continue;
     if (nestedOrderIdx !== null) {
       const own = input.parcels[parcelIdx]!.orders[nestedOrderIdx]!.order_ref;
-      if (own && item.order_ref !== own) errors.push(`${path}.order_ref: '${item.order_ref}' differs from its order's order_ref '${own}'`);
+      if (own && item.order_ref !== own)
+        errors.push(`${path}.order_ref: '${item.order_ref}' differs from its order's order_ref '${own}'`);
     } else if (!topRefs.has(item.order_ref)) {
       errors.push(`${path}.order_ref: no order '${item.order_ref}' in orders[]`);
     }
@@ -142,7 +189,9 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     const declared = hsOf(l.item);
     return {
       ...l,
-      hsCode: declared ?? (cat ? catalogueCode(JSON.parse(cat.hsCodes) as Record<string, string>, cat.hsCode, destination) : null),
+      hsCode:
+        declared ??
+        (cat ? catalogueCode(JSON.parse(cat.hsCodes) as Record<string, string>, cat.hsCode, destination) : null),
       hsSource: declared ? (l.item.hs_code_source ?? "declared") : cat ? "catalogue" : null,
       origin: l.item.country_of_origin ?? cat?.countryOfOrigin ?? null,
     };
@@ -152,20 +201,32 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   const from = input.sender?.country_code;
   const to = input.receiver?.country_code;
   if (from && to && from !== to) {
-    if (!resolved.length) errors.push(`parcels: an international consignment (${from} → ${to}) needs at least one item`);
-    for (const r of resolved) if (!r.origin) errors.push(`${r.path}.country_of_origin: required for an international consignment (${from} → ${to})`);
+    if (!resolved.length)
+      errors.push(`parcels: an international consignment (${from} → ${to}) needs at least one item`);
+    for (const r of resolved)
+      if (!r.origin)
+        errors.push(`${r.path}.country_of_origin: required for an international consignment (${from} → ${to})`);
   }
-  if (input.shipping && !input.shipping.currency_code) errors.push("shipping.currency_code: required when shipping is given");
+  if (input.shipping && !input.shipping.currency_code)
+    errors.push("shipping.currency_code: required when shipping is given");
   if (errors.length) throw createRejected(errors);
 
   // Workspace validation rules: error hits block the create, warnings are reported with it.
   const rules = ruleRows.map(ruleFromRow);
   let warnings: { rule_id: number; name: string; message: string }[] = [];
   if (rules.length) {
-    const weightKg = input.parcels.reduce((s, p) => s.plus(toKg(p.weight_value, input.weight_unit as WeightUnit)), dec(0)).toString();
+    const weightKg = input.parcels
+      .reduce((s, p) => s.plus(toKg(p.weight_value, input.weight_unit as WeightUnit)), dec(0))
+      .toString();
     const facts = {
       payload: input as unknown as Record<string, unknown>,
-      computed: computedFacts({ sender: input.sender, receiver: input.receiver, items: resolved.map((r) => r.item), parcelCount: input.parcels.length, weightKg }),
+      computed: computedFacts({
+        sender: input.sender,
+        receiver: input.receiver,
+        items: resolved.map((r) => r.item),
+        parcelCount: input.parcels.length,
+        weightKg,
+      }),
     };
     const hits = evaluate(rules, facts);
     if (hits.errors.length) throw createRejected(hits.errors.map((h) => h.message));
@@ -178,8 +239,21 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   const weightUnit = input.weight_unit as WeightUnit;
   const lengthUnit = input.measurement_unit as LengthUnit;
   const {
-    shipment_ref, customer_id: _c, type, external_code, incoterm, entry_date, transport_mode, weight_unit, measurement_unit,
-    movement_indicator, sender, receiver, orders, parcels, ...rest
+    shipment_ref,
+    customer_id: _c,
+    type,
+    external_code,
+    incoterm,
+    entry_date,
+    transport_mode,
+    weight_unit,
+    measurement_unit,
+    movement_indicator,
+    sender,
+    receiver,
+    orders,
+    parcels,
+    ...rest
   } = input;
   const consignment: ConsignmentRow = {
     id: deps.ids.prefixed("con"),
@@ -205,10 +279,29 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   };
   const orderRows: OrderRow[] = [];
   const orderIdByRef = new Map<string, string>();
-  const orderRow = (o: NonNullable<ConsignmentInputT["orders"]>[number] | ConsignmentInputT["parcels"][number]["orders"][number], position: number, parcelId: string | null): OrderRow => {
+  const orderRow = (
+    o: NonNullable<ConsignmentInputT["orders"]>[number] | ConsignmentInputT["parcels"][number]["orders"][number],
+    position: number,
+    parcelId: string | null,
+  ): OrderRow => {
     const id = deps.ids.prefixed("ord");
-    const charges = Object.fromEntries((["shipping_charge", "insurance_charge", "other_charge"] as const).filter((k) => o[k]).map((k) => [k, { amount: decText(o[k]!.amount), currency_code: o[k]!.currency_code }]));
-    return { id, consignmentId: consignment.id, parcelId, position, orderRef: o.order_ref ?? null, amount: o.amount != null ? decText(o.amount) : null, currencyCode: o.currency_code ?? null, orderDate: o.order_date ?? null, invoiceNumber: o.invoice_number ?? null, charges: JSON.stringify(charges) };
+    const charges = Object.fromEntries(
+      (["shipping_charge", "insurance_charge", "other_charge"] as const)
+        .filter((k) => o[k])
+        .map((k) => [k, { amount: decText(o[k]!.amount), currency_code: o[k]!.currency_code }]),
+    );
+    return {
+      id,
+      consignmentId: consignment.id,
+      parcelId,
+      position,
+      orderRef: o.order_ref ?? null,
+      amount: o.amount != null ? decText(o.amount) : null,
+      currencyCode: o.currency_code ?? null,
+      orderDate: o.order_date ?? null,
+      invoiceNumber: o.invoice_number ?? null,
+      charges: JSON.stringify(charges),
+    };
   };
   (orders ?? []).forEach((o, i) => {
     const row = orderRow(o, i, null);
@@ -218,7 +311,14 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
   const parcelRows: ParcelRow[] = [];
   const nestedOrderIds: string[][] = [];
   parcels.forEach((p, pi) => {
-    const dims = Object.fromEntries((["height", "width", "depth"] as const).filter((k) => p[k] != null).flatMap((k) => [[k, decText(p[k]!)], [`${k}_cm`, toCm(p[k]!, lengthUnit)]]));
+    const dims = Object.fromEntries(
+      (["height", "width", "depth"] as const)
+        .filter((k) => p[k] != null)
+        .flatMap((k) => [
+          [k, decText(p[k]!)],
+          [`${k}_cm`, toCm(p[k]!, lengthUnit)],
+        ]),
+    );
     const row: ParcelRow = {
       id: deps.ids.prefixed("par"),
       consignmentId: consignment.id,
@@ -233,19 +333,40 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
       currencyCode: p.currency_code ?? null,
     };
     parcelRows.push(row);
-    nestedOrderIds.push(p.orders.map((o, oi) => {
-      const r = orderRow(o, (orders?.length ?? 0) + pi * 1000 + oi, row.id);
-      orderRows.push(r);
-      return r.id;
-    }));
+    nestedOrderIds.push(
+      p.orders.map((o, oi) => {
+        const r = orderRow(o, (orders?.length ?? 0) + pi * 1000 + oi, row.id);
+        orderRows.push(r);
+        return r.id;
+      }),
+    );
   });
   const itemRows: ItemRow[] = resolved.map((r, position) => {
-    const { quantity, unit_value, currency_code, order_ref, sku, title, description, harmonised_code: _h, hs_code: _hs, hs_code_source: _s, country_of_origin: _o, weight, ...itemExtra } = r.item;
+    const {
+      quantity,
+      unit_value,
+      currency_code,
+      order_ref,
+      sku,
+      title,
+      description,
+      harmonised_code: _h,
+      hs_code: _hs,
+      hs_code_source: _s,
+      country_of_origin: _o,
+      weight,
+      ...itemExtra
+    } = r.item;
     return {
       id: deps.ids.prefixed("itm"),
       consignmentId: consignment.id,
       parcelId: parcelRows[r.parcelIdx]!.id as string,
-      orderId: r.nestedOrderIdx !== null ? nestedOrderIds[r.parcelIdx]![r.nestedOrderIdx]! : order_ref ? (orderIdByRef.get(order_ref) ?? null) : null,
+      orderId:
+        r.nestedOrderIdx !== null
+          ? nestedOrderIds[r.parcelIdx]![r.nestedOrderIdx]!
+          : order_ref
+            ? (orderIdByRef.get(order_ref) ?? null)
+            : null,
       position,
       sku: sku ?? null,
       title: title ?? null,
@@ -281,7 +402,13 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     if (!waits.length) continue;
     const outcomes: ActionOutcome[] = [];
     for (const action of waits) {
-      const o = await runAction(ctx, { ws, tree }, action, { flow: { id: flow.id, name: flow.name }, runId: null, requestId: caller.requestId, endpoints, nowMs });
+      const o = await runAction(ctx, { ws, tree }, action, {
+        flow: { id: flow.id, name: flow.name },
+        runId: null,
+        requestId: caller.requestId,
+        endpoints,
+        nowMs,
+      });
       outcomes.push(o);
       if (o.ok && o.tags) tree.consignment.extra = extraWithTags(tree.consignment.extra, o.tags);
       if (!o.ok) inlineErrors.push(...o.errors.map((e) => `flow '${flow.name}' (${flow.id}) ${action.type}: ${e}`));
@@ -306,7 +433,12 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
       consignmentId: consignment.id,
       workspaceId: ws.id,
       type: "consignment.created",
-      data: { shipment_ref, parcels: parcelRows.length, items: itemRows.length, flows_matched: matched.map((f) => f.id) },
+      data: {
+        shipment_ref,
+        parcels: parcelRows.length,
+        items: itemRows.length,
+        flows_matched: matched.map((f) => f.id),
+      },
       requestId: caller.requestId,
       createdAt: now,
     }),
@@ -318,7 +450,13 @@ export async function createConsignment(ctx: Ctx & { archive: R2Bucket }, ws: Wo
     ws,
     {
       type: "consignment.created",
-      data: { consignment_id: consignment.id, shipment_ref, external_code: external_code ?? null, customer_id: customer?.id ?? null, status: "created" },
+      data: {
+        consignment_id: consignment.id,
+        shipment_ref,
+        external_code: external_code ?? null,
+        customer_id: customer?.id ?? null,
+        status: "created",
+      },
     },
     endpoints,
   );
@@ -357,14 +495,23 @@ export function visibleConsignment(workspaceId: string, id: string, pinnedCustom
 
 /** That rule as a query, for a read to batch with the child rows it guards (one D1 round trip, 404 if empty). */
 export const consignmentHeadQuery = (db: Db, workspaceId: string, id: string, pinnedCustomerId: number | null) =>
-  db.select({ id: consignments.id }).from(consignments).where(visibleConsignment(workspaceId, id, pinnedCustomerId)).limit(1);
+  db
+    .select({ id: consignments.id })
+    .from(consignments)
+    .where(visibleConsignment(workspaceId, id, pinnedCustomerId))
+    .limit(1);
 
 /**
  * One consignment with its children and its customer, in a single D1 round trip; 404 outside the workspace
  * or, for a pinned client, outside its customer. Children are read by consignment id in the same batch and
  * thrown away unless the consignment itself passed the workspace check.
  */
-export async function loadConsignment({ db }: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<Tree & { customer: { id: number; name: string } | null }> {
+export async function loadConsignment(
+  { db }: Ctx,
+  workspaceId: string,
+  id: string,
+  pinnedCustomerId: number | null,
+): Promise<Tree & { customer: { id: number; name: string } | null }> {
   const [head, parcels, orders, items] = await db.batch([
     db
       .select({ consignment: consignments, customerName: customers.name })
@@ -372,14 +519,23 @@ export async function loadConsignment({ db }: Ctx, workspaceId: string, id: stri
       .leftJoin(customers, and(eq(customers.id, consignments.customerId), eq(customers.workspaceId, workspaceId)))
       .where(visibleConsignment(workspaceId, id, pinnedCustomerId))
       .limit(1),
-    db.select().from(consignmentParcels).where(eq(consignmentParcels.consignmentId, id)).orderBy(consignmentParcels.position),
-    db.select().from(consignmentOrders).where(eq(consignmentOrders.consignmentId, id)).orderBy(consignmentOrders.position),
+    db
+      .select()
+      .from(consignmentParcels)
+      .where(eq(consignmentParcels.consignmentId, id))
+      .orderBy(consignmentParcels.position),
+    db
+      .select()
+      .from(consignmentOrders)
+      .where(eq(consignmentOrders.consignmentId, id))
+      .orderBy(consignmentOrders.position),
     db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, id)).orderBy(consignmentItems.position),
   ]);
   const row = head[0];
   if (!row) throw notFound(`Consignment '${id}' not found`);
   const c = row.consignment;
-  const customer = c.customerId !== null && row.customerName !== null ? { id: c.customerId, name: row.customerName } : null;
+  const customer =
+    c.customerId !== null && row.customerName !== null ? { id: c.customerId, name: row.customerName } : null;
   return { consignment: c, parcels, orders, items, customer };
 }
 
@@ -388,7 +544,12 @@ export async function loadConsignment({ db }: Ctx, workspaceId: string, id: stri
  * in as it was stored, so the ~100 child rows are neither read nor parsed and re-serialized. Rows from before
  * the snapshot existed are assembled from their children.
  */
-export async function readConsignmentJson(ctx: Ctx, workspaceId: string, id: string, pinnedCustomerId: number | null): Promise<string> {
+export async function readConsignmentJson(
+  ctx: Ctx,
+  workspaceId: string,
+  id: string,
+  pinnedCustomerId: number | null,
+): Promise<string> {
   const [row] = await ctx.db
     .select({ consignment: consignments, customerName: customers.name })
     .from(consignments)
@@ -401,7 +562,8 @@ export async function readConsignmentJson(ctx: Ctx, workspaceId: string, id: str
     const t = await loadConsignment(ctx, workspaceId, id, pinnedCustomerId);
     return JSON.stringify({ ...consignmentOut(t.consignment, t.customer), parcels: retrievalTree(t) });
   }
-  const customer = c.customerId !== null && row.customerName !== null ? { id: c.customerId, name: row.customerName } : null;
+  const customer =
+    c.customerId !== null && row.customerName !== null ? { id: c.customerId, name: row.customerName } : null;
   const head = JSON.stringify(consignmentOut(c, customer));
   return `${head.slice(0, -1)},"parcels":${c.retrieval}}`;
 }
@@ -420,7 +582,12 @@ export interface ListQuery {
 // A page of consignments never needs their retrieval snapshots (tens of kilobytes each).
 const { retrieval: _snapshot, ...listColumns } = getTableColumns(consignments);
 
-export async function listConsignments({ db }: Ctx, workspaceId: string, q: ListQuery, pinnedCustomerId: number | null) {
+export async function listConsignments(
+  { db }: Ctx,
+  workspaceId: string,
+  q: ListQuery,
+  pinnedCustomerId: number | null,
+) {
   const where = [eq(consignments.workspaceId, workspaceId)];
   if (pinnedCustomerId !== null) where.push(eq(consignments.customerId, pinnedCustomerId));
   else if (q.customer_id !== undefined) where.push(eq(consignments.customerId, q.customer_id));
@@ -430,7 +597,12 @@ export async function listConsignments({ db }: Ctx, workspaceId: string, q: List
   if (q.status) where.push(eq(consignments.status, q.status));
   if (q.created_after) where.push(gte(consignments.createdAt, q.created_after));
   if (q.created_before) where.push(lte(consignments.createdAt, q.created_before));
-  const rows = await db.select(listColumns).from(consignments).where(and(...where)).orderBy(desc(consignments.id)).limit(q.limit + 1);
+  const rows = await db
+    .select(listColumns)
+    .from(consignments)
+    .where(and(...where))
+    .orderBy(desc(consignments.id))
+    .limit(q.limit + 1);
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 

@@ -10,18 +10,29 @@
  */
 import { and, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { consignmentDocuments, consignmentHolds, consignmentItems, consignmentOrders, consignmentParcels, consignmentPreAlerts, consignments, flowRuns, flows, workspaces } from "../../db/schema/index";
+import {
+  consignmentDocuments,
+  consignmentHolds,
+  consignmentItems,
+  consignmentOrders,
+  consignmentParcels,
+  consignmentPreAlerts,
+  consignments,
+  flowRuns,
+  flows,
+  workspaces,
+} from "../../db/schema/index";
 import { commercialInvoice } from "../../engines/documents/commercial-invoice";
-import type { Deps, WorkspaceContext } from "../../env";
+import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { notFound } from "../../lib/errors";
 import { dec } from "../../lib/money";
-import { recordInternalRun } from "../requests/service";
-import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
+import { sendAll } from "../../lib/queues";
 import { eventInsert } from "../consignments/events";
 import type { Tree } from "../consignments/output";
-import { sendAll } from "../../lib/queues";
+import { recordInternalRun } from "../requests/service";
+import { type EndpointRow, liveEndpointsQuery, outboxStatements } from "../webhooks/service";
 import type { ActionT, ActionType, FlowInputT } from "./schemas";
 
 export interface FlowCtx {
@@ -49,36 +60,76 @@ export const flowToWire = (r: FlowRow) => ({
   updated_at: r.updatedAt,
 });
 
-export async function createFlow({ db, deps }: Pick<FlowCtx, "db" | "deps">, workspaceId: string, input: FlowInputT): Promise<FlowRow> {
+export async function createFlow(
+  { db, deps }: Pick<FlowCtx, "db" | "deps">,
+  workspaceId: string,
+  input: FlowInputT,
+): Promise<FlowRow> {
   const now = isoAt(deps.clock.now());
   const [row] = await db
     .insert(flows)
-    .values({ workspaceId, name: input.name, trigger: input.trigger, externalCode: input.external_code ?? null, actions: JSON.stringify(input.actions), enabled: input.enabled ?? true, createdAt: now, updatedAt: now })
+    .values({
+      workspaceId,
+      name: input.name,
+      trigger: input.trigger,
+      externalCode: input.external_code ?? null,
+      actions: JSON.stringify(input.actions),
+      enabled: input.enabled ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   return row!;
 }
 
 export async function getFlow({ db }: Pick<FlowCtx, "db">, workspaceId: string, id: number): Promise<FlowRow> {
-  const [row] = await db.select().from(flows).where(and(eq(flows.id, id), eq(flows.workspaceId, workspaceId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(flows)
+    .where(and(eq(flows.id, id), eq(flows.workspaceId, workspaceId)))
+    .limit(1);
   if (!row) throw notFound(`Flow ${id} not found`);
   return row;
 }
 
-export async function listFlows({ db }: Pick<FlowCtx, "db">, workspaceId: string, q: { limit: number; starting_after?: number | undefined }) {
+export async function listFlows(
+  { db }: Pick<FlowCtx, "db">,
+  workspaceId: string,
+  q: { limit: number; starting_after?: number | undefined },
+) {
   const where = [eq(flows.workspaceId, workspaceId)];
   if (q.starting_after) where.push(lt(flows.id, q.starting_after));
-  const rows = await db.select().from(flows).where(and(...where)).orderBy(desc(flows.id)).limit(q.limit + 1);
+  const rows = await db
+    .select()
+    .from(flows)
+    .where(and(...where))
+    .orderBy(desc(flows.id))
+    .limit(q.limit + 1);
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 
-export async function updateFlow(ctx: Pick<FlowCtx, "db" | "deps">, workspaceId: string, id: number, patch: { name?: string | undefined; external_code?: string | null | undefined; actions?: ActionT[] | undefined; enabled?: boolean | undefined }) {
+export async function updateFlow(
+  ctx: Pick<FlowCtx, "db" | "deps">,
+  workspaceId: string,
+  id: number,
+  patch: {
+    name?: string | undefined;
+    external_code?: string | null | undefined;
+    actions?: ActionT[] | undefined;
+    enabled?: boolean | undefined;
+  },
+) {
   await getFlow(ctx, workspaceId, id);
   const set: Partial<typeof flows.$inferInsert> = { updatedAt: isoAt(ctx.deps.clock.now()) };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.external_code !== undefined) set.externalCode = patch.external_code;
   if (patch.actions !== undefined) set.actions = JSON.stringify(patch.actions);
   if (patch.enabled !== undefined) set.enabled = patch.enabled;
-  const [row] = await ctx.db.update(flows).set(set).where(and(eq(flows.id, id), eq(flows.workspaceId, workspaceId))).returning();
+  const [row] = await ctx.db
+    .update(flows)
+    .set(set)
+    .where(and(eq(flows.id, id), eq(flows.workspaceId, workspaceId)))
+    .returning();
   return row!;
 }
 
@@ -90,9 +141,14 @@ export async function deleteFlow(ctx: Pick<FlowCtx, "db">, workspaceId: string, 
 
 /** Enabled flows of a trigger, oldest first (the order their actions run in); a query for the caller's read batch. */
 export const enabledFlowsQuery = (db: Db, workspaceId: string, trigger: string) =>
-  db.select().from(flows).where(and(eq(flows.workspaceId, workspaceId), eq(flows.trigger, trigger), eq(flows.enabled, true))).orderBy(flows.id);
+  db
+    .select()
+    .from(flows)
+    .where(and(eq(flows.workspaceId, workspaceId), eq(flows.trigger, trigger), eq(flows.enabled, true)))
+    .orderBy(flows.id);
 
-export const matchingFlows = (rows: FlowRow[], externalCode: string | null) => rows.filter((r) => r.externalCode === null || r.externalCode === externalCode);
+export const matchingFlows = (rows: FlowRow[], externalCode: string | null) =>
+  rows.filter((r) => r.externalCode === null || r.externalCode === externalCode);
 
 export const actionsOf = (r: FlowRow) => JSON.parse(r.actions) as ActionT[];
 
@@ -149,7 +205,18 @@ export interface RunInfo {
 }
 
 export type ActionOutcome =
-  | { ok: true; type: ActionType; result: Record<string, unknown>; statements: Statement[]; tags?: string[]; hold?: HoldRow; document?: DocumentRow; preAlert?: PreAlertRow; r2Keys: string[]; deliveryIds: string[] }
+  | {
+      ok: true;
+      type: ActionType;
+      result: Record<string, unknown>;
+      statements: Statement[];
+      tags?: string[];
+      hold?: HoldRow;
+      document?: DocumentRow;
+      preAlert?: PreAlertRow;
+      r2Keys: string[];
+      deliveryIds: string[];
+    }
   | { ok: false; type: ActionType; errors: string[] };
 
 const party = (json: string | null) => (json ? (JSON.parse(json) as Record<string, unknown>) : null);
@@ -185,17 +252,24 @@ function invoiceInput(t: Tree, declaration: string | undefined) {
   const charges: { label: string; amount: string; currency: string }[] = [];
   for (const o of t.orders) {
     const ch = JSON.parse(o.charges) as Record<string, { amount: string; currency_code: string }>;
-    for (const [k, v] of Object.entries(ch)) charges.push({ label: `${k.replace("_charge", "")} charge${o.orderRef ? ` (order ${o.orderRef})` : ""}`, amount: v.amount, currency: v.currency_code });
+    for (const [k, v] of Object.entries(ch))
+      charges.push({
+        label: `${k.replace("_charge", "")} charge${o.orderRef ? ` (order ${o.orderRef})` : ""}`,
+        amount: v.amount,
+        currency: v.currency_code,
+      });
   }
   const shipping = extra.shipping as { amount: number; currency_code: string } | undefined;
-  if (shipping?.currency_code) charges.push({ label: "shipping", amount: String(shipping.amount), currency: shipping.currency_code });
+  if (shipping?.currency_code)
+    charges.push({ label: "shipping", amount: String(shipping.amount), currency: shipping.currency_code });
   const invoiceNumbers = [...new Set(t.orders.map((o) => o.invoiceNumber).filter((x): x is string => Boolean(x)))];
   return {
     shipmentRef: c.shipmentRef,
     consignmentId: c.id,
     date: c.createdAt.slice(0, 10),
     incoterm: c.incoterm,
-    invoiceNumber: (extra.invoice_number as string | undefined) ?? (invoiceNumbers.length === 1 ? invoiceNumbers[0]! : null),
+    invoiceNumber:
+      (extra.invoice_number as string | undefined) ?? (invoiceNumbers.length === 1 ? invoiceNumbers[0]! : null),
     sender: party(c.sender),
     receiver: party(c.receiver),
     items: t.items.map((i) => ({
@@ -204,7 +278,11 @@ function invoiceInput(t: Tree, declaration: string | undefined) {
       description: i.description,
       quantity: i.quantity,
       unitValue: i.unitValue,
-      currency: i.currencyCode ?? (i.orderId ? (orderOf.get(i.orderId)?.currencyCode ?? null) : null) ?? parcelOf.get(i.parcelId)?.currencyCode ?? null,
+      currency:
+        i.currencyCode ??
+        (i.orderId ? (orderOf.get(i.orderId)?.currencyCode ?? null) : null) ??
+        parcelOf.get(i.parcelId)?.currencyCode ??
+        null,
       hsCode: i.hsCode,
       origin: i.countryOfOrigin,
       weightKg: i.weightKg,
@@ -216,7 +294,8 @@ function invoiceInput(t: Tree, declaration: string | undefined) {
   };
 }
 
-export const documentKey = (workspaceId: string, consignmentId: string, documentId: string) => `documents/${workspaceId}/${consignmentId}/${documentId}.html`;
+export const documentKey = (workspaceId: string, consignmentId: string, documentId: string) =>
+  `documents/${workspaceId}/${consignmentId}/${documentId}.html`;
 
 /**
  * Carries out one action for a consignment. Inline actions see the consignment as it is about to be
@@ -239,7 +318,15 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
     case "add_tags": {
       const existing = ((JSON.parse(c.extra) as { tags?: string[] }).tags ?? []) as string[];
       const added = action.tags.filter((t, i, all) => !existing.includes(t) && all.indexOf(t) === i);
-      return { ok: true, type: action.type, result: { tags_added: added }, tags: [...existing, ...added], statements: [event("tags.added", { tags: added })], r2Keys: [], deliveryIds: [] };
+      return {
+        ok: true,
+        type: action.type,
+        result: { tags_added: added },
+        tags: [...existing, ...added],
+        statements: [event("tags.added", { tags: added })],
+        r2Keys: [],
+        deliveryIds: [],
+      };
     }
     case "place_hold": {
       const hold: HoldRow = {
@@ -255,7 +342,18 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
         releasedAt: null,
         releaseReason: null,
       };
-      return { ok: true, type: action.type, result: { hold_id: hold.id }, hold, statements: [db.insert(consignmentHolds).values(hold), event("hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason })], r2Keys: [], deliveryIds: [] };
+      return {
+        ok: true,
+        type: action.type,
+        result: { hold_id: hold.id },
+        hold,
+        statements: [
+          db.insert(consignmentHolds).values(hold),
+          event("hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason }),
+        ],
+        r2Keys: [],
+        deliveryIds: [],
+      };
     }
     case "generate_commercial_invoice": {
       const made = commercialInvoice(invoiceInput(s.tree, action.declaration));
@@ -263,7 +361,10 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
       const id = deps.ids.prefixed("doc");
       const key = documentKey(s.ws.id, c.id, id);
       const bytes = new TextEncoder().encode(made.html);
-      await ctx.archive.put(key, bytes, { httpMetadata: { contentType: "text/html; charset=utf-8" }, customMetadata: { consignment_id: c.id, type: "commercial_invoice" } });
+      await ctx.archive.put(key, bytes, {
+        httpMetadata: { contentType: "text/html; charset=utf-8" },
+        customMetadata: { consignment_id: c.id, type: "commercial_invoice" },
+      });
       const document: DocumentRow = {
         id,
         workspaceId: s.ws.id,
@@ -282,7 +383,14 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
         type: action.type,
         result: { document_id: id, invoice_number: made.invoiceNumber },
         document,
-        statements: [db.insert(consignmentDocuments).values(document), event("document.generated", { document_id: id, type: "commercial_invoice", invoice_number: made.invoiceNumber })],
+        statements: [
+          db.insert(consignmentDocuments).values(document),
+          event("document.generated", {
+            document_id: id,
+            type: "commercial_invoice",
+            invoice_number: made.invoiceNumber,
+          }),
+        ],
         r2Keys: [key],
         deliveryIds: [],
       };
@@ -293,16 +401,40 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
       const outbox = await outboxStatements(
         ctx,
         s.ws,
-        { type: "consignment.pre_alert", data: { consignment_id: c.id, shipment_ref: c.shipmentRef, external_code: c.externalCode, pre_alert_id: id, recipient: action.recipient, pre_alert: payload } },
+        {
+          type: "consignment.pre_alert",
+          data: {
+            consignment_id: c.id,
+            shipment_ref: c.shipmentRef,
+            external_code: c.externalCode,
+            pre_alert_id: id,
+            recipient: action.recipient,
+            pre_alert: payload,
+          },
+        },
         run.endpoints,
       );
-      const preAlert: PreAlertRow = { id, workspaceId: s.ws.id, consignmentId: c.id, recipient: action.recipient, channel: "webhook", eventId: outbox.eventId, payload: JSON.stringify(payload), flowId: run.flow.id, createdAt: now };
+      const preAlert: PreAlertRow = {
+        id,
+        workspaceId: s.ws.id,
+        consignmentId: c.id,
+        recipient: action.recipient,
+        channel: "webhook",
+        eventId: outbox.eventId,
+        payload: JSON.stringify(payload),
+        flowId: run.flow.id,
+        createdAt: now,
+      };
       return {
         ok: true,
         type: action.type,
         result: { pre_alert_id: id, event_id: outbox.eventId, deliveries: outbox.deliveryIds.length },
         preAlert,
-        statements: [db.insert(consignmentPreAlerts).values(preAlert), event("pre_alert.sent", { pre_alert_id: id, recipient: action.recipient, event_id: outbox.eventId }), ...outbox.statements],
+        statements: [
+          db.insert(consignmentPreAlerts).values(preAlert),
+          event("pre_alert.sent", { pre_alert_id: id, recipient: action.recipient, event_id: outbox.eventId }),
+          ...outbox.statements,
+        ],
         r2Keys: [],
         deliveryIds: outbox.deliveryIds,
       };
@@ -311,12 +443,15 @@ export async function runAction(ctx: FlowCtx, s: Subject, action: ActionT, run: 
 }
 
 /** An action's result as the create response (`data.flows`) and the run's record show it. */
-export const outcomeToWire = (o: ActionOutcome) => (o.ok ? { type: o.type, status: "succeeded", ...o.result } : { type: o.type, status: "failed", errors: o.errors });
+export const outcomeToWire = (o: ActionOutcome) =>
+  o.ok ? { type: o.type, status: "succeeded", ...o.result } : { type: o.type, status: "failed", errors: o.errors };
 
 /** A consignment's `extra` JSON with its tags replaced. */
-export const extraWithTags = (extra: string, tags: string[]) => JSON.stringify({ ...(JSON.parse(extra) as object), tags });
+export const extraWithTags = (extra: string, tags: string[]) =>
+  JSON.stringify({ ...(JSON.parse(extra) as object), tags });
 
-export const discardDocuments = (archive: R2Bucket, keys: string[]) => (keys.length ? archive.delete(keys).catch(() => undefined) : Promise.resolve());
+export const discardDocuments = (archive: R2Bucket, keys: string[]) =>
+  keys.length ? archive.delete(keys).catch(() => undefined) : Promise.resolve();
 
 // ---- background runs ---------------------------------------------------------------------------------------
 
@@ -349,7 +484,11 @@ export interface FlowRunMessage {
   flow_run_id: string;
 }
 
-export const enqueueRuns = (queue: Queue, ids: string[]) => sendAll<FlowRunMessage>(queue, ids.map((id) => ({ flow_run_id: id })));
+export const enqueueRuns = (queue: Queue, ids: string[]) =>
+  sendAll<FlowRunMessage>(
+    queue,
+    ids.map((id) => ({ flow_run_id: id })),
+  );
 
 /** Pending runs that are due and not claimed: what the cron sweep hands to the queue. */
 export async function dueRuns({ db, deps }: Pick<FlowCtx, "db" | "deps">, limit = 200): Promise<string[]> {
@@ -357,7 +496,13 @@ export async function dueRuns({ db, deps }: Pick<FlowCtx, "db" | "deps">, limit 
   const rows = await db
     .select({ id: flowRuns.id })
     .from(flowRuns)
-    .where(and(eq(flowRuns.status, "pending"), lte(flowRuns.nextAttemptAt, nowMs), or(isNull(flowRuns.lockedUntil), lte(flowRuns.lockedUntil, nowMs))))
+    .where(
+      and(
+        eq(flowRuns.status, "pending"),
+        lte(flowRuns.nextAttemptAt, nowMs),
+        or(isNull(flowRuns.lockedUntil), lte(flowRuns.lockedUntil, nowMs)),
+      ),
+    )
     .orderBy(flowRuns.nextAttemptAt)
     .limit(limit);
   return rows.map((r) => r.id);
@@ -377,19 +522,49 @@ export async function executeRun(ctx: FlowCtx, runId: string): Promise<RunOutcom
   const started = deps.clock.now();
   const [run] = await db
     .update(flowRuns)
-    .set({ lockedUntil: started + RUN_CLAIM_MS, nextAttemptAt: started + RUN_CLAIM_MS, attemptCount: sql`${flowRuns.attemptCount} + 1` })
-    .where(and(eq(flowRuns.id, runId), eq(flowRuns.status, "pending"), or(isNull(flowRuns.lockedUntil), lte(flowRuns.lockedUntil, started))))
+    .set({
+      lockedUntil: started + RUN_CLAIM_MS,
+      nextAttemptAt: started + RUN_CLAIM_MS,
+      attemptCount: sql`${flowRuns.attemptCount} + 1`,
+    })
+    .where(
+      and(
+        eq(flowRuns.id, runId),
+        eq(flowRuns.status, "pending"),
+        or(isNull(flowRuns.lockedUntil), lte(flowRuns.lockedUntil, started)),
+      ),
+    )
     .returning();
   if (!run) return { status: "skipped" };
 
   const flow = { id: run.flowId, name: run.flowName };
   const actions = JSON.parse(run.actions) as ActionT[];
   const [wsRows, head, parcels, orders, items] = await db.batch([
-    db.select({ id: workspaces.id, mode: workspaces.mode }).from(workspaces).where(eq(workspaces.id, run.workspaceId)).limit(1),
-    db.select().from(consignments).where(and(eq(consignments.id, run.consignmentId), eq(consignments.workspaceId, run.workspaceId))).limit(1),
-    db.select().from(consignmentParcels).where(eq(consignmentParcels.consignmentId, run.consignmentId)).orderBy(consignmentParcels.position),
-    db.select().from(consignmentOrders).where(eq(consignmentOrders.consignmentId, run.consignmentId)).orderBy(consignmentOrders.position),
-    db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, run.consignmentId)).orderBy(consignmentItems.position),
+    db
+      .select({ id: workspaces.id, mode: workspaces.mode })
+      .from(workspaces)
+      .where(eq(workspaces.id, run.workspaceId))
+      .limit(1),
+    db
+      .select()
+      .from(consignments)
+      .where(and(eq(consignments.id, run.consignmentId), eq(consignments.workspaceId, run.workspaceId)))
+      .limit(1),
+    db
+      .select()
+      .from(consignmentParcels)
+      .where(eq(consignmentParcels.consignmentId, run.consignmentId))
+      .orderBy(consignmentParcels.position),
+    db
+      .select()
+      .from(consignmentOrders)
+      .where(eq(consignmentOrders.consignmentId, run.consignmentId))
+      .orderBy(consignmentOrders.position),
+    db
+      .select()
+      .from(consignmentItems)
+      .where(eq(consignmentItems.consignmentId, run.consignmentId))
+      .orderBy(consignmentItems.position),
   ]);
   const ws = wsRows[0];
   const consignment = head[0];
@@ -411,7 +586,17 @@ export async function executeRun(ctx: FlowCtx, runId: string): Promise<RunOutcom
         httpStatus: status,
         durationMs: deps.clock.now() - started,
         errorSummary,
-        body: { bytes: JSON.stringify({ flow_run_id: run.id, flow_id: flow.id, flow_name: flow.name, trigger: "consignment.created", consignment_id: run.consignmentId, actions }), contentType: "application/json" },
+        body: {
+          bytes: JSON.stringify({
+            flow_run_id: run.id,
+            flow_id: flow.id,
+            flow_name: flow.name,
+            trigger: "consignment.created",
+            consignment_id: run.consignmentId,
+            actions,
+          }),
+          contentType: "application/json",
+        },
         refs: [{ ref_type: "consignment_id", ref_value: run.consignmentId }],
       },
       { id: run.id, nowMs: deps.clock.now() },
@@ -437,13 +622,19 @@ export async function executeRun(ctx: FlowCtx, runId: string): Promise<RunOutcom
     const o = await runAction(ctx, { ws, tree }, a, info);
     outcomes.push(o);
     // Later actions see earlier tags (the invoice and pre-alert read the stored consignment otherwise).
-    if (o.ok && o.tags) tree.consignment = { ...tree.consignment, extra: extraWithTags(tree.consignment.extra, o.tags) };
+    if (o.ok && o.tags)
+      tree.consignment = { ...tree.consignment, extra: extraWithTags(tree.consignment.extra, o.tags) };
   }
   const failed = outcomes.filter((o): o is Extract<ActionOutcome, { ok: false }> => !o.ok);
   const done = outcomes.filter((o): o is Extract<ActionOutcome, { ok: true }> => o.ok);
   const statements: Statement[] = done.flatMap((o) => o.statements);
   if (done.some((o) => o.tags)) {
-    statements.push(db.update(consignments).set({ extra: tree.consignment.extra, updatedAt: isoAt(info.nowMs) }).where(eq(consignments.id, consignment.id)));
+    statements.push(
+      db
+        .update(consignments)
+        .set({ extra: tree.consignment.extra, updatedAt: isoAt(info.nowMs) })
+        .where(eq(consignments.id, consignment.id)),
+    );
   }
   for (const f of failed) {
     statements.push(
@@ -463,7 +654,10 @@ export async function executeRun(ctx: FlowCtx, runId: string): Promise<RunOutcom
   try {
     await record(failed.length ? 422 : 200, error, statements);
   } catch (err) {
-    await discardDocuments(ctx.archive, done.flatMap((o) => o.r2Keys));
+    await discardDocuments(
+      ctx.archive,
+      done.flatMap((o) => o.r2Keys),
+    );
     throw err;
   }
   return { status: failed.length ? "failed" : "succeeded", deliveryIds: done.flatMap((o) => o.deliveryIds) };

@@ -7,12 +7,30 @@
  *   GET    {api}/usage-history/restrict the check log
  * All under restrict:read, as the spec gives for this area.
  */
+
 import { createRoute, z } from "@hono/zod-openapi";
 import { createDb } from "../../db/client";
-import { ErrorSchema, ListQuery, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  ListQuery,
+  newRouter,
+  scoped,
+  scopedCompute,
+} from "../../http/router";
 import { isoAt } from "../../lib/clock";
+import { unpinned } from "../../middleware/auth";
 import { usageHistoryRoutes } from "../usage/routes";
-import { CreateRuleBody, HistoryRow, NotEnabledSchema, OrgRuleSchema, RestrictRequest, RestrictResponse } from "./schemas";
+import {
+  CreateRuleBody,
+  HistoryRow,
+  NotEnabledSchema,
+  OrgRuleSchema,
+  RestrictRequest,
+  RestrictResponse,
+} from "./schemas";
 import { createOrgRule, deleteOrgRule, listOrgRules, orgRuleToWire, runCheck } from "./service";
 
 const tags = ["Restrict"];
@@ -35,7 +53,11 @@ const check = createRoute({
 });
 
 const IdParam = z.object({
-  id: z.coerce.number().int("must be an integer").positive("must be a positive integer").openapi({ type: "integer", example: 12, param: { name: "id", in: "path" } }),
+  id: z.coerce
+    .number()
+    .int("must be an integer")
+    .positive("must be a positive integer")
+    .openapi({ type: "integer", example: 12, param: { name: "id", in: "path" } }),
 });
 
 const listRules = createRoute({
@@ -43,10 +65,13 @@ const listRules = createRoute({
   path: "/restrict/rules",
   tags,
   summary: "The organization's custom rules, newest first",
-  ...scoped("restrict:read"),
+  ...scoped("restrict:read", unpinned),
   request: { query: ListQuery },
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string(), rules: z.array(OrgRuleSchema), has_more: z.boolean() }), "One page"),
+    200: json(
+      z.object({ success: z.literal(true), message: z.string(), rules: z.array(OrgRuleSchema), has_more: z.boolean() }),
+      "One page",
+    ),
     ...errorResponses,
   },
 });
@@ -56,7 +81,7 @@ const createRule = createRoute({
   path: "/restrict/rules",
   tags,
   summary: "Create a custom rule for the organization (HS prefix, keywords or origin)",
-  ...scoped("restrict:read"),
+  ...scoped("restrict:read", unpinned),
   request: { body: jsonBody(CreateRuleBody) },
   responses: {
     201: json(z.object({ success: z.literal(true), message: z.string(), rule: OrgRuleSchema }), "Created"),
@@ -70,7 +95,7 @@ const deleteRule = createRoute({
   path: "/restrict/rules/{id}",
   tags,
   summary: "Delete a custom rule",
-  ...scoped("restrict:read"),
+  ...scoped("restrict:read", unpinned),
   request: { params: IdParam },
   responses: {
     200: json(z.object({ success: z.literal(true), message: z.string(), deleted: z.literal(true) }), "Deleted"),
@@ -111,12 +136,21 @@ export const restrictRoutes = newRouter()
     return c.json(response, 200);
   })
   .openapi(listRules, async (c) => {
-    const { rules, hasMore } = await listOrgRules(createDb(c.env.DB), c.get("workspace")!.organizationId, c.req.valid("query"));
+    const { rules, hasMore } = await listOrgRules(
+      createDb(c.env.DB),
+      c.get("workspace")!.organizationId,
+      c.req.valid("query"),
+    );
     return c.json({ success: true as const, message: "", rules: rules.map(orgRuleToWire), has_more: hasMore }, 200);
   })
   .openapi(createRule, async (c) => {
     const ws = c.get("workspace")!;
-    const rule = await createOrgRule(createDb(c.env.DB), { organizationId: ws.organizationId, workspaceId: ws.id }, c.req.valid("json"), isoAt(c.get("deps").clock.now()));
+    const rule = await createOrgRule(
+      createDb(c.env.DB),
+      { organizationId: ws.organizationId, workspaceId: ws.id },
+      c.req.valid("json"),
+      isoAt(c.get("deps").clock.now()),
+    );
     return c.json({ success: true as const, message: "Custom rule created", rule: orgRuleToWire(rule) }, 201);
   })
   .openapi(deleteRule, async (c) => {

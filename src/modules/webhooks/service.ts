@@ -9,11 +9,11 @@
 import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema/index";
-import { MAX_ATTEMPTS, isDelivered, nextAttemptAt } from "../../engines/webhooks/schedule";
+import { isDelivered, MAX_ATTEMPTS, nextAttemptAt } from "../../engines/webhooks/schedule";
 import { newWebhookSecret, signedHeaders } from "../../engines/webhooks/sign";
 import { matches } from "../../engines/webhooks/subscriptions";
 import { urlProblem } from "../../engines/webhooks/url-policy";
-import type { Deps, WorkspaceContext } from "../../env";
+import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { notFound, validationFailed } from "../../lib/errors";
 import { sendAll } from "../../lib/queues";
@@ -55,7 +55,12 @@ export interface EndpointInput {
   enabled?: boolean | undefined;
 }
 
-export async function createEndpoint({ db, deps }: Ctx, ws: WorkspaceContext, input: EndpointInput, development: boolean) {
+export async function createEndpoint(
+  { db, deps }: Ctx,
+  ws: WorkspaceContext,
+  input: EndpointInput,
+  development: boolean,
+) {
   checkUrl(input.url, ws, development);
   const now = isoAt(deps.clock.now());
   const row: EndpointRow = {
@@ -87,14 +92,29 @@ export async function getEndpoint({ db }: Ctx, workspaceId: string, id: string):
   return rows[0];
 }
 
-export async function listEndpoints({ db }: Ctx, workspaceId: string, q: { limit: number; starting_after?: string | undefined }) {
+export async function listEndpoints(
+  { db }: Ctx,
+  workspaceId: string,
+  q: { limit: number; starting_after?: string | undefined },
+) {
   const where = [eq(webhookEndpoints.workspaceId, workspaceId)];
   if (q.starting_after) where.push(lt(webhookEndpoints.id, q.starting_after));
-  const rows = await db.select().from(webhookEndpoints).where(and(...where)).orderBy(desc(webhookEndpoints.id)).limit(q.limit + 1);
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(...where))
+    .orderBy(desc(webhookEndpoints.id))
+    .limit(q.limit + 1);
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 
-export async function updateEndpoint(ctx: Ctx, ws: WorkspaceContext, id: string, input: Partial<EndpointInput>, development: boolean) {
+export async function updateEndpoint(
+  ctx: Ctx,
+  ws: WorkspaceContext,
+  id: string,
+  input: Partial<EndpointInput>,
+  development: boolean,
+) {
   const current = await getEndpoint(ctx, ws.id, id);
   if (input.url !== undefined) checkUrl(input.url, ws, development);
   const patch: Partial<EndpointRow> = { updatedAt: isoAt(ctx.deps.clock.now()) };
@@ -129,7 +149,12 @@ export async function rotateSecret(ctx: Ctx, workspaceId: string, id: string) {
   const expires = isoAt(nowMs + ROTATION_OVERLAP_MS);
   await ctx.db
     .update(webhookEndpoints)
-    .set({ previousSecret: current.secret, previousSecretExpiresAt: expires, secret: newWebhookSecret(), updatedAt: isoAt(nowMs) })
+    .set({
+      previousSecret: current.secret,
+      previousSecretExpiresAt: expires,
+      secret: newWebhookSecret(),
+      updatedAt: isoAt(nowMs),
+    })
     .where(eq(webhookEndpoints.id, current.id));
   return getEndpoint(ctx, workspaceId, id);
 }
@@ -137,7 +162,8 @@ export async function rotateSecret(ctx: Ctx, workspaceId: string, id: string) {
 /** Secrets that sign a post at `nowMs`: the current one, and the previous one during its overlap. */
 export function signingSecrets(e: EndpointRow, nowMs: number): string[] {
   const out = [e.secret];
-  if (e.previousSecret && e.previousSecretExpiresAt && Date.parse(e.previousSecretExpiresAt) > nowMs) out.push(e.previousSecret);
+  if (e.previousSecret && e.previousSecretExpiresAt && Date.parse(e.previousSecretExpiresAt) > nowMs)
+    out.push(e.previousSecret);
   return out;
 }
 
@@ -156,21 +182,37 @@ export const liveEndpointsQuery = (db: Db, ws: Pick<WorkspaceContext, "id" | "mo
   db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.mode, ws.mode)));
+    .where(
+      and(
+        eq(webhookEndpoints.workspaceId, ws.id),
+        eq(webhookEndpoints.enabled, true),
+        eq(webhookEndpoints.mode, ws.mode),
+      ),
+    );
 export type { EndpointRow };
 
 /**
  * The statements that put an event and its deliveries into the outbox; the caller runs them in the same
  * `db.batch` as the change that caused the event, so either both happen or neither.
  */
-export async function outboxStatements(ctx: Ctx, ws: Pick<WorkspaceContext, "id" | "mode">, event: OutboxEvent, preloaded?: EndpointRow[]) {
+export async function outboxStatements(
+  ctx: Ctx,
+  ws: Pick<WorkspaceContext, "id" | "mode">,
+  event: OutboxEvent,
+  preloaded?: EndpointRow[],
+) {
   const { db, deps } = ctx;
   const nowMs = deps.clock.now();
   const now = isoAt(nowMs);
   const endpoints = event.onlyEndpointId
-    ? await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.id, event.onlyEndpointId)))
+    ? await db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.id, event.onlyEndpointId)))
     : (preloaded ?? (await liveEndpointsQuery(db, ws)));
-  const targets = event.onlyEndpointId ? endpoints : endpoints.filter((e) => matches(JSON.parse(e.events) as string[], event.type));
+  const targets = event.onlyEndpointId
+    ? endpoints
+    : endpoints.filter((e) => matches(JSON.parse(e.events) as string[], event.type));
   const eventId = deps.ids.prefixed("evt");
   const deliveries = targets.map((e) => ({
     id: deps.ids.prefixed("whd"),
@@ -187,10 +229,20 @@ export async function outboxStatements(ctx: Ctx, ws: Pick<WorkspaceContext, "id"
     updatedAt: now,
   }));
   const statements = [
-    db.insert(webhookEvents).values({ id: eventId, workspaceId: ws.id, mode: ws.mode, type: event.type, data: JSON.stringify(event.data), createdAt: now }),
+    db
+      .insert(webhookEvents)
+      .values({
+        id: eventId,
+        workspaceId: ws.id,
+        mode: ws.mode,
+        type: event.type,
+        data: JSON.stringify(event.data),
+        createdAt: now,
+      }),
   ];
   // 12 columns a row: stay under D1's 100 bound parameters per statement.
-  for (let i = 0; i < deliveries.length; i += 8) statements.push(db.insert(webhookDeliveries).values(deliveries.slice(i, i + 8)) as never);
+  for (let i = 0; i < deliveries.length; i += 8)
+    statements.push(db.insert(webhookDeliveries).values(deliveries.slice(i, i + 8)) as never);
   return { eventId, deliveryIds: deliveries.map((d) => d.id), statements };
 }
 
@@ -199,7 +251,11 @@ export interface DeliveryMessage {
 }
 
 /** Hands deliveries to the queue (ids only); used right after a commit and by the cron sweep. */
-export const enqueue = (queue: Queue, deliveryIds: string[]) => sendAll<DeliveryMessage>(queue, deliveryIds.map((id) => ({ delivery_id: id })));
+export const enqueue = (queue: Queue, deliveryIds: string[]) =>
+  sendAll<DeliveryMessage>(
+    queue,
+    deliveryIds.map((id) => ({ delivery_id: id })),
+  );
 
 /** Due, unclaimed pending deliveries, oldest due first: what the cron sweep enqueues. */
 export async function dueDeliveries({ db, deps }: Ctx, limit = 500): Promise<string[]> {
@@ -221,18 +277,34 @@ export async function dueDeliveries({ db, deps }: Ctx, limit = 500): Promise<str
 
 export type DeliveryOutcome =
   | { kind: "skipped" }
-  | { kind: "attempted"; attempt: number; status: "pending" | "delivered" | "failed"; httpStatus: number | null; error: string | null; durationMs: number; nextAttemptAt: number | null };
+  | {
+      kind: "attempted";
+      attempt: number;
+      status: "pending" | "delivered" | "failed";
+      httpStatus: number | null;
+      error: string | null;
+      durationMs: number;
+      nextAttemptAt: number | null;
+    };
 
 /**
  * Claims and posts one delivery. `retry: false` (the test event) makes a failed attempt final.
  * Returns `skipped` when the delivery is not due, already claimed, or finished.
  */
-export async function deliver(ctx: Ctx, deliveryId: string, opts: { retry?: boolean; fetcher?: typeof fetch } = {}): Promise<DeliveryOutcome> {
+export async function deliver(
+  ctx: Ctx,
+  deliveryId: string,
+  opts: { retry?: boolean; fetcher?: typeof fetch } = {},
+): Promise<DeliveryOutcome> {
   const { db, deps } = ctx;
   const claimAt = deps.clock.now();
   const claimed = await db
     .update(webhookDeliveries)
-    .set({ lockedUntil: claimAt + CLAIM_MS, attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: isoAt(claimAt) })
+    .set({
+      lockedUntil: claimAt + CLAIM_MS,
+      attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
+      updatedAt: isoAt(claimAt),
+    })
     .where(
       and(
         eq(webhookDeliveries.id, deliveryId),
@@ -245,15 +317,40 @@ export async function deliver(ctx: Ctx, deliveryId: string, opts: { retry?: bool
   const delivery = claimed[0];
   if (!delivery) return { kind: "skipped" };
 
-  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).limit(1);
+  const [endpoint] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, delivery.endpointId))
+    .limit(1);
   const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId)).limit(1);
   if (!endpoint || !event || (!endpoint.enabled && delivery.eventType !== "webhook.test")) {
     const reason = !endpoint ? "endpoint deleted" : !event ? "event missing" : "endpoint disabled";
-    await finish(db, delivery, { status: "failed", nextAttemptAt: null, httpStatus: null, error: reason, durationMs: 0, excerpt: null, at: claimAt });
-    return { kind: "attempted", attempt: delivery.attemptCount, status: "failed", httpStatus: null, error: reason, durationMs: 0, nextAttemptAt: null };
+    await finish(db, delivery, {
+      status: "failed",
+      nextAttemptAt: null,
+      httpStatus: null,
+      error: reason,
+      durationMs: 0,
+      excerpt: null,
+      at: claimAt,
+    });
+    return {
+      kind: "attempted",
+      attempt: delivery.attemptCount,
+      status: "failed",
+      httpStatus: null,
+      error: reason,
+      durationMs: 0,
+      nextAttemptAt: null,
+    };
   }
 
-  const body = JSON.stringify({ id: delivery.id, type: event.type, created_at: event.createdAt, data: JSON.parse(event.data) });
+  const body = JSON.stringify({
+    id: delivery.id,
+    type: event.type,
+    created_at: event.createdAt,
+    data: JSON.parse(event.data),
+  });
   const headers = await signedHeaders(signingSecrets(endpoint, claimAt), delivery.id, Math.floor(claimAt / 1000), body);
   const started = deps.clock.now();
   let httpStatus: number | null = null;
@@ -270,7 +367,10 @@ export async function deliver(ctx: Ctx, deliveryId: string, opts: { retry?: bool
     httpStatus = res.status;
     excerpt = (await res.text().catch(() => "")).slice(0, EXCERPT_CHARS);
   } catch (err) {
-    error = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? "timeout" : `network_error: ${String(err).slice(0, 200)}`;
+    error =
+      err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")
+        ? "timeout"
+        : `network_error: ${String(err).slice(0, 200)}`;
   }
   const doneAt = deps.clock.now();
   const durationMs = Math.max(0, doneAt - started);
@@ -278,14 +378,35 @@ export async function deliver(ctx: Ctx, deliveryId: string, opts: { retry?: bool
   const gone = httpStatus === 410;
   const next = ok || gone || opts.retry === false ? null : nextAttemptAt(delivery.attemptCount, doneAt);
   const status = ok ? "delivered" : next === null ? "failed" : "pending";
-  await finish(db, delivery, { status, nextAttemptAt: next, httpStatus, error, durationMs, excerpt, at: started }, gone ? endpoint.id : undefined);
-  return { kind: "attempted", attempt: delivery.attemptCount, status, httpStatus, error, durationMs, nextAttemptAt: next };
+  await finish(
+    db,
+    delivery,
+    { status, nextAttemptAt: next, httpStatus, error, durationMs, excerpt, at: started },
+    gone ? endpoint.id : undefined,
+  );
+  return {
+    kind: "attempted",
+    attempt: delivery.attemptCount,
+    status,
+    httpStatus,
+    error,
+    durationMs,
+    nextAttemptAt: next,
+  };
 }
 
 async function finish(
   db: Db,
   delivery: DeliveryRow,
-  r: { status: "pending" | "delivered" | "failed"; nextAttemptAt: number | null; httpStatus: number | null; error: string | null; durationMs: number; excerpt: string | null; at: number },
+  r: {
+    status: "pending" | "delivered" | "failed";
+    nextAttemptAt: number | null;
+    httpStatus: number | null;
+    error: string | null;
+    durationMs: number;
+    excerpt: string | null;
+    at: number;
+  },
   disableEndpointId?: string,
 ) {
   const statements = [
@@ -300,7 +421,13 @@ async function finish(
     }),
     db
       .update(webhookDeliveries)
-      .set({ status: r.status, nextAttemptAt: r.nextAttemptAt, lockedUntil: null, lastStatus: r.httpStatus, updatedAt: isoAt(r.at + r.durationMs) })
+      .set({
+        status: r.status,
+        nextAttemptAt: r.nextAttemptAt,
+        lockedUntil: null,
+        lastStatus: r.httpStatus,
+        updatedAt: isoAt(r.at + r.durationMs),
+      })
       .where(eq(webhookDeliveries.id, delivery.id)),
   ];
   if (disableEndpointId) {
@@ -317,16 +444,30 @@ async function finish(
 }
 
 /** Delivery history of one endpoint, newest first, with every attempt. */
-export async function listDeliveries({ db }: Ctx, endpointId: string, q: { limit: number; starting_after?: string | undefined }) {
+export async function listDeliveries(
+  { db }: Ctx,
+  endpointId: string,
+  q: { limit: number; starting_after?: string | undefined },
+) {
   const where = [eq(webhookDeliveries.endpointId, endpointId)];
   if (q.starting_after) where.push(lt(webhookDeliveries.id, q.starting_after));
-  const rows = await db.select().from(webhookDeliveries).where(and(...where)).orderBy(desc(webhookDeliveries.id)).limit(q.limit + 1);
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...where))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const attempts = page.length
     ? await db
         .select()
         .from(webhookAttempts)
-        .where(inArray(webhookAttempts.deliveryId, page.map((d) => d.id)))
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            page.map((d) => d.id),
+          ),
+        )
         .orderBy(webhookAttempts.attempt)
     : [];
   return {
@@ -341,7 +482,14 @@ export async function listDeliveries({ db }: Ctx, endpointId: string, q: { limit
       created_at: d.createdAt,
       attempts: attempts
         .filter((a) => a.deliveryId === d.id)
-        .map((a) => ({ attempt: a.attempt, attempted_at: a.attemptedAt, http_status: a.httpStatus, duration_ms: a.durationMs, error: a.error, response_excerpt: a.responseExcerpt })),
+        .map((a) => ({
+          attempt: a.attempt,
+          attempted_at: a.attemptedAt,
+          http_status: a.httpStatus,
+          duration_ms: a.durationMs,
+          error: a.error,
+          response_excerpt: a.responseExcerpt,
+        })),
     })),
   };
 }

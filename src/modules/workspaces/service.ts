@@ -5,8 +5,8 @@
 import { eq } from "drizzle-orm";
 import { type Db, isUniqueViolation } from "../../db/client";
 import { organizations, workspaces } from "../../db/schema/index";
-import { type LimitOverrides, effectiveLimits } from "../../engines/rate-limit/buckets";
-import type { Deps, WorkspaceContext } from "../../env";
+import { effectiveLimits, type LimitOverrides } from "../../engines/rate-limit/buckets";
+import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { conflict, notFound } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -83,7 +83,11 @@ export interface CreateWorkspaceInput {
 export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInput): Promise<WorkspaceContext> {
   const { db, deps } = ctx;
   const now = isoAt(deps.clock.now());
-  const existing = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, input.slug)).limit(1);
+  const existing = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(eq(workspaces.slug, input.slug))
+    .limit(1);
   if (existing.length) throw conflict(`A workspace with slug '${input.slug}' already exists`);
 
   let orgId = input.organization_id;
@@ -108,7 +112,10 @@ export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInp
     if (orgId) await insertWs;
     else {
       orgId = wsRow.organizationId;
-      await db.batch([db.insert(organizations).values({ id: orgId, name: input.name, createdAt: now, updatedAt: now }), insertWs]);
+      await db.batch([
+        db.insert(organizations).values({ id: orgId, name: input.name, createdAt: now, updatedAt: now }),
+        insertWs,
+      ]);
     }
   } catch (err) {
     // Two concurrent creates of one slug: the unique index decides, and the loser gets the same 409.
@@ -126,7 +133,11 @@ export interface UpdateWorkspaceInput {
 }
 
 /** Renames a workspace and/or sets rate-limit overrides on its organization (shared by its workspaces). */
-export async function updateWorkspace(ctx: ServiceCtx, slug: string, input: UpdateWorkspaceInput): Promise<WorkspaceContext> {
+export async function updateWorkspace(
+  ctx: ServiceCtx,
+  slug: string,
+  input: UpdateWorkspaceInput,
+): Promise<WorkspaceContext> {
   const { db, deps } = ctx;
   const now = isoAt(deps.clock.now());
   const ws = await findWorkspaceBySlug(ctx, slug);
@@ -148,13 +159,19 @@ export async function updateWorkspace(ctx: ServiceCtx, slug: string, input: Upda
     const org = await db.select().from(organizations).where(eq(organizations.id, ws.organizationId)).limit(1);
     const merged = { ...(JSON.parse(org[0]?.rateLimits ?? "{}") as LimitOverrides), ...input.rate_limits };
     writes.push(
-      db.update(organizations).set({ rateLimits: JSON.stringify(merged), updatedAt: now }).where(eq(organizations.id, ws.organizationId)),
+      db
+        .update(organizations)
+        .set({ rateLimits: JSON.stringify(merged), updatedAt: now })
+        .where(eq(organizations.id, ws.organizationId)),
     );
   }
   const [first, ...rest] = writes;
   if (first) await db.batch([first, ...rest]);
   // Every workspace of the organization shares the limits: drop them all from this isolate's cache.
-  const siblings = await db.select({ slug: workspaces.slug }).from(workspaces).where(eq(workspaces.organizationId, ws.organizationId));
+  const siblings = await db
+    .select({ slug: workspaces.slug })
+    .from(workspaces)
+    .where(eq(workspaces.organizationId, ws.organizationId));
   forgetWorkspaces(siblings.map((s) => s.slug));
   const fresh = await findWorkspaceBySlug(ctx, slug);
   if (!fresh) throw notFound(`Workspace '${slug}' not found`);
