@@ -8,7 +8,7 @@ import type { AppEnv, WorkspaceEnv } from "../env";
 import { type FieldError, validationFailed } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { archiveBody, archiveBodyAlongside } from "../middleware/archive";
-import { requireScope } from "../middleware/auth";
+import { requireScope, unpinned } from "../middleware/auth";
 
 export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[], target?: string): FieldError[] {
   return issues.map((issue) => {
@@ -41,7 +41,17 @@ export function scoped(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[]) {
   return {
     middleware: [requireScope(scope), ...extra, archiveBody] as MiddlewareHandler[],
     security: [{ oauth2: [scope] }],
+    "x-customer-pinned": pinnedAnswer(scope, extra),
   };
+}
+
+/**
+ * What a customer-pinned client gets, documented on every operation (and checked for every route by
+ * test/route-security.test.ts): `forbidden` (403) for workspace-wide settings and organization configuration,
+ * `scoped` where the module narrows the data to the client's customer.
+ */
+function pinnedAnswer(scope: Scope, extra: MiddlewareHandler<AppEnv>[]): "forbidden" | "scoped" {
+  return scope.startsWith("settings:") || extra.includes(unpinned) ? "forbidden" : "scoped";
 }
 
 /**
@@ -52,6 +62,7 @@ export function scopedCompute(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[
   return {
     middleware: [requireScope(scope), ...extra, archiveBodyAlongside] as MiddlewareHandler[],
     security: [{ oauth2: [scope] }],
+    "x-customer-pinned": pinnedAnswer(scope, extra),
   };
 }
 

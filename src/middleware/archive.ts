@@ -32,6 +32,48 @@ export async function readBodyLimited(req: {
   return raw;
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+/** A `\uD800`-`\uDFFF` escape in JSON text: the only way a lone surrogate can arrive in valid UTF-8. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === "string") return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (value && typeof value === "object") {
+    return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(v));
+  }
+  return false;
+}
+
+/**
+ * The body as text, refused (400) when it is not well-formed Unicode: invalid UTF-8 bytes, or a JSON escape
+ * of a lone surrogate. Either would otherwise be stored as U+FFFD, silently changing what the client sent.
+ * The full check parses the JSON, so it runs only when the text holds a surrogate escape at all.
+ */
+export function wellFormedText(raw: ArrayBuffer): string {
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw new ApiError("bad_request", "Request body is not valid UTF-8");
+  }
+  if (!SURROGATE_ESCAPE.test(text)) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text; // malformed JSON: the validator answers it
+  }
+  if (hasLoneSurrogate(parsed)) {
+    throw new ApiError(
+      "bad_request",
+      "Request body contains a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape); send well-formed Unicode",
+    );
+  }
+  return text;
+}
+
 /** R2 key: workspace, then day, then request id, so retention can purge by prefix and day. */
 export function archiveKey(workspaceId: string | undefined, createdAtMs: number, requestId: string): string {
   const day = new Date(createdAtMs).toISOString().slice(0, 10).replaceAll("-", "/");
@@ -54,7 +96,7 @@ async function startArchive(c: Context<AppEnv>): Promise<{ put: Promise<unknown>
   // The JSON validator asks Hono for the body as text; given only the cached bytes, Hono would wrap them in a
   // new Response to decode them on every request. Decoding once here is the same UTF-8 decoding, for less.
   // Hono keeps promises in this cache (it calls `.then` on what it finds), though its type names the values.
-  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(new TextDecoder().decode(raw));
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(wellFormedText(raw));
   const key = archiveKey(c.get("workspace")?.id, c.get("startedAt"), c.get("requestId"));
   c.set("archived", { key, size: raw.byteLength, contentType });
   const put = c.env.ARCHIVE.put(key, raw, {

@@ -62,7 +62,7 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
   for (const [k, v] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(k, v);
 });
 
-const PINNED_REFUSED = "Customer-pinned clients cannot read or change workspace-wide settings";
+const PINNED_REFUSED = "Customer-pinned clients cannot use this operation: it reads or changes data beyond their customer";
 
 /**
  * 403 `Missing scope: <scope>` unless the token carries it. Workspace settings (`settings:*`: webhooks,

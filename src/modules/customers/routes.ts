@@ -1,6 +1,7 @@
 /** `{api}/customers`: create, list (keyset), get, update, delete. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorSchema, errorResponses, json, jsonBody, newWorkspaceRouter, ok, scoped } from "../../http/router";
+import { unpinned } from "../../middleware/auth";
 import { IntIdParam, intId } from "../../http/schemas";
 import { CustomerInput, CustomerSchema } from "./schemas";
 import { createCustomer, customerToWire, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./service";
@@ -33,7 +34,7 @@ const routes = {
     path: "/customers",
     tags,
     summary: "Create a customer",
-    ...scoped("customers:write"),
+    ...scoped("customers:write", unpinned),
     request: { body: jsonBody(CustomerInput) },
     responses: { 201: json(ok({ customer: CustomerSchema }), "Created"), ...errorResponses },
   }),
@@ -60,7 +61,7 @@ const routes = {
     path: "/customers/{id}",
     tags,
     summary: "Delete a customer (refused while API clients are pinned to it)",
-    ...scoped("customers:write"),
+    ...scoped("customers:write", unpinned),
     request: { params: IdParam },
     responses: {
       200: json(ok({ deleted: z.literal(true), id: z.number().int() }), "Deleted"),

@@ -1,0 +1,134 @@
+/**
+ * Findings of the security and fault review, one test each: customer-pinned clients confined to their
+ * customer, canonical integer ids, well-formed input text, and guarded deletes that are one atomic step.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ALL_SCOPES, call, createClient, getToken, insertCustomer, setup } from "./helpers";
+
+describe("customer-pinned clients", () => {
+  it("are refused every workspace-wide setting, whatever their scopes, and change nothing", async () => {
+    const { ws, api } = await setup();
+    const customer = await insertCustomer(ws);
+    const token = await getToken(ws, await createClient(ws, ALL_SCOPES, customer));
+    const pinned = (path: string, opts: Parameters<typeof call>[1] = {}) =>
+      call(`/admin/api/v1${path}`, { host: ws.host, token, ...opts });
+    const attempts: [string, string, unknown?][] = [
+      ["GET", "/settings"],
+      ["GET", "/settings/webhooks"],
+      ["POST", "/settings/webhooks", { url: "https://attacker.example.com/h", events: ["consignment.created"] }],
+      ["GET", "/settings/flows"],
+      ["POST", "/settings/flows", { name: "f", actions: [{ type: "place_hold", reason: "x" }] }],
+      ["GET", "/settings/validation-rules"],
+      ["GET", "/settings/country-rules"],
+      ["GET", "/settings/api-clients"],
+      ["POST", "/settings/api-clients", { name: "x", scopes: ["consignments:read"] }],
+      ["POST", "/classify/blocklist", { hs_code: "9301", destination_country: "US" }],
+      [
+        "POST",
+        "/restrict/rules",
+        {
+          title: "t",
+          rule_type: "prohibition",
+          measure_direction: "IMPORT",
+          imposing_country_code: "US",
+          keywords: ["k"],
+        },
+      ],
+    ];
+    for (const [method, path, json] of attempts) {
+      const res = await pinned(path, { method, ...(json ? { json } : {}) });
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 403 });
+      expect(((await res.json()) as { message: string }).message).toContain("Customer-pinned");
+    }
+    const hooks = (await (await api("/settings/webhooks")).json()) as { endpoints?: unknown[]; webhooks?: unknown[] };
+    expect(hooks.endpoints ?? hooks.webhooks).toEqual([]);
+    const clients = (await (await api("/settings/api-clients")).json()) as { api_clients: { name: string }[] };
+    expect(clients.api_clients.map((c) => c.name)).not.toContain("x");
+  });
+
+  it("still reach their own customer's resources", async () => {
+    const { ws } = await setup();
+    const customer = await insertCustomer(ws);
+    const token = await getToken(ws, await createClient(ws, ALL_SCOPES, customer));
+    const res = await call(`/admin/api/v1/customers/${customer}`, { host: ws.host, token });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("integer path ids", () => {
+  it.each(["0x4e", "1e3", "007", "+7", "7.0", " 7", "99999999999999999999"])("refuses %j (400)", async (id) => {
+    const { api } = await setup();
+    const res = await api(`/customers/${encodeURIComponent(id)}`);
+    expect(res.status).toBe(400);
+  });
+
+  it("answers canonical ids", async () => {
+    const { api } = await setup();
+    const created = (await (await api("/customers", { json: { name: "A" } })).json()) as { customer: { id: number } };
+    expect((await api(`/customers/${created.customer.id}`)).status).toBe(200);
+  });
+});
+
+describe("input text", () => {
+  it("refuses a lone surrogate escape (400) and stores nothing", async () => {
+    const { api } = await setup();
+    const res = await api("/customers", {
+      body: '{"name":"A\\ud800B"}',
+      headers: { "content-type": "application/json" },
+      method: "POST",
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain("lone UTF-16 surrogate");
+    const list = (await (await api("/customers")).json()) as { customers: unknown[] };
+    expect(list.customers).toEqual([]);
+  });
+
+  it("refuses bytes that are not UTF-8 (400)", async () => {
+    const { api } = await setup();
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('{"name":"A'),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('"}'),
+    ]);
+    const res = await api("/customers", {
+      body: bytes,
+      headers: { "content-type": "application/json" },
+      method: "POST",
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe("Request body is not valid UTF-8");
+  });
+
+  it("keeps a surrogate pair (an escaped emoji) intact", async () => {
+    const { api } = await setup();
+    const res = await api("/customers", {
+      body: '{"name":"Caf\\u00e9 \\ud83d\\ude00"}',
+      headers: { "content-type": "application/json" },
+      method: "POST",
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { customer: { name: string } }).customer.name).toBe("Café 😀");
+  });
+});
+
+describe("guarded deletes", () => {
+  it("a customer with a pinned client is kept (409); concurrent deletes of a free one: exactly one 200", async () => {
+    const { ws, api } = await setup();
+    const held = await insertCustomer(ws, "Held");
+    await createClient(ws, ["consignments:read"], held);
+    expect((await api(`/customers/${held}`, { method: "DELETE" })).status).toBe(409);
+
+    const free = await insertCustomer(ws, "Free");
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => api(`/customers/${free}`, { method: "DELETE" }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 404)).toBe(true);
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM customers WHERE id IN (?, ?)")
+      .bind(held, free)
+      .first();
+    expect(left).toEqual({ n: 1 });
+  });
+});
