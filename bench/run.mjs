@@ -880,9 +880,9 @@ async function main() {
   };
   writeFileSync(
     ENV_FILE,
-    Object.entries(secrets)
+    `${Object.entries(secrets)
       .map(([k, v]) => `${k}=${v}`)
-      .join("\n") + "\n",
+      .join("\n")}\n`,
     { mode: 0o600 },
   );
   if (existsSync(join(ROOT, ".dev.vars")))
@@ -896,9 +896,9 @@ async function main() {
   const fresh = async (mode) => {
     writeFileSync(
       ENV_FILE,
-      Object.entries({ ...secrets, ...(mode === "lease" ? { RATE_LIMIT_MODE: "lease" } : {}) })
+      `${Object.entries({ ...secrets, ...(mode === "lease" ? { RATE_LIMIT_MODE: "lease" } : {}) })
         .map(([k, v]) => `${k}=${v}`)
-        .join("\n") + "\n",
+        .join("\n")}\n`,
       { mode: 0o600 },
     );
     await startWrangler(await freePort());

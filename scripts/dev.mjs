@@ -64,9 +64,9 @@ function ensureDevVars() {
   };
   writeFileSync(
     DEV_VARS,
-    Object.entries(vars)
+    `${Object.entries(vars)
       .map(([k, v]) => `${k}="${v}"`)
-      .join("\n") + "\n",
+      .join("\n")}\n`,
     { mode: 0o600 },
   );
   log("wrote .dev.vars with fresh local secrets");
@@ -158,7 +158,7 @@ async function ensureDemo(adminToken) {
   if (client.status !== 201)
     throw new Error(`creating the demo client: ${client.status} ${JSON.stringify(client.body)}`);
   const saved = { client_id: client.body.api_client.client_id, client_secret: client.body.api_client.client_secret };
-  writeFileSync(DEMO_FILE, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
+  writeFileSync(DEMO_FILE, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
   return saved;
 }
 
@@ -184,7 +184,7 @@ try {
   const demo = await ensureDemo(vars.PLATFORM_ADMIN_TOKEN);
   const base = `http://${DEMO_SLUG}.localhost:${PORT}`;
   process.stdout.write(
-    [
+    `${[
       "",
       "  Trade Compliance API is running.",
       `  Platform host : http://localhost:${PORT}   (docs: http://localhost:${PORT}/docs)`,
@@ -197,7 +197,7 @@ try {
       "  Get a token:",
       `  curl -s ${base}/admin/oauth2/token -d grant_type=client_credentials -d client_id=${demo.client_id} -d client_secret=${demo.client_secret}`,
       "",
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
 } catch (err) {
   process.stderr.write(`[dev] ${err.message}\n`);

@@ -47,7 +47,7 @@ for (const mod of mods) {
   const started = Date.now();
   const statements = await datasetStatements(mod);
   const file = join(tmp, `data-${mod.dataset}.sql`);
-  writeFileSync(file, statements.join(";\n") + ";\n");
+  writeFileSync(file, `${statements.join(";\n")};\n`);
   d1(["--file", file]);
   console.log(
     `[data] ${mod.dataset} ${mod.version}: loaded (${statements.length} statements, ${Date.now() - started} ms)`,

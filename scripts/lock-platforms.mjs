@@ -41,5 +41,5 @@ for (const [path, entry] of Object.entries(lock.packages)) {
 lock.packages = Object.fromEntries(
   Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
 );
-writeFileSync(lockPath, JSON.stringify(lock, null, 2) + "\n");
+writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`lock-platforms: ${added} platform entries added`);

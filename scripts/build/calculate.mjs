@@ -24,7 +24,7 @@ const table = (path) => {
   return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ""])));
 };
 const write = (rel, value) =>
-  writeFileSync(join(dataDir, rel), typeof value === "string" ? value : JSON.stringify(value) + "\n");
+  writeFileSync(join(dataDir, rel), typeof value === "string" ? value : `${JSON.stringify(value)}\n`);
 
 /** "1/1/21" → "2021-01-01"; two-digit years ≥ 70 are 19xx; 12/31/50 is the USITC "no end" sentinel → null. */
 function usDate(s, end = false) {
@@ -35,7 +35,7 @@ function usDate(s, end = false) {
   return `${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
-const SENTINEL = (v) => v === "" || Number(v) >= 9999;
+const _SENTINEL = (v) => v === "" || Number(v) >= 9999;
 const num = (v) => new Big(v).toString(); // canonical decimal text, exact
 const pct = (v) => new Big(v).div(100).toString();
 
@@ -114,8 +114,7 @@ const MODELLED = new Set([
 function specialGroups(text) {
   const out = [];
   const re = /([^()]*?)\s*\(([^)]*)\)/g;
-  let m;
-  while ((m = re.exec(text)))
+  for (const m of text.matchAll(re))
     out.push({
       text: m[1].trim(),
       codes: m[2]
@@ -197,9 +196,14 @@ function ukRate(text) {
   const parts = t.split(" + ");
   const comps = [];
   for (const p of parts) {
-    let m;
-    if ((m = /^(\d+(?:\.\d+)?)%$/.exec(p))) comps.push(["av", pct(m[1])]);
-    else if ((m = /^(\d+(?:\.\d+)?) (GBP|EUR) ?\/ ?(100 ?kg|kg|hl|l|1000 ?kg|p\/st|100 ?p\/st)$/i.exec(p))) {
+    const pctMatch = /^(\d+(?:\.\d+)?)%$/.exec(p);
+    if (pctMatch) {
+      comps.push(["av", pct(pctMatch[1])]);
+      continue;
+    }
+    const m = /^(\d+(?:\.\d+)?) (GBP|EUR) ?\/ ?(100 ?kg|kg|hl|l|1000 ?kg|p\/st|100 ?p\/st)$/i.exec(p);
+    if (!m) return null;
+    {
       // Only a plain per-unit amount is computed; qualified amounts ("net drained weight", "% vol"...) are not.
       const unit = m[3].replace(/\s/g, "").toLowerCase();
       const per = {
@@ -212,7 +216,7 @@ function ukRate(text) {
         "100p/st": ["NO", 100],
       }[unit];
       comps.push(per[1] === 1 ? ["sp", num(m[1]), per[0]] : ["sp", num(m[1]), per[0], per[1]]);
-    } else return null;
+    }
   }
   return comps;
 }
@@ -1167,7 +1171,7 @@ function ch99() {
       l.trim() &&
       !/Harmonized Tariff Schedule|Annotated for Statistical|^\s*(Heading|Subheading|fix|Note:|1\/)/.test(l)
     )
-      item += " " + l.trim();
+      item += ` ${l.trim()}`;
   }
   flush();
   // Claim-only exemptions for Section 232 derivatives whose metal was melted and poured / smelted and cast in the US.
@@ -1460,12 +1464,12 @@ function fx() {
     .filter((r) => r[0] >= "2018-01-01");
   const keep = head
     .slice(1)
-    .filter((c, i) => body.every((r) => r[i + 1] !== "N/A" || true) && body.some((r) => r[i + 1] !== "N/A"));
+    .filter((_c, i) => body.every((r) => r[i + 1] !== "N/A" || true) && body.some((r) => r[i + 1] !== "N/A"));
   const idx = keep.map((c) => head.indexOf(c));
   const out = [["Date", ...keep].join(",")];
   for (const r of body.sort((a, b) => a[0].localeCompare(b[0])))
     out.push([r[0], ...idx.map((i) => (r[i] === "N/A" ? "" : r[i]))].join(","));
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 write("tariffs/us-hts8.json", usTariff());

@@ -92,7 +92,7 @@ const gbUnique = [...new Map(gb.map((r) => [r[0], r])).values()];
 
 const notInHs = (lines) => lines.filter(([c]) => !hs6.has(c.slice(0, 6))).length;
 const write = (name, rows) =>
-  writeFileSync(join(out, name), "[\n" + rows.map((r) => JSON.stringify(r)).join(",\n") + "\n]\n");
+  writeFileSync(join(out, name), `[\n${rows.map((r) => JSON.stringify(r)).join(",\n")}\n]\n`);
 write("hs2022.json", hs);
 write("lines-us.json", us);
 write("lines-gb.json", gbUnique);

@@ -20,7 +20,7 @@ const countries = table(join(shared, "iso-country-codes", "country-codes.csv"))
   .map((r) => ({
     alpha2: r["ISO3166-1-Alpha-2"],
     alpha3: r["ISO3166-1-Alpha-3"],
-    name: r["CLDR display name"] || r["UNTERM English Short"] || r["official_name_en"],
+    name: r["CLDR display name"] || r["UNTERM English Short"] || r.official_name_en,
     currency: r["ISO4217-currency_alphabetic_code"].split(",")[0] || null,
   }))
   .sort((a, b) => a.alpha2.localeCompare(b.alpha2));
@@ -33,9 +33,9 @@ for (const r of table(join(shared, "iso-currency-codes", "codes-all.csv"))) {
     currencies.set(r.AlphabeticCode, { code: r.AlphabeticCode, name: r.Currency, minor_unit: minor });
 }
 
-writeFileSync(join(dataDir, "iso", "countries.json"), JSON.stringify(countries, null, 0) + "\n");
+writeFileSync(join(dataDir, "iso", "countries.json"), `${JSON.stringify(countries, null, 0)}\n`);
 writeFileSync(
   join(dataDir, "iso", "currencies.json"),
-  JSON.stringify([...currencies.values()].sort((a, b) => a.code.localeCompare(b.code))) + "\n",
+  `${JSON.stringify([...currencies.values()].sort((a, b) => a.code.localeCompare(b.code)))}\n`,
 );
 console.log(`countries: ${countries.length}, currencies: ${currencies.size}`);

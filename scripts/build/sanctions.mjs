@@ -263,9 +263,9 @@ const manifest = {
 };
 
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, "lists.json"), JSON.stringify(manifest, null, 2) + "\n");
+writeFileSync(join(outDir, "lists.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 // gzip output is byte-stable (no timestamp in the header), so an unchanged build leaves git clean.
-const jsonl = (entries) => gzipSync(entries.map((e) => JSON.stringify(e)).join("\n") + "\n", { level: 9 });
+const jsonl = (entries) => gzipSync(`${entries.map((e) => JSON.stringify(e)).join("\n")}\n`, { level: 9 });
 for (const f of ["sdn.jsonl", "un.jsonl"]) rmSync(join(outDir, f), { force: true });
 writeFileSync(join(outDir, "sdn.jsonl.gz"), jsonl(ofac.entries));
 writeFileSync(join(outDir, "un.jsonl.gz"), jsonl(un.entries));

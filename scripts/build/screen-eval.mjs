@@ -465,5 +465,5 @@ const out = {
   innocents,
   dropped_innocents: dropped,
 };
-writeFileSync(join(root, "bench", "screen-eval.json"), JSON.stringify(out, null, 1) + "\n");
+writeFileSync(join(root, "bench", "screen-eval.json"), `${JSON.stringify(out, null, 1)}\n`);
 console.log(`${variants.length} true variants, ${innocents.length} innocents (${dropped.length} dropped as listed)`);

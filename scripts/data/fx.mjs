@@ -17,7 +17,9 @@ export async function rows({ fixture }) {
   for (const line of lines) {
     const [date, ...rates] = line.split(",");
     if (fixture && date < "2024-01-01") continue;
-    rates.forEach((rate, i) => rate && out.push([currencies[i], date, rate]));
+    rates.forEach((rate, i) => {
+      if (rate) out.push([currencies[i], date, rate]);
+    });
   }
   return { fx_rates: { columns: ["currency", "date", "rate"], rows: out } };
 }
