@@ -132,3 +132,12 @@ describe("guarded deletes", () => {
     expect(left).toEqual({ n: 1 });
   });
 });
+
+describe("input text, deeply nested", () => {
+  it("checks a 100,000-level body with a surrogate escape without overflowing (400, not 500)", async () => {
+    const { api } = await setup();
+    const body = `{"name":"x","addresses":${"[".repeat(100_000)}"\\ud800"${"]".repeat(100_000)}}`;
+    const res = await api("/customers", { body, headers: { "content-type": "application/json" }, method: "POST" });
+    expect(res.status).toBe(400);
+  });
+});

@@ -3,6 +3,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { WorkspaceContext } from "../src/core/context";
+import { effectiveLimits } from "../src/engines/rate-limit/buckets";
+import { hitBucket } from "../src/middleware/rate-limit";
 import { ADMIN_TOKEN, auditRow, call, createClient, createWorkspace, getToken, insertCustomer } from "./helpers";
 
 const stubFor = (org: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(org));
@@ -138,5 +141,47 @@ describe("rate limits over HTTP", () => {
     const t2 = await getToken(second, await createClient(second));
     expect((await call("/admin/api/v1/me", { host: first.host, token: t1 })).status).toBe(200);
     expect((await call("/admin/api/v1/me", { host: second.host, token: t2 })).status).toBe(429);
+  });
+});
+
+describe("lease mode (production) under concurrency", () => {
+  const leaseEnv = () => ({ ...env, RATE_LIMIT_MODE: "lease" }) as Env;
+  const workspaceWithLimit = (organizationId: string, limit: number): WorkspaceContext => ({
+    id: `ws_${organizationId}`,
+    slug: organizationId,
+    name: organizationId,
+    mode: "live",
+    organizationId,
+    createdAt: new Date().toISOString(),
+    archiveRetentionDays: 30,
+    limits: { ...effectiveLimits({}), api: { limit, windowMs: 60_000 } },
+  });
+
+  it("lets N concurrent requests under a limit L ≥ N all pass", async () => {
+    const ws = workspaceWithLimit(`org_lease_${Date.now()}`, 200);
+    const decisions = await Promise.all(
+      Array.from({ length: 200 }, () => hitBucket(leaseEnv(), ws, { bucket: "api", key: "api" }, Date.now())),
+    );
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(200);
+  });
+
+  it("lets at most L of an over-limit concurrent burst pass, and every request under it", async () => {
+    const ws = workspaceWithLimit(`org_lease_over_${Date.now()}`, 200);
+    const decisions = await Promise.all(
+      Array.from({ length: 220 }, () => hitBucket(leaseEnv(), ws, { bucket: "api", key: "api" }, Date.now())),
+    );
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(200);
+  });
+
+  it("10-way concurrency in rounds reaches the limit exactly", async () => {
+    const ws = workspaceWithLimit(`org_lease_rounds_${Date.now()}`, 200);
+    let allowed = 0;
+    for (let round = 0; round < 25; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () => hitBucket(leaseEnv(), ws, { bucket: "api", key: "api" }, Date.now())),
+      );
+      allowed += batch.filter((d) => d.allowed).length;
+    }
+    expect(allowed).toBe(200);
   });
 });

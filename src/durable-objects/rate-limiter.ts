@@ -25,6 +25,8 @@ export interface HitRequest {
   lease?: boolean;
   /** Unused part of an earlier lease, given back. */
   refund?: { windowStart: number; count: number };
+  /** Unused parts of several earlier leases (an isolate that held more than one), given back. */
+  refunds?: { windowStart: number; count: number }[];
 }
 
 export interface HitResult extends Decision {
@@ -44,7 +46,9 @@ export class RateLimiter extends DurableObject<Env> {
     const now = Date.now();
     const bucket = { limit: req.limit, windowMs: req.windowMs };
     let prior = this.windows.get(req.key)?.state;
-    if (prior && req.refund) prior = refund(prior, req.refund.windowStart, req.refund.count, req.windowMs);
+    for (const r of req.refund ? [req.refund, ...(req.refunds ?? [])] : (req.refunds ?? [])) {
+      if (prior) prior = refund(prior, r.windowStart, r.count, req.windowMs);
+    }
 
     let { state, decision } = decide(prior, now, bucket, req.cost ?? 1, req.consume ?? true);
     let lease = 0;

@@ -37,11 +37,21 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function hasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === "string") return LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
-  if (value && typeof value === "object") {
-    return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(v));
+/** Iterative, so a deeply nested body cannot overflow the stack here (depth limits are the routes' business). */
+function hasLoneSurrogate(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (LONE_SURROGATE.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const v of value) stack.push(v);
+    } else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (LONE_SURROGATE.test(k)) return true;
+        stack.push(v);
+      }
+    }
   }
   return false;
 }

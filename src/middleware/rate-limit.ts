@@ -6,6 +6,7 @@
  */
 import { createMiddleware } from "hono/factory";
 import type { WorkspaceContext } from "../core/context";
+import type { HitResult } from "../durable-objects/rate-limiter";
 import type { BucketName } from "../engines/rate-limit/buckets";
 import type { Decision } from "../engines/rate-limit/sliding-window";
 import type { AppEnv } from "../env";
@@ -36,6 +37,42 @@ export function callerKey(
   return customerId != null ? `${bucket}:customer:${workspace.id}:${customerId}` : bucket;
 }
 
+/**
+ * Leases this isolate must hand back: unused allowance of a window it no longer spends from. Sent with the
+ * next call to the Durable Object for the same key.
+ */
+const pendingRefunds = new Map<string, { windowStart: number; count: number }[]>();
+
+function queueRefund(localKey: string, a: Allowance): void {
+  if (a.remaining <= 0) return;
+  const list = pendingRefunds.get(localKey) ?? [];
+  list.push({ windowStart: a.windowStart, count: a.remaining });
+  pendingRefunds.set(localKey, list);
+}
+
+/**
+ * Keeps a lease the object granted. Concurrent misses in one isolate each come back with a lease: they are
+ * added together (same window) or the older one is queued for refund, never overwritten. Overwriting lost the
+ * older reservation, so concurrent traffic under the limit was refused (220 concurrent requests under a
+ * limit of 200 let 139 through).
+ */
+function keepLease(localKey: string, res: HitResult): void {
+  const held = allowances.get(localKey);
+  if (held && held.windowStart === res.windowStart) {
+    held.remaining += res.lease;
+    held.expiresAt = Math.max(held.expiresAt, res.leaseExpiresAt);
+    held.decision = res;
+    return;
+  }
+  if (held) queueRefund(localKey, held);
+  allowances.set(localKey, {
+    remaining: res.lease,
+    expiresAt: res.leaseExpiresAt,
+    windowStart: res.windowStart,
+    decision: res,
+  });
+}
+
 export async function hitBucket(
   env: Env,
   workspace: WorkspaceContext,
@@ -47,26 +84,30 @@ export async function hitBucket(
   const consume = opts.consume ?? true;
   const lease = env.RATE_LIMIT_MODE === "lease" && consume;
   const localKey = `${workspace.organizationId}|${opts.key}`;
-  let refund: { windowStart: number; count: number } | undefined;
   if (lease) {
     const a = allowances.get(localKey);
     if (a && a.expiresAt > nowMs && a.remaining >= cost) {
       a.remaining -= cost;
       return { ...a.decision, remaining: Math.max(0, a.decision.remaining + a.remaining) };
     }
-    if (a && a.remaining > 0) refund = { windowStart: a.windowStart, count: a.remaining };
+    if (a) queueRefund(localKey, a);
     allowances.delete(localKey);
   }
+  const refunds = pendingRefunds.get(localKey);
+  pendingRefunds.delete(localKey);
   const ns = env.RATE_LIMITER;
   const stub = ns.get(ns.idFromName(workspace.organizationId));
-  const res = await stub.hit({ key: opts.key, limit, windowMs, cost, consume, lease, refund });
-  if (res.lease > 0) {
-    allowances.set(localKey, {
-      remaining: res.lease,
-      expiresAt: res.leaseExpiresAt,
-      windowStart: res.windowStart,
-      decision: res,
-    });
+  const res = await stub.hit({ key: opts.key, limit, windowMs, cost, consume, lease, ...(refunds ? { refunds } : {}) });
+  if (res.lease > 0) keepLease(localKey, res);
+  if (!res.allowed && lease) {
+    // Refused while a concurrent call of this isolate brought back a lease: that reservation was counted for
+    // this isolate's traffic, so spend it. Without this a burst waiting on the object saw its own isolate's
+    // reservations as usage and was refused under the limit.
+    const held = allowances.get(localKey);
+    if (held && held.expiresAt > nowMs && held.remaining >= cost) {
+      held.remaining -= cost;
+      return { ...held.decision, allowed: true, retryAfterMs: 0, remaining: Math.max(0, held.remaining) };
+    }
   }
   return res;
 }
