@@ -31,6 +31,8 @@ export default defineConfig(async () => {
             TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
             // Every test request waits for its audit flush (waitOnExecutionContext): keep the window short.
             AUDIT_FLUSH_MS: "2",
+            // wrangler.jsonc is production-safe; the suite runs as a development server does.
+            ENVIRONMENT: "development",
           },
         },
       }),

@@ -368,6 +368,9 @@ async function startWrangler(inspectorPort) {
       RUN_DIR,
       "--env-file",
       ENV_FILE,
+      // As `npm run dev`: the configuration itself is production-safe.
+      "--var",
+      "ENVIRONMENT:development",
       "--show-interactive-dev-session=false",
       ...(WRANGLER_DEFAULTS ? [] : ["--log-level", "warn"]),
     ],

@@ -168,10 +168,12 @@ run(wrangler, ["d1", "migrations", "apply", "DB", "--local"]);
 log("loading reference data (skipped for datasets already at their version)");
 run(process.execPath, [join(root, "scripts", "load-data.mjs")]);
 
-const child = spawn(wrangler, ["dev", "--ip", HOST, "--port", String(PORT), "--test-scheduled"], {
-  cwd: root,
-  stdio: ["inherit", "inherit", "inherit"],
-});
+// ENVIRONMENT=development is set here, not in wrangler.jsonc, so only a local dev server relaxes the URL policy.
+const child = spawn(
+  wrangler,
+  ["dev", "--ip", HOST, "--port", String(PORT), "--test-scheduled", "--var", "ENVIRONMENT:development"],
+  { cwd: root, stdio: ["inherit", "inherit", "inherit"] },
+);
 const stop = (signal) => {
   if (child.exitCode === null) child.kill(signal);
 };
