@@ -99,3 +99,19 @@ describe("url policy", () => {
     expect(urlProblem({ url, mode: mode as "live" | "sandbox", development })).toBe(expected);
   });
 });
+
+describe("url policy: the review's bypasses are refused in production", () => {
+  it.each([
+    "https://localhost./h",
+    "https://localhost%2e/h",
+    "https://[::127.0.0.1]/h",
+    "https://[64:ff9b::7f00:1]/h",
+    "https://198.18.0.1/h",
+    "https://[fe90::1]/h",
+    "https://intranet/h",
+  ])("%s", (url) => {
+    expect(urlProblem({ url, mode: "live", development: false })).toBe(
+      "url must not point at a private, loopback or link-local address",
+    );
+  });
+});
