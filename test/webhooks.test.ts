@@ -9,8 +9,8 @@ import {
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createDb } from "../src/db/client";
 import type { WorkspaceContext } from "../src/core/context";
+import { createDb } from "../src/db/client";
 import worker from "../src/index";
 import { systemIds } from "../src/lib/ids";
 import { type DeliveryMessage, deliver, outboxStatements } from "../src/modules/webhooks/service";
@@ -58,14 +58,16 @@ async function newEndpoint(api: (p: string, o?: object) => Promise<Response>, bo
 
 const clockAt = (t: { now: number }) => ({ clock: { now: () => t.now }, ids: systemIds });
 async function wsContext(slug: string): Promise<WorkspaceContext> {
-  return (await findWorkspaceBySlug({ db: createDb(env.DB), deps: clockAt({ now: Date.now() }) }, slug))!;
+  return (await findWorkspaceBySlug({ ctx: baseAt({ now: Date.now() }), input: { slug } }))!;
 }
 
+/** A job's context (no request) at an injected time. */
+const baseAt = (t: { now: number }) => ({ db: createDb(env.DB), env, deps: clockAt(t) });
+
 async function emit(ws: WorkspaceContext, type: string, data: Record<string, unknown> = {}, nowMs = Date.now()) {
-  const ctx = { db: createDb(env.DB), deps: clockAt({ now: nowMs }) };
-  const out = await outboxStatements(ctx, ws, { type, data });
-  const [first, ...rest] = out.statements;
-  await ctx.db.batch([first!, ...rest]);
+  const ctx = { ...baseAt({ now: nowMs }), workspace: ws };
+  const out = await outboxStatements({ ctx, input: { event: { type, data } } });
+  await ctx.db.batch(out.statements);
   return out;
 }
 
@@ -189,7 +191,7 @@ describe("signed delivery", () => {
     const later = { now: Date.now() + 25 * 3600 * 1000 };
     const ws = await wsContext(((await (await api("/me")).json()) as { workspace: { slug: string } }).workspace.slug);
     const out = await emit(ws, "consignment.created", {}, later.now);
-    await deliver({ db: createDb(env.DB), deps: clockAt(later) }, out.deliveryIds[0]!);
+    await deliver({ ctx: baseAt(later), input: { deliveryId: out.deliveryIds[0]! } });
     const late = posts[1]!;
     expect(late.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(() =>
@@ -245,8 +247,8 @@ describe("outbox and subscriptions", () => {
   it("is written in the same batch as the change: a failed change leaves no event", async () => {
     const { api, ws } = await setup();
     await newEndpoint(api);
-    const ctx = { db: createDb(env.DB), deps: clockAt({ now: Date.now() }) };
-    const out = await outboxStatements(ctx, await wsContext(ws.slug), { type: "consignment.created", data: {} });
+    const ctx = { ...baseAt({ now: Date.now() }), workspace: await wsContext(ws.slug) };
+    const out = await outboxStatements({ ctx, input: { event: { type: "consignment.created", data: {} } } });
     // The "change" fails (a duplicate primary key), so the whole batch must roll back.
     const failing = ctx.db.run(
       `INSERT INTO organizations (id, name, created_at, updated_at) VALUES ('${ws.organizationId}', 'dup', 'x', 'x')` as never,
@@ -267,30 +269,33 @@ describe("retries with an injected clock", () => {
     const endpoint = await newEndpoint(api);
     const t = { now: Date.now() };
     const out = await emit(await wsContext(ws.slug), "consignment.created", { consignment_id: "con_9" }, t.now);
-    return { api, endpoint, t, id: out.deliveryIds[0]!, ctx: { db: createDb(env.DB), deps: clockAt(t) } };
+    return { api, endpoint, t, id: out.deliveryIds[0]!, ctx: baseAt(t) };
   }
 
   it("fail, fail, succeed → delivered with three attempts, each retry only when due", async () => {
     const { api, endpoint, t, id, ctx } = await pendingDelivery();
     const statuses = [503, 500, 204];
     const fetcher = vi.fn(async () => new Response("", { status: statuses.shift()! }));
-    expect(await deliver(ctx, id, { fetcher })).toMatchObject({
+    expect(await deliver({ ctx, input: { deliveryId: id, fetcher } })).toMatchObject({
       kind: "attempted",
       status: "pending",
       httpStatus: 503,
       nextAttemptAt: t.now + 60_000,
     });
     t.now += 30_000;
-    expect(await deliver(ctx, id, { fetcher })).toEqual({ kind: "skipped" }); // not due yet
+    expect(await deliver({ ctx, input: { deliveryId: id, fetcher } })).toEqual({ kind: "skipped" }); // not due yet
     t.now += 30_000;
-    expect(await deliver(ctx, id, { fetcher })).toMatchObject({
+    expect(await deliver({ ctx, input: { deliveryId: id, fetcher } })).toMatchObject({
       status: "pending",
       httpStatus: 500,
       nextAttemptAt: t.now + 300_000,
     });
     t.now += 300_000;
-    expect(await deliver(ctx, id, { fetcher })).toMatchObject({ status: "delivered", httpStatus: 204 });
-    expect(await deliver(ctx, id, { fetcher })).toEqual({ kind: "skipped" }); // finished
+    expect(await deliver({ ctx, input: { deliveryId: id, fetcher } })).toMatchObject({
+      status: "delivered",
+      httpStatus: 204,
+    });
+    expect(await deliver({ ctx, input: { deliveryId: id, fetcher } })).toEqual({ kind: "skipped" }); // finished
     expect(fetcher).toHaveBeenCalledTimes(3);
     const history = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries`)).json()) as {
       deliveries: Delivery[];
@@ -315,7 +320,7 @@ describe("retries with an injected clock", () => {
     ];
     const delays = [60, 300, 1800, 7200, 21600];
     for (let i = 0; i < 6; i++) {
-      const out = await deliver(ctx, id, { fetcher: failures[i]! as typeof fetch });
+      const out = await deliver({ ctx, input: { deliveryId: id, fetcher: failures[i]! as typeof fetch } });
       expect(out).toMatchObject({ kind: "attempted", attempt: i + 1, status: i < 5 ? "pending" : "failed" });
       if (i < 5) t.now += delays[i]! * 1000;
     }
@@ -335,7 +340,9 @@ describe("retries with an injected clock", () => {
 
   it("410 Gone fails the delivery and disables the endpoint, which then receives nothing", async () => {
     const { id, ctx, api, endpoint } = await pendingDelivery();
-    expect(await deliver(ctx, id, { fetcher: async () => new Response("", { status: 410 }) })).toMatchObject({
+    expect(
+      await deliver({ ctx, input: { deliveryId: id, fetcher: async () => new Response("", { status: 410 }) } }),
+    ).toMatchObject({
       status: "failed",
       httpStatus: 410,
     });
@@ -353,7 +360,10 @@ describe("retries with an injected clock", () => {
       await gate;
       return new Response("ok");
     });
-    const both = Promise.all([deliver(ctx, id, { fetcher }), deliver(ctx, id, { fetcher })]);
+    const both = Promise.all([
+      deliver({ ctx, input: { deliveryId: id, fetcher } }),
+      deliver({ ctx, input: { deliveryId: id, fetcher } }),
+    ]);
     await new Promise((r) => setTimeout(r, 50));
     release();
     const outcomes = await both;
@@ -367,9 +377,13 @@ describe("retries with an injected clock", () => {
       .run();
     const again = vi.fn(async () => new Response("ok"));
     second.t.now += 30_000;
-    expect(await deliver(second.ctx, second.id, { fetcher: again })).toEqual({ kind: "skipped" });
+    expect(await deliver({ ctx: second.ctx, input: { deliveryId: second.id, fetcher: again } })).toEqual({
+      kind: "skipped",
+    });
     second.t.now += 31_000;
-    expect(await deliver(second.ctx, second.id, { fetcher: again })).toMatchObject({ status: "delivered" });
+    expect(await deliver({ ctx: second.ctx, input: { deliveryId: second.id, fetcher: again } })).toMatchObject({
+      status: "delivered",
+    });
     expect(again).toHaveBeenCalledTimes(1);
     expect(t.now).toBeGreaterThan(0);
   });
@@ -449,5 +463,35 @@ describe("delivery history", () => {
       attempts: [],
       next_attempt_at: expect.any(String),
     });
+  });
+});
+
+describe("the URL policy at delivery time", () => {
+  it("never contacts an endpoint the production policy refuses, and keeps no excerpt", async () => {
+    const { api, ws } = await setup();
+    const endpoint = await newEndpoint(api); // http://localhost:9999, accepted in development
+    const t = { now: Date.now() };
+    const out = await emit(await wsContext(ws.slug), "consignment.created", {}, t.now);
+    const fetcher = vi.fn(async () => new Response("secret data from an internal host"));
+    // The same stored endpoint, delivered by a production Worker.
+    const production = { ...baseAt(t), env: { ...env, ENVIRONMENT: "production" } as Env };
+    const outcome = await deliver({ ctx: production, input: { deliveryId: out.deliveryIds[0]!, fetcher } });
+    expect(fetcher).not.toHaveBeenCalled();
+    expect(outcome).toMatchObject({ kind: "attempted", status: "failed" });
+    const history = (await (await api(`/settings/webhooks/${endpoint.id}/deliveries`)).json()) as {
+      deliveries: { attempts?: { response_excerpt: string | null; error: string | null }[] }[];
+    };
+    const attempts = history.deliveries.flatMap((d) => d.attempts ?? []);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ response_excerpt: null });
+    expect(attempts[0]?.error).toContain("refused by the URL policy");
+  });
+
+  it("treats an unset or unknown ENVIRONMENT as production (fails closed)", async () => {
+    const { isDevelopment } = await import("../src/lib/environment");
+    expect(isDevelopment({})).toBe(false);
+    expect(isDevelopment({ ENVIRONMENT: "dev" })).toBe(false);
+    expect(isDevelopment({ ENVIRONMENT: "production" })).toBe(false);
+    expect(isDevelopment({ ENVIRONMENT: "development" })).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export const SETTINGS = {
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
-export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]["schema"]>;
+type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]["schema"]>;
 export type SettingsDocument = { [K in SettingKey]?: SettingValue<K> };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

@@ -4,9 +4,7 @@
  * validated by its own schema. Unknown keys are a 400 so a typo never passes silently.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
-import { errorResponses, json, jsonBody, newRouter, scoped } from "../../http/router";
-import { isoAt } from "../../lib/clock";
+import { errorResponses, json, jsonBody, newWorkspaceRouter, scoped } from "../../http/router";
 import { SETTING_KEYS, SETTINGS, type SettingKey } from "./registry";
 import { getSettings, patchSettings, settingsToWire } from "./service";
 
@@ -58,22 +56,16 @@ const patch = createRoute({
   responses: { 200: json(SettingsResponse, "The settings after the change"), ...errorResponses },
 });
 
-export const settingsRoutes = newRouter()
+export const settingsRoutes = newWorkspaceRouter()
   .openapi(get, async (c) => {
-    const { settings, updatedAt } = await getSettings(createDb(c.env.DB), c.get("workspace")!.id);
+    const { settings, updatedAt } = await getSettings({ ctx: c.get("ctx") });
     return c.json(
       { success: true as const, message: "", settings: settingsToWire(settings), updated_at: updatedAt },
       200,
     );
   })
   .openapi(patch, async (c) => {
-    const body = c.req.valid("json") as Partial<Record<SettingKey, unknown>>;
-    const { settings, updatedAt } = await patchSettings(
-      createDb(c.env.DB),
-      c.get("workspace")!.id,
-      body,
-      isoAt(c.get("deps").clock.now()),
-    );
+    const { settings, updatedAt } = await patchSettings({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json(
       {
         success: true as const,

@@ -4,9 +4,10 @@
  * through `settingsQuery`. Unknown keys in a stored document (from a removed setting) are ignored.
  */
 import { eq } from "drizzle-orm";
+import type { Call, Deps, WorkspaceContext } from "../../core/context";
 import type { Db } from "../../db/client";
 import { workspaceSettings } from "../../db/schema/index";
-import type { Clock } from "../../lib/clock";
+import { isoAt } from "../../lib/clock";
 import { TtlCache } from "../../lib/ttl-cache";
 import { SETTING_KEYS, SETTINGS, type SettingKey, type SettingsDocument } from "./registry";
 
@@ -36,12 +37,24 @@ export function parseDocument(raw: string | undefined | null): SettingsDocument 
   return out as SettingsDocument;
 }
 
-export async function getSettings(
-  db: Db,
-  workspaceId: string,
-): Promise<{ settings: SettingsDocument; updatedAt: string | null }> {
-  const rows = await settingsQuery(db, workspaceId);
-  return { settings: parseDocument(rows[0]?.settings), updatedAt: rows[0]?.updatedAt ?? null };
+/**
+ * What a settings read needs: the database, the workspace's id and (for the cache) the clock. A
+ * ServiceContext or a job's context qualifies; so does the narrower context of an engine's hot path.
+ */
+export interface SettingsReadContext {
+  db: Db;
+  workspace: Pick<WorkspaceContext, "id">;
+  deps: Pick<Deps, "clock">;
+}
+
+export interface StoredSettings {
+  settings: SettingsDocument;
+  updatedAt: string | null;
+}
+
+export async function getSettings({ ctx }: { ctx: Omit<SettingsReadContext, "deps"> }): Promise<StoredSettings> {
+  const [row] = await settingsQuery(ctx.db, ctx.workspace.id);
+  return { settings: parseDocument(row?.settings), updatedAt: row?.updatedAt ?? null };
 }
 
 /**
@@ -51,11 +64,12 @@ export async function getSettings(
 export const SETTINGS_TTL_MS = 5_000;
 const cache = new TtlCache<SettingsDocument>(SETTINGS_TTL_MS);
 
-export async function cachedSettings(db: Db, workspaceId: string, clock: Clock): Promise<SettingsDocument> {
-  const hit = cache.get(workspaceId, clock);
+export async function cachedSettings({ ctx }: { ctx: SettingsReadContext }): Promise<SettingsDocument> {
+  const { clock } = ctx.deps;
+  const hit = cache.get(ctx.workspace.id, clock);
   if (hit) return hit;
-  const { settings } = await getSettings(db, workspaceId);
-  cache.set(workspaceId, settings, clock);
+  const { settings } = await getSettings({ ctx });
+  cache.set(ctx.workspace.id, settings, clock);
   return settings;
 }
 
@@ -64,26 +78,29 @@ export function settingsToWire(doc: SettingsDocument): Record<SettingKey, unknow
   return Object.fromEntries(SETTING_KEYS.map((k) => [k, doc[k] ?? null])) as Record<SettingKey, unknown>;
 }
 
+/** A validated patch: a value per key to set, null to reset it to its default; absent keys stay. */
+export type SettingsPatch = Partial<Record<SettingKey, unknown>>;
+
 /**
  * Merges a validated patch into the workspace's document: a value replaces the stored one, null removes the
  * key (back to its default), absent keys stay as they are. One upsert.
  */
-export async function patchSettings(
-  db: Db,
-  workspaceId: string,
-  patch: Partial<Record<SettingKey, unknown>>,
-  now: string,
-): Promise<{ settings: SettingsDocument; updatedAt: string }> {
-  const { settings } = await getSettings(db, workspaceId);
+export async function patchSettings({
+  ctx,
+  input,
+}: Call<SettingsPatch>): Promise<{ settings: SettingsDocument; updatedAt: string }> {
+  const workspaceId = ctx.workspace.id;
+  const now = isoAt(ctx.deps.clock.now());
+  const { settings } = await getSettings({ ctx });
   const next: Record<string, unknown> = { ...settings };
-  for (const [key, value] of Object.entries(patch)) {
+  for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
     if (value === null) delete next[key];
     else next[key] = value;
   }
   const json = JSON.stringify(next);
   cache.delete(workspaceId);
-  await db
+  await ctx.db
     .insert(workspaceSettings)
     .values({ workspaceId, settings: json, updatedAt: now })
     .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: { settings: json, updatedAt: now } });

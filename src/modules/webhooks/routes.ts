@@ -3,27 +3,30 @@
  * Reads need settings:read, changes settings:write.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { createDb } from "../../db/client";
 import { EVENT_TYPE_RE, WILDCARD_RE } from "../../engines/webhooks/subscriptions";
-import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, ListQuery, newRouter, ok, scoped } from "../../http/router";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  ListQuery,
+  newWorkspaceRouter,
+  ok,
+  scoped,
+} from "../../http/router";
 import {
   createEndpoint,
   deleteEndpoint,
-  deliver,
   endpointToWire,
   getEndpoint,
-  listDeliveries,
+  listEndpointDeliveries,
   listEndpoints,
-  outboxStatements,
   rotateSecret,
+  sendTestEvent,
   updateEndpoint,
 } from "./service";
 
 const tags = ["Settings: webhooks"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
-const development = (c: Context<AppEnv>) => c.env.ENVIRONMENT !== "production";
 
 const EventPattern = z
   .string()
@@ -181,13 +184,13 @@ const routes = {
   }),
 };
 
-export const webhookRoutes = newRouter()
+export const webhookRoutes = newWorkspaceRouter()
   .openapi(routes.list, async (c) => {
-    const { rows, hasMore } = await listEndpoints(ctxOf(c), c.get("workspace")!.id, c.req.valid("query"));
+    const { rows, hasMore } = await listEndpoints({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", webhooks: rows.map(endpointToWire), has_more: hasMore }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const row = await createEndpoint(ctxOf(c), c.get("workspace")!, c.req.valid("json"), development(c));
+    const row = await createEndpoint({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json(
       {
         success: true as const,
@@ -198,56 +201,41 @@ export const webhookRoutes = newRouter()
     );
   })
   .openapi(routes.get, async (c) => {
-    const row = await getEndpoint(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
+    const row = await getEndpoint({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", webhook: endpointToWire(row) }, 200);
   })
   .openapi(routes.update, async (c) => {
-    const row = await updateEndpoint(
-      ctxOf(c),
-      c.get("workspace")!,
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      development(c),
-    );
+    const input = { id: c.req.valid("param").id, patch: c.req.valid("json") };
+    const row = await updateEndpoint({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "Webhook endpoint updated", webhook: endpointToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteEndpoint(ctxOf(c), c.get("workspace")!.id, id);
+    await deleteEndpoint({ ctx: c.get("ctx"), input: { id } });
     return c.json({ success: true as const, message: "Webhook endpoint deleted", deleted: true as const, id }, 200);
   })
   .openapi(routes.rotate, async (c) => {
-    const row = await rotateSecret(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
+    const { endpoint, previousSecretExpiresAt } = await rotateSecret({
+      ctx: c.get("ctx"),
+      input: c.req.valid("param"),
+    });
     return c.json(
       {
         success: true as const,
         message: "Secret rotated; the previous secret keeps signing until previous_secret_expires_at",
-        webhook: { ...endpointToWire(row), secret: row.secret },
-        previous_secret_expires_at: row.previousSecretExpiresAt!,
+        webhook: { ...endpointToWire(endpoint), secret: endpoint.secret },
+        previous_secret_expires_at: previousSecretExpiresAt,
       },
       200,
     );
   })
   .openapi(routes.test, async (c) => {
-    const ctx = ctxOf(c);
-    const ws = c.get("workspace")!;
-    const endpoint = await getEndpoint(ctx, ws.id, c.req.valid("param").id);
-    const out = await outboxStatements(ctx, ws, {
-      type: "webhook.test",
-      data: { webhook_id: endpoint.id, message: "This is a test event", request_id: c.get("requestId") },
-      onlyEndpointId: endpoint.id,
-    });
-    const [first, ...rest] = out.statements;
-    await ctx.db.batch([first!, ...rest]);
-    await deliver(ctx, out.deliveryIds[0]!, { retry: false });
-    const { deliveries } = await listDeliveries(ctx, endpoint.id, { limit: 1 });
-    const delivery = deliveries[0]!;
+    const delivery = await sendTestEvent({ ctx: c.get("ctx"), input: c.req.valid("param") });
     const outcome = delivery.status === "delivered" ? "Test event delivered" : "Test event not delivered";
     return c.json({ success: true as const, message: outcome, delivery }, 200);
   })
   .openapi(routes.deliveries, async (c) => {
-    const ctx = ctxOf(c);
-    const endpoint = await getEndpoint(ctx, c.get("workspace")!.id, c.req.valid("param").id);
-    const { deliveries, hasMore } = await listDeliveries(ctx, endpoint.id, c.req.valid("query"));
+    const input = { ...c.req.valid("query"), id: c.req.valid("param").id };
+    const { deliveries, hasMore } = await listEndpointDeliveries({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "", deliveries, has_more: hasMore }, 200);
   });

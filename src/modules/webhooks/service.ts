@@ -1,35 +1,38 @@
 /**
  * Webhook endpoints, the durable outbox and delivery.
  *
+ * Endpoint management verbs run inside a workspace request (ServiceContext). Delivery runs in the queue
+ * consumer and the cron sweep, outside any request, so `deliver` and `dueDeliveries` take a BaseContext.
+ *
  * Delivery is at-least-once and never concurrent: a worker first claims a delivery with one conditional UPDATE
  * (due, pending, not claimed), which sets a claim longer than the post timeout; it posts, then records the
  * attempt and the new state in one batch. A crash between post and record leaves the claim to expire, and the
  * cron sweep hands the delivery out again: a repeat post, never a loss.
  */
 import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { BaseContext, Call, Deps, ServiceContext, WorkspaceContext } from "../../core/context";
+import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema/index";
-import { isDelivered, MAX_ATTEMPTS, nextAttemptAt } from "../../engines/webhooks/schedule";
+import { isDelivered, nextAttemptAt } from "../../engines/webhooks/schedule";
 import { newWebhookSecret, signedHeaders } from "../../engines/webhooks/sign";
 import { matches } from "../../engines/webhooks/subscriptions";
 import { urlProblem } from "../../engines/webhooks/url-policy";
-import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
+import { isDevelopment } from "../../lib/environment";
 import { notFound, validationFailed } from "../../lib/errors";
+import { readLimited } from "../../lib/outbound";
 import { sendAll } from "../../lib/queues";
 
-type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type Statements = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
-export const POST_TIMEOUT_MS = 10_000;
-export const CLAIM_MS = 60_000;
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+const POST_TIMEOUT_MS = 10_000;
+const CLAIM_MS = 60_000;
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 const EXCERPT_CHARS = 500;
-
-export interface Ctx {
-  db: Db;
-  deps: Deps;
-}
 
 export const endpointToWire = (e: EndpointRow) => ({
   id: e.id,
@@ -43,10 +46,13 @@ export const endpointToWire = (e: EndpointRow) => ({
   updated_at: e.updatedAt,
 });
 
-function checkUrl(url: string, ws: WorkspaceContext, development: boolean) {
-  const problem = urlProblem({ url, mode: ws.mode, development });
+/** Outside production, loopback and plain-http URLs are allowed so local receivers can be tested. */
+function checkUrl(ctx: ServiceContext, url: string) {
+  const problem = urlProblem({ url, mode: ctx.workspace.mode, development: isDevelopment(ctx.env) });
   if (problem) throw validationFailed([{ field: "url", message: problem }]);
 }
+
+// ---- endpoint management -----------------------------------------------------------------------------------
 
 export interface EndpointInput {
   url: string;
@@ -55,22 +61,18 @@ export interface EndpointInput {
   enabled?: boolean | undefined;
 }
 
-export async function createEndpoint(
-  { db, deps }: Ctx,
-  ws: WorkspaceContext,
-  input: EndpointInput,
-  development: boolean,
-) {
-  checkUrl(input.url, ws, development);
-  const now = isoAt(deps.clock.now());
+/** A new endpoint of the workspace's mode, with a fresh secret (the caller shows it once). */
+export async function createEndpoint({ ctx, input }: Call<EndpointInput>): Promise<EndpointRow> {
+  checkUrl(ctx, input.url);
+  const now = isoAt(ctx.deps.clock.now());
   const row: EndpointRow = {
-    id: deps.ids.prefixed("we"),
-    workspaceId: ws.id,
+    id: ctx.deps.ids.prefixed("we"),
+    workspaceId: ctx.workspace.id,
     url: input.url,
     description: input.description ?? null,
     events: JSON.stringify([...new Set(input.events ?? [])]),
     enabled: input.enabled ?? true,
-    mode: ws.mode,
+    mode: ctx.workspace.mode,
     secret: newWebhookSecret(),
     previousSecret: null,
     previousSecretExpiresAt: null,
@@ -78,93 +80,135 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await db.insert(webhookEndpoints).values(row);
+  await ctx.db.insert(webhookEndpoints).values(row);
   return row;
 }
 
-export async function getEndpoint({ db }: Ctx, workspaceId: string, id: string): Promise<EndpointRow> {
-  const rows = await db
+/** 404 for an id of another workspace. */
+export async function getEndpoint({ ctx, input }: Call<{ id: string }>): Promise<EndpointRow> {
+  const [row] = await ctx.db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
+    .where(and(eq(webhookEndpoints.id, input.id), eq(webhookEndpoints.workspaceId, ctx.workspace.id)))
     .limit(1);
-  if (!rows[0]) throw notFound(`Webhook endpoint '${id}' not found`);
-  return rows[0];
+  if (!row) throw notFound(`Webhook endpoint '${input.id}' not found`);
+  return row;
 }
 
-export async function listEndpoints(
-  { db }: Ctx,
-  workspaceId: string,
-  q: { limit: number; starting_after?: string | undefined },
-) {
-  const where = [eq(webhookEndpoints.workspaceId, workspaceId)];
-  if (q.starting_after) where.push(lt(webhookEndpoints.id, q.starting_after));
-  const rows = await db
+export interface PageQuery {
+  limit: number;
+  starting_after?: string | undefined;
+}
+
+export async function listEndpoints({
+  ctx,
+  input,
+}: Call<PageQuery>): Promise<{ rows: EndpointRow[]; hasMore: boolean }> {
+  const where = [eq(webhookEndpoints.workspaceId, ctx.workspace.id)];
+  if (input.starting_after) where.push(lt(webhookEndpoints.id, input.starting_after));
+  const rows = await ctx.db
     .select()
     .from(webhookEndpoints)
     .where(and(...where))
     .orderBy(desc(webhookEndpoints.id))
-    .limit(q.limit + 1);
-  return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+    .limit(input.limit + 1);
+  return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }
 
-export async function updateEndpoint(
-  ctx: Ctx,
-  ws: WorkspaceContext,
-  id: string,
-  input: Partial<EndpointInput>,
-  development: boolean,
-) {
-  const current = await getEndpoint(ctx, ws.id, id);
-  if (input.url !== undefined) checkUrl(input.url, ws, development);
+/** Enabling an endpoint again clears the reason it was disabled. */
+export async function updateEndpoint({
+  ctx,
+  input,
+}: Call<{ id: string; patch: Partial<EndpointInput> }>): Promise<EndpointRow> {
+  const current = await getEndpoint({ ctx, input: { id: input.id } });
+  const { patch: p } = input;
+  if (p.url !== undefined) checkUrl(ctx, p.url);
   const patch: Partial<EndpointRow> = { updatedAt: isoAt(ctx.deps.clock.now()) };
-  if (input.url !== undefined) patch.url = input.url;
-  if (input.events !== undefined) patch.events = JSON.stringify([...new Set(input.events)]);
-  if (input.description !== undefined) patch.description = input.description;
-  if (input.enabled !== undefined) {
-    patch.enabled = input.enabled;
-    if (input.enabled) patch.disabledReason = null;
+  if (p.url !== undefined) patch.url = p.url;
+  if (p.events !== undefined) patch.events = JSON.stringify([...new Set(p.events)]);
+  if (p.description !== undefined) patch.description = p.description;
+  if (p.enabled !== undefined) {
+    patch.enabled = p.enabled;
+    if (p.enabled) patch.disabledReason = null;
   }
   await ctx.db.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, current.id));
-  return getEndpoint(ctx, ws.id, id);
+  return getEndpoint({ ctx, input: { id: current.id } });
 }
 
 /** Deletes the endpoint; its pending deliveries are failed in the same batch so nothing posts to it again. */
-export async function deleteEndpoint(ctx: Ctx, workspaceId: string, id: string) {
-  const current = await getEndpoint(ctx, workspaceId, id);
-  const nowMs = ctx.deps.clock.now();
+export async function deleteEndpoint({ ctx, input }: Call<{ id: string }>): Promise<void> {
+  const current = await getEndpoint({ ctx, input });
+  const now = isoAt(ctx.deps.clock.now());
   await ctx.db.batch([
     ctx.db
       .update(webhookDeliveries)
-      .set({ status: "failed", nextAttemptAt: null, updatedAt: isoAt(nowMs) })
+      .set({ status: "failed", nextAttemptAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.endpointId, current.id), eq(webhookDeliveries.status, "pending"))),
     ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, current.id)),
   ]);
 }
 
-/** New secret now; the old one keeps signing beside it for 24 h. */
-export async function rotateSecret(ctx: Ctx, workspaceId: string, id: string) {
-  const current = await getEndpoint(ctx, workspaceId, id);
+/** New secret now; the old one keeps signing beside it for 24 h (until `previousSecretExpiresAt`). */
+export async function rotateSecret({
+  ctx,
+  input,
+}: Call<{ id: string }>): Promise<{ endpoint: EndpointRow; previousSecretExpiresAt: string }> {
+  const current = await getEndpoint({ ctx, input });
   const nowMs = ctx.deps.clock.now();
-  const expires = isoAt(nowMs + ROTATION_OVERLAP_MS);
+  const previousSecretExpiresAt = isoAt(nowMs + ROTATION_OVERLAP_MS);
   await ctx.db
     .update(webhookEndpoints)
     .set({
       previousSecret: current.secret,
-      previousSecretExpiresAt: expires,
+      previousSecretExpiresAt,
       secret: newWebhookSecret(),
       updatedAt: isoAt(nowMs),
     })
     .where(eq(webhookEndpoints.id, current.id));
-  return getEndpoint(ctx, workspaceId, id);
+  return { endpoint: await getEndpoint({ ctx, input }), previousSecretExpiresAt };
 }
 
-/** Secrets that sign a post at `nowMs`: the current one, and the previous one during its overlap. */
-export function signingSecrets(e: EndpointRow, nowMs: number): string[] {
-  const out = [e.secret];
-  if (e.previousSecret && e.previousSecretExpiresAt && Date.parse(e.previousSecretExpiresAt) > nowMs)
-    out.push(e.previousSecret);
-  return out;
+/** Puts a `webhook.test` event for this endpoint only through the outbox and posts it once, now (no retry). */
+export async function sendTestEvent({ ctx, input }: Call<{ id: string }>): Promise<DeliveryWire> {
+  const endpoint = await getEndpoint({ ctx, input });
+  const out = await outboxStatements({
+    ctx,
+    input: {
+      event: {
+        type: "webhook.test",
+        data: { webhook_id: endpoint.id, message: "This is a test event", request_id: ctx.requestId },
+        onlyEndpointId: endpoint.id,
+      },
+    },
+  });
+  await ctx.db.batch(out.statements);
+  const [deliveryId] = out.deliveryIds;
+  if (!deliveryId) throw new Error(`test event for ${endpoint.id} produced no delivery`);
+  await deliver({ ctx, input: { deliveryId, retry: false } });
+  const [delivery] = (await deliveryHistory(ctx.db, endpoint.id, { limit: 1 })).deliveries;
+  if (!delivery) throw new Error(`test delivery ${deliveryId} not found after its attempt`);
+  return delivery;
+}
+
+/** Delivery history of one endpoint of the workspace (404 for another workspace's), newest first. */
+export async function listEndpointDeliveries({
+  ctx,
+  input,
+}: Call<PageQuery & { id: string }>): Promise<{ deliveries: DeliveryWire[]; hasMore: boolean }> {
+  const endpoint = await getEndpoint({ ctx, input: { id: input.id } });
+  return deliveryHistory(ctx.db, endpoint.id, input);
+}
+
+// ---- outbox ------------------------------------------------------------------------------------------------
+
+/**
+ * What writing to the outbox needs: the database, the clock and ids, and the workspace whose event it is.
+ * A ServiceContext or a job's context qualifies.
+ */
+export interface OutboxContext {
+  db: Db;
+  deps: Deps;
+  workspace: Pick<WorkspaceContext, "id" | "mode">;
 }
 
 export interface OutboxEvent {
@@ -189,34 +233,40 @@ export const liveEndpointsQuery = (db: Db, ws: Pick<WorkspaceContext, "id" | "mo
         eq(webhookEndpoints.mode, ws.mode),
       ),
     );
-export type { EndpointRow };
+
+async function eventTargets(ctx: OutboxContext, event: OutboxEvent, endpoints?: EndpointRow[]) {
+  const { db, workspace } = ctx;
+  if (event.onlyEndpointId)
+    return db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.workspaceId, workspace.id), eq(webhookEndpoints.id, event.onlyEndpointId)));
+  const candidates = endpoints ?? (await liveEndpointsQuery(db, workspace));
+  return candidates.filter((e) => matches(JSON.parse(e.events) as string[], event.type));
+}
 
 /**
  * The statements that put an event and its deliveries into the outbox; the caller runs them in the same
- * `db.batch` as the change that caused the event, so either both happen or neither.
+ * `db.batch` as the change that caused the event, so either both happen or neither. `endpoints`: the rows of
+ * liveEndpointsQuery when the caller already read them.
  */
-export async function outboxStatements(
-  ctx: Ctx,
-  ws: Pick<WorkspaceContext, "id" | "mode">,
-  event: OutboxEvent,
-  preloaded?: EndpointRow[],
-) {
-  const { db, deps } = ctx;
+export async function outboxStatements({
+  ctx,
+  input,
+}: Call<{ event: OutboxEvent; endpoints?: EndpointRow[] | undefined }, OutboxContext>): Promise<{
+  eventId: string;
+  deliveryIds: string[];
+  statements: Statements;
+}> {
+  const { db, deps, workspace } = ctx;
+  const { event } = input;
   const nowMs = deps.clock.now();
   const now = isoAt(nowMs);
-  const endpoints = event.onlyEndpointId
-    ? await db
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.workspaceId, ws.id), eq(webhookEndpoints.id, event.onlyEndpointId)))
-    : (preloaded ?? (await liveEndpointsQuery(db, ws)));
-  const targets = event.onlyEndpointId
-    ? endpoints
-    : endpoints.filter((e) => matches(JSON.parse(e.events) as string[], event.type));
+  const targets = await eventTargets(ctx, event, input.endpoints);
   const eventId = deps.ids.prefixed("evt");
   const deliveries = targets.map((e) => ({
     id: deps.ids.prefixed("whd"),
-    workspaceId: ws.id,
+    workspaceId: workspace.id,
     eventId,
     endpointId: e.id,
     eventType: event.type,
@@ -228,21 +278,13 @@ export async function outboxStatements(
     createdAt: now,
     updatedAt: now,
   }));
-  const statements = [
+  const data = JSON.stringify(event.data);
+  const statements: Statements = [
     db
       .insert(webhookEvents)
-      .values({
-        id: eventId,
-        workspaceId: ws.id,
-        mode: ws.mode,
-        type: event.type,
-        data: JSON.stringify(event.data),
-        createdAt: now,
-      }),
+      .values({ id: eventId, workspaceId: workspace.id, mode: workspace.mode, type: event.type, data, createdAt: now }),
+    ...chunkedInserts(db, webhookDeliveries, deliveries),
   ];
-  // 12 columns a row: stay under D1's 100 bound parameters per statement.
-  for (let i = 0; i < deliveries.length; i += 8)
-    statements.push(db.insert(webhookDeliveries).values(deliveries.slice(i, i + 8)) as never);
   return { eventId, deliveryIds: deliveries.map((d) => d.id), statements };
 }
 
@@ -257,10 +299,12 @@ export const enqueue = (queue: Queue, deliveryIds: string[]) =>
     deliveryIds.map((id) => ({ delivery_id: id })),
   );
 
+// ---- delivery (jobs) ---------------------------------------------------------------------------------------
+
 /** Due, unclaimed pending deliveries, oldest due first: what the cron sweep enqueues. */
-export async function dueDeliveries({ db, deps }: Ctx, limit = 500): Promise<string[]> {
-  const nowMs = deps.clock.now();
-  const rows = await db
+export async function dueDeliveries({ ctx, input }: Call<{ limit?: number }, BaseContext>): Promise<string[]> {
+  const nowMs = ctx.deps.clock.now();
+  const rows = await ctx.db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(
@@ -271,34 +315,62 @@ export async function dueDeliveries({ db, deps }: Ctx, limit = 500): Promise<str
       ),
     )
     .orderBy(webhookDeliveries.nextAttemptAt)
-    .limit(limit);
+    .limit(input.limit ?? 500);
   return rows.map((r) => r.id);
 }
+
+type DeliveryStatus = "pending" | "delivered" | "failed";
 
 export type DeliveryOutcome =
   | { kind: "skipped" }
   | {
       kind: "attempted";
       attempt: number;
-      status: "pending" | "delivered" | "failed";
+      status: DeliveryStatus;
       httpStatus: number | null;
       error: string | null;
       durationMs: number;
       nextAttemptAt: number | null;
     };
 
+export interface DeliverInput {
+  deliveryId: string;
+  /** false (the test event): a failed attempt is final. */
+  retry?: boolean;
+  /** The outbound boundary, injectable for tests. */
+  fetcher?: typeof fetch;
+}
+
 /**
- * Claims and posts one delivery. `retry: false` (the test event) makes a failed attempt final.
+ * Claims and posts one delivery: claim → load its endpoint and event → sign and post → record.
  * Returns `skipped` when the delivery is not due, already claimed, or finished.
  */
-export async function deliver(
-  ctx: Ctx,
-  deliveryId: string,
-  opts: { retry?: boolean; fetcher?: typeof fetch } = {},
-): Promise<DeliveryOutcome> {
+export async function deliver({ ctx, input }: Call<DeliverInput, BaseContext>): Promise<DeliveryOutcome> {
   const { db, deps } = ctx;
   const claimAt = deps.clock.now();
-  const claimed = await db
+  const delivery = await claim(db, input.deliveryId, claimAt);
+  if (!delivery) return { kind: "skipped" };
+  const target = await loadTarget(db, delivery, isDevelopment(ctx.env));
+  if ("problem" in target) {
+    const attempt = { httpStatus: null, error: target.problem, durationMs: 0, excerpt: null, at: claimAt };
+    return record(db, delivery, { ...attempt, status: "failed", nextAttemptAt: null });
+  }
+  const { url, body, headers } = await signedPost(target, delivery, claimAt);
+  const started = deps.clock.now();
+  const posted = await post(input.fetcher ?? fetch, url, body, headers);
+  const doneAt = deps.clock.now();
+  const ok = posted.httpStatus !== null && isDelivered(posted.httpStatus);
+  const gone = posted.httpStatus === 410;
+  const next = ok || gone || input.retry === false ? null : nextAttemptAt(delivery.attemptCount, doneAt);
+  const status = ok ? "delivered" : next === null ? "failed" : "pending";
+  const durationMs = Math.max(0, doneAt - started);
+  const attempt: AttemptRecord = { ...posted, status, nextAttemptAt: next, durationMs, at: started };
+  return record(db, delivery, attempt, gone ? target.endpoint.id : undefined);
+}
+
+/** One conditional UPDATE: only a due, pending, unclaimed delivery is claimed, so no two workers post it. */
+async function claim(db: Db, deliveryId: string, claimAt: number): Promise<DeliveryRow | undefined> {
+  const [claimed] = await db
     .update(webhookDeliveries)
     .set({
       lockedUntil: claimAt + CLAIM_MS,
@@ -314,102 +386,101 @@ export async function deliver(
       ),
     )
     .returning();
-  const delivery = claimed[0];
-  if (!delivery) return { kind: "skipped" };
+  return claimed;
+}
 
-  const [endpoint] = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.id, delivery.endpointId))
-    .limit(1);
-  const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId)).limit(1);
-  if (!endpoint || !event || (!endpoint.enabled && delivery.eventType !== "webhook.test")) {
-    const reason = !endpoint ? "endpoint deleted" : !event ? "event missing" : "endpoint disabled";
-    await finish(db, delivery, {
-      status: "failed",
-      nextAttemptAt: null,
-      httpStatus: null,
-      error: reason,
-      durationMs: 0,
-      excerpt: null,
-      at: claimAt,
-    });
-    return {
-      kind: "attempted",
-      attempt: delivery.attemptCount,
-      status: "failed",
-      httpStatus: null,
-      error: reason,
-      durationMs: 0,
-      nextAttemptAt: null,
-    };
-  }
+type EventRow = typeof webhookEvents.$inferSelect;
 
+/** The endpoint and event of a claimed delivery, or why it cannot be posted (a final failure). */
+async function loadTarget(
+  db: Db,
+  delivery: DeliveryRow,
+  development: boolean,
+): Promise<{ endpoint: EndpointRow; event: EventRow } | { problem: string }> {
+  const [[endpoint], [event]] = await db.batch([
+    db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).limit(1),
+    db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId)).limit(1),
+  ]);
+  if (!endpoint) return { problem: "endpoint deleted" };
+  if (!event) return { problem: "event missing" };
+  // A test is sent even to a disabled endpoint: checking a receiver before enabling it is its purpose.
+  if (!endpoint.enabled && delivery.eventType !== "webhook.test") return { problem: "endpoint disabled" };
+  // Checked again at every delivery: an endpoint saved under an older, looser policy is never posted to, and a
+  // refused target is never contacted, so it leaves no response excerpt.
+  const refused = urlProblem({ url: endpoint.url, mode: endpoint.mode, development });
+  if (refused) return { problem: `refused by the URL policy: ${refused}` };
+  return { endpoint, event };
+}
+
+/** Secrets that sign a post at `nowMs`: the current one, and the previous one during its overlap. */
+function signingSecrets(e: EndpointRow, nowMs: number): string[] {
+  const out = [e.secret];
+  if (e.previousSecret && e.previousSecretExpiresAt && Date.parse(e.previousSecretExpiresAt) > nowMs)
+    out.push(e.previousSecret);
+  return out;
+}
+
+async function signedPost(target: { endpoint: EndpointRow; event: EventRow }, delivery: DeliveryRow, at: number) {
+  const { endpoint, event } = target;
   const body = JSON.stringify({
     id: delivery.id,
     type: event.type,
     created_at: event.createdAt,
     data: JSON.parse(event.data),
   });
-  const headers = await signedHeaders(signingSecrets(endpoint, claimAt), delivery.id, Math.floor(claimAt / 1000), body);
-  const started = deps.clock.now();
-  let httpStatus: number | null = null;
-  let error: string | null = null;
-  let excerpt: string | null = null;
+  const headers = await signedHeaders(signingSecrets(endpoint, at), delivery.id, Math.floor(at / 1000), body);
+  return { url: endpoint.url, body, headers };
+}
+
+interface Posted {
+  httpStatus: number | null;
+  error: string | null;
+  excerpt: string | null;
+}
+
+/** One POST; a receiver's answer, a timeout or a network error, never a throw. Redirects are not followed. */
+async function post(
+  fetcher: typeof fetch,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<Posted> {
   try {
-    const res = await (opts.fetcher ?? fetch)(endpoint.url, {
+    const res = await fetcher(url, {
       method: "POST",
       headers: { ...headers, "content-type": "application/json", "user-agent": "trade-compliance-webhooks/1" },
       body,
       signal: AbortSignal.timeout(POST_TIMEOUT_MS),
       redirect: "manual",
     });
-    httpStatus = res.status;
-    excerpt = (await res.text().catch(() => "")).slice(0, EXCERPT_CHARS);
+    // Bounded: at most 4 bytes per character of the excerpt are read; the rest is never downloaded.
+    const excerpt = (await readLimited(res, EXCERPT_CHARS * 4).catch(() => "")).slice(0, EXCERPT_CHARS);
+    return { httpStatus: res.status, error: null, excerpt };
   } catch (err) {
-    error =
-      err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")
-        ? "timeout"
-        : `network_error: ${String(err).slice(0, 200)}`;
+    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+    const error = timedOut ? "timeout" : `network_error: ${String(err).slice(0, 200)}`;
+    return { httpStatus: null, error, excerpt: null };
   }
-  const doneAt = deps.clock.now();
-  const durationMs = Math.max(0, doneAt - started);
-  const ok = httpStatus !== null && isDelivered(httpStatus);
-  const gone = httpStatus === 410;
-  const next = ok || gone || opts.retry === false ? null : nextAttemptAt(delivery.attemptCount, doneAt);
-  const status = ok ? "delivered" : next === null ? "failed" : "pending";
-  await finish(
-    db,
-    delivery,
-    { status, nextAttemptAt: next, httpStatus, error, durationMs, excerpt, at: started },
-    gone ? endpoint.id : undefined,
-  );
-  return {
-    kind: "attempted",
-    attempt: delivery.attemptCount,
-    status,
-    httpStatus,
-    error,
-    durationMs,
-    nextAttemptAt: next,
-  };
 }
 
-async function finish(
+interface AttemptRecord {
+  status: DeliveryStatus;
+  nextAttemptAt: number | null;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  excerpt: string | null;
+  at: number;
+}
+
+/** The attempt, the delivery's new state and (on 410) the endpoint's disabling, in one batch. */
+async function record(
   db: Db,
   delivery: DeliveryRow,
-  r: {
-    status: "pending" | "delivered" | "failed";
-    nextAttemptAt: number | null;
-    httpStatus: number | null;
-    error: string | null;
-    durationMs: number;
-    excerpt: string | null;
-    at: number;
-  },
+  r: AttemptRecord,
   disableEndpointId?: string,
-) {
-  const statements = [
+): Promise<DeliveryOutcome> {
+  const statements: Statements = [
     db.insert(webhookAttempts).values({
       deliveryId: delivery.id,
       attempt: delivery.attemptCount,
@@ -436,19 +507,46 @@ async function finish(
       db
         .update(webhookEndpoints)
         .set({ enabled: false, disabledReason: "receiver answered 410 Gone", updatedAt: isoAt(r.at) })
-        .where(eq(webhookEndpoints.id, disableEndpointId)) as never,
+        .where(eq(webhookEndpoints.id, disableEndpointId)),
     );
   }
-  const [first, ...rest] = statements;
-  await db.batch([first!, ...rest]);
+  await db.batch(statements);
+  const { status, httpStatus, error, durationMs, nextAttemptAt } = r;
+  return { kind: "attempted", attempt: delivery.attemptCount, status, httpStatus, error, durationMs, nextAttemptAt };
 }
 
+// ---- history -----------------------------------------------------------------------------------------------
+
+type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+const attemptToWire = (a: AttemptRow) => ({
+  attempt: a.attempt,
+  attempted_at: a.attemptedAt,
+  http_status: a.httpStatus,
+  duration_ms: a.durationMs,
+  error: a.error,
+  response_excerpt: a.responseExcerpt,
+});
+
+const deliveryToWire = (d: DeliveryRow, attempts: AttemptRow[]) => ({
+  id: d.id,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  status: d.status,
+  attempt_count: attempts.length,
+  next_attempt_at: d.nextAttemptAt !== null && d.status === "pending" ? isoAt(d.nextAttemptAt) : null,
+  created_at: d.createdAt,
+  attempts: attempts.map(attemptToWire),
+});
+
+export type DeliveryWire = ReturnType<typeof deliveryToWire>;
+
 /** Delivery history of one endpoint, newest first, with every attempt. */
-export async function listDeliveries(
-  { db }: Ctx,
+async function deliveryHistory(
+  db: Db,
   endpointId: string,
-  q: { limit: number; starting_after?: string | undefined },
-) {
+  q: PageQuery,
+): Promise<{ deliveries: DeliveryWire[]; hasMore: boolean }> {
   const where = [eq(webhookDeliveries.endpointId, endpointId)];
   if (q.starting_after) where.push(lt(webhookDeliveries.id, q.starting_after));
   const rows = await db
@@ -458,40 +556,18 @@ export async function listDeliveries(
     .orderBy(desc(webhookDeliveries.id))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
-  const attempts = page.length
+  const ids = page.map((d) => d.id);
+  const attempts = ids.length
     ? await db
         .select()
         .from(webhookAttempts)
-        .where(
-          inArray(
-            webhookAttempts.deliveryId,
-            page.map((d) => d.id),
-          ),
-        )
+        .where(inArray(webhookAttempts.deliveryId, ids))
         .orderBy(webhookAttempts.attempt)
     : [];
+  const byDelivery = new Map<string, AttemptRow[]>(ids.map((id) => [id, []]));
+  for (const a of attempts) byDelivery.get(a.deliveryId)?.push(a);
   return {
     hasMore: rows.length > q.limit,
-    deliveries: page.map((d) => ({
-      id: d.id,
-      event_id: d.eventId,
-      event_type: d.eventType,
-      status: d.status,
-      attempt_count: attempts.filter((a) => a.deliveryId === d.id).length,
-      next_attempt_at: d.nextAttemptAt !== null && d.status === "pending" ? isoAt(d.nextAttemptAt) : null,
-      created_at: d.createdAt,
-      attempts: attempts
-        .filter((a) => a.deliveryId === d.id)
-        .map((a) => ({
-          attempt: a.attempt,
-          attempted_at: a.attemptedAt,
-          http_status: a.httpStatus,
-          duration_ms: a.durationMs,
-          error: a.error,
-          response_excerpt: a.responseExcerpt,
-        })),
-    })),
+    deliveries: page.map((d) => deliveryToWire(d, byDelivery.get(d.id) ?? [])),
   };
 }
-
-export const MAX_DELIVERY_ATTEMPTS = MAX_ATTEMPTS;
