@@ -456,6 +456,47 @@ describe("workspace country rules", () => {
   });
 });
 
+describe("country rule ids in canonical decimal only", () => {
+  it("0x4e and 1e3 are 400, not another rule's id; so is such a cursor", async () => {
+    const { api } = await setup();
+    const created = await api("/settings/country-rules", {
+      json: { destination_country: "DE", rule_type: "blocked_origins", countries: ["KP"] },
+    });
+    const { id } = ((await created.json()) as { rule: { id: number } }).rule;
+    expect((await api(`/settings/country-rules/${id}`)).status).toBe(200);
+    for (const bad of ["0x4e", "1e3", `0x${id.toString(16)}`, `${id}e0`, `0${id}`]) {
+      const res = await api(`/settings/country-rules/${bad}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ success: false, error: "validation_failed" });
+      expect((await api(`/settings/country-rules/${bad}`, { method: "DELETE" })).status).toBe(400);
+      expect((await api(`/settings/country-rules/${bad}`, { method: "PATCH", json: { code: "X" } })).status).toBe(400);
+    }
+    expect((await api("/settings/country-rules?starting_after=1e3")).status).toBe(400);
+    expect((await api(`/settings/country-rules/${id}`)).status).toBe(200);
+  });
+});
+
+describe("a refused calculation is logged", () => {
+  it("the 400 {errors} leaves a usage row marked rejected, under the request id", async () => {
+    const { api } = await setup();
+    await api("/settings/country-rules", {
+      json: { destination_country: "US", rule_type: "blocked_origins", countries: ["VN"], code: "NO_VN" },
+    });
+    const res = await api("/calculate", { json: base });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ errors: [{ code: "NO_VN", description: expect.any(String) }] });
+    const history = (await (await api("/usage-history/calculate")).json()) as {
+      data: { id: string; endpoint: string; rejected: boolean; receiver_country_code: string }[];
+    };
+    expect(history.data[0]).toMatchObject({
+      id: res.headers.get("x-request-id"),
+      endpoint: "calculate",
+      rejected: true,
+      receiver_country_code: "US",
+    });
+  });
+});
+
 describe("lookups use indexes, never a scan", () => {
   it.each([
     [

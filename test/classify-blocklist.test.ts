@@ -180,6 +180,8 @@ describe("GET /classify/blocklist", () => {
     expect((await list(api, "?destination_country=us")).entries.map((e) => e.hs_code)).toEqual(["1003"]);
     expect((await api("/classify/blocklist?limit=0")).status).toBe(400);
     expect((await api("/classify/blocklist?starting_after=abc")).status).toBe(400);
+    expect((await api("/classify/blocklist?starting_after=1e3")).status).toBe(400);
+    expect((await api("/classify/blocklist?starting_after=0x4e")).status).toBe(400);
 
     // A second workspace of the same organization sees the same list.
     const sibling = await createWorkspace({ organization_id: ws.organizationId });

@@ -372,6 +372,10 @@ describe("custom rules", () => {
     expect(((await foreign.json()) as { success: boolean }).success).toBe(false);
     expect((await api(`/restrict/rules/999999`, { method: "DELETE" })).status).toBe(404);
     expect((await api(`/restrict/rules/abc`, { method: "DELETE" })).status).toBe(400);
+    // Integer ids in canonical decimal only: hex, exponent and leading-zero spellings are not coerced to an id.
+    for (const bad of ["0x4e", "1e3", `0x${id.toString(16)}`, `${id}e0`, `0${id}`])
+      expect((await api(`/restrict/rules/${bad}`, { method: "DELETE" })).status).toBe(400);
+    expect((await api("/restrict/rules?starting_after=1e3")).status).toBe(400);
     const del = await api(`/restrict/rules/${id}`, { method: "DELETE" });
     expect(del.status).toBe(200);
     const body = (await del.json()) as Record<string, unknown>;

@@ -1,13 +1,14 @@
 /** The screening data lifecycle: no list loaded → 503; a reload with a new version replaces the index. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { resetDatasetCaches } from "../src/core/dataset-cache";
 import { createDb } from "../src/db/client";
-import { currentIndex, resetScreenIndex, VERSION_CHECK_MS } from "../src/modules/screen/service";
+import { currentIndex, VERSION_CHECK_MS } from "../src/modules/screen/service";
 import { loadDataset, setup } from "./helpers";
 
 describe("screening data", () => {
   it("503 while no list is loaded; the fixture slice, then the full lists after a reload", async () => {
-    resetScreenIndex();
+    resetDatasetCaches();
     const { api } = await setup(["screen:read"]);
     const none = await api("/screen", { method: "POST", json: { name: "Banco Nacional de Cuba" } });
     expect(none.status).toBe(503);
@@ -42,6 +43,6 @@ describe("screening data", () => {
       { list_code: "SDN", n: 16_689 },
       { list_code: "UN", n: 1_000 },
     ]);
-    resetScreenIndex();
+    resetDatasetCaches();
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 /** POST {api}/screen and GET {api}/screen/health over the full OFAC SDN and UN lists. */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { resetScreenIndex } from "../src/modules/screen/service";
+import { resetDatasetCaches } from "../src/core/dataset-cache";
 import { auditRow, call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 interface Result {
@@ -26,7 +26,7 @@ interface Result {
 }
 
 beforeAll(async () => {
-  resetScreenIndex();
+  resetDatasetCaches();
   await loadDataset("sanctions");
 }, 60_000);
 

@@ -9,21 +9,17 @@
  * tell the two apart by the presence of `success`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { createDb } from "../../db/client";
-import type { AppEnv } from "../../env";
 import {
   ErrorSchema,
   errorResponses,
   json,
   jsonBody,
   ListQuery,
-  newRouter,
+  newWorkspaceRouter,
   scoped,
   scopedCompute,
 } from "../../http/router";
-import { CountryCode } from "../../http/schemas";
-import { isoAt } from "../../lib/clock";
+import { CountryCode, IntIdParam, intId } from "../../http/schemas";
 import { usageHistoryRoutes } from "../usage/routes";
 import { createRule, deleteRule, getRule, listRules, ruleToWire, updateRule } from "./rules";
 import {
@@ -40,15 +36,7 @@ import {
   StackingRequest,
   StackingResponse,
 } from "./schemas";
-import {
-  type CalcCtx,
-  calculateMultiple,
-  calculateOne,
-  type Outcome,
-  RuleViolation,
-  stacking,
-  stackingBulk,
-} from "./service";
+import { calculateMultiple, calculateOne, stacking, stackingBulk } from "./service";
 
 const tags = ["Calculate"];
 const ruleViolation = {
@@ -58,48 +46,6 @@ const ruleViolation = {
   ),
 };
 const { 400: _400, ...otherErrors } = errorResponses;
-
-const ctxOf = (c: Context<AppEnv>): CalcCtx => ({
-  db: c.env.DB,
-  clock: c.get("deps").clock,
-  workspaceId: c.get("workspace")!.id,
-});
-
-/** Leaves the usage row for the audit writer (same batch, after the response); its id is the request id the response carries. */
-function logUsage(c: Context<AppEnv>, summary: Outcome<unknown>["summary"], extra: Record<string, unknown> = {}) {
-  const now = c.get("deps").clock.now();
-  c.set("usage", {
-    id: c.get("requestId"),
-    workspaceId: c.get("workspace")!.id,
-    kind: "calculate",
-    customerId: c.get("auth")?.customerId ?? null,
-    actor: c.get("auth")?.clientId ?? null,
-    senderCountryCode: summary.origin,
-    receiverCountryCode: summary.destination,
-    itemCount: summary.items,
-    matchCount: summary.found,
-    durationMs: Math.max(0, Math.round(now - c.get("startedAt"))),
-    detail: JSON.stringify({ ...summary.detail, ...extra }),
-    createdAt: isoAt(now),
-  });
-}
-
-/** Runs a calculate verb: rule violations become the spec's `{errors}` body and are logged like any request. */
-async function run<T>(c: Context<AppEnv>, endpoint: string, fn: () => Promise<Outcome<T>>, destination: string | null) {
-  const started = Date.now();
-  try {
-    const out = await fn();
-    logUsage(c, out.summary);
-    return { out, ms: Date.now() - started };
-  } catch (e) {
-    if (e instanceof RuleViolation) {
-      c.set("errorSummary", `country_rule: ${e.message}`);
-      logUsage(c, { origin: null, destination, items: 0, found: 0, detail: { endpoint } }, { rejected: e.errors });
-      return { violation: e };
-    }
-    throw e;
-  }
-}
 
 const calculateRoute = createRoute({
   method: "post",
@@ -162,7 +108,6 @@ const HistoryRow = z.object({
 });
 
 const ruleTags = ["Settings: country rules"];
-const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 1, type: "integer" }) });
 const RuleEnvelope = z.object({ success: z.literal(true), message: z.string(), rule: CountryRuleSchema });
 
 const listRulesRoute = createRoute({
@@ -171,7 +116,12 @@ const listRulesRoute = createRoute({
   tags: ruleTags,
   summary: "List the workspace's calculate country rules",
   ...scoped("settings:read"),
-  request: { query: ListQuery.extend({ destination_country: z.union([CountryCode, z.literal("*")]).optional() }) },
+  request: {
+    query: ListQuery.extend({
+      starting_after: intId(1).optional().openapi({ description: "A rule id: return older rules" }),
+      destination_country: z.union([CountryCode, z.literal("*")]).optional(),
+    }),
+  },
   responses: {
     200: json(
       z.object({
@@ -200,7 +150,7 @@ const getRuleRoute = createRoute({
   tags: ruleTags,
   summary: "Get a country rule",
   ...scoped("settings:read"),
-  request: { params: IdParam },
+  request: { params: IntIdParam },
   responses: {
     200: json(RuleEnvelope, "The rule"),
     404: json(ErrorSchema, "No such rule in this workspace"),
@@ -213,7 +163,7 @@ const updateRuleRoute = createRoute({
   tags: ruleTags,
   summary: "Amend a country rule's parameters, code or description",
   ...scoped("settings:write"),
-  request: { params: IdParam, body: jsonBody(CountryRuleUpdate) },
+  request: { params: IntIdParam, body: jsonBody(CountryRuleUpdate) },
   responses: {
     200: json(RuleEnvelope, "Updated"),
     404: json(ErrorSchema, "No such rule in this workspace"),
@@ -226,7 +176,7 @@ const deleteRuleRoute = createRoute({
   tags: ruleTags,
   summary: "Delete a country rule",
   ...scoped("settings:write"),
-  request: { params: IdParam },
+  request: { params: IntIdParam },
   responses: {
     200: json(
       z.object({ success: z.literal(true), message: z.string(), deleted: z.literal(true), id: z.number() }),
@@ -237,56 +187,56 @@ const deleteRuleRoute = createRoute({
   },
 });
 
-export const calculateRoutes = newRouter()
+export const calculateRoutes = newWorkspaceRouter()
   .openapi(calculateRoute, async (c) => {
-    const body = c.req.valid("json");
-    const r = await run(c, "calculate", () => calculateOne(ctxOf(c), body), body.destination_country);
-    if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
-    return c.json({ success: true as const, ...r.out!.body, request_id: c.get("requestId") }, 200);
+    const ctx = c.get("ctx");
+    // A refused calculation is thrown (400 `{errors}`) after its usage row is recorded on the context.
+    const { quote } = await calculateOne({ ctx, input: c.req.valid("json") });
+    c.set("usage", ctx.usage);
+    return c.json({ success: true as const, ...quote, request_id: ctx.requestId }, 200);
   })
   .openapi(multipleRoute, async (c) => {
-    const body = c.req.valid("json");
-    const r = await run(c, "calculate/multiple", () => calculateMultiple(ctxOf(c), body), body.destination_country);
-    if ("violation" in r) return c.json({ errors: r.violation!.errors }, 400);
+    const ctx = c.get("ctx");
+    const { quote, durationMs } = await calculateMultiple({ ctx, input: c.req.valid("json") });
+    c.set("usage", ctx.usage);
     return c.json(
-      { success: true as const, message: "", ...r.out!.body, request_id: c.get("requestId"), execution_time: r.ms! },
+      { success: true as const, message: "", ...quote, request_id: ctx.requestId, execution_time: durationMs },
       200,
     );
   })
   .openapi(stackingRoute, async (c) => {
-    const body = c.req.valid("json");
-    const r = await run(c, "calculate/stacking", () => stacking(ctxOf(c), body), body.destination_country);
-    return c.json({ success: true as const, ...r.out!.body, request_id: c.get("requestId") }, 200);
+    const ctx = c.get("ctx");
+    const { quote } = await stacking({ ctx, input: c.req.valid("json") });
+    c.set("usage", ctx.usage);
+    return c.json({ success: true as const, ...quote, request_id: ctx.requestId }, 200);
   })
   .openapi(bulkRoute, async (c) => {
-    const body = c.req.valid("json");
-    const r = await run(
-      c,
-      "calculate/stacking/bulk",
-      () => stackingBulk(ctxOf(c), body.items as Record<string, unknown>[]),
-      null,
-    );
-    return c.json({ ...r.out!.body, execution_time: r.ms!, request_id: c.get("requestId") }, 200);
+    const ctx = c.get("ctx");
+    const { items } = c.req.valid("json");
+    const { quote, durationMs } = await stackingBulk({ ctx, input: items as Record<string, unknown>[] });
+    c.set("usage", ctx.usage);
+    return c.json({ ...quote, execution_time: durationMs, request_id: ctx.requestId }, 200);
   })
   .openapi(listRulesRoute, async (c) => {
-    const { rules, hasMore } = await listRules(ctxOf(c), c.req.valid("query"));
+    const { rules, hasMore } = await listRules({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", rules: rules.map(ruleToWire), has_more: hasMore }, 200);
   })
   .openapi(createRuleRoute, async (c) => {
-    const rule = await createRule(ctxOf(c), c.req.valid("json"));
+    const rule = await createRule({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json({ success: true as const, message: "Country rule created", rule: ruleToWire(rule) }, 201);
   })
   .openapi(getRuleRoute, async (c) => {
-    const rule = await getRule(ctxOf(c), c.req.valid("param").id);
+    const rule = await getRule({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", rule: ruleToWire(rule) }, 200);
   })
   .openapi(updateRuleRoute, async (c) => {
-    const rule = await updateRule(ctxOf(c), c.req.valid("param").id, c.req.valid("json"));
+    const input = { id: c.req.valid("param").id, patch: c.req.valid("json") };
+    const rule = await updateRule({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "Country rule updated", rule: ruleToWire(rule) }, 200);
   })
   .openapi(deleteRuleRoute, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteRule(ctxOf(c), id);
+    await deleteRule({ ctx: c.get("ctx"), input: { id } });
     return c.json({ success: true as const, message: "Country rule deleted", deleted: true as const, id }, 200);
   });
 

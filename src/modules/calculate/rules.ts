@@ -3,10 +3,10 @@
  * required request fields, blocked origins, per destination (or `*` for all). Read on every calculate request
  * through a 30-second per-isolate cache that the writes of this isolate clear at once.
  */
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import { and, desc, eq, lt } from "drizzle-orm";
+import type { Call, ServiceContext } from "../../core/context";
 import { calcCountryRules } from "../../db/schema/index";
-import { type Clock, isoAt } from "../../lib/clock";
+import { isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -24,13 +24,11 @@ export interface CountryRule {
   updatedAt: string;
 }
 
-interface Ctx {
-  db: D1Database;
-  clock: Clock;
-  workspaceId: string;
-}
-
 type Row = typeof calcCountryRules.$inferSelect;
+/**
+ * A workspace's rules have no dataset version to key on (they change with every write), so they stay in a
+ * short per-workspace TTL cache rather than a DatasetCache.
+ */
 const cache = new TtlCache<CountryRule[]>(30_000);
 
 function toRule(r: Row): CountryRule {
@@ -65,16 +63,20 @@ export const ruleToWire = (r: CountryRule) => ({
 });
 
 /** Rules that apply to a destination (its own and the `*` ones), oldest first. */
-export async function rulesFor(ctx: Ctx, destination: string): Promise<CountryRule[]> {
-  let all = cache.get(ctx.workspaceId, ctx.clock);
+export async function rulesFor(
+  ctx: Pick<ServiceContext, "db" | "deps" | "workspace">,
+  destination: string,
+): Promise<CountryRule[]> {
+  const workspaceId = ctx.workspace.id;
+  let all = cache.get(workspaceId, ctx.deps.clock);
   if (!all) {
-    const rows = await createDb(ctx.db)
+    const rows = await ctx.db
       .select()
       .from(calcCountryRules)
-      .where(eq(calcCountryRules.workspaceId, ctx.workspaceId))
+      .where(eq(calcCountryRules.workspaceId, workspaceId))
       .orderBy(calcCountryRules.id);
     all = rows.map(toRule);
-    cache.set(ctx.workspaceId, all, ctx.clock);
+    cache.set(workspaceId, all, ctx.deps.clock);
   }
   return all.filter((r) => r.destinationCountry === destination || r.destinationCountry === "*");
 }
@@ -94,9 +96,9 @@ function defaultDescription(input: {
     case "max_declared_value":
       return `Declared value must be at most ${input.value} ${input.currency ?? "(destination currency)"} for ${where}`;
     case "required_fields":
-      return `Required for ${where}: ${input.fields!.join(", ")}`;
+      return `Required for ${where}: ${(input.fields ?? []).join(", ")}`;
     default:
-      return `Origins refused for ${where}: ${input.countries!.join(", ")}`;
+      return `Origins refused for ${where}: ${(input.countries ?? []).join(", ")}`;
   }
 }
 
@@ -118,12 +120,21 @@ const paramsOf = (i: {
   countries?: string[] | undefined;
 }) => JSON.stringify({ value: i.value, currency: i.currency, fields: i.fields, countries: i.countries });
 
-export async function createRule(ctx: Ctx, input: RuleInput): Promise<CountryRule> {
-  const now = isoAt(ctx.clock.now());
-  const [row] = await createDb(ctx.db)
+const ofWorkspace = (ctx: ServiceContext, id: number) =>
+  and(eq(calcCountryRules.workspaceId, ctx.workspace.id), eq(calcCountryRules.id, id));
+
+function written(ctx: ServiceContext, row: Row | undefined): CountryRule {
+  cache.delete(ctx.workspace.id);
+  if (!row) throw new Error("country rule write returned no row");
+  return toRule(row);
+}
+
+export async function createRule({ ctx, input }: Call<RuleInput>): Promise<CountryRule> {
+  const now = isoAt(ctx.deps.clock.now());
+  const [row] = await ctx.db
     .insert(calcCountryRules)
     .values({
-      workspaceId: ctx.workspaceId,
+      workspaceId: ctx.workspace.id,
       destinationCountry: input.destination_country,
       ruleType: input.rule_type,
       params: paramsOf(input),
@@ -133,43 +144,43 @@ export async function createRule(ctx: Ctx, input: RuleInput): Promise<CountryRul
       updatedAt: now,
     })
     .returning();
-  cache.delete(ctx.workspaceId);
-  return toRule(row!);
+  return written(ctx, row);
 }
 
-export async function listRules(
-  ctx: Ctx,
-  q: { limit: number; starting_after?: string | undefined; destination_country?: string | undefined },
-) {
-  const where = [eq(calcCountryRules.workspaceId, ctx.workspaceId)];
-  if (q.starting_after) where.push(lt(calcCountryRules.id, Number(q.starting_after)));
-  if (q.destination_country) where.push(inArray(calcCountryRules.destinationCountry, [q.destination_country]));
-  const rows = await createDb(ctx.db)
+export interface RuleListQuery {
+  limit: number;
+  starting_after?: number | undefined;
+  destination_country?: string | undefined;
+}
+
+export async function listRules({
+  ctx,
+  input,
+}: Call<RuleListQuery>): Promise<{ rules: CountryRule[]; hasMore: boolean }> {
+  const where = [eq(calcCountryRules.workspaceId, ctx.workspace.id)];
+  if (input.starting_after !== undefined) where.push(lt(calcCountryRules.id, input.starting_after));
+  if (input.destination_country) where.push(eq(calcCountryRules.destinationCountry, input.destination_country));
+  const rows = await ctx.db
     .select()
     .from(calcCountryRules)
     .where(and(...where))
     .orderBy(desc(calcCountryRules.id))
-    .limit(q.limit + 1);
-  return { rules: rows.slice(0, q.limit).map(toRule), hasMore: rows.length > q.limit };
+    .limit(input.limit + 1);
+  return { rules: rows.slice(0, input.limit).map(toRule), hasMore: rows.length > input.limit };
 }
 
-async function getRow(ctx: Ctx, id: number): Promise<Row> {
-  const [row] = await createDb(ctx.db)
-    .select()
-    .from(calcCountryRules)
-    .where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)))
-    .limit(1);
+async function getRow(ctx: ServiceContext, id: number): Promise<Row> {
+  const [row] = await ctx.db.select().from(calcCountryRules).where(ofWorkspace(ctx, id)).limit(1);
   if (!row) throw notFound(`No country rule ${id} in this workspace`);
   return row;
 }
 
-export const getRule = async (ctx: Ctx, id: number) => toRule(await getRow(ctx, id));
+export const getRule = async ({ ctx, input }: Call<{ id: number }>) => toRule(await getRow(ctx, input.id));
 
-export async function updateRule(
-  ctx: Ctx,
-  id: number,
-  patch: Omit<Partial<RuleInput>, "destination_country" | "rule_type">,
-): Promise<CountryRule> {
+export type RulePatch = Omit<Partial<RuleInput>, "destination_country" | "rule_type">;
+
+export async function updateRule({ ctx, input }: Call<{ id: number; patch: RulePatch }>): Promise<CountryRule> {
+  const { id, patch } = input;
   const current = toRule(await getRow(ctx, id));
   const merged = {
     value: patch.value ?? current.value ?? undefined,
@@ -177,24 +188,21 @@ export async function updateRule(
     fields: patch.fields ?? current.fields ?? undefined,
     countries: patch.countries ?? current.countries ?? undefined,
   };
-  const [row] = await createDb(ctx.db)
+  const [row] = await ctx.db
     .update(calcCountryRules)
     .set({
       params: paramsOf(merged),
       code: patch.code ?? current.code,
       description: patch.description ?? current.description,
-      updatedAt: isoAt(ctx.clock.now()),
+      updatedAt: isoAt(ctx.deps.clock.now()),
     })
-    .where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)))
+    .where(ofWorkspace(ctx, id))
     .returning();
-  cache.delete(ctx.workspaceId);
-  return toRule(row!);
+  return written(ctx, row);
 }
 
-export async function deleteRule(ctx: Ctx, id: number): Promise<void> {
-  await getRow(ctx, id);
-  await createDb(ctx.db)
-    .delete(calcCountryRules)
-    .where(and(eq(calcCountryRules.workspaceId, ctx.workspaceId), eq(calcCountryRules.id, id)));
-  cache.delete(ctx.workspaceId);
+export async function deleteRule({ ctx, input }: Call<{ id: number }>): Promise<void> {
+  await getRow(ctx, input.id);
+  await ctx.db.delete(calcCountryRules).where(ofWorkspace(ctx, input.id));
+  cache.delete(ctx.workspace.id);
 }

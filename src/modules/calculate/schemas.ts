@@ -4,7 +4,7 @@ import { CountryCode, CurrencyCode, hsCode, IsoDate } from "../../http/schemas";
 
 const money = (description: string) => z.number().finite().min(0, "must be 0 or more").openapi({ description });
 
-export const Component = z.object({
+const Component = z.object({
   material: z.string().trim().min(1).max(100).openapi({ example: "steel" }),
   value: z
     .number()
@@ -19,7 +19,7 @@ export const Component = z.object({
  * melted and poured outside North America) are charged when they hold and listed as conditional when not given.
  */
 const metalCountry = (description: string) => CountryCode.optional().openapi({ description });
-export const MetalOriginFields = {
+const MetalOriginFields = {
   country_of_melt_pour: metalCountry("ISO alpha-2 country where the steel was melted and poured"),
   primary_country_of_smelt: metalCountry(
     "ISO alpha-2 country where the largest volume of the primary aluminum was smelted",
@@ -68,15 +68,10 @@ export const CalculateBody = z
           "Chapter 99 codes of the claim-only exemptions to apply, as offered in `exemptions.available_exemptions` (e.g. 9903.88.69 a Section 301 product exclusion, 9903.03.08 Mexican goods entered free under USMCA for the Section 122 surcharge)",
       }),
     destination_region: z.string().trim().min(1).max(20).optional().openapi({ example: "CA-ON" }),
-    volume: z
-      .number()
-      .finite()
-      .min(0)
-      .optional()
-      .openapi({
-        example: 9,
-        description: "Total volume of the line (not per unit, like weight), for per-litre rates",
-      }),
+    volume: z.number().finite().min(0).optional().openapi({
+      example: 9,
+      description: "Total volume of the line (not per unit, like weight), for per-litre rates",
+    }),
     volume_unit: z.enum(["l", "hl", "ml"]).default("l"),
   })
   .strict()
@@ -205,7 +200,7 @@ const TariffLineWire = z.object({
 });
 const Tier = z.object({ tariffs: z.array(TariffLineWire), total_duty: z.number() });
 
-export const CalculateResult = z
+const CalculateResult = z
   .object({
     hs_code: z.string(),
     origin_country: z.string(),
@@ -507,8 +502,8 @@ export const StackingBulkResponse = z
   })
   .openapi("StackingBulkResponse");
 
-export const RULE_TYPES = ["min_declared_value", "max_declared_value", "required_fields", "blocked_origins"] as const;
-export const REQUIRABLE_FIELDS = [
+const RULE_TYPES = ["min_declared_value", "max_declared_value", "required_fields", "blocked_origins"] as const;
+const REQUIRABLE_FIELDS = [
   "currency",
   "weight",
   "shipping_cost",

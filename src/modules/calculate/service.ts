@@ -6,31 +6,37 @@
 
 import type { z } from "@hono/zod-openapi";
 import type Big from "big.js";
-import { CalcError, calculate, computeFees, money, NO_METAL_ORIGINS, stack } from "../../engines/calculate/engine";
-import type { CalcInput, MetalOrigins } from "../../engines/calculate/types";
+import type { Call, ServiceContext } from "../../core/context";
+import type { DataSource } from "../../core/data-source";
+import { recordUsage, type UsageSummary } from "../../core/usage";
+import {
+  CalcError,
+  calculate,
+  computeFees,
+  type FeeLine,
+  type Money,
+  money,
+  NO_METAL_ORIGINS,
+  stack,
+} from "../../engines/calculate/engine";
+import type { CalcInput, FeeRow, MetalOrigins, ResolvedData } from "../../engines/calculate/types";
 import { calcWire, stackWire } from "../../engines/calculate/wire";
 import { zodIssuesToFieldErrors } from "../../http/router";
-import type { Clock } from "../../lib/clock";
-import { ApiError } from "../../lib/errors";
+import { type Clock, isoAt } from "../../lib/clock";
+import { ApiError, CountryRuleError, type CountryRuleFailure } from "../../lib/errors";
 import { dec, formatMoney, moneyNumber } from "../../lib/money";
-import { type DataSource, resolveMany, unsupported } from "./reference";
+import { type LookupRequest, type Resolved, resolveMany, unsupported } from "./reference";
 import { type CountryRule, rulesFor } from "./rules";
 import { type CalculateBody, type MultipleBody, MultipleLine, StackingBody } from "./schemas";
 
-export interface CalcCtx {
-  db: D1Database;
-  clock: Clock;
-  workspaceId: string;
-}
+/**
+ * What pricing needs from a request's context: the database, the clock and the workspace whose country rules
+ * apply. A ServiceContext qualifies; so does the context of a caller pricing on a workspace's behalf
+ * without logging a calculate call (a consignment's duty assessment).
+ */
+export type PricingContext = Pick<ServiceContext, "db" | "deps" | "workspace">;
 
-/** A workspace country rule refused the request: 400 with exactly `{errors: [{code, description}]}`. */
-export class RuleViolation extends Error {
-  constructor(readonly errors: { code: string; description: string }[]) {
-    super(errors.map((e) => e.description).join("; "));
-  }
-}
-
-export const today = (clock: Clock) => new Date(clock.now()).toISOString().slice(0, 10);
+export const today = (clock: Clock) => isoAt(clock.now()).slice(0, 10);
 const s = (n: number | undefined | null) => (n === undefined || n === null ? null : String(n));
 
 type CalcBody = z.output<typeof CalculateBody>;
@@ -48,7 +54,7 @@ const metalOrigins = (b: MetalOriginWire): MetalOrigins => ({
   cast: b.country_of_cast ?? null,
 });
 
-export function toInput(b: CalcBody, clock: Clock): CalcInput {
+function toInput(b: CalcBody, clock: Clock): CalcInput {
   return {
     hsCode: b.hs_code,
     origin: b.origin_country,
@@ -74,7 +80,7 @@ export function toInput(b: CalcBody, clock: Clock): CalcInput {
   };
 }
 
-const lookup = (i: CalcInput, extra: string[] = []) => ({
+const lookup = (i: CalcInput, extra: string[] = []): LookupRequest => ({
   destination: i.destination,
   hsCode: i.hsCode,
   entryDate: i.entryDate,
@@ -83,80 +89,88 @@ const lookup = (i: CalcInput, extra: string[] = []) => ({
   destinationRegion: i.destinationRegion,
 });
 
-/** Evaluates the workspace's rules for one request; values are compared as line totals, converted at the ECB rate. */
-function violations(
-  rules: CountryRule[],
+const ruleCurrencies = (rules: CountryRule[]) => rules.flatMap((r) => (r.currency ? [r.currency] : []));
+
+const isMissing = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0);
+
+/** One rule against one request; values are compared as line totals, converted at the ECB rate. */
+function violation(
+  r: CountryRule,
   body: Record<string, unknown>,
   input: CalcInput,
-  toDest: (amount: Big, ccy: string) => Big,
-  destCcy: string,
-) {
-  const out: { code: string; description: string }[] = [];
-  const total = toDest(dec(input.declaredValue).times(input.quantity), input.currency ?? destCcy);
-  for (const r of rules) {
-    if (r.ruleType === "blocked_origins" && r.countries?.includes(input.origin))
-      out.push({ code: r.code, description: r.description });
-    if (r.ruleType === "required_fields") {
-      const missing = r.fields!.filter(
-        (f) => body[f] === undefined || (Array.isArray(body[f]) && (body[f] as unknown[]).length === 0),
-      );
-      if (missing.length) out.push({ code: r.code, description: `${r.description} (missing: ${missing.join(", ")})` });
-    }
-    if (r.ruleType === "min_declared_value" || r.ruleType === "max_declared_value") {
-      const bound = toDest(dec(r.value!), r.currency ?? destCcy);
-      const bad = r.ruleType === "min_declared_value" ? total.lt(bound) : total.gt(bound);
-      if (bad)
-        out.push({
-          code: r.code,
-          description: `${r.description} (declared ${formatMoney(total, destCcy)}, limit ${formatMoney(bound, destCcy)})`,
-        });
-    }
+  m: Money,
+  total: Big,
+): CountryRuleFailure | null {
+  if (r.ruleType === "blocked_origins")
+    return r.countries?.includes(input.origin) ? { code: r.code, description: r.description } : null;
+  if (r.ruleType === "required_fields") {
+    const missing = (r.fields ?? []).filter((f) => isMissing(body[f]));
+    return missing.length ? { code: r.code, description: `${r.description} (missing: ${missing.join(", ")})` } : null;
   }
-  return out;
+  if (r.value === null) return null;
+  const bound = m.toDest(dec(r.value), r.currency ?? m.currency);
+  const bad = r.ruleType === "min_declared_value" ? total.lt(bound) : total.gt(bound);
+  if (!bad) return null;
+  const declared = `declared ${formatMoney(total, m.currency)}, limit ${formatMoney(bound, m.currency)}`;
+  return { code: r.code, description: `${r.description} (${declared})` };
 }
 
-function engineError(e: unknown): never {
-  if (e instanceof CalcError)
-    throw new ApiError("validation_failed", e.message, { errors: [{ field: "currency", message: e.message }] });
+/** The workspace's rules that one request breaks. */
+function violations(rules: CountryRule[], body: Record<string, unknown>, input: CalcInput, m: Money) {
+  const total = m.toDest(dec(input.declaredValue).times(input.quantity), input.currency ?? m.currency);
+  return rules.flatMap((r) => violation(r, body, input, m, total) ?? []);
+}
+
+/** A refused calculation: its usage row is recorded (as `rejected`) before the 400 `{errors}` is thrown. */
+function reject(ctx: ServiceContext, endpoint: string, destination: string | null, e: CountryRuleError): never {
+  recordUsage(ctx, {
+    kind: "calculate",
+    senderCountryCode: null,
+    receiverCountryCode: destination,
+    itemCount: 0,
+    matchCount: 0,
+    detail: { endpoint, rejected: e.failures },
+  });
   throw e;
 }
 
-export interface Outcome<T> {
-  body: T;
-  summary: {
-    origin: string | null;
-    destination: string | null;
-    items: number;
-    found: number;
-    detail: Record<string, unknown>;
-  };
+/** Runs a calculate verb's pricing and records its usage row, a refused one too. */
+async function logged<T>(
+  ctx: ServiceContext,
+  endpoint: string,
+  destination: string | null,
+  price: () => Promise<{ quote: T; summary: Omit<UsageSummary, "kind"> }>,
+): Promise<{ quote: T; durationMs: number }> {
+  try {
+    const { quote, summary } = await price();
+    const row = recordUsage(ctx, { kind: "calculate", ...summary });
+    return { quote, durationMs: row.durationMs ?? 0 };
+  } catch (e) {
+    if (e instanceof CountryRuleError) reject(ctx, endpoint, destination, e);
+    throw e;
+  }
 }
 
-/** POST /calculate. Throws RuleViolation (400 `{errors}`) or ApiError. */
-export async function calculateOne(ctx: CalcCtx, b: CalcBody) {
-  const input = toInput(b, ctx.clock);
-  const rules = await rulesFor(ctx, input.destination);
-  const [resolved] = await resolveMany(ctx.db, ctx.clock, [
-    lookup(
-      input,
-      rules.flatMap((r) => (r.currency ? [r.currency] : [])),
-    ),
-  ]);
-  const { data, dataSource } = resolved!;
-  let m;
-  try {
-    m = money(data);
-    const bad = violations(rules, b as Record<string, unknown>, input, m.toDest, m.currency);
-    if (bad.length) throw new RuleViolation(bad);
-    const result = calculate(input, data);
-    const wire = calcWire(input, result);
+const onlyOne = (resolved: Resolved[]): Resolved => {
+  const [r] = resolved;
+  if (!r) throw new Error("reference lookup returned no answer");
+  return r;
+};
+
+/** POST /calculate. Throws CountryRuleError (400 `{errors}`) or ApiError (400 validation). */
+export async function calculateOne({ ctx, input: b }: Call<CalcBody>) {
+  return logged(ctx, "calculate", b.destination_country, async () => {
+    const input = toInput(b, ctx.deps.clock);
+    const rules = await rulesFor(ctx, input.destination);
+    const { data, dataSource } = onlyOne(await resolveMany(ctx, [lookup(input, ruleCurrencies(rules))]));
+    const { result, wire } = priceOne(rules, b, input, data);
     return {
-      body: { message: result.message, ...wire, data_source: dataSource },
+      quote: { message: result.message, ...wire, data_source: dataSource },
       summary: {
-        origin: input.origin,
-        destination: input.destination,
-        items: 1,
-        found: result.rateFound ? 1 : 0,
+        senderCountryCode: input.origin,
+        receiverCountryCode: input.destination,
+        itemCount: 1,
+        matchCount: result.rateFound ? 1 : 0,
         detail: {
           endpoint: "calculate",
           hs_code: input.hsCode,
@@ -167,80 +181,101 @@ export async function calculateOne(ctx: CalcCtx, b: CalcBody) {
         },
       },
     };
+  });
+}
+
+/** The rules check and the engine for one request; an engine refusal (no FX rate) is a 400 on `currency`. */
+function priceOne(rules: CountryRule[], b: CalcBody, input: CalcInput, data: ResolvedData) {
+  try {
+    const m = money(data);
+    const bad = violations(rules, b, input, m);
+    if (bad.length) throw new CountryRuleError(bad);
+    const result = calculate(input, data);
+    return { result, wire: calcWire(input, result) };
   } catch (e) {
-    if (e instanceof RuleViolation) throw e;
-    engineError(e);
+    if (e instanceof CalcError)
+      throw new ApiError("validation_failed", e.message, { errors: [{ field: "currency", message: e.message }] });
+    throw e;
   }
 }
 
 type MultiBody = z.output<typeof MultipleBody>;
+type Parsed =
+  | { index: number; ok: true; input: CalcInput; raw: Record<string, unknown> }
+  | { index: number; ok: false; hs: unknown; origin: unknown; error: string };
+type ParsedOk = Extract<Parsed, { ok: true }>;
 
-/** POST /calculate/multiple: lines in request order; a failed line is reported in place; money rules per shipment. */
-export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
-  const entryDate = b.entry_date ?? today(ctx.clock);
-  const rules = await rulesFor(ctx, b.destination_country);
-  type Parsed =
-    | { index: number; ok: true; input: CalcInput; raw: Record<string, unknown> }
-    | { index: number; ok: false; hs: unknown; origin: unknown; error: string };
-  const parsed: Parsed[] = b.codes.map((raw, index) => {
+/** A line of calculate/multiple as an engine input; lines inherit the shipment's defaults. */
+function lineInput(b: MultiBody, l: z.output<typeof MultipleLine>, entryDate: string): CalcInput {
+  return {
+    hsCode: l.hs_code,
+    origin: l.origin_country,
+    destination: b.destination_country,
+    declaredValue: String(l.declared_value),
+    quantity: String(l.quantity ?? b.quantity ?? 1),
+    currency: l.currency ?? b.currency ?? null,
+    weight: s(l.weight ?? b.weight),
+    weightUnit: l.weight_unit ?? b.weight_unit,
+    // Shipment-level costs stay at shipment level: they are not spread over the lines' customs values.
+    shippingCost: "0",
+    insuranceCost: "0",
+    transportMode: b.transport_mode,
+    shippingTerms: b.shipping_terms,
+    channel: b.shipment_channel ?? null,
+    entryDate,
+    components: (l.components ?? []).map((c) => ({ material: c.material, value: String(c.value) })),
+    metalWeightPercentage: s(l.metal_weight_percentage),
+    metalOrigins: metalOrigins(l),
+    manualClaims: l.manual_claims ?? [],
+    destinationRegion: b.destination_region ?? null,
+    volume: s(l.volume),
+    volumeUnit: l.volume_unit ?? "l",
+  };
+}
+
+/** Each line validated on its own: a failed line is reported in place. */
+function parseLines(b: MultiBody, entryDate: string): Parsed[] {
+  return b.codes.map((raw, index) => {
     const r = MultipleLine.safeParse(raw);
-    if (!r.success) {
-      const fe = zodIssuesToFieldErrors(r.error.issues);
-      return {
-        index,
-        ok: false,
-        hs: raw.hs_code ?? null,
-        origin: raw.origin_country ?? null,
-        error: fe.map((f) => `${f.field}: ${f.message}`).join("; "),
-      };
-    }
-    const l = r.data;
-    const input: CalcInput = {
-      hsCode: l.hs_code,
-      origin: l.origin_country,
-      destination: b.destination_country,
-      declaredValue: String(l.declared_value),
-      quantity: String(l.quantity ?? b.quantity ?? 1),
-      currency: l.currency ?? b.currency ?? null,
-      weight: s(l.weight ?? b.weight),
-      weightUnit: l.weight_unit ?? b.weight_unit,
-      // Shipment-level costs stay at shipment level: they are not spread over the lines' customs values.
-      shippingCost: "0",
-      insuranceCost: "0",
-      transportMode: b.transport_mode,
-      shippingTerms: b.shipping_terms,
-      channel: b.shipment_channel ?? null,
-      entryDate,
-      components: (l.components ?? []).map((c) => ({ material: c.material, value: String(c.value) })),
-      metalWeightPercentage: s(l.metal_weight_percentage),
-      metalOrigins: metalOrigins(l),
-      manualClaims: l.manual_claims ?? [],
-      destinationRegion: b.destination_region ?? null,
-      volume: s(l.volume),
-      volumeUnit: l.volume_unit ?? "l",
-    };
-    return { index, ok: true, input, raw: { ...b, ...l } as Record<string, unknown> };
+    if (r.success) return { index, ok: true, input: lineInput(b, r.data, entryDate), raw: { ...b, ...r.data } };
+    const error = zodIssuesToFieldErrors(r.error.issues)
+      .map((f) => `${f.field}: ${f.message}`)
+      .join("; ");
+    return { index, ok: false, hs: raw.hs_code ?? null, origin: raw.origin_country ?? null, error };
   });
-  const oks = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
-  const ruleCcys = rules.flatMap((r) => (r.currency ? [r.currency] : []));
+}
+
+/** The reference data of every valid line, by line index. */
+async function resolveLines(ctx: PricingContext, b: MultiBody, oks: ParsedOk[], rules: CountryRule[]) {
+  const extra = [...ruleCurrencies(rules), ...(b.currency ? [b.currency] : [])];
   const resolved = oks.length
     ? await resolveMany(
-        ctx.db,
-        ctx.clock,
-        oks.map((p) => lookup(p.input, [...ruleCcys, ...(b.currency ? [b.currency] : [])])),
+        ctx,
+        oks.map((p) => lookup(p.input, extra)),
       )
     : [];
-  const byIndex = new Map(oks.map((p, i) => [p.index, resolved[i]!] as const));
+  const byIndex = new Map<number, Resolved>();
+  oks.forEach((p, i) => {
+    const r = resolved[i];
+    if (r) byIndex.set(p.index, r);
+  });
+  return byIndex;
+}
 
-  // Partner rules reject the whole batch.
-  const bad: { code: string; description: string }[] = [];
+/**
+ * The workspace's rules over every line (any violation refuses the whole shipment, each named once) and
+ * each line's goods value in the destination currency; a line the engine cannot value fails in place.
+ */
+function checkLines(rules: CountryRule[], oks: ParsedOk[], byIndex: Map<number, Resolved>) {
+  const bad: CountryRuleFailure[] = [];
   const goods = new Map<number, Big>();
   const lineErrors = new Map<number, string>();
   for (const p of oks) {
-    const r = byIndex.get(p.index)!;
+    const r = byIndex.get(p.index);
+    if (!r) continue;
     try {
       const m = money(r.data);
-      for (const v of violations(rules, p.raw, p.input, m.toDest, m.currency))
+      for (const v of violations(rules, p.raw, p.input, m))
         if (!bad.some((x) => x.code === v.code && x.description === v.description)) bad.push(v);
       goods.set(p.index, m.toDest(dec(p.input.declaredValue), p.input.currency ?? m.currency).times(p.input.quantity));
     } catch (e) {
@@ -248,101 +283,138 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
       else throw e;
     }
   }
-  if (bad.length) throw new RuleViolation(bad);
-  const goodsValue = [...goods.values()].reduce((a, v) => a.plus(v), dec(0));
+  return { goodsValue: [...goods.values()].reduce((a, v) => a.plus(v), dec(0)), lineErrors, refused: bad };
+}
 
+/** Running sums over the priced lines, for the entry-level money. */
+interface Entry {
+  duty: Big;
+  vat: Big;
+  customs: Big;
+  ccy: string | null;
+  found: number;
+  anyDutyExempt: boolean;
+  /** Each fee's base: the lines not exempt from it (e.g. USMCA-originating lines pay no MPF). */
+  feeBase: Map<string, Big>;
+  dm: unknown;
+  dataSource: DataSource | null;
+  /** The first priced line: its reference data and input carry the entry's fees. */
+  first: { data: ResolvedData; input: CalcInput } | null;
+}
+
+const failedLine = (index: number, hs: unknown, origin: unknown, error: string) => ({
+  index,
+  hs_code: typeof hs === "string" ? hs.replace(/[. ]/g, "") : hs,
+  origin_country: origin,
+  rate_found: false,
+  error,
+});
+
+/** The de minimis part of a line's exemptions, stated once for the entry. */
+function entryDeMinimis(wire: ReturnType<typeof calcWire>) {
+  const x = wire.exemptions;
+  return {
+    de_minimis_threshold: x.de_minimis_threshold,
+    de_minimis_exempt: x.de_minimis_exempt,
+    ...("tax_de_minimis_exempt" in x
+      ? { tax_de_minimis_threshold: x.tax_de_minimis_threshold, tax_de_minimis_exempt: x.tax_de_minimis_exempt }
+      : {}),
+  };
+}
+
+/** Prices every line in request order (failed lines in place) and sums what the entry needs. */
+function priceLines(
+  parsed: Parsed[],
+  byIndex: Map<number, Resolved>,
+  lineErrors: Map<number, string>,
+  goodsValue: Big,
+) {
   const results: unknown[] = [];
-  let duty = dec(0);
-  let vat = dec(0);
-  let customs = dec(0);
-  let ccy: string | null = null;
-  let feeRows = null as null | Parameters<typeof computeFees>[0];
-  let feeInput: CalcInput | null = null;
-  let anyDutyExempt = false;
-  const feeBase = new Map<string, Big>();
-  let dm: unknown = null;
-  let found = 0;
-  let dataSource: DataSource | null = null;
+  const entry: Entry = {
+    duty: dec(0),
+    vat: dec(0),
+    customs: dec(0),
+    ccy: null,
+    found: 0,
+    anyDutyExempt: false,
+    feeBase: new Map(),
+    dm: null,
+    dataSource: null,
+    first: null,
+  };
   for (const p of parsed) {
     if (!p.ok) {
-      results.push({
-        index: p.index,
-        hs_code: typeof p.hs === "string" ? p.hs.replace(/[. ]/g, "") : p.hs,
-        origin_country: p.origin,
-        rate_found: false,
-        error: p.error,
-      });
+      results.push(failedLine(p.index, p.hs, p.origin, p.error));
       continue;
     }
-    const r = byIndex.get(p.index)!;
-    const err = lineErrors.get(p.index);
-    if (err) {
-      results.push({
-        index: p.index,
-        hs_code: p.input.hsCode,
-        origin_country: p.input.origin,
-        rate_found: false,
-        error: err,
-      });
+    const r = byIndex.get(p.index);
+    const err = lineErrors.get(p.index) ?? (r ? undefined : "failed");
+    if (err !== undefined || !r) {
+      results.push(failedLine(p.index, p.input.hsCode, p.input.origin, err ?? "failed"));
       continue;
     }
-    dataSource = r.dataSource;
+    entry.dataSource = r.dataSource;
     const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true });
     const wire = calcWire(p.input, result);
-    if (result.rateFound) found++;
-    ccy = result.currencies.destination;
-    duty = duty.plus(result.totals.duty);
-    vat = vat.plus(result.totals.vat);
-    customs = customs.plus(result.values.customsValue);
-    // Each fee's base: the lines not exempt from it (e.g. USMCA-originating lines pay no MPF).
+    if (result.rateFound) entry.found++;
+    entry.ccy = result.currencies.destination;
+    entry.duty = entry.duty.plus(result.totals.duty);
+    entry.vat = entry.vat.plus(result.totals.vat);
+    entry.customs = entry.customs.plus(result.values.customsValue);
     for (const code of new Set(r.data.fees.map((f) => f.code)))
       if (!result.exemptFees.includes(code))
-        feeBase.set(code, (feeBase.get(code) ?? dec(0)).plus(result.values.customsValue));
-    anyDutyExempt ||= result.exemptions.deMinimis.exempt;
-    dm ??= {
-      de_minimis_threshold: wire.exemptions.de_minimis_threshold,
-      de_minimis_exempt: wire.exemptions.de_minimis_exempt,
-      ...("tax_de_minimis_exempt" in wire.exemptions
-        ? {
-            tax_de_minimis_threshold: wire.exemptions.tax_de_minimis_threshold,
-            tax_de_minimis_exempt: wire.exemptions.tax_de_minimis_exempt,
-          }
-        : {}),
-    };
-    feeRows ??= r.data.fees;
-    feeInput ??= p.input;
+        entry.feeBase.set(code, (entry.feeBase.get(code) ?? dec(0)).plus(result.values.customsValue));
+    entry.anyDutyExempt ||= result.exemptions.deMinimis.exempt;
+    entry.dm ??= entryDeMinimis(wire);
+    entry.first ??= { data: r.data, input: p.input };
     results.push({ index: p.index, message: result.message, ...wire });
   }
-  // Entry-level money: freight (not spread), fees with their floor and cap on the whole entry.
-  let shipment: Record<string, unknown> = {
-    shipping_cost: b.shipping_cost,
-    insurance_cost: b.insurance_cost,
-    goods_value: null,
-    customs_value: null,
-    fees: null,
-  };
-  let fees = dec(0);
-  if (ccy && feeInput && feeRows) {
-    const first = oks.find((p) => !lineErrors.has(p.index))!;
-    const m = money(byIndex.get(first.index)!.data);
-    const declCcy = b.currency ?? ccy;
-    const freight = m.toDest(dec(b.shipping_cost).plus(b.insurance_cost), declCcy);
-    const cif = byIndex.get(first.index)!.data.rule.customsBasis === "CIF";
-    const entryValue =
-      cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? customs.plus(freight) : customs;
-    const feeCodes = [...new Set(feeRows.map((f) => f.code))].filter((code) => feeBase.has(code));
-    const feeLines = anyDutyExempt
-      ? []
-      : feeCodes.flatMap((code) =>
-          computeFees(
-            feeRows!.filter((f) => f.code === code),
-            feeInput!,
-            feeBase.get(code)!,
-            m,
-          ),
-        );
-    fees = feeLines.reduce((a, f) => a.plus(f.amount), dec(0));
-    shipment = {
+  return { results, entry };
+}
+
+/** The entry's fees, each with its floor and cap on the whole entry, on its own base. */
+function entryFees(entry: Entry, fees: FeeRow[], input: CalcInput, m: Money): FeeLine[] {
+  if (entry.anyDutyExempt) return [];
+  const codes = [...new Set(fees.map((f) => f.code))];
+  return codes.flatMap((code) => {
+    const base = entry.feeBase.get(code);
+    return base
+      ? computeFees(
+          fees.filter((f) => f.code === code),
+          input,
+          base,
+          m,
+        )
+      : [];
+  });
+}
+
+/** Entry-level money: freight (not spread), fees with their floor and cap on the whole entry. */
+function shipmentMoney(b: MultiBody, entry: Entry, goodsValue: Big) {
+  const { ccy, first } = entry;
+  if (!ccy || !first)
+    return {
+      fees: dec(0),
+      shipment: {
+        shipping_cost: b.shipping_cost,
+        insurance_cost: b.insurance_cost,
+        goods_value: null,
+        customs_value: null,
+        fees: null,
+      } as Record<string, unknown>,
+    };
+  const m = money(first.data);
+  const declCcy = b.currency ?? ccy;
+  const freight = m.toDest(dec(b.shipping_cost).plus(b.insurance_cost), declCcy);
+  const cif = first.data.rule.customsBasis === "CIF";
+  const entryValue =
+    cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? entry.customs.plus(freight) : entry.customs;
+  const feeLines = entryFees(entry, first.data.fees, first.input, m);
+  const fees = feeLines.reduce((a, f) => a.plus(f.amount), dec(0));
+  const feeWire = (f: FeeLine) => ({ code: f.code, name: f.name, amount: moneyNumber(f.amount, ccy), basis: f.basis });
+  return {
+    fees,
+    shipment: {
       shipping_cost: moneyNumber(m.toDest(dec(b.shipping_cost), declCcy), ccy),
       insurance_cost: moneyNumber(m.toDest(dec(b.insurance_cost), declCcy), ccy),
       goods_value: moneyNumber(goodsValue, ccy),
@@ -351,50 +423,83 @@ export async function calculateMultiple(ctx: CalcCtx, b: MultiBody) {
       note: cif
         ? "Shipment-level shipping and insurance are part of the entry's customs value but are not spread over the lines, so line duties and VAT are on the goods alone"
         : "Shipment-level shipping and insurance are not part of a FOB customs value",
-      exemptions: dm,
-      fees: feeLines.length
-        ? Object.fromEntries(
-            feeLines.map((f) => [
-              f.code,
-              { code: f.code, name: f.name, amount: moneyNumber(f.amount, ccy), basis: f.basis },
-            ]),
-          )
-        : null,
+      exemptions: entry.dm,
+      fees: feeLines.length ? Object.fromEntries(feeLines.map((f) => [f.code, feeWire(f)])) : null,
       total_fees: moneyNumber(fees, ccy),
-    };
-  }
-  const c = ccy ?? "USD";
+    } as Record<string, unknown>,
+  };
+}
+
+/**
+ * Prices one shipment of 1-50 lines without logging it: lines in request order, a failed line reported in
+ * place, money rules per shipment. The step POST /calculate/multiple logs, and the one a consignment's duty
+ * assessment runs. Throws CountryRuleError when a workspace country rule refuses any line.
+ */
+export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingContext>) {
+  const entryDate = b.entry_date ?? today(ctx.deps.clock);
+  const rules = await rulesFor(ctx, b.destination_country);
+  const parsed = parseLines(b, entryDate);
+  const oks = parsed.filter((p): p is ParsedOk => p.ok);
+  const byIndex = await resolveLines(ctx, b, oks, rules);
+  const { goodsValue, lineErrors, refused } = checkLines(rules, oks, byIndex);
+  if (refused.length) throw new CountryRuleError(refused);
+  const { results, entry } = priceLines(parsed, byIndex, lineErrors, goodsValue);
+  const { shipment, fees } = shipmentMoney(b, entry, goodsValue);
+  const c = entry.ccy ?? "USD";
   const totals = {
-    duty: moneyNumber(duty, c),
+    duty: moneyNumber(entry.duty, c),
     fees: moneyNumber(fees, c),
-    vat: moneyNumber(vat, c),
-    total: moneyNumber(duty.plus(fees).plus(vat), c),
+    vat: moneyNumber(entry.vat, c),
+    total: moneyNumber(entry.duty.plus(fees).plus(entry.vat), c),
   };
-  return {
-    body: {
-      reference: b.reference ?? null,
-      destination_country: b.destination_country,
-      currency: ccy,
-      results,
-      shipment,
-      totals,
-      data_source: dataSource,
-    },
-    summary: {
-      origin: null,
-      destination: b.destination_country,
-      items: b.codes.length,
-      found,
-      detail: {
-        endpoint: "calculate/multiple",
-        reference: b.reference ?? null,
-        entry_date: entryDate,
-        lines: b.codes.length,
-        currency: ccy,
-        total: totals.total,
+  const quote = {
+    reference: b.reference ?? null,
+    destination_country: b.destination_country,
+    currency: entry.ccy,
+    results,
+    shipment,
+    totals,
+    data_source: entry.dataSource,
+  };
+  return { quote, entryDate, found: entry.found };
+}
+
+/**
+ * The workspace's country-rule failures for a shipment, without pricing it: a caller whose contract answers a
+ * refusal with its own body (a consignment assessment's 422) asks first instead of catching CountryRuleError.
+ */
+export async function countryRuleFailures({
+  ctx,
+  input: b,
+}: Call<MultiBody, PricingContext>): Promise<CountryRuleFailure[]> {
+  const rules = await rulesFor(ctx, b.destination_country);
+  if (!rules.length) return [];
+  const oks = parseLines(b, b.entry_date ?? today(ctx.deps.clock)).filter((p): p is ParsedOk => p.ok);
+  return checkLines(rules, oks, await resolveLines(ctx, b, oks, rules)).refused;
+}
+
+/** POST /calculate/multiple: priceShipment, logged. */
+export async function calculateMultiple({ ctx, input: b }: Call<MultiBody>) {
+  return logged(ctx, "calculate/multiple", b.destination_country, async () => {
+    const { quote, entryDate, found } = await priceShipment({ ctx, input: b });
+    return {
+      quote,
+      summary: {
+        senderCountryCode: null,
+        receiverCountryCode: b.destination_country,
+        itemCount: b.codes.length,
+        matchCount: found,
+        detail: {
+          endpoint: "calculate/multiple",
+          reference: b.reference ?? null,
+          entry_date: entryDate,
+          lines: b.codes.length,
+          currency: quote.currency,
+          total: quote.totals.total,
+        },
       },
-    },
-  };
+    };
+  });
 }
 
 type StackBody = z.output<typeof StackingBody>;
@@ -426,91 +531,97 @@ function stackInput(b: StackBody, clock: Clock): CalcInput {
 }
 
 /** POST /calculate/stacking. */
-export async function stacking(ctx: CalcCtx, b: StackBody) {
-  const input = stackInput(b, ctx.clock);
-  const [r] = await resolveMany(ctx.db, ctx.clock, [lookup(input)]);
-  const { data, dataSource } = r!;
-  const res = stack(input, data);
-  return {
-    body: {
-      message: res.message,
-      hs_code: input.hsCode,
-      origin_country: input.origin,
-      destination_country: input.destination,
-      entry_date: input.entryDate,
-      ...stackWire(res),
-      data_source: dataSource,
-    },
-    summary: {
-      origin: input.origin,
-      destination: input.destination,
-      items: 1,
-      found: res.rateFound ? 1 : 0,
-      detail: { endpoint: "calculate/stacking", hs_code: input.hsCode, entry_date: input.entryDate },
-    },
-  };
+export async function stacking({ ctx, input: b }: Call<StackBody>) {
+  return logged(ctx, "calculate/stacking", b.destination_country, async () => {
+    const input = stackInput(b, ctx.deps.clock);
+    const { data, dataSource } = onlyOne(await resolveMany(ctx, [lookup(input)]));
+    const res = stack(input, data);
+    return {
+      quote: {
+        message: res.message,
+        hs_code: input.hsCode,
+        origin_country: input.origin,
+        destination_country: input.destination,
+        entry_date: input.entryDate,
+        ...stackWire(res),
+        data_source: dataSource,
+      },
+      summary: {
+        senderCountryCode: input.origin,
+        receiverCountryCode: input.destination,
+        itemCount: 1,
+        matchCount: res.rateFound ? 1 : 0,
+        detail: { endpoint: "calculate/stacking", hs_code: input.hsCode, entry_date: input.entryDate },
+      },
+    };
+  });
+}
+
+type BulkItem =
+  | { index: number; ref: string | null; input: CalcInput }
+  | { index: number; ref: string | null; error: string };
+
+/** Each bulk item validated on its own; a destination without rules fails its item, not the batch. */
+async function parseBulk(ctx: ServiceContext, items: Record<string, unknown>[]): Promise<BulkItem[]> {
+  const out: BulkItem[] = [];
+  for (const [index, raw] of items.entries()) {
+    const { ref, ...rest } = raw;
+    const refOut = typeof ref === "string" ? ref : null;
+    const r = StackingBody.safeParse(rest);
+    if (!r.success) {
+      const error = zodIssuesToFieldErrors(r.error.issues)
+        .map((f) => `${f.field}: ${f.message}`)
+        .join("; ");
+      out.push({ index, ref: refOut, error });
+      continue;
+    }
+    const input = stackInput(r.data, ctx.deps.clock);
+    const why = await unsupported(ctx, input.destination);
+    out.push(why ? { index, ref: refOut, error: why } : { index, ref: refOut, input });
+  }
+  return out;
 }
 
 /** POST /calculate/stacking/bulk: each item validated and answered on its own. */
-export async function stackingBulk(ctx: CalcCtx, items: Record<string, unknown>[]) {
-  const parsed = items.map((raw, index) => {
-    const { ref, ...rest } = raw;
-    const r = StackingBody.safeParse(rest);
-    const refOut = typeof ref === "string" ? ref : null;
-    if (!r.success)
+export async function stackingBulk({ ctx, input: items }: Call<Record<string, unknown>[]>) {
+  return logged(ctx, "calculate/stacking/bulk", null, async () => {
+    const parsed = await parseBulk(ctx, items);
+    const ok = parsed.flatMap((p) => ("input" in p ? [p] : []));
+    const resolved = ok.length
+      ? await resolveMany(
+          ctx,
+          ok.map((p) => lookup(p.input)),
+        )
+      : [];
+    const byIndex = new Map(ok.flatMap((p, i) => (resolved[i] ? [[p.index, resolved[i]] as const] : [])));
+    let found = 0;
+    const results = parsed.map((p) => {
+      const r = byIndex.get(p.index);
+      if (!("input" in p) || !r)
+        return { index: p.index, ref: p.ref, success: false, error: "error" in p ? p.error : "failed" };
+      const res = stack(p.input, r.data);
+      if (res.rateFound) found++;
       return {
-        index,
-        ref: refOut,
-        error: zodIssuesToFieldErrors(r.error.issues)
-          .map((f) => `${f.field}: ${f.message}`)
-          .join("; "),
+        index: p.index,
+        ref: p.ref,
+        success: true,
+        hs_code: p.input.hsCode,
+        origin_country: p.input.origin,
+        destination_country: p.input.destination,
+        entry_date: p.input.entryDate,
+        ...(res.message ? { message: res.message } : {}),
+        ...stackWire(res),
       };
-    return { index, ref: refOut, input: stackInput(r.data, ctx.clock) };
-  });
-  const valid = parsed.filter((p): p is { index: number; ref: string | null; input: CalcInput } => "input" in p);
-  // A destination without rules fails its item, not the batch.
-  const failed = new Map<number, string>();
-  const ok: typeof valid = [];
-  for (const p of valid) {
-    const why = await unsupported(ctx.db, ctx.clock, p.input.destination);
-    if (why) failed.set(p.index, why);
-    else ok.push(p);
-  }
-  const resolved = ok.length
-    ? await resolveMany(
-        ctx.db,
-        ctx.clock,
-        ok.map((p) => lookup(p.input)),
-      )
-    : [];
-  const byIndex = new Map(ok.map((p, i) => [p.index, resolved[i]!] as const));
-  let found = 0;
-  const results = parsed.map((p) => {
-    const r = byIndex.get(p.index);
-    if (!p.input || !r)
-      return { index: p.index, ref: p.ref, success: false, error: p.error ?? failed.get(p.index) ?? "failed" };
-    const res = stack(p.input, r.data);
-    if (res.rateFound) found++;
+    });
     return {
-      index: p.index,
-      ref: p.ref,
-      success: true,
-      hs_code: p.input.hsCode,
-      origin_country: p.input.origin,
-      destination_country: p.input.destination,
-      entry_date: p.input.entryDate,
-      ...(res.message ? { message: res.message } : {}),
-      ...stackWire(res),
+      quote: { results },
+      summary: {
+        senderCountryCode: null,
+        receiverCountryCode: null,
+        itemCount: items.length,
+        matchCount: found,
+        detail: { endpoint: "calculate/stacking/bulk", items: items.length },
+      },
     };
   });
-  return {
-    body: { results },
-    summary: {
-      origin: null,
-      destination: null,
-      items: items.length,
-      found,
-      detail: { endpoint: "calculate/stacking/bulk", items: items.length },
-    },
-  };
 }

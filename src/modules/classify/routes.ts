@@ -6,12 +6,18 @@
 
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import type { Actor } from "../../core/context";
-import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
-import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
-import { badRequest, forbidden, validationFailed } from "../../lib/errors";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  newWorkspaceRouter,
+  scoped,
+  scopedCompute,
+} from "../../http/router";
+import { CountryCode, CurrencyCode, hsCode, intId } from "../../http/schemas";
+import { badRequest, validationFailed } from "../../lib/errors";
 import { isCountry } from "../../lib/iso";
 import { readBodyLimited } from "../../middleware/archive";
 import { unpinned } from "../../middleware/auth";
@@ -19,6 +25,8 @@ import { rateLimit } from "../../middleware/rate-limit";
 import { usageHistoryRoutes } from "../usage/routes";
 import {
   addBlock,
+  type BlockTarget,
+  type Classification,
   classify,
   entryToWire,
   importBlocklist,
@@ -49,7 +57,7 @@ const ImageUrl = z
     "must be an http(s) URL, a gs:// URI or a data:image/*;base64 URL",
   );
 
-export const ClassifyBody = z
+const ClassifyBody = z
   .object({
     description: z.string().max(2000).optional().openapi({ example: "Men's cotton crew neck t-shirt, short sleeves" }),
     image_url: ImageUrl.optional(),
@@ -278,11 +286,6 @@ const ImportEntry = z
     }
   });
 
-/** The blocklist belongs to the whole organization: a key pinned to one customer may read it, not change it. */
-function assertMayChangeBlocklist(auth: Actor | undefined) {
-  if (auth?.customerId != null) throw forbidden("Customer-pinned clients cannot change the organization's blocklist");
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Rate limit for URL and image work (cost = items; one per request here)
 
@@ -449,16 +452,11 @@ const listRoute = createRoute({
   path: "/classify/blocklist",
   tags: blocklistTags,
   summary: "List the organization's blocklist, newest first",
-  ...scoped("classify:read", unpinned),
+  ...scoped("classify:read"),
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(100).default(50),
-      starting_after: z.coerce
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .openapi({ description: "An entry id: return older entries" }),
+      starting_after: intId(12).optional().openapi({ description: "An entry id: return older entries" }),
       destination_country: BlockCountry.optional().openapi({
         description: "Only entries with exactly this country_code",
       }),
@@ -522,52 +520,56 @@ const HistoryRow = z
     },
   });
 
-export const classifyRoutes = newRouter()
+/** The 200 answer: suggestions best first, in the classify contract's shape. */
+function classificationToWire(out: Classification, requestId: string) {
+  const top = out.results[0] ?? null;
+  return {
+    success: true as const,
+    message: out.message,
+    original_description: out.originalDescription,
+    usedWebSearch: false,
+    country: out.country,
+    ...(out.sourceCountry ? { classification_source_country: out.sourceCountry } : {}),
+    mode: out.mode,
+    data_source: out.dataSource,
+    request_id: requestId,
+    ...(out.page ?? {}),
+    customs_description: top ? top.tariff.description : null,
+    top_result: top,
+    results: out.results,
+    ...(out.blockedAll ? { blocked: true as const } : {}),
+  };
+}
+
+/** `{code}` of DELETE /classify/blocklist/{code}: an entry id (all digits, no destination) or an HS code. */
+function blockTarget(code: string, destination: string | undefined): BlockTarget {
+  if (/^\d+$/.test(code) && destination === undefined) {
+    const id = Number(code);
+    if (!Number.isSafeInteger(id)) throw validationFailed([{ field: "code", message: "is not a valid entry id" }]);
+    return { id };
+  }
+  if (!/^[0-9.]+$/.test(code) || code.replace(/\./g, "").length < 2 || code.length > 13)
+    throw validationFailed([{ field: "code", message: "must be an entry id or an HS code of 2-13 digits and dots" }]);
+  if (destination === undefined) throw badRequest("destination_country is required when deleting by HS code");
+  return { hs_code: code.replace(/\./g, ""), country_code: destination };
+}
+
+export const classifyRoutes = newWorkspaceRouter()
   .openapi(classifyRoute, async (c) => {
-    const input = c.req.valid("json");
-    const db = createDb(c.env.DB);
-    const workspace = c.get("workspace")!;
-    const started = Date.now();
-    const outcome = await classify(
-      {
-        db,
-        organizationId: workspace.organizationId,
-        production: c.env.ENVIRONMENT === "production",
-        imageModel: (c.env as { IMAGE_MODEL?: unknown }).IMAGE_MODEL,
-      },
-      input,
-      c.get("requestId"),
-    );
+    const ctx = c.get("ctx");
+    // Unclassifiable text is thrown as a 422 after its usage row is recorded on the context.
+    const out = await classify({ ctx, input: c.req.valid("json") });
     // Written with the audit row after the response: the log never adds latency to a checkout.
-    c.set("usage", {
-      id: c.get("requestId"),
-      workspaceId: workspace.id,
-      kind: "classify",
-      customerId: c.get("auth")?.customerId ?? null,
-      actor: c.get("auth")?.clientId ?? null,
-      senderCountryCode: input.country_of_origin ?? null,
-      receiverCountryCode: input.destination_country,
-      itemCount: 1,
-      matchCount: outcome.log.matchCount,
-      durationMs: Date.now() - started,
-      detail: JSON.stringify(outcome.log.detail),
-      createdAt: new Date(c.get("deps").clock.now()).toISOString(),
-    });
-    return c.json(outcome.body as never, outcome.status);
+    c.set("usage", ctx.usage);
+    return c.json(classificationToWire(out, ctx.requestId), 200);
   })
-  .openapi(modesRoute, (c) =>
-    c.json({ success: true as const, message: "", modes: modes(c.env as { IMAGE_MODEL?: unknown }) }, 200),
-  )
+  .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env) }, 200))
   .openapi(addRoute, async (c) => {
-    assertMayChangeBlocklist(c.get("auth"));
     const input = c.req.valid("json");
-    const now = new Date(c.get("deps").clock.now()).toISOString();
-    const row = await addBlock(
-      createDb(c.env.DB),
-      c.get("workspace")!.organizationId,
-      { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason },
-      now,
-    );
+    const row = await addBlock({
+      ctx: c.get("ctx"),
+      input: { hs_code: input.hs_code, country_code: input.destination_country, reason: input.reason },
+    });
     return c.json(
       {
         success: true as const,
@@ -580,39 +582,26 @@ export const classifyRoutes = newRouter()
     );
   })
   .openapi(deleteRoute, async (c) => {
-    assertMayChangeBlocklist(c.get("auth"));
-    const { code } = c.req.valid("param");
-    const { destination_country } = c.req.valid("query");
-    const db = createDb(c.env.DB);
-    const org = c.get("workspace")!.organizationId;
-    if (/^\d+$/.test(code) && destination_country === undefined) {
-      const id = Number(code);
-      if (!Number.isSafeInteger(id)) throw validationFailed([{ field: "code", message: "is not a valid entry id" }]);
-      await removeBlock(db, org, { id });
-      return c.json({ success: true as const, message: `Blocklist entry ${id} removed` }, 200);
-    }
-    if (!/^[0-9.]+$/.test(code) || code.replace(/\./g, "").length < 2 || code.length > 13) {
-      throw validationFailed([{ field: "code", message: "must be an entry id or an HS code of 2-13 digits and dots" }]);
-    }
-    if (destination_country === undefined) throw badRequest("destination_country is required when deleting by HS code");
-    const hs = code.replace(/\./g, "");
-    await removeBlock(db, org, { hs_code: hs, country_code: destination_country });
-    return c.json({ success: true as const, message: `${hs} unblocked for ${destination_country}` }, 200);
+    const target = blockTarget(c.req.valid("param").code, c.req.valid("query").destination_country);
+    await removeBlock({ ctx: c.get("ctx"), input: target });
+    const message =
+      "id" in target
+        ? `Blocklist entry ${target.id} removed`
+        : `${target.hs_code} unblocked for ${target.country_code}`;
+    return c.json({ success: true as const, message }, 200);
   })
   .openapi(importRoute, async (c) => {
-    assertMayChangeBlocklist(c.get("auth"));
     const { entries } = c.req.valid("json");
-    const now = new Date(c.get("deps").clock.now()).toISOString();
-    const count = await importBlocklist(
-      createDb(c.env.DB),
-      c.get("workspace")!.organizationId,
-      entries.map((e) => ({
-        hs_code: e.hs_code,
-        country_code: e.country_code ?? e.destination_country ?? "GLOBAL",
-        reason: e.reason,
-      })),
-      now,
-    );
+    const count = await importBlocklist({
+      ctx: c.get("ctx"),
+      input: {
+        entries: entries.map((e) => ({
+          hs_code: e.hs_code,
+          country_code: e.country_code ?? e.destination_country ?? "GLOBAL",
+          reason: e.reason,
+        })),
+      },
+    });
     return c.json(
       {
         success: true as const,
@@ -624,10 +613,9 @@ export const classifyRoutes = newRouter()
   })
   .openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const { rows, hasMore } = await listBlocks(createDb(c.env.DB), c.get("workspace")!.organizationId, {
-      limit: q.limit,
-      starting_after: q.starting_after,
-      country_code: q.destination_country,
+    const { rows, hasMore } = await listBlocks({
+      ctx: c.get("ctx"),
+      input: { limit: q.limit, starting_after: q.starting_after, country_code: q.destination_country },
     });
     return c.json({ success: true as const, message: "", entries: rows.map(entryToWire), has_more: hasMore }, 200);
   })

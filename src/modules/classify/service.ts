@@ -1,33 +1,33 @@
 /**
- * Classification and blocklist verbs. No Hono: handlers pass the database, the organization and the input.
+ * Classification and blocklist verbs. No Hono: handlers validate and call one verb.
  *
- * The engine's index is built from the `hs` dataset in D1 once per isolate and kept while the dataset's
- * version and import time stay the same. The `data_sources` row and each organization's blocklist are read
- * together and kept for 5 s per isolate, so the hot path usually makes no D1 round trip: a blocklist change
- * applies at once in the isolate that made it and within 5 s everywhere, a data reload within 5 s.
+ * The engine's index is built from the `hs` dataset in D1 once per isolate and dataset version (a
+ * DatasetCache keyed on the version and import time). The `data_sources` row and each organization's
+ * blocklist are read together and kept for 5 s per isolate, so the hot path usually makes no D1 round trip:
+ * a blocklist change applies at once in the isolate that made it and within 5 s everywhere, a data reload
+ * within 5 s.
  */
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import type { Call, ServiceContext } from "../../core/context";
+import type { DataSource } from "../../core/data-source";
+import { DatasetCache } from "../../core/dataset-cache";
+import { recordUsage } from "../../core/usage";
+import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
 import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLines } from "../../db/schema/index";
-import { buildIndex, type Index, type RankResult, rank, type Suggestion } from "../../engines/classify/engine";
+import { buildIndex, type Index, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
-import { systemClock } from "../../lib/clock";
-import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { isoAt, systemClock } from "../../lib/clock";
+import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { TtlCache } from "../../lib/ttl-cache";
 
-export const DATASET = "hs";
+const DATASET = "hs";
 
 // ---------------------------------------------------------------------------------------------------------
-// Index, once per isolate
+// Index, once per isolate and dataset version
 
-export interface DataSource {
-  version: string;
-  source: string;
-  imported_at: string;
-}
-
-let cached: { key: string; index: Promise<Index>; builtMs?: number } | undefined;
+const indexCache = new DatasetCache<Index>("classify-index");
 
 async function loadIndex(db: Db): Promise<Index> {
   const [nomenclature, lines, synonyms] = await db.batch([
@@ -41,29 +41,14 @@ async function loadIndex(db: Db): Promise<Index> {
 }
 
 /** The index for the loaded dataset version; built on first use in this isolate, shared by concurrent requests. */
-export function indexFor(db: Db, source: DataSource): Promise<Index> {
-  const key = `${source.version}@${source.imported_at}`;
-  if (cached?.key !== key) {
-    const started = Date.now();
-    const entry: NonNullable<typeof cached> = { key, index: loadIndex(db) };
-    entry.index.then(
-      () => (entry.builtMs = Date.now() - started),
-      () => {
-        if (cached === entry) cached = undefined;
-      },
-    );
-    cached = entry;
-  }
-  return cached.index;
-}
-
-export const indexInfo = () => (cached ? { key: cached.key, built_ms: cached.builtMs ?? null } : null);
+const indexFor = (db: Db, source: DataSource): Promise<Index> =>
+  indexCache.get(`${source.version}@${source.imported_at}`, () => loadIndex(db));
 
 // ---------------------------------------------------------------------------------------------------------
 // Modes
 
 export interface Mode {
-  slug: string;
+  slug: ModeSlug;
   name: string;
   description: string;
   inputs: ("description" | "title" | "product_url" | "image_url")[];
@@ -72,8 +57,11 @@ export interface Mode {
   unavailable_reason: string | null;
 }
 
-export function modes(env: { IMAGE_MODEL?: unknown }): Mode[] {
-  const image = env.IMAGE_MODEL !== undefined;
+/** The optional image model binding: not in every deployment's bindings, so not in the generated Env type. */
+const imageModelOf = (env: Env): unknown => Reflect.get(env, "IMAGE_MODEL");
+
+export function modes(env: Env): Mode[] {
+  const image = imageModelOf(env) !== undefined;
   const noImage = image ? null : "No image-capable model binding (IMAGE_MODEL) is configured for this deployment";
   return [
     {
@@ -109,13 +97,13 @@ export function modes(env: { IMAGE_MODEL?: unknown }): Mode[] {
 }
 
 export const MODE_SLUGS = ["standard", "url", "image"] as const;
-export type ModeSlug = (typeof MODE_SLUGS)[number];
+type ModeSlug = (typeof MODE_SLUGS)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // Product pages
 
-export const PAGE_TIMEOUT_MS = 5_000;
-export const PAGE_MAX_BYTES = 1_000_000;
+const PAGE_TIMEOUT_MS = 5_000;
+const PAGE_MAX_BYTES = 1_000_000;
 const MAX_REDIRECTS = 3;
 
 /** Reads at most `max` bytes of a body; the rest is never downloaded. */
@@ -159,8 +147,9 @@ export async function readProductPage(url: string, production: boolean): Promise
           "user-agent": "TradeComplianceAPI/1.0 (+classification)",
         },
       });
-      if (res.status >= 300 && res.status < 400 && res.headers.get("location")) {
-        target = new URL(res.headers.get("location")!, target).toString();
+      const location = res.headers.get("location");
+      if (res.status >= 300 && res.status < 400 && location) {
+        target = new URL(location, target).toString();
         await res.body?.cancel();
         continue;
       }
@@ -207,24 +196,18 @@ export interface ClassifyInput {
   currency?: string | undefined;
 }
 
-export interface ClassifyContext {
-  db: Db;
-  organizationId: string;
-  production: boolean;
-  imageModel: unknown;
-}
-
 /** Which schedule a destination classifies through: its own (US, GB), the union's (EU members), or HS6 only. */
-export function scheduleFor(country: string): { schedule: string | undefined; source: string | undefined } {
+function scheduleFor(country: string): { schedule: string | undefined; source: string | undefined } {
   if (country === "US" || country === "GB") return { schedule: country, source: undefined };
   if (EU_MEMBERS.has(country)) return { schedule: "EU", source: "EU" };
   return { schedule: undefined, source: undefined };
 }
 
 /** Checks the input against the mode before any work: image and URL inputs need a mode that takes them. */
-export function resolveMode(input: ClassifyInput, env: { IMAGE_MODEL?: unknown }): Mode {
-  const all = modes(env);
-  const mode = all.find((m) => m.slug === (input.mode ?? "standard"))!;
+function resolveMode(input: ClassifyInput, env: Env): Mode {
+  const slug = input.mode ?? "standard";
+  const mode = modes(env).find((m) => m.slug === slug);
+  if (!mode) throw badRequest(`Unknown mode "${slug}"`);
   if (input.image_url !== undefined && !mode.inputs.includes("image_url")) {
     throw badRequest(`Mode "${mode.slug}" does not accept image_url; use an image-capable mode (GET /classify/modes)`);
   }
@@ -246,12 +229,6 @@ export function resolveMode(input: ClassifyInput, env: { IMAGE_MODEL?: unknown }
   return mode;
 }
 
-export interface ClassifyOutcome {
-  status: 200 | 422;
-  body: Record<string, unknown>;
-  log: { matchCount: number; detail: Record<string, unknown> };
-}
-
 const dotted = (code: string) =>
   code.length <= 4
     ? code
@@ -261,8 +238,11 @@ const dotted = (code: string) =>
 
 const SCHEDULE_NAMES: Record<string, string> = { US: "US HTS", GB: "UK tariff", EU: "EU CN" };
 
+type SuggestionWire = ReturnType<typeof toWire>;
+
 function toWire(s: Suggestion, country: string, schedule: string | undefined) {
   const national = s.code.length > 6;
+  const scheduleName = schedule === undefined ? undefined : (SCHEDULE_NAMES[schedule] ?? schedule);
   return {
     code: s.code,
     country: schedule ?? country,
@@ -274,9 +254,7 @@ function toWire(s: Suggestion, country: string, schedule: string | undefined) {
       description: s.subheading.description,
     },
     tariff: {
-      name: national
-        ? `${SCHEDULE_NAMES[schedule!] ?? schedule} ${dotted(s.tariff.code)}`
-        : `HS ${dotted(s.tariff.code)}`,
+      name: national ? `${scheduleName} ${dotted(s.tariff.code)}` : `HS ${dotted(s.tariff.code)}`,
       number: s.tariff.code,
       description: s.tariff.description,
     },
@@ -298,6 +276,11 @@ const blockedQuery = (db: Db, organizationId: string, country: string) =>
       ),
     );
 
+/**
+ * The dataset row and an organization's blocklist for one destination, read together. A blocklist has no
+ * dataset version to key on (it changes with every write), so the pair stays in a short per-isolate TTL
+ * cache instead of a DatasetCache; this isolate's writes make older entries unreachable at once.
+ */
 const LOOKUP_TTL_MS = 5_000;
 const lookups = new TtlCache<{ dataSource: DataSource | null; blocked: string[] }>(LOOKUP_TTL_MS);
 /** Per organization, bumped by every blocklist write in this isolate: older cached lookups are never read again. */
@@ -324,108 +307,143 @@ const sourceQuery = (db: Db) =>
     .from(dataSources)
     .where(eq(dataSources.dataset, DATASET));
 
+/** What every classification answer states, suggestions or not. */
+export interface ClassificationBasis {
+  mode: ModeSlug;
+  country: string;
+  /** The schedule the country classifies through (EU for member states) when it is not the country itself. */
+  sourceCountry: string | undefined;
+  dataSource: DataSource;
+  /** The product page's contribution, for mode `url`. */
+  page: { used_url: boolean; url_description: string | null } | null;
+}
+
+export interface Classification extends ClassificationBasis {
+  message: string;
+  /** The text ranked (the page's and the request's). */
+  text: string;
+  originalDescription: string | null;
+  results: SuggestionWire[];
+  /** Every suggestion was on the organization's blocklist. */
+  blockedAll: boolean;
+  schedule: string | undefined;
+}
+
+/** The text could not be classified: 422 with the classify answer's shape and `unclassifiable: true`. */
+export class UnclassifiableError extends ApiError {
+  constructor(
+    readonly reason: string,
+    readonly basis: ClassificationBasis,
+    readonly text: string,
+  ) {
+    super("unprocessable", reason);
+  }
+
+  override body(requestId: string): Record<string, unknown> {
+    const b = this.basis;
+    return {
+      success: false,
+      message: this.reason,
+      unclassifiable: true,
+      reason: this.reason,
+      original_description: this.text || null,
+      customs_description: null,
+      usedWebSearch: false,
+      top_result: null,
+      results: [],
+      country: b.country,
+      ...(b.sourceCountry ? { classification_source_country: b.sourceCountry } : {}),
+      mode: b.mode,
+      data_source: b.dataSource,
+      request_id: requestId,
+      ...(b.page ?? {}),
+    };
+  }
+}
+
+/** The product text: title, description and type, with the product page's text first in mode `url`. */
+async function productText(ctx: ServiceContext, input: ClassifyInput, mode: Mode) {
+  const text = [input.title, input.description, input.type].filter((s) => s?.trim()).join(". ");
+  if (mode.slug !== "url" || !input.product_url) return { text, page: null, message: "", failure: null };
+  const page = await readProductPage(input.product_url, ctx.env.ENVIRONMENT === "production");
+  if ("text" in page)
+    return {
+      text: text ? `${page.text}. ${text}` : page.text,
+      page: { used_url: true, url_description: page.text },
+      message: "",
+      failure: null,
+    };
+  const failed = { used_url: false, url_description: null };
+  if (!text) return { text, page: failed, message: "", failure: page.error };
+  return { text, page: failed, message: `${page.error}; classified from the description alone`, failure: null };
+}
+
 /**
- * Classifies one product. Returns the wire body (200, or 422 when the text cannot be classified) and what
- * to log; throws ApiError for requests the mode cannot serve (400) and when no nomenclature is loaded (503).
+ * Ranks codes for one product without logging it: the shared step of POST /classify and of callers that
+ * only need a suggestion (a consignment's items without a code). Returns the classification, or the
+ * UnclassifiableError for text that cannot be classified (not thrown, so the caller decides); throws
+ * ApiError for requests the mode cannot serve (400) and when no nomenclature is loaded (503).
  */
-export async function classify(
-  ctx: ClassifyContext,
-  input: ClassifyInput,
-  requestId: string,
-): Promise<ClassifyOutcome> {
-  const mode = resolveMode(input, { IMAGE_MODEL: ctx.imageModel });
+export async function suggestCodes({ ctx, input }: Call<ClassifyInput>): Promise<Classification | UnclassifiableError> {
+  const mode = resolveMode(input, ctx.env);
   const country = input.destination_country;
   const { schedule, source: sourceCountry } = scheduleFor(country);
-
-  const { dataSource, blocked } = await lookupsFor(ctx.db, ctx.organizationId, country);
+  const { dataSource, blocked } = await lookupsFor(ctx.db, ctx.workspace.organizationId, country);
   if (!dataSource)
     throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
 
-  let text = [input.title, input.description, input.type].filter((s) => s && s.trim()).join(". ");
-  const extra: Record<string, unknown> = {};
-  let message = "";
-  if (mode.slug === "url" && input.product_url) {
-    const page = await readProductPage(input.product_url, ctx.production);
-    if ("text" in page) {
-      text = text ? `${page.text}. ${text}` : page.text;
-      Object.assign(extra, { used_url: true, url_description: page.text });
-    } else {
-      Object.assign(extra, { used_url: false, url_description: null });
-      if (!text) return unclassifiable(page.error);
-      message = `${page.error}; classified from the description alone`;
-    }
-  }
-
+  const { text, page, message, failure } = await productText(ctx, input, mode);
+  const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page };
+  if (failure !== null) return new UnclassifiableError(failure, basis, text);
   const index = await indexFor(ctx.db, dataSource);
-  const result: RankResult = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
-  const common = {
-    original_description: (extra.used_url ? text : input.description) || text || null,
-    usedWebSearch: false,
-    country,
-    ...(sourceCountry ? { classification_source_country: sourceCountry } : {}),
-    mode: mode.slug,
-    data_source: dataSource,
-    request_id: requestId,
-    ...extra,
-  };
-  if (!result.ok) return unclassifiable(result.reason);
-
-  function unclassifiable(reason: string): ClassifyOutcome {
-    return {
-      status: 422,
-      body: {
-        success: false,
-        message: reason,
-        unclassifiable: true,
-        reason,
-        original_description: text || null,
-        customs_description: null,
-        usedWebSearch: false,
-        top_result: null,
-        results: [],
-        country,
-        ...(sourceCountry ? { classification_source_country: sourceCountry } : {}),
-        mode: mode.slug,
-        data_source: dataSource,
-        request_id: requestId,
-        ...extra,
-      },
-      log: {
-        matchCount: 0,
-        detail: { mode: mode.slug, description: text.slice(0, 500), unclassifiable: true, reason },
-      },
-    };
-  }
-
-  const results = result.suggestions.map((s) => toWire(s, country, schedule));
-  const top = results[0] ?? null;
-  if (result.blockedAll) message = "Every suggestion is on the organization's blocklist";
+  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
+  if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   return {
-    status: 200,
-    body: {
-      success: true,
-      message,
-      ...common,
-      customs_description: top ? top.tariff.description : null,
-      top_result: top,
-      results,
-      ...(result.blockedAll ? { blocked: true } : {}),
-    },
-    log: {
-      matchCount: results.length,
-      detail: {
-        mode: mode.slug,
-        description: text.slice(0, 500),
-        schedule: schedule ?? null,
-        top_code: top?.code ?? null,
-        confidence: top?.confidence ?? null,
-        score: top?.score ?? null,
-        codes: results.map((r) => r.code),
-        blocked: result.blockedAll,
-        data_version: dataSource.version,
-      },
-    },
+    ...basis,
+    schedule,
+    text,
+    message: result.blockedAll ? "Every suggestion is on the organization's blocklist" : message,
+    originalDescription: (page?.used_url ? text : input.description) || text || null,
+    results: result.suggestions.map((s) => toWire(s, country, schedule)),
+    blockedAll: result.blockedAll,
   };
+}
+
+/**
+ * POST /classify: classifies one product and records the call in the usage log, an unclassifiable one too
+ * (then throws the UnclassifiableError, 422).
+ */
+export async function classify({ ctx, input }: Call<ClassifyInput>): Promise<Classification> {
+  const out = await suggestCodes({ ctx, input });
+  const usage = { kind: "classify" as const, senderCountryCode: input.country_of_origin ?? null };
+  const common = { ...usage, receiverCountryCode: input.destination_country, itemCount: 1 };
+  if (out instanceof UnclassifiableError) {
+    const detail = {
+      mode: out.basis.mode,
+      description: out.text.slice(0, 500),
+      unclassifiable: true,
+      reason: out.reason,
+    };
+    recordUsage(ctx, { ...common, matchCount: 0, detail });
+    throw out;
+  }
+  const top = out.results[0];
+  recordUsage(ctx, {
+    ...common,
+    matchCount: out.results.length,
+    detail: {
+      mode: out.mode,
+      description: out.text.slice(0, 500),
+      schedule: out.schedule ?? null,
+      top_code: top?.code ?? null,
+      confidence: top?.confidence ?? null,
+      score: top?.score ?? null,
+      codes: out.results.map((r) => r.code),
+      blocked: out.blockedAll,
+      data_version: out.dataSource.version,
+    },
+  });
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -441,90 +459,90 @@ export const entryToWire = (r: BlocklistRow) => ({
   created_at: r.createdAt,
 });
 
+export interface BlockInput {
+  hs_code: string;
+  country_code: string;
+  reason?: string | null | undefined;
+}
+
+/** The blocklist belongs to the whole organization: a client pinned to one customer may read it, not change it. */
+function assertMayChangeBlocklist(ctx: ServiceContext) {
+  if (ctx.actor.customerId !== null)
+    throw forbidden("Customer-pinned clients cannot change the organization's blocklist");
+}
+
+const blockRow = (organizationId: string, e: BlockInput, createdAt: string) => ({
+  organizationId,
+  hsCode: e.hs_code,
+  countryCode: e.country_code,
+  reason: e.reason ?? null,
+  createdAt,
+});
+
 /** Adds a code; null when the same code is already blocked for the same destination. */
-export async function addBlock(
-  db: Db,
-  organizationId: string,
-  input: { hs_code: string; country_code: string; reason?: string | null | undefined },
-  now: string,
-) {
+export async function addBlock({ ctx, input }: Call<BlockInput>): Promise<BlocklistRow | null> {
+  assertMayChangeBlocklist(ctx);
   try {
-    const rows = await db
+    const rows = await ctx.db
       .insert(classifyBlocklist)
-      .values({
-        organizationId,
-        hsCode: input.hs_code,
-        countryCode: input.country_code,
-        reason: input.reason ?? null,
-        createdAt: now,
-      })
+      .values(blockRow(ctx.workspace.organizationId, input, isoAt(ctx.deps.clock.now())))
       .onConflictDoNothing()
       .returning();
     return rows[0] ?? null;
   } finally {
-    forgetBlocklist(organizationId); // after the write, so no lookup racing it caches the old list
+    forgetBlocklist(ctx.workspace.organizationId); // after the write, so no lookup racing it caches the old list
   }
 }
 
+export type BlockTarget = { id: number } | { hs_code: string; country_code: string };
+
 /** Deletes by entry id (404 when not the organization's) or by code and destination (404 when not blocked). */
-export async function removeBlock(
-  db: Db,
-  organizationId: string,
-  target: { id: number } | { hs_code: string; country_code: string },
-) {
+export async function removeBlock({ ctx, input }: Call<BlockTarget>): Promise<{ id: number }> {
+  assertMayChangeBlocklist(ctx);
+  const organizationId = ctx.workspace.organizationId;
   const where =
-    "id" in target
-      ? and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.id, target.id))
+    "id" in input
+      ? and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.id, input.id))
       : and(
           eq(classifyBlocklist.organizationId, organizationId),
-          eq(classifyBlocklist.hsCode, target.hs_code),
-          eq(classifyBlocklist.countryCode, target.country_code),
+          eq(classifyBlocklist.hsCode, input.hs_code),
+          eq(classifyBlocklist.countryCode, input.country_code),
         );
-  const rows = await db
+  const [row] = await ctx.db
     .delete(classifyBlocklist)
     .where(where)
     .returning({ id: classifyBlocklist.id })
     .finally(() => forgetBlocklist(organizationId));
-  if (!rows.length)
+  if (!row)
     throw notFound(
-      "id" in target
-        ? `No blocklist entry ${target.id}`
-        : `${target.hs_code} is not blocked for ${target.country_code}`,
+      "id" in input ? `No blocklist entry ${input.id}` : `${input.hs_code} is not blocked for ${input.country_code}`,
     );
-  return rows[0]!;
+  return row;
 }
-
-/** D1 allows 100 bound parameters per statement; a row binds 5. */
-const IMPORT_ROWS_PER_STATEMENT = 20;
 
 /**
  * Replaces the organization's whole blocklist in one D1 batch (one transaction): the old list stays when any
- * statement fails. Duplicate entries in the input count once (the first wins). Returns the number of entries loaded.
+ * statement fails. Duplicate entries in the input count once (the first wins, its reason is kept). Returns
+ * the number of entries loaded.
  */
-export async function importBlocklist(
-  db: Db,
-  organizationId: string,
-  entries: { hs_code: string; country_code: string; reason?: string | null | undefined }[],
-  now: string,
-): Promise<number> {
-  // The first occurrence of a code and destination wins (its reason is kept).
-  const byKey = new Map<string, (typeof entries)[number]>();
-  for (const e of entries)
-    if (!byKey.has(`${e.hs_code}|${e.country_code}`)) byKey.set(`${e.hs_code}|${e.country_code}`, e);
-  const unique = [...byKey.values()];
-  const values = unique.map((e) => ({
-    organizationId,
-    hsCode: e.hs_code,
-    countryCode: e.country_code,
-    reason: e.reason ?? null,
-    createdAt: now,
-  }));
-  const statements = [db.delete(classifyBlocklist).where(eq(classifyBlocklist.organizationId, organizationId))];
-  for (let i = 0; i < values.length; i += IMPORT_ROWS_PER_STATEMENT) {
-    statements.push(db.insert(classifyBlocklist).values(values.slice(i, i + IMPORT_ROWS_PER_STATEMENT)) as never);
+export async function importBlocklist({ ctx, input }: Call<{ entries: BlockInput[] }>): Promise<number> {
+  assertMayChangeBlocklist(ctx);
+  const organizationId = ctx.workspace.organizationId;
+  const byKey = new Map<string, BlockInput>();
+  for (const e of input.entries) {
+    const key = `${e.hs_code}|${e.country_code}`;
+    if (!byKey.has(key)) byKey.set(key, e);
   }
+  const unique = [...byKey.values()];
+  const clear = ctx.db.delete(classifyBlocklist).where(eq(classifyBlocklist.organizationId, organizationId));
+  const now = isoAt(ctx.deps.clock.now());
+  const inserts = chunkedInserts(
+    ctx.db,
+    classifyBlocklist,
+    unique.map((e) => blockRow(organizationId, e, now)),
+  );
   try {
-    await db.batch(statements as [(typeof statements)[0], ...(typeof statements)[0][]]);
+    await ctx.db.batch([clear, ...inserts]);
   } finally {
     forgetBlocklist(organizationId);
   }
@@ -532,19 +550,21 @@ export async function importBlocklist(
 }
 
 /** Newest first; `starting_after` is an entry id. */
-export async function listBlocks(
-  db: Db,
-  organizationId: string,
-  q: { limit: number; starting_after?: number | undefined; country_code?: string | undefined },
-) {
-  const where = [eq(classifyBlocklist.organizationId, organizationId)];
-  if (q.starting_after !== undefined) where.push(lt(classifyBlocklist.id, q.starting_after));
-  if (q.country_code) where.push(eq(classifyBlocklist.countryCode, q.country_code));
-  const rows = await db
+export async function listBlocks({
+  ctx,
+  input,
+}: Call<{ limit: number; starting_after?: number | undefined; country_code?: string | undefined }>): Promise<{
+  rows: BlocklistRow[];
+  hasMore: boolean;
+}> {
+  const where = [eq(classifyBlocklist.organizationId, ctx.workspace.organizationId)];
+  if (input.starting_after !== undefined) where.push(lt(classifyBlocklist.id, input.starting_after));
+  if (input.country_code) where.push(eq(classifyBlocklist.countryCode, input.country_code));
+  const rows = await ctx.db
     .select()
     .from(classifyBlocklist)
     .where(and(...where))
     .orderBy(desc(classifyBlocklist.id))
-    .limit(q.limit + 1);
-  return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+    .limit(input.limit + 1);
+  return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }

@@ -9,18 +9,17 @@
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
 import {
   ErrorSchema,
   errorResponses,
   json,
   jsonBody,
   ListQuery,
-  newRouter,
+  newWorkspaceRouter,
   scoped,
   scopedCompute,
 } from "../../http/router";
-import { isoAt } from "../../lib/clock";
+import { IntIdParam, intId } from "../../http/schemas";
 import { unpinned } from "../../middleware/auth";
 import { usageHistoryRoutes } from "../usage/routes";
 import {
@@ -52,21 +51,17 @@ const check = createRoute({
   },
 });
 
-const IdParam = z.object({
-  id: z.coerce
-    .number()
-    .int("must be an integer")
-    .positive("must be a positive integer")
-    .openapi({ type: "integer", example: 12, param: { name: "id", in: "path" } }),
-});
-
 const listRules = createRoute({
   method: "get",
   path: "/restrict/rules",
   tags,
   summary: "The organization's custom rules, newest first",
-  ...scoped("restrict:read", unpinned),
-  request: { query: ListQuery },
+  ...scoped("restrict:read"),
+  request: {
+    query: ListQuery.extend({
+      starting_after: intId().optional().openapi({ description: "A rule id: return older rules" }),
+    }),
+  },
   responses: {
     200: json(
       z.object({ success: z.literal(true), message: z.string(), rules: z.array(OrgRuleSchema), has_more: z.boolean() }),
@@ -96,7 +91,7 @@ const deleteRule = createRoute({
   tags,
   summary: "Delete a custom rule",
   ...scoped("restrict:read", unpinned),
-  request: { params: IdParam },
+  request: { params: IntIdParam },
   responses: {
     200: json(z.object({ success: z.literal(true), message: z.string(), deleted: z.literal(true) }), "Deleted"),
     404: json(ErrorSchema, "No such rule in the caller's organization"),
@@ -114,48 +109,39 @@ const history = usageHistoryRoutes("restrict", "restrict:read", HistoryRow, (r) 
   created_at: r.createdAt,
 }));
 
-export const restrictRoutes = newRouter()
+export const restrictRoutes = newWorkspaceRouter()
   .openapi(check, async (c) => {
-    const ws = c.get("workspace")!;
-    const db = createDb(c.env.DB);
-    const { response, usage } = await runCheck(
-      {
-        db,
-        workspaceId: ws.id,
-        organizationId: ws.organizationId,
-        requestId: c.get("requestId"),
-        customerId: c.get("auth")?.customerId ?? null,
-        actor: c.get("auth")?.clientId ?? null,
-        startedAt: c.get("startedAt"),
-        now: () => c.get("deps").clock.now(),
-      },
-      c.req.valid("json"),
-    );
+    const ctx = c.get("ctx");
+    const r = await runCheck({ ctx, input: c.req.valid("json") });
     // The log row goes with the audit row, in the group-committed batch after the response.
-    c.set("usage", usage);
-    return c.json(response, 200);
+    c.set("usage", ctx.usage);
+    return c.json(
+      {
+        success: true as const,
+        message: "",
+        created_at: r.createdAt,
+        destination_country: r.destination,
+        origin_country: r.origin,
+        items: r.items,
+        match_count: r.matchCount,
+        has_prohibitions: r.hasProhibitions,
+        has_restrictions: r.hasRestrictions,
+        duration_ms: r.durationMs,
+      },
+      200,
+    );
   })
   .openapi(listRules, async (c) => {
-    const { rules, hasMore } = await listOrgRules(
-      createDb(c.env.DB),
-      c.get("workspace")!.organizationId,
-      c.req.valid("query"),
-    );
+    const { rules, hasMore } = await listOrgRules({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", rules: rules.map(orgRuleToWire), has_more: hasMore }, 200);
   })
   .openapi(createRule, async (c) => {
-    const ws = c.get("workspace")!;
-    const rule = await createOrgRule(
-      createDb(c.env.DB),
-      { organizationId: ws.organizationId, workspaceId: ws.id },
-      c.req.valid("json"),
-      isoAt(c.get("deps").clock.now()),
-    );
+    const rule = await createOrgRule({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json({ success: true as const, message: "Custom rule created", rule: orgRuleToWire(rule) }, 201);
   })
   .openapi(deleteRule, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteOrgRule(createDb(c.env.DB), c.get("workspace")!.organizationId, id, isoAt(c.get("deps").clock.now()));
+    await deleteOrgRule({ ctx: c.get("ctx"), input: { id } });
     return c.json({ success: true as const, message: `Custom rule ${id} deleted`, deleted: true as const }, 200);
   })
   .route("/", history);

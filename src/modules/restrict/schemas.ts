@@ -11,7 +11,7 @@ const text = (max: number, example?: string) =>
     .optional()
     .openapi(example ? { example } : {});
 
-export const RestrictItem = z
+const RestrictItem = z
   .object({
     sku: text(100, "SKU-1001"),
     title: text(500, "Carved ivory figurine"),
@@ -48,7 +48,7 @@ const Direction = z.enum(["IMPORT", "EXPORT"]);
 const RuleType = z.enum(["prohibition", "restriction", "observation"]);
 const Requirement = z.enum(["required", "may_be_required"]);
 
-export const RestrictionMatch = z
+const RestrictionMatch = z
   .object({
     id: z.string().openapi({ example: "restriction_35" }),
     source: z.enum(["platform", "org"]),
@@ -135,14 +135,14 @@ export const CreateRuleBody = z
   })
   .strict()
   .superRefine((r, ctx) => {
-    if (!r.hs_code && !(r.keywords && r.keywords.length) && !r.origin_country_code) {
+    if (!r.hs_code && !r.keywords?.length && !r.origin_country_code) {
       ctx.addIssue({
         code: "custom",
         path: ["hs_code"],
         message: "a rule needs hs_code, keywords or origin_country_code",
       });
     }
-    if (r.hs_code && r.keywords && r.keywords.length) {
+    if (r.hs_code && r.keywords?.length) {
       ctx.addIssue({
         code: "custom",
         path: ["keywords"],

@@ -1,13 +1,17 @@
 /**
  * Restricted-goods checks and the organization's custom rules. No Hono here.
  *
- * The platform rule set is compiled once per isolate and data version (module-level cache keyed by the
+ * The platform rule set is compiled once per isolate and data version (a DatasetCache keyed by the
  * `restrictions` version in data_sources) and reused by every request. The hot path reads nothing from D1
  * while its caches are fresh: the data version is re-checked, and the organization's compiled rules and the
  * workspace settings are re-read, at most every CACHE_TTL_MS. Writes made in this isolate drop the entries
  * at once, so a new rule applies immediately here and within CACHE_TTL_MS in every other isolate.
  */
 import { and, count, desc, eq, isNull, lt } from "drizzle-orm";
+import type { Call } from "../../core/context";
+import type { DataSource } from "../../core/data-source";
+import { DatasetCache } from "../../core/dataset-cache";
+import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
 import {
@@ -18,28 +22,36 @@ import {
   type Rule,
   type RuleIndex,
 } from "../../engines/restrict/engine";
-import type { Clock } from "../../lib/clock";
-import { forbidden, notFound, unprocessable, validationFailed } from "../../lib/errors";
+import { type Clock, isoAt } from "../../lib/clock";
+import { forbidden, notFound, unprocessable } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
+import type { SettingsDocument } from "../settings/registry";
 import { cachedSettings, SETTINGS_TTL_MS } from "../settings/service";
-import type { UsageInsert } from "../usage/service";
 
-export const DATASET = "restrictions";
+const DATASET = "restrictions";
 /** Active custom rules an organization may hold. */
-export const MAX_ORG_RULES = 1000;
+const MAX_ORG_RULES = 1000;
 
 type PlatformRow = typeof restrictionRules.$inferSelect;
 type OrgRow = typeof orgRestrictionRules.$inferSelect;
 
 interface Platform {
-  version: string | null;
   index: RuleIndex;
   importCountries: Set<string>;
-  dataSource: { version: string; source: string; imported_at: string } | null;
+  dataSource: DataSource | null;
 }
 
-export const CACHE_TTL_MS = SETTINGS_TTL_MS;
-let platformCache: (Platform & { checkedAt: number }) | undefined;
+const CACHE_TTL_MS = SETTINGS_TTL_MS;
+const platformCache = new DatasetCache<Platform>("restrict-platform-rules");
+/**
+ * The last read of the `restrictions` version: trusted for CACHE_TTL_MS while the cache holds that
+ * version's build, so a reset or a failed build re-reads it at once.
+ */
+let probe: { key: string; dataSource: DataSource | null; checkedAt: number } | undefined;
+/**
+ * Custom rules have no dataset version to key on (they change with every write), so they stay in a short
+ * per-organization TTL cache that this isolate's writes drop at once.
+ */
 const orgCache = new TtlCache<{ index: RuleIndex | null; count: number }>(CACHE_TTL_MS);
 
 const parseList = (raw: string | null): string[] | null => (raw ? (JSON.parse(raw) as string[]) : null);
@@ -61,7 +73,7 @@ const commonFields = (r: PlatformRow | OrgRow) => ({
   validTo: r.validTo,
 });
 
-export const platformRule = (r: PlatformRow): Rule => ({
+const platformRule = (r: PlatformRow): Rule => ({
   ...commonFields(r),
   id: `restriction_${r.id}`,
   source: "platform",
@@ -71,7 +83,7 @@ export const platformRule = (r: PlatformRow): Rule => ({
   agencyFlag: r.agencyFlag,
 });
 
-export const orgRule = (r: OrgRow): Rule => ({
+const orgRule = (r: OrgRow): Rule => ({
   ...commonFields(r),
   id: `org_rule_${r.id}`,
   source: "org",
@@ -80,7 +92,7 @@ export const orgRule = (r: OrgRow): Rule => ({
   agencyFlag: null,
 });
 
-export interface CheckItemInput {
+interface CheckItemInput {
   sku?: string | null | undefined;
   title?: string | null | undefined;
   description?: string | null | undefined;
@@ -97,53 +109,59 @@ export interface CheckInput {
   items: CheckItemInput[];
 }
 
-export interface CheckContext {
-  db: Db;
-  workspaceId: string;
-  organizationId: string;
-  requestId: string;
-  customerId: number | null;
-  actor: string | null;
-  /** Request start (ms) and the clock's now (ms): duration and the as-of date come from them. */
-  startedAt: number;
-  now: () => number;
+interface CheckedItem {
+  sku: string | null;
+  title: string | null;
+  description: string | null;
+  hs_code: string | null;
+  country_of_origin: string | null;
+  restrictions: Match[] | null;
+}
+
+export interface CheckResult {
+  createdAt: string;
+  destination: string;
+  origin: string | null;
+  items: CheckedItem[];
+  matchCount: number;
+  hasProhibitions: boolean;
+  hasRestrictions: boolean;
+  durationMs: number;
+}
+
+/** The destinations checks run for: the workspace setting, by default every destination with platform rules. */
+function assertEnabled(settings: SettingsDocument, platform: Platform, destination: string) {
+  const enabled = settings["restrict.enabled_destinations"];
+  const isEnabled = enabled ? enabled.includes(destination) : platform.importCountries.has(destination);
+  if (!isEnabled) throw forbidden(`Restricted-goods checks are not enabled for destination ${destination}`);
 }
 
 /**
- * Runs a check. Throws 403 when checks are not enabled for the destination (the workspace setting
- * `restrict.enabled_destinations`, by default every destination with platform rules). Returns the wire
- * response and the usage-log row for the caller to write.
+ * Runs a check and records its usage row. Throws 403 when checks are not enabled for the destination (the
+ * workspace setting `restrict.enabled_destinations`, by default every destination with platform rules).
  */
-export async function runCheck(ctx: CheckContext, input: CheckInput) {
-  const { db } = ctx;
-  const clock: Clock = { now: ctx.now };
+export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckResult> {
+  const clock = ctx.deps.clock;
   const [platform, org, settings] = await Promise.all([
-    platformIndex(db, clock),
-    orgIndex(db, ctx.organizationId, clock),
-    cachedSettings(db, ctx.workspaceId, clock),
+    platformIndex(ctx.db, clock),
+    orgIndex(ctx.db, ctx.workspace.organizationId, clock),
+    cachedSettings({ ctx }),
   ]);
-
   const destination = input.destination_country;
   const origin = input.origin_country ?? null;
-  const enabled = settings["restrict.enabled_destinations"];
-  const isEnabled = enabled ? enabled.includes(destination) : platform.importCountries.has(destination);
-  if (!isEnabled) {
-    throw forbidden(`Restricted-goods checks are not enabled for destination ${destination}`);
-  }
+  assertEnabled(settings, platform, destination);
 
   const indexes = org.index ? [platform.index, org.index] : [platform.index];
-  const asOf = new Date(ctx.now()).toISOString().slice(0, 10);
+  const asOf = isoAt(clock.now()).slice(0, 10);
   let matchCount = 0;
   let hasProhibitions = false;
   let hasRestrictions = false;
   const matchedIds: string[][] = [];
-  const items = input.items.map((item) => {
+  const items = input.items.map((item): CheckedItem => {
     const matches: Match[] = checkItem(indexes, { destination, origin, asOf }, item);
     matchCount += matches.length;
-    for (const m of matches) {
-      if (m.rule_type === "prohibition") hasProhibitions = true;
-      if (m.rule_type === "restriction") hasRestrictions = true;
-    }
+    hasProhibitions ||= matches.some((m) => m.rule_type === "prohibition");
+    hasRestrictions ||= matches.some((m) => m.rule_type === "restriction");
     matchedIds.push(matches.map((m) => m.id));
     return {
       sku: item.sku ?? null,
@@ -155,44 +173,30 @@ export async function runCheck(ctx: CheckContext, input: CheckInput) {
     };
   });
 
-  const finishedAt = ctx.now();
-  const durationMs = Math.max(0, Math.round(finishedAt - ctx.startedAt));
-  const createdAt = new Date(finishedAt).toISOString();
-  const usage: UsageInsert = {
-    id: ctx.requestId,
-    workspaceId: ctx.workspaceId,
+  const usage = recordUsage(ctx, {
     kind: "restrict",
-    customerId: ctx.customerId,
-    actor: ctx.actor,
     senderCountryCode: origin,
     receiverCountryCode: destination,
     itemCount: input.items.length,
     matchCount,
-    durationMs,
-    detail: JSON.stringify({
+    detail: {
       data_source: platform.dataSource,
       org_rule_count: org.count,
       as_of: asOf,
       has_prohibitions: hasProhibitions,
       has_restrictions: hasRestrictions,
       matches: matchedIds,
-    }),
-    createdAt,
-  };
-  return {
-    response: {
-      success: true as const,
-      message: "",
-      created_at: createdAt,
-      destination_country: destination,
-      origin_country: origin,
-      items,
-      match_count: matchCount,
-      has_prohibitions: hasProhibitions,
-      has_restrictions: hasRestrictions,
-      duration_ms: durationMs,
     },
-    usage,
+  });
+  return {
+    createdAt: usage.createdAt,
+    destination,
+    origin,
+    items,
+    matchCount,
+    hasProhibitions,
+    hasRestrictions,
+    durationMs: usage.durationMs ?? 0,
   };
 }
 
@@ -202,23 +206,23 @@ export async function runCheck(ctx: CheckContext, input: CheckInput) {
  */
 async function platformIndex(db: Db, clock: Clock): Promise<Platform> {
   const now = clock.now();
-  if (platformCache && now - platformCache.checkedAt < CACHE_TTL_MS) return platformCache;
-  const ds = (await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1))[0] ?? null;
-  const version = ds ? `${ds.version}@${ds.importedAt}` : null;
-  if (platformCache && platformCache.version === version) {
-    platformCache.checkedAt = now;
-    return platformCache;
+  let current = probe;
+  if (!current || current.key !== platformCache.version || now - current.checkedAt >= CACHE_TTL_MS) {
+    const [ds] = await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1);
+    current = {
+      // No dataset loaded is a version of its own: an empty rule set, rebuilt once the data arrives.
+      key: ds ? `${ds.version}@${ds.importedAt}` : "",
+      dataSource: ds ? { version: ds.version, source: ds.source, imported_at: ds.importedAt } : null,
+      checkedAt: now,
+    };
+    probe = current;
   }
-  const rows = version ? await db.select().from(restrictionRules) : [];
-  const index = compileRules(rows.map(platformRule));
-  platformCache = {
-    version,
-    index,
-    importCountries: importCountries(index),
-    dataSource: ds ? { version: ds.version, source: ds.source, imported_at: ds.importedAt } : null,
-    checkedAt: now,
-  };
-  return platformCache;
+  const { key, dataSource } = current;
+  return platformCache.get(key, async () => {
+    const rows = key ? await db.select().from(restrictionRules) : [];
+    const index = compileRules(rows.map(platformRule));
+    return { index, importCountries: importCountries(index), dataSource };
+  });
 }
 
 /** The organization's active rules, compiled; null index when it has none. */
@@ -271,27 +275,21 @@ export const orgRuleToWire = (r: OrgRow) => ({
   created_at: r.createdAt,
 });
 
+const activeRulesOf = (organizationId: string) =>
+  and(eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt));
+
 /** Creates an organization rule; 422 when the organization already holds MAX_ORG_RULES active rules. */
-export async function createOrgRule(
-  db: Db,
-  scope: { organizationId: string; workspaceId: string },
-  input: CreateRuleInput,
-  now: string,
-) {
-  const [{ n }] = (await db
-    .select({ n: count() })
-    .from(orgRestrictionRules)
-    .where(
-      and(eq(orgRestrictionRules.organizationId, scope.organizationId), isNull(orgRestrictionRules.deletedAt)),
-    )) as [{ n: number }];
-  if (n >= MAX_ORG_RULES)
+export async function createOrgRule({ ctx, input }: Call<CreateRuleInput>): Promise<OrgRow> {
+  const organizationId = ctx.workspace.organizationId;
+  const [held] = await ctx.db.select({ n: count() }).from(orgRestrictionRules).where(activeRulesOf(organizationId));
+  if ((held?.n ?? 0) >= MAX_ORG_RULES)
     throw unprocessable(`An organization may hold at most ${MAX_ORG_RULES} custom rules; delete some first`);
   const keywords = input.keywords?.length ? [...new Set(input.keywords)] : null;
-  const rows = await db
+  const [row] = await ctx.db
     .insert(orgRestrictionRules)
     .values({
-      organizationId: scope.organizationId,
-      workspaceId: scope.workspaceId,
+      organizationId,
+      workspaceId: ctx.workspace.id,
       imposingCountry: input.imposing_country_code,
       direction: input.measure_direction,
       ruleType: input.rule_type,
@@ -305,48 +303,38 @@ export async function createOrgRule(
       sourceRef: input.source_ref ?? null,
       validFrom: input.valid_from ?? null,
       validTo: input.valid_to ?? null,
-      createdAt: now,
+      createdAt: isoAt(ctx.deps.clock.now()),
     })
     .returning();
-  orgCache.delete(scope.organizationId);
-  return rows[0]!;
+  orgCache.delete(organizationId);
+  if (!row) throw new Error("custom rule insert returned no row");
+  return row;
 }
 
-/** One page of the organization's active rules, newest first; `startingAfter` is a rule id. */
-export async function listOrgRules(
-  db: Db,
-  organizationId: string,
-  query: { limit: number; starting_after?: string | undefined },
-) {
-  const where = [eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)];
-  if (query.starting_after !== undefined) {
-    const after = Number(query.starting_after);
-    if (!Number.isInteger(after) || after < 1)
-      throw validationFailed([{ field: "starting_after", message: "must be a rule id" }]);
-    where.push(lt(orgRestrictionRules.id, after));
-  }
-  const rows = await db
+/** One page of the organization's active rules, newest first; `starting_after` is a rule id. */
+export async function listOrgRules({
+  ctx,
+  input,
+}: Call<{ limit: number; starting_after?: number | undefined }>): Promise<{ rules: OrgRow[]; hasMore: boolean }> {
+  const where = [activeRulesOf(ctx.workspace.organizationId)];
+  if (input.starting_after !== undefined) where.push(lt(orgRestrictionRules.id, input.starting_after));
+  const rows = await ctx.db
     .select()
     .from(orgRestrictionRules)
     .where(and(...where))
     .orderBy(desc(orgRestrictionRules.id))
-    .limit(query.limit + 1);
-  return { rules: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    .limit(input.limit + 1);
+  return { rules: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }
 
 /** Deletes (soft) an organization's rule; 404 when it is not an active rule of this organization. */
-export async function deleteOrgRule(db: Db, organizationId: string, id: number, now: string) {
-  const rows = await db
+export async function deleteOrgRule({ ctx, input }: Call<{ id: number }>): Promise<void> {
+  const organizationId = ctx.workspace.organizationId;
+  const rows = await ctx.db
     .update(orgRestrictionRules)
-    .set({ deletedAt: now })
-    .where(
-      and(
-        eq(orgRestrictionRules.id, id),
-        eq(orgRestrictionRules.organizationId, organizationId),
-        isNull(orgRestrictionRules.deletedAt),
-      ),
-    )
+    .set({ deletedAt: isoAt(ctx.deps.clock.now()) })
+    .where(and(eq(orgRestrictionRules.id, input.id), activeRulesOf(organizationId)))
     .returning({ id: orgRestrictionRules.id });
   orgCache.delete(organizationId);
-  if (!rows.length) throw notFound(`No custom rule ${id} in this organization`);
+  if (!rows.length) throw notFound(`No custom rule ${input.id} in this organization`);
 }

@@ -4,8 +4,15 @@
  * still use the shared 400 error body.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, scoped, scopedCompute } from "../../http/router";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  newWorkspaceRouter,
+  scoped,
+  scopedCompute,
+} from "../../http/router";
 import { CountryCode } from "../../http/schemas";
 import { screenParty } from "./service";
 
@@ -23,7 +30,7 @@ const partyName = (what: string, example: string) =>
 
 const short = (example: string) => z.string().trim().max(200).optional().openapi({ example });
 
-export const ScreenBody = z
+const ScreenBody = z
   .object({
     name: partyName("name", "Banco Nacional de Cuba"),
     company: partyName("company", "Gazprom Bank").optional().nullable(),
@@ -38,12 +45,9 @@ export const ScreenBody = z
       .strict()
       .optional()
       .openapi({ description: "Informational: validated and recorded in the screening's evidence, not matched" }),
-    type: z
-      .enum(["individual", "entity"])
-      .optional()
-      .openapi({
-        description: "Narrows hits to that party type; vessels, aircraft and unclassified entries stay in scope",
-      }),
+    type: z.enum(["individual", "entity"]).optional().openapi({
+      description: "Narrows hits to that party type; vessels, aircraft and unclassified entries stay in scope",
+    }),
   })
   .strict()
   .openapi("ScreenRequest");
@@ -84,7 +88,7 @@ const MatchSchema = z
   })
   .openapi("ScreeningMatch");
 
-export const ScreenResponse = z
+const ScreenResponse = z
   .object({
     matches: z.array(MatchSchema).openapi({ description: "Best score first; only scores ≥ 0.7; at most 20" }),
     match_count: z.number().int().openapi({ example: 1 }),
@@ -174,25 +178,16 @@ const healthRoute = createRoute({
   },
 });
 
-export const screenRoutes = newRouter()
+export const screenRoutes = newWorkspaceRouter()
   .openapi(screenRoute, async (c) => {
     const body = c.req.valid("json");
-    const clock = c.get("deps").clock;
-    const { result, usage } = await screenParty(
-      {
-        db: createDb(c.env.DB),
-        requestId: c.get("requestId"),
-        workspaceId: c.get("workspace")!.id,
-        customerId: c.get("auth")?.customerId ?? null,
-        actor: c.get("auth")?.clientId ?? null,
-        nowMs: clock.now(),
-        startedAtMs: c.get("startedAt"),
-        elapsedMs: () => clock.now() - c.get("startedAt"),
-      },
-      { name: body.name, company: body.company ?? undefined, type: body.type, address: body.address },
-    );
+    const ctx = c.get("ctx");
+    const result = await screenParty({
+      ctx,
+      input: { name: body.name, company: body.company ?? undefined, type: body.type, address: body.address },
+    });
     // The evidence row goes with the audit row, in the group-committed batch after the response.
-    c.set("usage", usage);
+    c.set("usage", ctx.usage);
     return c.json(result, 200);
   })
   .openapi(healthRoute, (c) => c.json({ status: "ok" as const, service: "screen" as const }, 200));

@@ -8,24 +8,21 @@
  * change rebuilds the index (about 0.3-0.5 s for the full lists) and concurrent requests share that build.
  */
 import { eq, inArray } from "drizzle-orm";
+import type { Call } from "../../core/context";
+import type { DataSource } from "../../core/data-source";
+import { DatasetCache } from "../../core/dataset-cache";
+import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { type EntryType, type IndexInput, ScreenIndex, type ScreenInput, screen } from "../../engines/screen/index";
 import { ApiError } from "../../lib/errors";
-import type { UsageInsert } from "../usage/service";
 
-export const DATASET = "sanctions";
+const DATASET = "sanctions";
 export const VERSION_CHECK_MS = 10_000;
 
-export interface ListInfo {
+interface ListInfo {
   code: string;
   version: string;
-}
-
-export interface DataSource {
-  version: string;
-  source: string;
-  imported_at: string;
 }
 
 interface Loaded {
@@ -36,39 +33,28 @@ interface Loaded {
   details: Map<string, EntryDetail>;
 }
 
-let cache: { loaded: Loaded; checkedAt: number } | undefined;
-let building: { key: string; promise: Promise<Loaded> } | undefined;
+const indexCache = new DatasetCache<Loaded>("screen-index");
 
-/** Drops the per-isolate index (tests that reload the lists use it; production never needs to). */
-export function resetScreenIndex(): void {
-  cache = undefined;
-  building = undefined;
-}
+/**
+ * The last read of the `sanctions` version. It is trusted for VERSION_CHECK_MS only while the cache still
+ * holds the build of that version, so a reset or a failed build re-reads the version at once.
+ */
+let probe: { key: string; dataSource: DataSource; checkedAt: number } | undefined;
+
+const unavailable = () => new ApiError("unavailable", "No sanctions list is loaded; screening is unavailable");
 
 /** The index for the data currently in D1; 503 when no list is loaded. */
 export async function currentIndex(db: Db, nowMs: number): Promise<Loaded> {
-  if (cache && nowMs - cache.checkedAt < VERSION_CHECK_MS) return cache.loaded;
-  const row = (await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1))[0];
-  if (!row) throw new ApiError("unavailable", "No sanctions list is loaded; screening is unavailable");
-  const key = `${row.version}|${row.importedAt}`;
-  if (cache && cache.loaded.key === key) {
-    cache.checkedAt = nowMs;
-    return cache.loaded;
+  let current = probe;
+  if (!current || current.key !== indexCache.version || nowMs - current.checkedAt >= VERSION_CHECK_MS) {
+    const [row] = await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1);
+    if (!row) throw unavailable();
+    const dataSource = { version: row.version, source: row.source, imported_at: row.importedAt };
+    current = { key: `${row.version}|${row.importedAt}`, dataSource, checkedAt: nowMs };
+    probe = current;
   }
-  if (!building || building.key !== key) {
-    const promise = buildIndex(db, key, { version: row.version, source: row.source, imported_at: row.importedAt });
-    building = { key, promise };
-    promise.then(
-      (loaded) => {
-        cache = { loaded, checkedAt: nowMs };
-        if (building?.promise === promise) building = undefined;
-      },
-      () => {
-        if (building?.promise === promise) building = undefined;
-      },
-    );
-  }
-  return building.promise;
+  const { key, dataSource } = current;
+  return indexCache.get(key, () => buildIndex(db, key, dataSource));
 }
 
 async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<Loaded> {
@@ -88,7 +74,7 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
       .from(sanctionEntries)
       .orderBy(sanctionEntries.listCode, sanctionEntries.id),
   ]);
-  if (lists.length === 0) throw new ApiError("unavailable", "No sanctions list is loaded; screening is unavailable");
+  if (lists.length === 0) throw unavailable();
   const input: IndexInput[] = rows.map((r) => ({
     id: r.id,
     listCode: r.listCode,
@@ -99,7 +85,7 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
   return { key, dataSource, lists, index: ScreenIndex.build(input), details: new Map() };
 }
 
-export interface Address {
+interface Address {
   address: string | null;
   city: string | null;
   state: string | null;
@@ -108,7 +94,7 @@ export interface Address {
   note: string | null;
 }
 
-export interface EntryDetail {
+interface EntryDetail {
   name: string;
   alt_names: string[];
   entry_type: EntryType;
@@ -118,7 +104,7 @@ export interface EntryDetail {
   remarks: string | null;
 }
 
-export interface Match {
+interface Match {
   score: number;
   list_code: string;
   /** The listed name or alias the best score came from, and which query (`name` or `company`) hit it. */
@@ -182,76 +168,67 @@ async function details(db: Db, loaded: Loaded, ids: string[]): Promise<Map<strin
   return out;
 }
 
-export interface ScreenContext {
-  db: Db;
-  requestId: string;
-  workspaceId: string;
-  customerId: number | null;
-  actor: string | null;
-  nowMs: number;
-  startedAtMs: number;
-  /** Wall clock for the duration; injected so tests can pin it. */
-  elapsedMs: () => number;
+/** A hit resolved to its listed entry: the index position's id and list, and the entry's stored detail. */
+function resolveHits(loaded: Loaded, hits: ReturnType<typeof screen>, found: Map<string, EntryDetail>) {
+  return hits.map((h) => {
+    const listed = loaded.index.entries[h.entry];
+    const entry = listed && found.get(listed.id);
+    if (!listed || !entry) throw new Error(`screening hit ${h.entry} has no listed entry`);
+    const match: Match = {
+      score: h.score,
+      list_code: listed.listCode,
+      matched_name: h.matchedName,
+      matched_query: h.query,
+      entry,
+    };
+    return { id: listed.id, match };
+  });
 }
 
 /**
- * Screens the request against every loaded list. Returns the answer and its evidence row (inputs, lists and
- * versions, matches returned) under the request id; the caller hands the row to the audit writer, which
- * stores it with the request's audit row in one batch after the response, as for every other engine. The
- * request body itself is archived before the answer leaves (archiveBodyAlongside).
+ * Screens the request against every loaded list and records its evidence row (inputs, lists and versions,
+ * matches returned) under the request id; the audit writer stores it with the request's audit row in one
+ * batch after the response, as for every other engine. The request body itself is archived before the
+ * answer leaves (archiveBodyAlongside).
  */
-export async function screenParty(
-  ctx: ScreenContext,
-  input: ScreenRequest,
-): Promise<{ result: ScreenResult; usage: UsageInsert }> {
-  const loaded = await currentIndex(ctx.db, ctx.nowMs);
+export async function screenParty({ ctx, input }: Call<ScreenRequest>): Promise<ScreenResult> {
+  const loaded = await currentIndex(ctx.db, ctx.deps.clock.now());
   const hits = screen(loaded.index, input);
-  const ids = hits.map((h) => loaded.index.entries[h.entry]!.id);
+  const ids = hits.flatMap((h) => loaded.index.entries[h.entry]?.id ?? []);
   const found = hits.length ? await details(ctx.db, loaded, ids) : new Map<string, EntryDetail>();
-  const matches: Match[] = hits.map((h, i) => ({
-    score: h.score,
-    list_code: loaded.index.entries[h.entry]!.listCode,
-    matched_name: h.matchedName,
-    matched_query: h.query,
-    entry: found.get(ids[i]!)!,
-  }));
-  const result: ScreenResult = {
+  const resolved = resolveHits(loaded, hits, found);
+  const matches = resolved.map((r) => r.match);
+  recordUsage(ctx, {
+    kind: "screen",
+    senderCountryCode: null,
+    receiverCountryCode: null,
+    itemCount: input.company ? 2 : 1,
+    matchCount: matches.length,
+    detail: {
+      input: {
+        name: input.name,
+        company: input.company ?? null,
+        type: input.type ?? null,
+        address: input.address ?? null,
+      },
+      lists: loaded.lists,
+      data_source: loaded.dataSource,
+      threshold: 0.7,
+      matches: resolved.map(({ id, match: m }) => ({
+        id,
+        list_code: m.list_code,
+        source_ref: m.entry.source_ref,
+        name: m.entry.name,
+        matched_name: m.matched_name,
+        matched_query: m.matched_query,
+        score: m.score,
+      })),
+    },
+  });
+  return {
     matches,
     match_count: matches.length,
     searched_lists: loaded.lists.map((l) => l.code),
     data_source: loaded.dataSource,
   };
-  const detail = {
-    input: {
-      name: input.name,
-      company: input.company ?? null,
-      type: input.type ?? null,
-      address: input.address ?? null,
-    },
-    lists: loaded.lists,
-    data_source: loaded.dataSource,
-    threshold: 0.7,
-    matches: matches.map((m, i) => ({
-      id: ids[i],
-      list_code: m.list_code,
-      source_ref: m.entry.source_ref,
-      name: m.entry.name,
-      matched_name: m.matched_name,
-      matched_query: m.matched_query,
-      score: m.score,
-    })),
-  };
-  const usage: UsageInsert = {
-    id: ctx.requestId,
-    workspaceId: ctx.workspaceId,
-    kind: "screen",
-    customerId: ctx.customerId,
-    actor: ctx.actor,
-    itemCount: input.company ? 2 : 1,
-    matchCount: matches.length,
-    durationMs: Math.max(0, Math.round(ctx.elapsedMs())),
-    detail: JSON.stringify(detail),
-    createdAt: new Date(ctx.startedAtMs).toISOString(),
-  };
-  return { result, usage };
 }
