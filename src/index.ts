@@ -4,7 +4,7 @@ import { consumeFlowRuns, FLOWS_QUEUE } from "./jobs/flows";
 import { consumeDeliveries } from "./jobs/webhooks";
 import { systemClock } from "./lib/clock";
 import { systemIds } from "./lib/ids";
-import type { FlowRunMessage } from "./modules/flows/service";
+import type { FlowRunMessage } from "./modules/flows/runs";
 import type { DeliveryMessage } from "./modules/webhooks/service";
 
 export { RateLimiter } from "./durable-objects/rate-limiter";

@@ -123,4 +123,82 @@ describe("settings/api-clients", () => {
     const list = (await (await mine.api("/settings/api-clients")).json()) as { api_clients: Client[] };
     expect(list.api_clients.map((c) => c.id)).not.toContain(theirs.client.id);
   });
+
+  describe("a client manages only clients within its own scopes", () => {
+    const clientRow = (id: string) =>
+      env.DB.prepare("SELECT name, scopes, deleted_at FROM api_clients WHERE id = ?").bind(id).first();
+
+    it("a settings:write-only client cannot amend, strip or delete a client holding consignments:write", async () => {
+      const { api, ws } = await setup(["settings:write"]);
+      const target = await createClient(ws, ["consignments:read", "consignments:write"]);
+      const before = await clientRow(target.id);
+      for (const [method, json] of [
+        ["PATCH", { scopes: [] }],
+        ["PATCH", { name: "renamed" }],
+        ["DELETE", undefined],
+      ] as const) {
+        const res = await api(`/settings/api-clients/${target.id}`, { method, json });
+        expect(res.status).toBe(403);
+        expect(await res.json()).toMatchObject({
+          success: false,
+          error: "forbidden",
+          message:
+            "Cannot manage an API client holding scopes this client does not hold: consignments:read, consignments:write",
+        });
+      }
+      expect(await clientRow(target.id)).toEqual(before);
+      // The untouched client still signs in and keeps its reach.
+      const token = await getToken(ws, target);
+      expect((await call("/admin/api/v1/me", { host: ws.host, token })).status).toBe(200);
+    });
+
+    it("manages a client whose scopes are a subset of its own (settings:write covers settings:read)", async () => {
+      const { api, ws } = await setup(["settings:write", "screen:read"]);
+      const target = await createClient(ws, ["settings:read"]);
+      const renamed = await api(`/settings/api-clients/${target.id}`, { method: "PATCH", json: { name: "Reader" } });
+      expect(renamed.status).toBe(200);
+      const widened = await api(`/settings/api-clients/${target.id}`, {
+        method: "PATCH",
+        json: { scopes: ["settings:read", "screen:read"] },
+      });
+      expect(widened.status).toBe(200);
+      expect(((await widened.json()) as { api_client: Client }).api_client).toMatchObject({
+        name: "Reader",
+        scopes: ["settings:read", "screen:read"],
+      });
+      const deleted = await api(`/settings/api-clients/${target.id}`, { method: "DELETE" });
+      expect(deleted.status).toBe(200);
+      expect(await clientRow(target.id)).toMatchObject({ deleted_at: expect.any(String) });
+
+      const created = await api("/settings/api-clients", { json: { name: "Reader 2", scopes: ["settings:read"] } });
+      expect(created.status).toBe(201);
+    });
+
+    it("cannot widen a manageable client beyond its own scopes", async () => {
+      const { api, ws } = await setup(["settings:write", "screen:read"]);
+      const target = await createClient(ws, ["screen:read"]);
+      const res = await api(`/settings/api-clients/${target.id}`, {
+        method: "PATCH",
+        json: { scopes: ["screen:read", "consignments:write"] },
+      });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({
+        message: "Cannot grant scopes this client does not hold: consignments:write",
+      });
+      expect(await clientRow(target.id)).toMatchObject({ scopes: JSON.stringify(["screen:read"]) });
+    });
+
+    it("judges by the token's scopes: a token narrowed to settings:write cannot delete a broader client", async () => {
+      const { ws, client } = await setup();
+      const target = await createClient(ws, ["consignments:write"]);
+      const narrow = await getToken(ws, client, { scope: "settings:write" });
+      const res = await call(`/admin/api/v1/settings/api-clients/${target.id}`, {
+        host: ws.host,
+        token: narrow,
+        method: "DELETE",
+      });
+      expect(res.status).toBe(403);
+      expect(await clientRow(target.id)).toMatchObject({ deleted_at: null });
+    });
+  });
 });

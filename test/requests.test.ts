@@ -3,8 +3,10 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { uuidv7 } from "uuidv7";
 import { describe, expect, it } from "vitest";
-import { createDb } from "../src/db/client";
+import { baseContext } from "../src/core/context";
 import worker from "../src/index";
+import { systemClock } from "../src/lib/clock";
+import { systemIds } from "../src/lib/ids";
 import { recordInternalRun } from "../src/modules/requests/service";
 import { ADMIN_TOKEN, call, createClient, getToken, insertCustomer, setup } from "./helpers";
 
@@ -21,6 +23,9 @@ interface Row {
   customer_id: number | null;
 }
 type List = { requests: Row[]; has_more: boolean };
+
+/** The context a job has (no request): the test's bindings, the system clock and ids. */
+const jobBase = () => baseContext(env, { clock: systemClock, ids: systemIds });
 
 const idOf = (res: Response) => res.headers.get("X-Request-Id")!;
 
@@ -238,18 +243,19 @@ describe("runs that do not come over HTTP", () => {
   it("are recorded under a UUIDv7 with source flow/internal and read through the same endpoints", async () => {
     const { api, ws } = await setup();
     const id = uuidv7();
-    await recordInternalRun(
-      createDb(env.DB),
-      env.ARCHIVE,
-      {
-        workspaceId: ws.id,
-        source: "flow",
-        route: "flow:consignment.created/add_tags",
-        body: { bytes: '{"tags":["vip"]}', contentType: "application/json" },
-        refs: [{ ref_type: "shipment_ref", ref_value: "FLOW-1" }],
+    await recordInternalRun({
+      ctx: jobBase(),
+      input: {
+        run: {
+          workspaceId: ws.id,
+          source: "flow",
+          route: "flow:consignment.created/add_tags",
+          body: { bytes: '{"tags":["vip"]}', contentType: "application/json" },
+          refs: [{ ref_type: "shipment_ref", ref_value: "FLOW-1" }],
+        },
+        at: { id, nowMs: Date.now() },
       },
-      { id, nowMs: Date.now() },
-    );
+    });
     expect((await list(api, "?source=flow")).requests.map((r) => r.id)).toEqual([id]);
     expect((await list(api, "?ref=FLOW-1")).requests.map((r) => r.id)).toEqual([id]);
     const detail = await api(`/requests/${id}`);
@@ -264,28 +270,34 @@ describe("runs that do not come over HTTP", () => {
 describe("retention", () => {
   it("the cron job purges rows, refs and bodies past the workspace's retention, and records the purge", async () => {
     const { api, ws } = await setup();
-    const db = createDb(env.DB);
     const day = 86_400_000;
     const old = uuidv7();
     const recent = uuidv7();
-    await recordInternalRun(
-      db,
-      env.ARCHIVE,
-      {
-        workspaceId: ws.id,
-        source: "internal",
-        route: "job:test",
-        body: { bytes: "old", contentType: "text/plain" },
-        refs: [{ ref_type: "shipment_ref", ref_value: "OLD-1" }],
+    await recordInternalRun({
+      ctx: jobBase(),
+      input: {
+        run: {
+          workspaceId: ws.id,
+          source: "internal",
+          route: "job:test",
+          body: { bytes: "old", contentType: "text/plain" },
+          refs: [{ ref_type: "shipment_ref", ref_value: "OLD-1" }],
+        },
+        at: { id: old, nowMs: Date.now() - 40 * day },
       },
-      { id: old, nowMs: Date.now() - 40 * day },
-    );
-    await recordInternalRun(
-      db,
-      env.ARCHIVE,
-      { workspaceId: ws.id, source: "internal", route: "job:test", body: { bytes: "new", contentType: "text/plain" } },
-      { id: recent, nowMs: Date.now() - 10 * day },
-    );
+    });
+    await recordInternalRun({
+      ctx: jobBase(),
+      input: {
+        run: {
+          workspaceId: ws.id,
+          source: "internal",
+          route: "job:test",
+          body: { bytes: "new", contentType: "text/plain" },
+        },
+        at: { id: recent, nowMs: Date.now() - 10 * day },
+      },
+    });
     const oldKey = (await env.DB.prepare("SELECT body_key FROM request_audit WHERE id = ?")
       .bind(old)
       .first<{ body_key: string }>())!.body_key;

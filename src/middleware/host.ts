@@ -4,7 +4,7 @@
  * operator surface (`/platform/*`) only on the bare host; both answer 404 JSON elsewhere.
  */
 import { createMiddleware } from "hono/factory";
-import { createDb } from "../db/client";
+import { baseContext } from "../core/context";
 import type { AppEnv, Surface } from "../env";
 import { notFound } from "../lib/errors";
 import { findWorkspaceBySlug } from "../modules/workspaces/service";
@@ -39,7 +39,7 @@ export const hostRouting = createMiddleware<AppEnv>(async (c, next) => {
     return next();
   }
   if (surface === "platform") throw notFound("The platform API is served on the bare host only");
-  const workspace = await findWorkspaceBySlug({ db: createDb(c.env.DB), deps: c.get("deps") }, slug);
+  const workspace = await findWorkspaceBySlug({ ctx: baseContext(c.env, c.get("deps")), input: { slug } });
   if (!workspace) throw notFound(`Unknown workspace '${slug}'`);
   c.set("workspace", workspace);
   return next();

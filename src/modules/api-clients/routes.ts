@@ -1,15 +1,10 @@
 /**
  * `{api}/settings/api-clients`: list and read (settings:read), create, amend, delete (settings:write).
- * A client can grant only scopes it holds itself, and customer-pinned clients cannot manage clients at all:
- * either would let a key widen its own reach.
+ * What a caller may grant and which clients it may manage is the service's rule (see service.ts).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
-import type { Actor } from "../../core/context";
-import { ErrorSchema, errorResponses, json, jsonBody, ListQuery, newRouter, scoped } from "../../http/router";
-import { forbidden } from "../../lib/errors";
-import type { Scope } from "../../lib/scopes";
-import { ApiClientSchema, ApiClientWithSecret, CreateClientBody, ScopesSchema } from "../workspaces/schemas";
+import { ErrorSchema, errorResponses, json, jsonBody, ListQuery, newWorkspaceRouter, scoped } from "../../http/router";
+import { ApiClientSchema, ApiClientWithSecret, CreateClientBody, UpdateClientBody } from "./schemas";
 import { clientToWire, createClient, deleteClient, getClient, listClients, updateClient } from "./service";
 
 const tags = ["Settings: API clients"];
@@ -17,12 +12,10 @@ const IdParam = z.object({
   id: z.string().min(1).max(100).openapi({ example: "apc_019a8f0c5b7e7d2a9c1e4f6a8b0c2d4e" }),
 });
 const notFoundResponse = { 404: json(ErrorSchema, "No such API client in this workspace") };
-
-function assertMayGrant(auth: Actor | undefined, scopes: readonly Scope[]) {
-  if (auth?.customerId != null) throw forbidden("Customer-pinned clients cannot manage API clients");
-  const missing = scopes.filter((s) => !auth?.scopes.includes(s));
-  if (missing.length) throw forbidden(`Cannot grant scopes this client does not hold: ${missing.join(", ")}`);
-}
+const refusedResponse = {
+  403: json(ErrorSchema, "Missing scope, or the target client holds (or would be granted) scopes the caller lacks"),
+};
+const changedResponse = { 409: json(ErrorSchema, "The client's scopes changed while the request ran") };
 
 const list = createRoute({
   method: "get",
@@ -59,6 +52,7 @@ const create = createRoute({
     ),
     422: json(ErrorSchema, "Unknown customer"),
     ...errorResponses,
+    ...refusedResponse,
   },
 });
 
@@ -84,14 +78,14 @@ const update = createRoute({
   ...scoped("settings:write"),
   request: {
     params: IdParam,
-    body: jsonBody(
-      z.object({ name: z.string().trim().min(1).max(200).optional(), scopes: ScopesSchema.optional() }).strict(),
-    ),
+    body: jsonBody(UpdateClientBody),
   },
   responses: {
     200: json(z.object({ success: z.literal(true), message: z.string(), api_client: ApiClientSchema }), "Updated"),
     ...notFoundResponse,
+    ...changedResponse,
     ...errorResponses,
+    ...refusedResponse,
   },
 });
 
@@ -108,30 +102,22 @@ const remove = createRoute({
       "Deleted",
     ),
     ...notFoundResponse,
+    ...changedResponse,
     ...errorResponses,
+    ...refusedResponse,
   },
 });
 
-export const apiClientRoutes = newRouter()
+export const apiClientRoutes = newWorkspaceRouter()
   .openapi(list, async (c) => {
-    const { clients, hasMore } = await listClients(
-      { db: createDb(c.env.DB), deps: c.get("deps") },
-      c.get("workspace")!.id,
-      c.req.valid("query"),
-    );
+    const { clients, hasMore } = await listClients({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json(
       { success: true as const, message: "", api_clients: clients.map(clientToWire), has_more: hasMore },
       200,
     );
   })
   .openapi(create, async (c) => {
-    const input = c.req.valid("json");
-    assertMayGrant(c.get("auth"), input.scopes);
-    const { client, secret } = await createClient(
-      { db: createDb(c.env.DB), deps: c.get("deps") },
-      c.get("workspace")!.id,
-      input,
-    );
+    const { client, secret } = await createClient({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json(
       {
         success: true as const,
@@ -142,27 +128,16 @@ export const apiClientRoutes = newRouter()
     );
   })
   .openapi(get, async (c) => {
-    const client = await getClient(
-      { db: createDb(c.env.DB), deps: c.get("deps") },
-      c.get("workspace")!.id,
-      c.req.valid("param").id,
-    );
+    const client = await getClient({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", api_client: clientToWire(client) }, 200);
   })
   .openapi(update, async (c) => {
-    const input = c.req.valid("json");
-    assertMayGrant(c.get("auth"), input.scopes ?? []);
-    const client = await updateClient(
-      { db: createDb(c.env.DB), deps: c.get("deps") },
-      c.get("workspace")!.id,
-      c.req.valid("param").id,
-      input,
-    );
+    const input = { id: c.req.valid("param").id, patch: c.req.valid("json") };
+    const client = await updateClient({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "API client updated", api_client: clientToWire(client) }, 200);
   })
   .openapi(remove, async (c) => {
-    assertMayGrant(c.get("auth"), []);
     const { id } = c.req.valid("param");
-    await deleteClient({ db: createDb(c.env.DB), deps: c.get("deps") }, c.get("workspace")!.id, id);
+    await deleteClient({ ctx: c.get("ctx"), input: { id } });
     return c.json({ success: true as const, message: "API client deleted", deleted: true as const, id }, 200);
   });

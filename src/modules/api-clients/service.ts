@@ -2,15 +2,19 @@
  * API clients of a workspace: created by the platform API or under settings, listed, amended, deleted.
  * Secrets are 32 random bytes shown once and stored as SHA-256; lookups for authentication go through a
  * 30-second per-isolate cache, so amendments and deletions reach every isolate within 60 s.
+ *
+ * Under settings a client manages other clients only within its own reach: it may grant only scopes it holds,
+ * and may amend or delete only a client whose scopes it holds too, or a `settings:write` key could strip or
+ * delete a more powerful key (or hand its scopes to a new one). Customer-pinned clients manage none.
  */
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import type { Actor, BaseContext, Call } from "../../core/context";
 import { apiClients, customers } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { randomToken, sha256Hex } from "../../lib/crypto";
-import { notFound, unprocessable } from "../../lib/errors";
-import type { Scope } from "../../lib/scopes";
+import { conflict, forbidden, notFound, unprocessable } from "../../lib/errors";
+import { hasScope, type Scope } from "../../lib/scopes";
 import { TtlCache } from "../../lib/ttl-cache";
-import type { ServiceCtx } from "../workspaces/service";
 
 type ClientRow = typeof apiClients.$inferSelect;
 
@@ -49,33 +53,40 @@ export const clientToWire = (c: ClientRecord) => ({
 const authCache = new TtlCache<ClientRecord | null>(30_000);
 
 /** The live record behind a token's subject, or null when the client was deleted. */
-export async function loadClientForAuth({ db, deps }: ServiceCtx, clientRowId: string): Promise<ClientRecord | null> {
-  const cached = authCache.get(clientRowId, deps.clock);
+export async function loadClientForAuth({
+  ctx,
+  input,
+}: Call<{ clientRowId: string }, BaseContext>): Promise<ClientRecord | null> {
+  const cached = authCache.get(input.clientRowId, ctx.deps.clock);
   if (cached !== undefined) return cached;
-  const rows = await db
+  const [row] = await ctx.db
     .select()
     .from(apiClients)
-    .where(and(eq(apiClients.id, clientRowId), isNull(apiClients.deletedAt)))
+    .where(and(eq(apiClients.id, input.clientRowId), isNull(apiClients.deletedAt)))
     .limit(1);
-  const value = rows[0] ? toRecord(rows[0]) : null;
-  authCache.set(clientRowId, value, deps.clock);
+  const value = row ? toRecord(row) : null;
+  authCache.set(input.clientRowId, value, ctx.deps.clock);
   return value;
 }
 
 /** Finds an active client by its public client_id within one workspace (token endpoint). */
-export async function findClientByClientId(
-  { db }: ServiceCtx,
-  workspaceId: string,
-  clientId: string,
-): Promise<(ClientRecord & { secretHash: string }) | null> {
-  const rows = await db
+export async function findClientByClientId({
+  ctx,
+  input,
+}: Call<{ workspaceId: string; clientId: string }, BaseContext>): Promise<
+  (ClientRecord & { secretHash: string }) | null
+> {
+  const [row] = await ctx.db
     .select()
     .from(apiClients)
     .where(
-      and(eq(apiClients.clientId, clientId), eq(apiClients.workspaceId, workspaceId), isNull(apiClients.deletedAt)),
+      and(
+        eq(apiClients.clientId, input.clientId),
+        eq(apiClients.workspaceId, input.workspaceId),
+        isNull(apiClients.deletedAt),
+      ),
     )
     .limit(1);
-  const row = rows[0];
   return row ? { ...toRecord(row), secretHash: row.secretHash } : null;
 }
 
@@ -85,16 +96,24 @@ export interface CreateClientInput {
   customer_id?: number | null | undefined;
 }
 
-/** Creates a client; returns the record and the one-time secret. 422 when the customer is not in the workspace. */
-export async function createClient(
-  ctx: ServiceCtx,
-  workspaceId: string,
-  input: CreateClientInput,
-): Promise<{ client: ClientRecord; secret: string }> {
-  const { db, deps } = ctx;
-  const customerId = input.customer_id ?? null;
+export interface CreatedClient {
+  client: ClientRecord;
+  /** The one-time secret: only its hash is stored. */
+  secret: string;
+}
+
+/**
+ * Inserts a client into a workspace with no caller to check: the operator path (platform API), and the last
+ * step of `createClient`. 422 when the customer is not in the workspace.
+ */
+export async function provisionClient({
+  ctx,
+  input,
+}: Call<{ workspaceId: string; client: CreateClientInput }, BaseContext>): Promise<CreatedClient> {
+  const { workspaceId, client } = input;
+  const customerId = client.customer_id ?? null;
   if (customerId !== null) {
-    const found = await db
+    const found = await ctx.db
       .select({ id: customers.id })
       .from(customers)
       .where(and(eq(customers.id, customerId), eq(customers.workspaceId, workspaceId)))
@@ -104,22 +123,52 @@ export async function createClient(
         errors: [`customer_id: no customer ${customerId} in this workspace`],
       });
   }
-  const now = isoAt(deps.clock.now());
+  const now = isoAt(ctx.deps.clock.now());
   const secret = randomToken(32, "cs_");
   const row: ClientRow = {
-    id: deps.ids.prefixed("apc"),
+    id: ctx.deps.ids.prefixed("apc"),
     workspaceId,
-    name: input.name,
+    name: client.name,
     clientId: randomToken(16, "ci_"),
     secretHash: await sha256Hex(secret),
-    scopes: JSON.stringify([...new Set(input.scopes)]),
+    scopes: JSON.stringify([...new Set(client.scopes)]),
     customerId,
     createdAt: now,
     updatedAt: now,
     deletedAt: null,
   };
-  await db.insert(apiClients).values(row);
+  await ctx.db.insert(apiClients).values(row);
   return { client: toRecord(row), secret };
+}
+
+/** The scopes of `wanted` the actor does not hold (`settings:write` covers `settings:read`). */
+function notHeld(actor: Actor, wanted: readonly Scope[]): Scope[] {
+  return [...new Set(wanted.filter((s) => !hasScope(actor.scopes, s)))];
+}
+
+function assertUnpinned(actor: Actor): void {
+  if (actor.customerId !== null) throw forbidden("Customer-pinned clients cannot manage API clients");
+}
+
+/** 403 unless the actor holds every scope it would grant. */
+function assertMayGrant(actor: Actor, scopes: readonly Scope[]): void {
+  assertUnpinned(actor);
+  const missing = notHeld(actor, scopes);
+  if (missing.length) throw forbidden(`Cannot grant scopes this client does not hold: ${missing.join(", ")}`);
+}
+
+/** 403 unless the actor holds every scope the target client holds now. */
+function assertMayManage(actor: Actor, target: ClientRecord): void {
+  assertUnpinned(actor);
+  const missing = notHeld(actor, target.scopes);
+  if (missing.length)
+    throw forbidden(`Cannot manage an API client holding scopes this client does not hold: ${missing.join(", ")}`);
+}
+
+/** Creates a client in the caller's workspace with at most the caller's scopes; the secret is returned once. */
+export async function createClient({ ctx, input }: Call<CreateClientInput>): Promise<CreatedClient> {
+  assertMayGrant(ctx.actor, input.scopes);
+  return provisionClient({ ctx, input: { workspaceId: ctx.workspace.id, client: input } });
 }
 
 export interface ListClientsInput {
@@ -128,10 +177,13 @@ export interface ListClientsInput {
 }
 
 /** Newest first, keyset on the time-sortable id. */
-export async function listClients({ db }: ServiceCtx, workspaceId: string, input: ListClientsInput) {
-  const conditions = [eq(apiClients.workspaceId, workspaceId), isNull(apiClients.deletedAt)];
+export async function listClients({
+  ctx,
+  input,
+}: Call<ListClientsInput>): Promise<{ clients: ClientRecord[]; hasMore: boolean }> {
+  const conditions = [eq(apiClients.workspaceId, ctx.workspace.id), isNull(apiClients.deletedAt)];
   if (input.starting_after) conditions.push(lt(apiClients.id, input.starting_after));
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(apiClients)
     .where(and(...conditions))
@@ -140,14 +192,19 @@ export async function listClients({ db }: ServiceCtx, workspaceId: string, input
   return { clients: rows.slice(0, input.limit).map(toRecord), hasMore: rows.length > input.limit };
 }
 
-export async function getClient({ db }: ServiceCtx, workspaceId: string, id: string): Promise<ClientRecord> {
-  const rows = await db
+/** The live row of a client of the context's workspace; 404 for another workspace's or a deleted client. */
+async function loadRow({ ctx, input }: Call<{ id: string }>): Promise<ClientRow> {
+  const [row] = await ctx.db
     .select()
     .from(apiClients)
-    .where(and(eq(apiClients.id, id), eq(apiClients.workspaceId, workspaceId), isNull(apiClients.deletedAt)))
+    .where(and(eq(apiClients.id, input.id), eq(apiClients.workspaceId, ctx.workspace.id), isNull(apiClients.deletedAt)))
     .limit(1);
-  if (!rows[0]) throw notFound(`API client '${id}' not found`);
-  return toRecord(rows[0]);
+  if (!row) throw notFound(`API client '${input.id}' not found`);
+  return row;
+}
+
+export async function getClient(call: Call<{ id: string }>): Promise<ClientRecord> {
+  return toRecord(await loadRow(call));
 }
 
 export interface UpdateClientInput {
@@ -155,23 +212,46 @@ export interface UpdateClientInput {
   scopes?: Scope[] | undefined;
 }
 
-export async function updateClient(ctx: ServiceCtx, workspaceId: string, id: string, input: UpdateClientInput) {
-  const current = await getClient(ctx, workspaceId, id);
-  const now = isoAt(ctx.deps.clock.now());
-  const patch: Partial<ClientRow> = { updatedAt: now };
-  if (input.name !== undefined) patch.name = input.name;
-  if (input.scopes !== undefined) patch.scopes = JSON.stringify([...new Set(input.scopes)]);
-  await ctx.db.update(apiClients).set(patch).where(eq(apiClients.id, current.id));
-  authCache.delete(id);
-  return getClient(ctx, workspaceId, id);
+/**
+ * The write of an amendment or deletion, guarded on the scopes the caller was checked against: if they changed
+ * in between (another request widened them), nothing is written and the caller gets a 409, or a 404 when the
+ * client was deleted meanwhile.
+ */
+async function writeChecked(
+  call: Call<{ id: string }>,
+  checked: ClientRow,
+  patch: Partial<ClientRow>,
+): Promise<ClientRow> {
+  const { ctx } = call;
+  const [row] = await ctx.db
+    .update(apiClients)
+    .set(patch)
+    .where(and(eq(apiClients.id, checked.id), isNull(apiClients.deletedAt), eq(apiClients.scopes, checked.scopes)))
+    .returning();
+  authCache.delete(checked.id);
+  if (row) return row;
+  await loadRow(call);
+  throw conflict(`API client '${checked.id}' changed while this request ran; read it again and retry`);
+}
+
+/** Renames a client or replaces its scopes; both the client's current and its new scopes must be the caller's. */
+export async function updateClient({
+  ctx,
+  input,
+}: Call<{ id: string; patch: UpdateClientInput }>): Promise<ClientRecord> {
+  const current = await loadRow({ ctx, input });
+  assertMayManage(ctx.actor, toRecord(current));
+  const { name, scopes } = input.patch;
+  if (scopes !== undefined) assertMayGrant(ctx.actor, scopes);
+  const patch: Partial<ClientRow> = { updatedAt: isoAt(ctx.deps.clock.now()) };
+  if (name !== undefined) patch.name = name;
+  if (scopes !== undefined) patch.scopes = JSON.stringify([...new Set(scopes)]);
+  return toRecord(await writeChecked({ ctx, input }, current, patch));
 }
 
 /** Soft-deletes: tokens stop working (within 60 s everywhere, at once in this isolate). */
-export async function deleteClient(ctx: ServiceCtx, workspaceId: string, id: string): Promise<void> {
-  const current = await getClient(ctx, workspaceId, id);
-  await ctx.db
-    .update(apiClients)
-    .set({ deletedAt: isoAt(ctx.deps.clock.now()) })
-    .where(eq(apiClients.id, current.id));
-  authCache.delete(id);
+export async function deleteClient({ ctx, input }: Call<{ id: string }>): Promise<void> {
+  const current = await loadRow({ ctx, input });
+  assertMayManage(ctx.actor, toRecord(current));
+  await writeChecked({ ctx, input }, current, { deletedAt: isoAt(ctx.deps.clock.now()) });
 }

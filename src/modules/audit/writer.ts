@@ -5,13 +5,15 @@
  * that belongs to another request, and every buffered row is covered by the waitUntil of the request that
  * scheduled the flush. Under load, many rows share one D1 round trip and one transaction instead of one each.
  */
+import type { BatchItem } from "drizzle-orm/batch";
+import type { UsageLogInsert } from "../../core/context";
+import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
 import { requestAudit, usageLog } from "../../db/schema/index";
 import type { Ref } from "../../engines/refs/extract";
-import type { UsageLogInsert } from "../../env";
-import { refInserts } from "../requests/service";
+import { refInserts } from "./service";
 
-export type AuditInsert = typeof requestAudit.$inferInsert;
+type AuditInsert = typeof requestAudit.$inferInsert;
 
 interface Entry {
   row: AuditInsert;
@@ -21,8 +23,6 @@ interface Entry {
   refs: () => Promise<Ref[]>;
 }
 
-/** 18 columns a row: five rows keep a statement under D1's 100 bound parameters. */
-const ROWS_PER_INSERT = 5;
 /**
  * How long a flush waits for company (var AUDIT_FLUSH_MS). 50 ms is invisible to callers (the rows are written
  * after their responses) and long enough that a steady stream of requests shares one D1 write transaction per
@@ -69,19 +69,17 @@ async function flushSoon(db: Db, windowMs: number): Promise<void> {
 }
 
 export async function writeEntries(db: Db, entries: Entry[]): Promise<void> {
-  if (!entries.length) return;
-  const statements = [];
-  for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
-    statements.push(db.insert(requestAudit).values(entries.slice(i, i + ROWS_PER_INSERT).map((e) => e.row)));
-  }
-  const usage = entries.map((e) => e.usage).filter((u): u is UsageLogInsert => Boolean(u));
-  // 12 columns a row: eight rows keep a statement under D1's 100 bound parameters.
-  for (let i = 0; i < usage.length; i += 8) statements.push(db.insert(usageLog).values(usage.slice(i, i + 8)) as never);
+  const auditRows = entries.map((e) => e.row);
+  const usageRows = entries.flatMap((e) => (e.usage ? [e.usage] : []));
+  const statements: BatchItem<"sqlite">[] = [
+    ...chunkedInserts(db, requestAudit, auditRows),
+    ...chunkedInserts(db, usageLog, usageRows),
+  ];
   for (const e of entries) {
     const refs = await e.refs();
     if (refs.length && e.row.workspaceId)
-      statements.push(...(refInserts(db, e.row.workspaceId, e.row.id, refs, e.row.createdAt) as never[]));
+      statements.push(...refInserts(db, e.row.workspaceId, e.row.id, refs, e.row.createdAt));
   }
   const [first, ...rest] = statements;
-  await db.batch([first!, ...rest]);
+  if (first) await db.batch([first, ...rest]);
 }

@@ -18,7 +18,7 @@ export interface TokenClaims {
   jti: string;
 }
 
-export async function issueToken(
+export async function signToken(
   secret: string,
   claims: Omit<TokenClaims, "iat" | "exp" | "jti">,
   nowMs: number,
@@ -84,7 +84,11 @@ export async function verifyTokenCached(secret: string, token: string, nowMs: nu
   }
   const result = await verifyToken(secret, token, nowMs);
   if (result.ok) {
-    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    // Full: drop the oldest entry (a Map iterates in insertion order).
+    if (verified.size >= VERIFIED_MAX) {
+      const oldest = verified.keys().next();
+      if (!oldest.done) verified.delete(oldest.value);
+    }
     verified.set(key, { claims: result.claims, until: nowMs + VERIFIED_TTL_MS });
   }
   return result;

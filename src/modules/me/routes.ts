@@ -1,11 +1,9 @@
 /** `GET {api}/me`: who the token is, where, and what it may do. No scope needed beyond a valid token. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { createDb } from "../../db/client";
-import { customers } from "../../db/schema/index";
-import { errorResponses, json, newRouter } from "../../http/router";
+import { errorResponses, json, newWorkspaceRouter } from "../../http/router";
 import { WorkspaceSchema } from "../workspaces/schemas";
 import { workspaceToWire } from "../workspaces/service";
+import { describeCaller } from "./service";
 
 const MeResponse = z
   .object({
@@ -28,27 +26,17 @@ const me = createRoute({
   responses: { 200: json(MeResponse, "The caller"), ...errorResponses },
 });
 
-export const meRoutes = newRouter().openapi(me, async (c) => {
-  const ws = c.get("workspace")!;
-  const auth = c.get("auth")!;
-  let customer: { id: number; name: string } | null = null;
-  if (auth.customerId != null) {
-    const rows = await createDb(c.env.DB)
-      .select({ id: customers.id, name: customers.name })
-      .from(customers)
-      .where(and(eq(customers.id, auth.customerId), eq(customers.workspaceId, ws.id)))
-      .limit(1);
-    customer = rows[0] ?? null;
-  }
+export const meRoutes = newWorkspaceRouter().openapi(me, async (c) => {
+  const { workspace, actor, customer } = await describeCaller({ ctx: c.get("ctx"), input: {} });
   return c.json(
     {
       success: true as const,
       message: "",
-      workspace: workspaceToWire(ws),
-      api_client: { id: auth.clientRowId, client_id: auth.clientId, name: auth.clientName },
-      scopes: auth.scopes,
+      workspace: workspaceToWire(workspace),
+      api_client: { id: actor.clientRowId, client_id: actor.clientId, name: actor.clientName },
+      scopes: actor.scopes,
       customer,
-      mode: ws.mode,
+      mode: workspace.mode,
     },
     200,
   );

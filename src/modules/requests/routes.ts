@@ -4,13 +4,17 @@
  * client sees only its customer's requests.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
-import { ErrorSchema, errorResponses, json, newRouter } from "../../http/router";
+import { ErrorSchema, errorResponses, json, newWorkspaceRouter } from "../../http/router";
 import { requireScope } from "../../middleware/auth";
-import { getBody, getRequest, listRequests, METHODS, requestToWire, SOURCES, SURFACES } from "./service";
+import { getRequest, getRequestBody, listRequests, METHODS, requestToWire, SOURCES, SURFACES } from "./service";
 
 const tags = ["Request archive"];
-const guard = { middleware: [requireScope("requests:read")], security: [{ oauth2: ["requests:read"] }] };
+// A customer-pinned client reads only its own requests (the service filters by its customer).
+const guard = {
+  middleware: [requireScope("requests:read")],
+  security: [{ oauth2: ["requests:read"] }],
+  "x-customer-pinned": "scoped" as const,
+};
 
 const RequestRow = z
   .object({
@@ -44,16 +48,11 @@ const ListQuery = z
       .uuid()
       .optional()
       .openapi({ description: "Keyset cursor: a request id; the page holds older requests" }),
-    path_prefix: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .openapi({
-        example: "/admin/api/v1/consignments",
-        description:
-          "Case-sensitive prefix of the request path (internal runs have paths such as `job:archive-retention` or `flow:...`)",
-      }),
+    path_prefix: z.string().min(1).max(500).optional().openapi({
+      example: "/admin/api/v1/consignments",
+      description:
+        "Case-sensitive prefix of the request path (internal runs have paths such as `job:archive-retention` or `flow:...`)",
+    }),
     surface: z.enum(SURFACES).optional(),
     method: z.enum(METHODS).optional(),
     outcome: z.enum(["completed", "failed"]).optional(),
@@ -61,16 +60,11 @@ const ListQuery = z
       .enum(SOURCES)
       .optional()
       .openapi({ description: "`http` for API calls; `internal` / `flow` for runs that did not come over HTTP" }),
-    ref: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({
-        example: "SHP-1001",
-        description:
-          "An identifier extracted from archived bodies (shipment ref, tracking number, external code, declaration ref, order ref...)",
-      }),
+    ref: z.string().min(1).max(200).optional().openapi({
+      example: "SHP-1001",
+      description:
+        "An identifier extracted from archived bodies (shipment ref, tracking number, external code, declaration ref, order ref...)",
+    }),
     ref_type: z
       .string()
       .min(1)
@@ -138,33 +132,17 @@ const body = createRoute({
   },
 });
 
-export const requestRoutes = newRouter()
+export const requestRoutes = newWorkspaceRouter()
   .openapi(list, async (c) => {
-    const { rows, hasMore } = await listRequests(
-      createDb(c.env.DB),
-      c.get("workspace")!.id,
-      c.req.valid("query"),
-      c.get("auth")?.customerId ?? null,
-    );
+    const { rows, hasMore } = await listRequests({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", requests: rows.map(requestToWire), has_more: hasMore }, 200);
   })
   .openapi(get, async (c) => {
-    const { row, refs } = await getRequest(
-      createDb(c.env.DB),
-      c.get("workspace")!.id,
-      c.req.valid("param").id,
-      c.get("auth")?.customerId ?? null,
-    );
+    const { row, refs } = await getRequest({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", request: requestToWire(row), refs }, 200);
   })
   .openapi(body, async (c) => {
-    const { row } = await getRequest(
-      createDb(c.env.DB),
-      c.get("workspace")!.id,
-      c.req.valid("param").id,
-      c.get("auth")?.customerId ?? null,
-    );
-    const obj = await getBody(c.env.ARCHIVE, row);
+    const obj = await getRequestBody({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return new Response(obj.body, {
       status: 200,
       headers: {

@@ -2,18 +2,18 @@
  * The request archive: search the audit trail, read one request with its refs, stream its archived body,
  * record runs that do not come over HTTP, and purge what is past a workspace's retention.
  */
-
 import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client";
+import type { BaseContext, Call, ServiceContext } from "../../core/context";
+import { chunksFor } from "../../db/bulk";
 import { requestAudit, requestRefs, workspaces } from "../../db/schema/index";
 import type { Ref } from "../../engines/refs/extract";
 import { isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import { archiveKey } from "../../middleware/archive";
-import { outcomeOf } from "../audit/service";
+import { outcomeOf, refInserts } from "../audit/service";
 
-export type AuditRow = typeof requestAudit.$inferSelect;
+type AuditRow = typeof requestAudit.$inferSelect;
 
 export const SURFACES = ["api", "admin-api", "account-api", "cds"] as const;
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -51,9 +51,9 @@ export const requestToWire = (r: AuditRow) => ({
 });
 
 /** Who may see which rows: the workspace, narrowed to one customer for a customer-pinned client. */
-function visible(workspaceId: string, customerId: number | null): SQL[] {
-  const scope = [eq(requestAudit.workspaceId, workspaceId)];
-  if (customerId !== null) scope.push(eq(requestAudit.customerId, customerId));
+function visible(ctx: ServiceContext): SQL[] {
+  const scope = [eq(requestAudit.workspaceId, ctx.workspace.id)];
+  if (ctx.actor.customerId !== null) scope.push(eq(requestAudit.customerId, ctx.actor.customerId));
   return scope;
 }
 
@@ -61,8 +61,12 @@ function visible(workspaceId: string, customerId: number | null): SQL[] {
  * Newest first by id (UUIDv7, so by time). `starting_after` is a request id: the page holds older requests,
  * so requests that arrive while a client pages never shift what it sees.
  */
-export async function listRequests(db: Db, workspaceId: string, q: RequestQuery, customerId: number | null) {
-  const where = visible(workspaceId, customerId);
+export async function listRequests({
+  ctx,
+  input: q,
+}: Call<RequestQuery>): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
+  const { db } = ctx;
+  const where = visible(ctx);
   if (q.starting_after) where.push(lt(requestAudit.id, q.starting_after));
   // Exact, case-sensitive prefix (SQLite's LIKE folds ASCII case and needs escaping).
   if (q.path_prefix) where.push(sql`substr(${requestAudit.path}, 1, ${q.path_prefix.length}) = ${q.path_prefix}`);
@@ -71,7 +75,7 @@ export async function listRequests(db: Db, workspaceId: string, q: RequestQuery,
   if (q.outcome) where.push(eq(requestAudit.outcome, q.outcome));
   if (q.source) where.push(eq(requestAudit.source, q.source));
   if (q.ref) {
-    const refWhere = [eq(requestRefs.workspaceId, workspaceId), eq(requestRefs.refValue, q.ref)];
+    const refWhere = [eq(requestRefs.workspaceId, ctx.workspace.id), eq(requestRefs.refValue, q.ref)];
     if (q.ref_type) refWhere.push(eq(requestRefs.refType, q.ref_type));
     where.push(
       inArray(
@@ -92,44 +96,40 @@ export async function listRequests(db: Db, workspaceId: string, q: RequestQuery,
   return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 
-export async function getRequest(db: Db, workspaceId: string, id: string, customerId: number | null) {
-  const rows = await db
+/** One visible row; 404 for another workspace's request or (pinned client) another customer's. */
+async function loadRequest({ ctx, input }: Call<{ id: string }>): Promise<AuditRow> {
+  const [row] = await ctx.db
     .select()
     .from(requestAudit)
-    .where(and(...visible(workspaceId, customerId), eq(requestAudit.id, id)))
+    .where(and(...visible(ctx), eq(requestAudit.id, input.id)))
     .limit(1);
-  const row = rows[0];
-  if (!row) throw notFound(`Request '${id}' not found in this workspace`);
-  const refs = await db
+  if (!row) throw notFound(`Request '${input.id}' not found in this workspace`);
+  return row;
+}
+
+export async function getRequest({
+  ctx,
+  input,
+}: Call<{ id: string }>): Promise<{ row: AuditRow; refs: { ref_type: string; ref_value: string }[] }> {
+  const row = await loadRequest({ ctx, input });
+  const refs = await ctx.db
     .select({ ref_type: requestRefs.refType, ref_value: requestRefs.refValue })
     .from(requestRefs)
-    .where(and(eq(requestRefs.workspaceId, workspaceId), eq(requestRefs.requestId, id)))
+    .where(and(eq(requestRefs.workspaceId, ctx.workspace.id), eq(requestRefs.requestId, input.id)))
     .orderBy(requestRefs.id);
   return { row, refs };
 }
 
-/** The archived body object, or a 404 that says why (no body, or purged). */
-export async function getBody(archive: R2Bucket, row: AuditRow): Promise<R2ObjectBody> {
+/** A visible request's archived body object, or a 404 that says why (no such request, no body, or purged). */
+export async function getRequestBody({ ctx, input }: Call<{ id: string }>): Promise<R2ObjectBody> {
+  const row = await loadRequest({ ctx, input });
   if (!row.hasBody || !row.bodyKey) throw notFound("This request had no body");
-  const obj = await archive.get(row.bodyKey);
+  const obj = await ctx.env.ARCHIVE.get(row.bodyKey);
   if (!obj) throw notFound("The archived body is no longer available");
   return obj;
 }
 
-/** Insert statements for a request's refs (batched with its audit row). */
-export function refInserts(db: Db, workspaceId: string, requestId: string, refs: Ref[], createdAt: string) {
-  const out = [];
-  // 5 values a row: stay well under D1's 100 bound parameters per statement.
-  for (let i = 0; i < refs.length; i += 15) {
-    const chunk = refs
-      .slice(i, i + 15)
-      .map((r) => ({ requestId, workspaceId, refType: r.ref_type, refValue: r.ref_value, createdAt }));
-    out.push(db.insert(requestRefs).values(chunk));
-  }
-  return out;
-}
-
-export interface InternalRun {
+interface InternalRun {
   workspaceId: string;
   source: "internal" | "flow";
   /** What ran, e.g. `flow:consignment.created/add_tags` or `job:archive-retention`. */
@@ -144,31 +144,41 @@ export interface InternalRun {
   refs?: Ref[];
 }
 
-/**
- * Records a run that did not come over HTTP under a fresh UUIDv7, with its input archived in R2 first, so the
- * same archive endpoints read it. Returns the run id.
- */
-export async function recordInternalRun(
-  db: Db,
-  archive: R2Bucket,
+interface RecordRunInput {
+  run: InternalRun;
+  /** The run's id and time; a fresh UUIDv7 and the clock's now by default. */
+  at?: { id: string; nowMs: number } | undefined;
+  /** Statements committed in the same batch as the audit row (the run's own effects). */
+  alongside?: BatchItem<"sqlite">[] | undefined;
+}
+
+/** The archived input of a run: stored in R2 before its row is written, so the row never points at nothing. */
+async function archiveRunBody(
+  ctx: BaseContext,
   run: InternalRun,
   at: { id: string; nowMs: number },
-  /** Statements committed in the same batch as the audit row (the run's own effects). */
-  alongside: BatchItem<"sqlite">[] = [],
-): Promise<string> {
+): Promise<{ key: string; size: number; contentType: string } | null> {
+  if (!run.body) return null;
+  const bytes = typeof run.body.bytes === "string" ? new TextEncoder().encode(run.body.bytes) : run.body.bytes;
+  const key = archiveKey(run.workspaceId, at.nowMs, at.id);
+  await ctx.env.ARCHIVE.put(key, bytes, {
+    httpMetadata: { contentType: run.body.contentType },
+    customMetadata: { request_id: at.id, source: run.source },
+  });
+  return { key, size: bytes.byteLength, contentType: run.body.contentType };
+}
+
+/**
+ * Records a run that did not come over HTTP under a UUIDv7, with its input archived in R2 first, so the same
+ * archive endpoints read it. Returns the run id.
+ */
+export async function recordInternalRun({ ctx, input }: Call<RecordRunInput, BaseContext>): Promise<string> {
+  const { run } = input;
+  const at = input.at ?? { id: ctx.deps.ids.requestId(), nowMs: ctx.deps.clock.now() };
   const createdAt = isoAt(at.nowMs);
   const status = run.httpStatus ?? 200;
-  let body: { key: string; size: number; contentType: string } | null = null;
-  if (run.body) {
-    const bytes = typeof run.body.bytes === "string" ? new TextEncoder().encode(run.body.bytes) : run.body.bytes;
-    const key = archiveKey(run.workspaceId, at.nowMs, at.id);
-    await archive.put(key, bytes, {
-      httpMetadata: { contentType: run.body.contentType },
-      customMetadata: { request_id: at.id, source: run.source },
-    });
-    body = { key, size: bytes.byteLength, contentType: run.body.contentType };
-  }
-  const insertRow = db.insert(requestAudit).values({
+  const body = await archiveRunBody(ctx, run, at);
+  const insertRow = ctx.db.insert(requestAudit).values({
     id: at.id,
     workspaceId: run.workspaceId,
     surface: "internal",
@@ -188,47 +198,74 @@ export async function recordInternalRun(
     errorSummary: run.errorSummary ?? null,
     createdAt,
   });
-  await db.batch([insertRow, ...refInserts(db, run.workspaceId, at.id, run.refs ?? [], createdAt), ...alongside]);
+  const refs = refInserts(ctx.db, run.workspaceId, at.id, run.refs ?? [], createdAt);
+  await ctx.db.batch([insertRow, ...refs, ...(input.alongside ?? [])]);
   return at.id;
 }
 
 /** Rows purged per workspace per run: bounded so one cron invocation stays short; the next run continues. */
-export const PURGE_BATCH = 500;
+const PURGE_BATCH = 500;
 
 /**
- * Deletes audit rows, their refs and their archived bodies older than each workspace's retention. Bodies go
- * first: if the run dies midway, the rows that remain still point at what is left, and the next run finishes.
+ * Deletes one workspace's audit rows, their refs and their archived bodies older than the cutoff; returns how
+ * many rows went. Bodies go first: if the run dies midway, the rows that remain still point at what is left,
+ * and the next run finishes.
  */
-export async function purgeExpired(
-  db: Db,
-  archive: R2Bucket,
-  nowMs: number,
-): Promise<{ workspaceId: string; purged: number }[]> {
-  const all = await db.select({ id: workspaces.id, days: workspaces.archiveRetentionDays }).from(workspaces);
+async function purgeWorkspace(ctx: BaseContext, workspaceId: string, cutoff: string): Promise<number> {
+  const { db } = ctx;
+  const expired = await db
+    .select({ id: requestAudit.id, bodyKey: requestAudit.bodyKey })
+    .from(requestAudit)
+    .where(and(eq(requestAudit.workspaceId, workspaceId), lt(requestAudit.createdAt, cutoff)))
+    .orderBy(requestAudit.createdAt)
+    .limit(PURGE_BATCH);
+  if (!expired.length) return 0;
+  const keys = expired.map((r) => r.bodyKey).filter((k): k is string => Boolean(k));
+  // R2 deletes at most 1000 keys a call.
+  for (let i = 0; i < keys.length; i += 1000) await ctx.env.ARCHIVE.delete(keys.slice(i, i + 1000));
+  const statements: BatchItem<"sqlite">[] = [];
+  // One bound parameter per id, plus the workspace id on the refs delete.
+  const ids = expired.map((r) => r.id);
+  for (const chunk of chunksFor(ids, 1, 1)) {
+    statements.push(
+      db
+        .delete(requestRefs)
+        .where(and(eq(requestRefs.workspaceId, workspaceId), inArray(requestRefs.requestId, chunk))),
+      db.delete(requestAudit).where(inArray(requestAudit.id, chunk)),
+    );
+  }
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
+  return expired.length;
+}
+
+/**
+ * The archive retention job: purges what is past each workspace's retention as of `asOfMs`, and records each
+ * purge that removed something as an `internal` run in that workspace's archive, so the trail shows what was
+ * removed when. Returns the purges.
+ */
+export async function runArchiveRetention({
+  ctx,
+  input,
+}: Call<{ asOfMs: number }, BaseContext>): Promise<{ workspaceId: string; purged: number }[]> {
+  const started = ctx.deps.clock.now();
+  const all = await ctx.db.select({ id: workspaces.id, days: workspaces.archiveRetentionDays }).from(workspaces);
   const results = [];
   for (const ws of all) {
-    const cutoff = isoAt(nowMs - ws.days * 86_400_000);
-    const expired = await db
-      .select({ id: requestAudit.id, bodyKey: requestAudit.bodyKey })
-      .from(requestAudit)
-      .where(and(eq(requestAudit.workspaceId, ws.id), lt(requestAudit.createdAt, cutoff)))
-      .orderBy(requestAudit.createdAt)
-      .limit(PURGE_BATCH);
-    if (!expired.length) continue;
-    const keys = expired.map((r) => r.bodyKey).filter((k): k is string => Boolean(k));
-    for (let i = 0; i < keys.length; i += 1000) await archive.delete(keys.slice(i, i + 1000));
-    const ids = expired.map((r) => r.id);
-    const statements = [];
-    for (let i = 0; i < ids.length; i += 90) {
-      const chunk = ids.slice(i, i + 90);
-      statements.push(
-        db.delete(requestRefs).where(and(eq(requestRefs.workspaceId, ws.id), inArray(requestRefs.requestId, chunk))),
-      );
-      statements.push(db.delete(requestAudit).where(inArray(requestAudit.id, chunk)));
-    }
-    const [first, ...rest] = statements;
-    if (first) await db.batch([first, ...rest]);
-    results.push({ workspaceId: ws.id, purged: ids.length });
+    const purged = await purgeWorkspace(ctx, ws.id, isoAt(input.asOfMs - ws.days * 86_400_000));
+    if (purged) results.push({ workspaceId: ws.id, purged });
+  }
+  for (const p of results) {
+    const body = { job: "archive-retention", purged_requests: p.purged, as_of: new Date(input.asOfMs).toISOString() };
+    const run: InternalRun = {
+      workspaceId: p.workspaceId,
+      source: "internal",
+      route: "job:archive-retention",
+      actor: "system",
+      durationMs: ctx.deps.clock.now() - started,
+      body: { bytes: JSON.stringify(body), contentType: "application/json" },
+    };
+    await recordInternalRun({ ctx, input: { run } });
   }
   return results;
 }

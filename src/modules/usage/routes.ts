@@ -3,12 +3,11 @@
  * row shape, over the shared usage log.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
-import { errorResponses, json, newRouter, scoped } from "../../http/router";
+import { errorResponses, json, newWorkspaceRouter, scoped } from "../../http/router";
 import type { Scope } from "../../lib/scopes";
 import { listUsage, type UsageKind, type UsageRow } from "./service";
 
-export const HistoryQuerySchema = z.object({
+const HistoryQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   starting_after: z.string().uuid().optional().openapi({ description: "A request id: return older rows" }),
   ending_before: z.string().uuid().optional().openapi({ description: "A request id: return newer rows" }),
@@ -35,14 +34,8 @@ export function usageHistoryRoutes<T extends z.ZodType>(
       ...errorResponses,
     },
   });
-  return newRouter().openapi(route, async (c) => {
-    const { rows, hasMore } = await listUsage(
-      createDb(c.env.DB),
-      c.get("workspace")!.id,
-      kind,
-      c.req.valid("query"),
-      c.get("auth")?.customerId ?? null,
-    );
+  return newWorkspaceRouter().openapi(route, async (c) => {
+    const { rows, hasMore } = await listUsage({ ctx: c.get("ctx"), input: { kind, query: c.req.valid("query") } });
     return c.json({ success: true as const, message: "", data: rows.map(toWire), has_more: hasMore }, 200);
   });
 }

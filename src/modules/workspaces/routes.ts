@@ -1,19 +1,12 @@
 /** Operator provisioning API on the bare host (DESIGN §4), behind PLATFORM_ADMIN_TOKEN. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createDb } from "../../db/client";
+import { baseContext } from "../../core/context";
 import { limitsToWire } from "../../engines/rate-limit/buckets";
 import { ErrorSchema, json, jsonBody, newRouter } from "../../http/router";
-import { notFound } from "../../lib/errors";
-import { clientToWire, createClient } from "../api-clients/service";
-import {
-  ApiClientWithSecret,
-  CreateClientBody,
-  CreateWorkspaceBody,
-  SlugSchema,
-  UpdateWorkspaceBody,
-  WorkspaceSchema,
-} from "./schemas";
-import { createWorkspace, findWorkspaceBySlug, updateWorkspace, workspaceToWire } from "./service";
+import { ApiClientWithSecret, CreateClientBody } from "../api-clients/schemas";
+import { clientToWire } from "../api-clients/service";
+import { CreateWorkspaceBody, SlugSchema, UpdateWorkspaceBody, WorkspaceSchema } from "./schemas";
+import { createWorkspace, createWorkspaceClient, updateWorkspace, workspaceToWire } from "./service";
 
 const security = [{ platformAdmin: [] }];
 const errors = {
@@ -75,15 +68,14 @@ const updateWorkspaceRoute = createRoute({
 
 export const platformRoutes = newRouter()
   .openapi(createWorkspaceRoute, async (c) => {
-    const ws = await createWorkspace({ db: createDb(c.env.DB), deps: c.get("deps") }, c.req.valid("json"));
+    const ctx = baseContext(c.env, c.get("deps"));
+    const ws = await createWorkspace({ ctx, input: c.req.valid("json") });
     return c.json({ success: true as const, message: "Workspace created", workspace: workspaceToWire(ws) }, 201);
   })
   .openapi(createClientRoute, async (c) => {
-    const ctx = { db: createDb(c.env.DB), deps: c.get("deps") };
-    const { slug } = c.req.valid("param");
-    const ws = await findWorkspaceBySlug(ctx, slug);
-    if (!ws) throw notFound(`Workspace '${slug}' not found`);
-    const { client, secret } = await createClient(ctx, ws.id, c.req.valid("json"));
+    const ctx = baseContext(c.env, c.get("deps"));
+    const input = { slug: c.req.valid("param").slug, client: c.req.valid("json") };
+    const { client, secret } = await createWorkspaceClient({ ctx, input });
     return c.json(
       {
         success: true as const,
@@ -94,11 +86,8 @@ export const platformRoutes = newRouter()
     );
   })
   .openapi(updateWorkspaceRoute, async (c) => {
-    const ws = await updateWorkspace(
-      { db: createDb(c.env.DB), deps: c.get("deps") },
-      c.req.valid("param").slug,
-      c.req.valid("json"),
-    );
+    const ctx = baseContext(c.env, c.get("deps"));
+    const ws = await updateWorkspace({ ctx, input: { slug: c.req.valid("param").slug, patch: c.req.valid("json") } });
     return c.json(
       {
         success: true as const,

@@ -1,23 +1,19 @@
 /**
- * Organizations and workspaces: provisioning and host → workspace resolution.
- * No Hono here; callers pass the db and the injected clock/ids.
+ * Organizations and workspaces: provisioning (the operator's platform API) and host → workspace resolution.
+ * Every verb runs outside a workspace request, on a `BaseContext`.
  */
 import { eq } from "drizzle-orm";
-import { type Db, isUniqueViolation } from "../../db/client";
+import type { BaseContext, Call, WorkspaceContext } from "../../core/context";
+import { isUniqueViolation } from "../../db/client";
 import { organizations, workspaces } from "../../db/schema/index";
 import { effectiveLimits, type LimitOverrides } from "../../engines/rate-limit/buckets";
-import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { conflict, notFound } from "../../lib/errors";
 import { TtlCache } from "../../lib/ttl-cache";
+import { type CreateClientInput, type CreatedClient, provisionClient } from "../api-clients/service";
 
 /** Seven years: customs record-keeping rules run from three (EU) to five (US) years after entry. */
-export const DEFAULT_RETENTION_DAYS = 2557;
-
-export interface ServiceCtx {
-  db: Db;
-  deps: Deps;
-}
+const DEFAULT_RETENTION_DAYS = 2557;
 
 /** Positive lookups live 30 s; unknown slugs 5 s, so a slug provisioned elsewhere shows up quickly. */
 const bySlug = new TtlCache<WorkspaceContext | null>(30_000);
@@ -37,10 +33,14 @@ function toContext(row: typeof workspaces.$inferSelect, orgLimits: string): Work
 }
 
 /** Resolves a subdomain slug; null when no such workspace exists. */
-export async function findWorkspaceBySlug({ db, deps }: ServiceCtx, slug: string): Promise<WorkspaceContext | null> {
-  const cached = bySlug.get(slug, deps.clock);
+export async function findWorkspaceBySlug({
+  ctx,
+  input,
+}: Call<{ slug: string }, BaseContext>): Promise<WorkspaceContext | null> {
+  const { slug } = input;
+  const cached = bySlug.get(slug, ctx.deps.clock);
   if (cached !== undefined) return cached;
-  const rows = await db
+  const rows = await ctx.db
     .select({ ws: workspaces, limits: organizations.rateLimits })
     .from(workspaces)
     .innerJoin(organizations, eq(organizations.id, workspaces.organizationId))
@@ -48,13 +48,12 @@ export async function findWorkspaceBySlug({ db, deps }: ServiceCtx, slug: string
     .limit(1);
   const row = rows[0];
   const value = row ? toContext(row.ws, row.limits) : null;
-  bySlug.set(slug, value, deps.clock, value ? undefined : NEGATIVE_TTL_MS);
+  bySlug.set(slug, value, ctx.deps.clock, value ? undefined : NEGATIVE_TTL_MS);
   return value;
 }
 
 /** Forgets cached workspaces after a change made in this isolate (other isolates catch up within the TTL). */
-export function forgetWorkspaces(slugs?: string[]): void {
-  if (!slugs) return bySlug.clear();
+function forgetWorkspaces(slugs: string[]): void {
   for (const s of slugs) bySlug.delete(s);
 }
 
@@ -80,7 +79,10 @@ export interface CreateWorkspaceInput {
  * Creates a workspace, and its organization when none is named. Fails with 409 on a taken slug and
  * 404 on an unknown organization. Organization and workspace are written in one batch.
  */
-export async function createWorkspace(ctx: ServiceCtx, input: CreateWorkspaceInput): Promise<WorkspaceContext> {
+export async function createWorkspace({
+  ctx,
+  input,
+}: Call<CreateWorkspaceInput, BaseContext>): Promise<WorkspaceContext> {
   const { db, deps } = ctx;
   const now = isoAt(deps.clock.now());
   const existing = await db
@@ -133,31 +135,29 @@ export interface UpdateWorkspaceInput {
 }
 
 /** Renames a workspace and/or sets rate-limit overrides on its organization (shared by its workspaces). */
-export async function updateWorkspace(
-  ctx: ServiceCtx,
-  slug: string,
-  input: UpdateWorkspaceInput,
-): Promise<WorkspaceContext> {
+export async function updateWorkspace({
+  ctx,
+  input: { slug, patch },
+}: Call<{ slug: string; patch: UpdateWorkspaceInput }, BaseContext>): Promise<WorkspaceContext> {
   const { db, deps } = ctx;
   const now = isoAt(deps.clock.now());
-  const ws = await findWorkspaceBySlug(ctx, slug);
-  if (!ws) throw notFound(`Workspace '${slug}' not found`);
+  const ws = await requireWorkspace({ ctx, input: { slug } });
   const writes = [];
-  if (input.name !== undefined || input.archive_retention_days !== undefined) {
+  if (patch.name !== undefined || patch.archive_retention_days !== undefined) {
     writes.push(
       db
         .update(workspaces)
         .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.archive_retention_days !== undefined ? { archiveRetentionDays: input.archive_retention_days } : {}),
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.archive_retention_days !== undefined ? { archiveRetentionDays: patch.archive_retention_days } : {}),
           updatedAt: now,
         })
         .where(eq(workspaces.id, ws.id)),
     );
   }
-  if (input.rate_limits) {
+  if (patch.rate_limits) {
     const org = await db.select().from(organizations).where(eq(organizations.id, ws.organizationId)).limit(1);
-    const merged = { ...(JSON.parse(org[0]?.rateLimits ?? "{}") as LimitOverrides), ...input.rate_limits };
+    const merged = { ...(JSON.parse(org[0]?.rateLimits ?? "{}") as LimitOverrides), ...patch.rate_limits };
     writes.push(
       db
         .update(organizations)
@@ -173,7 +173,21 @@ export async function updateWorkspace(
     .from(workspaces)
     .where(eq(workspaces.organizationId, ws.organizationId));
   forgetWorkspaces(siblings.map((s) => s.slug));
-  const fresh = await findWorkspaceBySlug(ctx, slug);
-  if (!fresh) throw notFound(`Workspace '${slug}' not found`);
-  return fresh;
+  return requireWorkspace({ ctx, input: { slug } });
+}
+
+/** The workspace a slug names; 404 when there is none. */
+async function requireWorkspace(call: Call<{ slug: string }, BaseContext>): Promise<WorkspaceContext> {
+  const ws = await findWorkspaceBySlug(call);
+  if (!ws) throw notFound(`Workspace '${call.input.slug}' not found`);
+  return ws;
+}
+
+/** The operator creates an API client in a workspace named by its slug (no caller scopes to respect). */
+export async function createWorkspaceClient({
+  ctx,
+  input,
+}: Call<{ slug: string; client: CreateClientInput }, BaseContext>): Promise<CreatedClient> {
+  const ws = await requireWorkspace({ ctx, input: { slug: input.slug } });
+  return provisionClient({ ctx, input: { workspaceId: ws.id, client: input.client } });
 }
