@@ -29,6 +29,9 @@ export default defineConfig(async () => {
             TEST_DATA: data,
             PLATFORM_ADMIN_TOKEN: "test-platform-admin-token",
             TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
+            // Two keys: k2 current, k1 still opening values sealed before a rotation (test/webhooks.test.ts).
+            WEBHOOK_SECRET_KEYS:
+              "k2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8,k1:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8",
             // Every test request waits for its audit flush (waitOnExecutionContext): keep the window short.
             AUDIT_FLUSH_MS: "2",
             // wrangler.jsonc is production-safe; the suite runs as a development server does.

@@ -142,6 +142,7 @@ const WATCHDOG_MS = 1_800_000; // scenarios, their latency rounds and their qual
 const SCRUBBED_ENV = [
   "PLATFORM_ADMIN_TOKEN",
   "TOKEN_SIGNING_SECRET",
+  "WEBHOOK_SECRET_KEYS",
   "WORKSPACE_BASE_DOMAIN",
   "TOKEN_TTL_SECONDS",
   "RATE_LIMIT_MODE",
@@ -880,6 +881,7 @@ async function main() {
   const secrets = {
     PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
     TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+    WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString("base64url")}`,
   };
   writeFileSync(
     ENV_FILE,

@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,14 +53,25 @@ function readDevVars() {
   return vars;
 }
 
+/** A fresh webhook-secret keyring: one 32-byte AES key, id k1 (see README, Webhooks). */
+const newWebhookKeys = () => `k1:${randomBytes(32).toString("base64url")}`;
+
 function ensureDevVars() {
   if (existsSync(DEV_VARS)) {
     log(".dev.vars exists: keeping its secrets");
-    return readDevVars();
+    const vars = readDevVars();
+    if (!vars.WEBHOOK_SECRET_KEYS) {
+      // Secrets added after the file was written: append them, keeping the existing ones.
+      vars.WEBHOOK_SECRET_KEYS = newWebhookKeys();
+      appendFileSync(DEV_VARS, `WEBHOOK_SECRET_KEYS="${vars.WEBHOOK_SECRET_KEYS}"\n`);
+      log("added WEBHOOK_SECRET_KEYS to .dev.vars");
+    }
+    return vars;
   }
   const vars = {
     PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
     TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+    WEBHOOK_SECRET_KEYS: newWebhookKeys(),
   };
   writeFileSync(
     DEV_VARS,

@@ -13,7 +13,8 @@ import type { WorkspaceContext } from "../src/core/context";
 import { createDb } from "../src/db/client";
 import worker from "../src/index";
 import { systemIds } from "../src/lib/ids";
-import { type DeliveryMessage, deliver, outboxStatements } from "../src/modules/webhooks/service";
+import { keyringFrom, open, seal } from "../src/lib/secret-box";
+import { type DeliveryMessage, deliver, outboxStatements, resealSecrets } from "../src/modules/webhooks/service";
 import { findWorkspaceBySlug } from "../src/modules/workspaces/service";
 import { createWorkspace, setup } from "./helpers";
 
@@ -493,5 +494,71 @@ describe("the URL policy at delivery time", () => {
     expect(isDevelopment({ ENVIRONMENT: "dev" })).toBe(false);
     expect(isDevelopment({ ENVIRONMENT: "production" })).toBe(false);
     expect(isDevelopment({ ENVIRONMENT: "development" })).toBe(true);
+  });
+});
+
+describe("signing secrets at rest", () => {
+  const K1_ONLY = "k1:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8";
+
+  it("are stored sealed under the current key, never in plaintext, and still sign deliveries", async () => {
+    const { api, ws } = await setup();
+    const endpoint = await newEndpoint(api);
+    const stored = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?")
+      .bind(endpoint.id)
+      .first<{ secret: string }>();
+    expect(stored?.secret.startsWith("sealed:v1:k2:")).toBe(true);
+    expect(stored?.secret).not.toContain(endpoint.secret!.replace(/^whsec_/, ""));
+
+    const t = { now: Date.now() };
+    const out = await emit(await wsContext(ws.slug), "consignment.created", { consignment_id: "con_1" }, t.now);
+    const { posts } = captureFetch();
+    await deliver({ ctx: baseAt(t), input: { deliveryId: out.deliveryIds[0]! } });
+    const post = posts[0]!;
+    expect(() => new Webhook(endpoint.secret!).verify(post.body, post.headers)).not.toThrow();
+  });
+
+  it("open after a key rotation, and the cron step re-seals old and plaintext values under the current key", async () => {
+    const { api, ws } = await setup();
+    const endpoint = await newEndpoint(api);
+    const legacy = await newEndpoint(api);
+    // One secret sealed under the previous key (k1), one stored before encryption existed.
+    const old = await seal(endpoint.secret!, await keyringFrom(K1_ONLY), endpoint.id);
+    await env.DB.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?").bind(old, endpoint.id).run();
+    await env.DB.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?").bind(legacy.secret, legacy.id).run();
+
+    const t = { now: Date.now() };
+    const out = await emit(await wsContext(ws.slug), "consignment.created", {}, t.now);
+    const { posts } = captureFetch();
+    for (const id of out.deliveryIds) await deliver({ ctx: baseAt(t), input: { deliveryId: id } });
+    expect(posts).toHaveLength(2);
+    const verifies = (secret: string, post: { body: string; headers: Record<string, string> }) => {
+      try {
+        new Webhook(secret).verify(post.body, post.headers);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Each post is signed with its own endpoint's secret, whichever way that secret was stored.
+    for (const post of posts) expect([endpoint.secret!, legacy.secret!].some((s) => verifies(s, post))).toBe(true);
+    expect(posts.filter((p) => verifies(endpoint.secret!, p))).toHaveLength(1);
+
+    let resealed = 0;
+    for (let n = await resealSecrets({ ctx: baseAt(t), input: { limit: 100 } }); n > 0; ) {
+      resealed += n;
+      n = await resealSecrets({ ctx: baseAt(t), input: { limit: 100 } });
+    }
+    expect(resealed).toBeGreaterThanOrEqual(2);
+    const rows = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id IN (?, ?)")
+      .bind(endpoint.id, legacy.id)
+      .all<{ secret: string }>();
+    expect(rows.results.every((r) => r.secret.startsWith("sealed:v1:k2:"))).toBe(true);
+  });
+
+  it("a sealed value copied onto another endpoint does not open there", async () => {
+    const ring = await keyringFrom(K1_ONLY);
+    const sealed = await seal("whsec_x", ring, "we_a");
+    await expect(open(sealed, ring, "we_b")).rejects.toThrow();
+    expect(await open(sealed, ring, "we_a")).toBe("whsec_x");
   });
 });

@@ -5,7 +5,6 @@
  */
 import { createMiddleware } from "hono/factory";
 import { baseContext, serviceContextFor } from "../core/context";
-import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { forbidden, unauthorized } from "../lib/errors";
 import { hasScope, isScope, type Scope } from "../lib/scopes";
@@ -31,7 +30,8 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
   }
   const { claims } = verified;
   if (claims.ws !== workspace.id) throw unauthorized("Access token was issued for another workspace");
-  const client = await loadClientForAuth({ db: createDb(c.env.DB), deps }, claims.sub);
+  const base = baseContext(c.env, deps);
+  const client = await loadClientForAuth({ ctx: base, input: { clientRowId: claims.sub } });
   if (!client || client.workspaceId !== workspace.id) throw unauthorized("Access token revoked");
 
   // The client's current scopes, narrowed to what the token asked for: amendments apply to live tokens.
@@ -45,7 +45,6 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
   };
   c.set("auth", actor);
   // The one service context of a workspace request: every handler below hands it to its verb.
-  const base = baseContext(c.env, deps);
   c.set(
     "ctx",
     serviceContextFor(base, workspace, actor, { requestId: c.get("requestId"), startedAt: c.get("startedAt") }),
@@ -62,7 +61,8 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
   for (const [k, v] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(k, v);
 });
 
-const PINNED_REFUSED = "Customer-pinned clients cannot use this operation: it reads or changes data beyond their customer";
+const PINNED_REFUSED =
+  "Customer-pinned clients cannot use this operation: it reads or changes data beyond their customer";
 
 /**
  * 403 `Missing scope: <scope>` unless the token carries it. Workspace settings (`settings:*`: webhooks,

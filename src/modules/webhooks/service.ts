@@ -9,7 +9,7 @@
  * attempt and the new state in one batch. A crash between post and record leaves the claim to expire, and the
  * cron sweep hands the delivery out again: a repeat post, never a loss.
  */
-import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, notLike, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { BaseContext, Call, Deps, ServiceContext, WorkspaceContext } from "../../core/context";
 import { chunkedInserts } from "../../db/bulk";
@@ -24,6 +24,7 @@ import { isDevelopment } from "../../lib/environment";
 import { notFound, validationFailed } from "../../lib/errors";
 import { readLimited } from "../../lib/outbound";
 import { sendAll } from "../../lib/queues";
+import { keyringFrom, open, seal } from "../../lib/secret-box";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -61,19 +62,28 @@ export interface EndpointInput {
   enabled?: boolean | undefined;
 }
 
-/** A new endpoint of the workspace's mode, with a fresh secret (the caller shows it once). */
-export async function createEndpoint({ ctx, input }: Call<EndpointInput>): Promise<EndpointRow> {
+/** An endpoint with its signing secret in plaintext: returned only by create and rotate, shown once. */
+export type EndpointWithSecret = EndpointRow;
+
+/**
+ * A new endpoint of the workspace's mode, with a fresh secret. The secret is stored sealed (lib/secret-box);
+ * the plaintext is returned for the caller to show once.
+ */
+export async function createEndpoint({ ctx, input }: Call<EndpointInput>): Promise<EndpointWithSecret> {
   checkUrl(ctx, input.url);
+  const ring = await keyringFrom(ctx.env.WEBHOOK_SECRET_KEYS);
   const now = isoAt(ctx.deps.clock.now());
+  const id = ctx.deps.ids.prefixed("we");
+  const secret = newWebhookSecret();
   const row: EndpointRow = {
-    id: ctx.deps.ids.prefixed("we"),
+    id,
     workspaceId: ctx.workspace.id,
     url: input.url,
     description: input.description ?? null,
     events: JSON.stringify([...new Set(input.events ?? [])]),
     enabled: input.enabled ?? true,
     mode: ctx.workspace.mode,
-    secret: newWebhookSecret(),
+    secret: await seal(secret, ring, id),
     previousSecret: null,
     previousSecretExpiresAt: null,
     disabledReason: null,
@@ -81,7 +91,7 @@ export async function createEndpoint({ ctx, input }: Call<EndpointInput>): Promi
     updatedAt: now,
   };
   await ctx.db.insert(webhookEndpoints).values(row);
-  return row;
+  return { ...row, secret };
 }
 
 /** 404 for an id of another workspace. */
@@ -152,20 +162,59 @@ export async function deleteEndpoint({ ctx, input }: Call<{ id: string }>): Prom
 export async function rotateSecret({
   ctx,
   input,
-}: Call<{ id: string }>): Promise<{ endpoint: EndpointRow; previousSecretExpiresAt: string }> {
+}: Call<{ id: string }>): Promise<{ endpoint: EndpointWithSecret; previousSecretExpiresAt: string }> {
   const current = await getEndpoint({ ctx, input });
+  const ring = await keyringFrom(ctx.env.WEBHOOK_SECRET_KEYS);
   const nowMs = ctx.deps.clock.now();
   const previousSecretExpiresAt = isoAt(nowMs + ROTATION_OVERLAP_MS);
+  const secret = newWebhookSecret();
   await ctx.db
     .update(webhookEndpoints)
     .set({
-      previousSecret: current.secret,
+      // The old secret is re-sealed under the current key as it moves (it may have been stored under an older one).
+      previousSecret: await seal(await open(current.secret, ring, current.id), ring, current.id),
       previousSecretExpiresAt,
-      secret: newWebhookSecret(),
+      secret: await seal(secret, ring, current.id),
       updatedAt: isoAt(nowMs),
     })
     .where(eq(webhookEndpoints.id, current.id));
-  return { endpoint: await getEndpoint({ ctx, input }), previousSecretExpiresAt };
+  const endpoint = await getEndpoint({ ctx, input });
+  return { endpoint: { ...endpoint, secret }, previousSecretExpiresAt };
+}
+
+/**
+ * Re-seals, under the current key, up to `limit` endpoints whose secrets are stored under an older key or
+ * in plaintext (stored before encryption). Run by the cron, so a key rotation completes without downtime.
+ */
+export async function resealSecrets({ ctx, input }: Call<{ limit: number }, BaseContext>): Promise<number> {
+  const ring = await keyringFrom(ctx.env.WEBHOOK_SECRET_KEYS);
+  const current = `sealed:v1:${ring.currentId}:%`;
+  const stale = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      or(
+        notLike(webhookEndpoints.secret, current),
+        and(isNotNull(webhookEndpoints.previousSecret), notLike(webhookEndpoints.previousSecret, current)),
+      ),
+    )
+    .limit(input.limit);
+  if (!stale.length) return 0;
+  const updates = [];
+  for (const e of stale) {
+    const secret = await seal(await open(e.secret, ring, e.id), ring, e.id);
+    const previous = e.previousSecret ? await seal(await open(e.previousSecret, ring, e.id), ring, e.id) : null;
+    updates.push(
+      ctx.db
+        .update(webhookEndpoints)
+        .set({ secret, previousSecret: previous })
+        // Only if unchanged since read: a rotation in between keeps its own values.
+        .where(and(eq(webhookEndpoints.id, e.id), eq(webhookEndpoints.secret, e.secret))),
+    );
+  }
+  const [first, ...rest] = updates;
+  if (first) await ctx.db.batch([first, ...rest]);
+  return stale.length;
 }
 
 /** Puts a `webhook.test` event for this endpoint only through the outbox and posts it once, now (no retry). */
@@ -355,7 +404,7 @@ export async function deliver({ ctx, input }: Call<DeliverInput, BaseContext>): 
     const attempt = { httpStatus: null, error: target.problem, durationMs: 0, excerpt: null, at: claimAt };
     return record(db, delivery, { ...attempt, status: "failed", nextAttemptAt: null });
   }
-  const { url, body, headers } = await signedPost(target, delivery, claimAt);
+  const { url, body, headers } = await signedPost(ctx.env, target, delivery, claimAt);
   const started = deps.clock.now();
   const posted = await post(input.fetcher ?? fetch, url, body, headers);
   const doneAt = deps.clock.now();
@@ -413,14 +462,20 @@ async function loadTarget(
 }
 
 /** Secrets that sign a post at `nowMs`: the current one, and the previous one during its overlap. */
-function signingSecrets(e: EndpointRow, nowMs: number): string[] {
-  const out = [e.secret];
+async function signingSecrets(env: Env, e: EndpointRow, nowMs: number): Promise<string[]> {
+  const ring = await keyringFrom(env.WEBHOOK_SECRET_KEYS);
+  const out = [await open(e.secret, ring, e.id)];
   if (e.previousSecret && e.previousSecretExpiresAt && Date.parse(e.previousSecretExpiresAt) > nowMs)
-    out.push(e.previousSecret);
+    out.push(await open(e.previousSecret, ring, e.id));
   return out;
 }
 
-async function signedPost(target: { endpoint: EndpointRow; event: EventRow }, delivery: DeliveryRow, at: number) {
+async function signedPost(
+  env: Env,
+  target: { endpoint: EndpointRow; event: EventRow },
+  delivery: DeliveryRow,
+  at: number,
+) {
   const { endpoint, event } = target;
   const body = JSON.stringify({
     id: delivery.id,
@@ -428,7 +483,12 @@ async function signedPost(target: { endpoint: EndpointRow; event: EventRow }, de
     created_at: event.createdAt,
     data: JSON.parse(event.data),
   });
-  const headers = await signedHeaders(signingSecrets(endpoint, at), delivery.id, Math.floor(at / 1000), body);
+  const headers = await signedHeaders(
+    await signingSecrets(env, endpoint, at),
+    delivery.id,
+    Math.floor(at / 1000),
+    body,
+  );
   return { url: endpoint.url, body, headers };
 }
 
