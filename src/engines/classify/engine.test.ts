@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyze, buildIndex, label, rank } from "./engine";
 import { evaluationSet, fullIndex } from "./fixtures";
-import { extractProduct, isPrivateIp, pageText, urlRefusal } from "./page";
+import { extractProduct, pageText, urlRefusal } from "./page";
 import { normalize, stripExclusions, tokens, words } from "./text";
 
 describe("text", () => {
@@ -216,12 +216,19 @@ describe("product pages", () => {
   });
 
   it.each([
-    ["8.8.8.8", false],
-    ["100.64.0.1", true],
-    ["0.0.0.0", true],
-    ["224.0.0.1", true],
-    ["2606:4700::1111", false],
-  ])("isPrivateIp(%s) = %s", (ip, expected) => {
-    expect(isPrivateIp(ip)).toBe(expected);
+    "http://[::127.0.0.1]/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://198.18.0.1/",
+    "http://100.64.0.1/",
+    "http://0.0.0.0/",
+    "http://224.0.0.1/",
+    "http://localhost./",
+  ])("urlRefusal refuses the review's bypass %s in production", (url) => {
+    expect(urlRefusal(url, true)).not.toBeNull();
+  });
+
+  it("urlRefusal allows public addresses", () => {
+    expect(urlRefusal("http://8.8.8.8/", true)).toBeNull();
+    expect(urlRefusal("https://[2606:4700::1111]/", true)).toBeNull();
   });
 });

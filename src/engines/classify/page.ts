@@ -3,6 +3,7 @@
  * description, Open Graph, JSON-LD `Product`), and the address rules that keep the fetch away from private
  * networks. Pure: the module service does the fetching.
  */
+import { checkUrl } from "../url-policy/policy";
 
 export interface PageProduct {
   title: string | null;
@@ -104,59 +105,16 @@ export function pageText(p: PageProduct): string {
 }
 
 /**
- * Why a URL may not be fetched, or null when it may. Only http and https; in production also no loopback,
- * private, link-local or unspecified addresses and no local host names (`localhost`, `*.local`, `*.internal`).
+ * Why a URL may not be fetched, or null when it may: the one outbound URL policy (engines/url-policy), with
+ * plain http allowed (product pages often are), phrased for `product_url`. Called again for every redirect hop.
  */
 export function urlRefusal(raw: string, production: boolean): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "is not a valid URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "must use http or https";
-  if (url.username || url.password) return "must not carry credentials";
-  if (!production) return null;
-  const host = url.hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, "")
-    .replace(/\.$/, "");
-  if (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host.endsWith(".local") ||
-    host.endsWith(".internal") ||
-    (!host.includes(".") && !host.includes(":"))
-  ) {
-    return "points to a local host";
-  }
-  if (isPrivateIp(host)) return "points to a private or loopback address";
-  return null;
-}
-
-export function isPrivateIp(host: string): boolean {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  if (host.includes(":")) {
-    const h = host.toLowerCase();
-    if (h === "::" || h === "::1") return true;
-    if (/^f[cd][0-9a-f]{2}:/.test(h) || /^fe[89ab][0-9a-f]:/.test(h)) return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-    if (mapped) return isPrivateIp(mapped[1]!);
-    // IPv4-mapped in hex form (::ffff:7f00:1) and other embeddings: refuse rather than parse.
-    if (h.startsWith("::ffff:")) return true;
-  }
-  return false;
+  const verdict = checkUrl(raw, { development: !production, requireHttps: false });
+  if (verdict.ok) return null;
+  const { reason } = verdict;
+  if (reason === "must use https") return "must use http or https";
+  if (reason === "is not a valid absolute URL") return "is not a valid URL";
+  if (/local host name|single-label/.test(reason)) return "points to a local host";
+  if (/address/.test(reason)) return "points to a private or loopback address";
+  return reason;
 }

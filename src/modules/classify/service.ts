@@ -18,8 +18,10 @@ import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLin
 import { buildIndex, type Index, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
 import { isoAt, systemClock } from "../../lib/clock";
+import { isDevelopment } from "../../lib/environment";
 import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
+import { readLimited } from "../../lib/outbound";
 import { TtlCache } from "../../lib/ttl-cache";
 
 const DATASET = "hs";
@@ -105,29 +107,6 @@ type ModeSlug = (typeof MODE_SLUGS)[number];
 const PAGE_TIMEOUT_MS = 5_000;
 const PAGE_MAX_BYTES = 1_000_000;
 const MAX_REDIRECTS = 3;
-
-/** Reads at most `max` bytes of a body; the rest is never downloaded. */
-async function readLimited(res: Response, max: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  const all = new Uint8Array(Math.min(size, max));
-  let at = 0;
-  for (const c of chunks) {
-    const part = c.subarray(0, Math.min(c.byteLength, all.byteLength - at));
-    all.set(part, at);
-    at += part.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
 
 /**
  * Fetches a product page and returns the text to classify. Redirects are followed by hand (at most 3) so that
@@ -365,7 +344,7 @@ export class UnclassifiableError extends ApiError {
 async function productText(ctx: ServiceContext, input: ClassifyInput, mode: Mode) {
   const text = [input.title, input.description, input.type].filter((s) => s?.trim()).join(". ");
   if (mode.slug !== "url" || !input.product_url) return { text, page: null, message: "", failure: null };
-  const page = await readProductPage(input.product_url, ctx.env.ENVIRONMENT === "production");
+  const page = await readProductPage(input.product_url, !isDevelopment(ctx.env));
   if ("text" in page)
     return {
       text: text ? `${page.text}. ${text}` : page.text,
