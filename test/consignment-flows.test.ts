@@ -6,11 +6,11 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createDb } from "../src/db/client";
+import { baseContext } from "../src/core/context";
 import worker from "../src/index";
 import { systemClock } from "../src/lib/clock";
 import { systemIds } from "../src/lib/ids";
-import { executeRun } from "../src/modules/flows/service";
+import { executeRun } from "../src/modules/flows/runs";
 import { call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 beforeAll(async () => {
@@ -97,6 +97,28 @@ async function waitForRuns(consignmentId: string) {
 }
 
 const json = async (res: Response) => (await res.json()) as any;
+
+/** Rows still pointing at a consignment, by table (empty when none). */
+async function childRows(consignmentId: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of [
+    "consignment_parcels",
+    "consignment_orders",
+    "consignment_items",
+    "consignment_events",
+    "consignment_holds",
+    "consignment_assessments",
+    "consignment_documents",
+    "consignment_pre_alerts",
+    "flow_runs",
+  ]) {
+    const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE consignment_id = ?`)
+      .bind(consignmentId)
+      .first<{ n: number }>();
+    if (row?.n) out[table] = row.n;
+  }
+  return out;
+}
 
 describe("flow definitions", () => {
   it("create, read, list, update and delete; 404 across workspaces", async () => {
@@ -388,10 +410,10 @@ describe("background flows", () => {
     expect(run).toMatchObject({ id: runId, status: "succeeded" });
     expect((await json(await api(`/consignments/${id}`))).tags).toEqual(["swept"]);
     // Already done: another worker (a duplicate message) finds nothing to claim.
-    const again = await executeRun(
-      { db: createDb(env.DB), deps: { clock: systemClock, ids: systemIds }, archive: env.ARCHIVE },
-      runId,
-    );
+    const again = await executeRun({
+      ctx: baseContext(env, { clock: systemClock, ids: systemIds }),
+      input: { runId },
+    });
     expect(again).toEqual({ status: "skipped" });
     const tagEvents = await env.DB.prepare(
       "SELECT COUNT(*) AS n FROM consignment_events WHERE consignment_id = ? AND type = 'tags.added'",
@@ -592,6 +614,58 @@ describe("holds and delete guards", () => {
     expect((await json(refused)).message).toContain("1 stored duty assessment(s)");
     const bad = await api("/settings", { method: "PATCH", json: { "consignments.delete_guards": ["on_friday"] } });
     expect(bad.status).toBe(400);
+  });
+
+  it("of 20 concurrent deletes of one consignment exactly one succeeds; the others are 404", async () => {
+    const { api } = await setup();
+    await newFlow(api, { actions: [{ type: "generate_commercial_invoice", wait: true }] });
+    const id = (await create(api, consignment())).body.data.consignment.id;
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => api(`/consignments/${id}`, { method: "DELETE" }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(19);
+    expect(await childRows(id)).toEqual({});
+  });
+
+  it("holds and assessments racing a delete never outlive the consignment", async () => {
+    const { api } = await setup();
+    for (const guards of [[], ["active_holds"], ["assessed"]]) {
+      expect((await api("/settings", { method: "PATCH", json: { "consignments.delete_guards": guards } })).status).toBe(
+        200,
+      );
+      // The delete starts a little after the assessments (which read, price, then commit) and around the holds.
+      for (const [round, deleteAfterMs] of [2, 4, 6, 8, 10].entries()) {
+        const id = (await create(api, consignment())).body.data.consignment.id;
+        const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+        const assessments = Array.from({ length: 6 }, (_, ms) =>
+          later(ms)
+            .then(() => api(`/consignments/${id}/assessments`, { method: "POST" }))
+            .then((r) => r.status),
+        );
+        const deletion = later(deleteAfterMs)
+          .then(() => api(`/consignments/${id}`, { method: "DELETE" }))
+          .then((r) => r.status);
+        const holds = [0, 3, 6, 10, 20].map((ms, i) =>
+          later(ms)
+            .then(() => api(`/consignments/${id}/holds`, { json: { reason: `race ${i}` } }))
+            .then((r) => r.status),
+        );
+        const [held, assessed, deleted] = await Promise.all([Promise.all(holds), Promise.all(assessments), deletion]);
+        for (const s of [...held, ...assessed]) expect([200, 201, 404]).toContain(s);
+        expect([200, 409]).toContain(deleted);
+        const exists = (await api(`/consignments/${id}`)).status === 200;
+        expect(exists).toBe(deleted === 409);
+        if (!exists) expect(await childRows(id), `guards ${guards} round ${round}`).toEqual({});
+        // A webhook goes out for exactly the assessments that were answered 200.
+        const hooks = await env.DB.prepare(
+          "SELECT COUNT(*) AS n FROM webhook_events WHERE type = 'duties.calculated' AND data LIKE ?",
+        )
+          .bind(`%${id}%`)
+          .first<{ n: number }>();
+        expect(hooks?.n).toBe(assessed.filter((s) => s === 200).length);
+      }
+    }
   });
 
   it("hold routes validate input and scope, and 404 other workspaces' and other customers' consignments", async () => {

@@ -152,4 +152,26 @@ describe("catalogue", () => {
       ).toBe(404);
     }
   });
+
+  it("ids are canonical decimal: 0x.., 1e3 and 007 are 400, never another item", async () => {
+    const { api } = await setup();
+    const it = ((await (await api("/catalogue", { json: item })).json()) as { item: Item }).item;
+    const hex = `0x${it.id.toString(16)}`;
+    for (const id of [hex, "1e3", `00${it.id}`]) {
+      expect((await api(`/catalogue/${id}`)).status, id).toBe(400);
+      expect((await api(`/catalogue/${id}`, { method: "DELETE" })).status, id).toBe(400);
+    }
+    expect((await api(`/catalogue?starting_after=${hex}`)).status).toBe(400);
+    expect((await api(`/catalogue/${it.id}`)).status).toBe(200);
+  });
+
+  it("of concurrent deletes of one item exactly one succeeds; the others are 404", async () => {
+    const { api } = await setup();
+    const it = ((await (await api("/catalogue", { json: item })).json()) as { item: Item }).item;
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => api(`/catalogue/${it.id}`, { method: "DELETE" }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(9);
+  });
 });

@@ -3,16 +3,12 @@
  * items that name a catalogue sku borrow its HS code and origin when they carry none.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { createDb } from "../../db/client";
-import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, newRouter, ok, scoped } from "../../http/router";
-import { CountryCode, CurrencyCode, hsCode } from "../../http/schemas";
+import { ErrorSchema, errorResponses, json, jsonBody, newWorkspaceRouter, ok, scoped } from "../../http/router";
+import { CountryCode, CurrencyCode, hsCode, IntIdParam, intId } from "../../http/schemas";
 import { catalogueToWire, createItem, deleteItem, getItem, listItems, updateItem } from "./service";
 
 const tags = ["Catalogue"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
-const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ example: 7 }) });
+const IdParam = IntIdParam;
 const notFound = { 404: json(ErrorSchema, "No such catalogue item in this workspace") };
 
 const Destination = z
@@ -51,7 +47,7 @@ const CreateBody = Fields.refine(needsCurrency, {
 });
 const UpdateBody = Fields.partial().strict();
 
-export const CatalogueItem = z
+const CatalogueItem = z
   .object({
     id: z.number().int(),
     sku: z.string(),
@@ -79,7 +75,7 @@ const routes = {
     request: {
       query: z.object({
         limit: z.coerce.number().int().min(1).max(100).default(50),
-        starting_after: z.coerce.number().int().positive().optional(),
+        starting_after: intId().optional(),
         sku: z.string().min(1).max(100).optional(),
       }),
     },
@@ -139,25 +135,26 @@ const routes = {
   }),
 };
 
-export const catalogueRoutes = newRouter()
+export const catalogueRoutes = newWorkspaceRouter()
   .openapi(routes.list, async (c) => {
-    const { rows, hasMore } = await listItems(ctxOf(c), c.get("workspace")!.id, c.req.valid("query"));
+    const { rows, hasMore } = await listItems({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", items: rows.map(catalogueToWire), has_more: hasMore }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const row = await createItem(ctxOf(c), c.get("workspace")!.id, c.req.valid("json"));
+    const row = await createItem({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json({ success: true as const, message: "Catalogue item created", item: catalogueToWire(row) }, 201);
   })
   .openapi(routes.get, async (c) => {
-    const row = await getItem(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id);
+    const row = await getItem({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", item: catalogueToWire(row) }, 200);
   })
   .openapi(routes.update, async (c) => {
-    const row = await updateItem(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, c.req.valid("json"));
+    const input = { id: c.req.valid("param").id, patch: c.req.valid("json") };
+    const row = await updateItem({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "Catalogue item updated", item: catalogueToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteItem(ctxOf(c), c.get("workspace")!.id, id);
+    await deleteItem({ ctx: c.get("ctx"), input: { id } });
     return c.json({ success: true as const, message: "Catalogue item deleted", deleted: true as const, id }, 200);
   });

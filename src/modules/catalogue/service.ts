@@ -1,11 +1,11 @@
 /** Catalogue items of a workspace; amounts kept as exact decimal strings. */
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import { isUniqueViolation } from "../../db/client";
+import type { Call } from "../../core/context";
+import { type Db, isUniqueViolation } from "../../db/client";
 import { catalogueItems } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { conflict, notFound } from "../../lib/errors";
 import { dec } from "../../lib/money";
-import type { ServiceCtx } from "../workspaces/service";
 
 type Row = typeof catalogueItems.$inferSelect;
 
@@ -56,73 +56,94 @@ function fields(input: Partial<ItemInput>): Partial<Row> {
   return out;
 }
 
-export async function createItem({ db, deps }: ServiceCtx, workspaceId: string, input: ItemInput) {
-  const now = isoAt(deps.clock.now());
+const skuTaken = (sku: string | undefined) => conflict(`A catalogue item with sku '${sku}' already exists`);
+const missing = (id: number) => notFound(`Catalogue item ${id} not found`);
+
+export async function createItem({ ctx, input }: Call<ItemInput>): Promise<Row> {
+  const now = isoAt(ctx.deps.clock.now());
+  let row: Row | undefined;
   try {
-    const [row] = await db
+    [row] = await ctx.db
       .insert(catalogueItems)
-      .values({ workspaceId, sku: input.sku, title: input.title, ...fields(input), createdAt: now, updatedAt: now })
+      .values({
+        workspaceId: ctx.workspace.id,
+        sku: input.sku,
+        title: input.title,
+        ...fields(input),
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
-    return row!;
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A catalogue item with sku '${input.sku}' already exists`);
+    if (isUniqueViolation(err)) throw skuTaken(input.sku);
     throw err;
   }
-}
-
-export async function getItem({ db }: ServiceCtx, workspaceId: string, id: number) {
-  const [row] = await db
-    .select()
-    .from(catalogueItems)
-    .where(and(eq(catalogueItems.id, id), eq(catalogueItems.workspaceId, workspaceId)))
-    .limit(1);
-  if (!row) throw notFound(`Catalogue item ${id} not found`);
+  if (!row) throw new Error("catalogue insert returned no row");
   return row;
 }
 
-export async function listItems(
-  { db }: ServiceCtx,
-  workspaceId: string,
-  q: { limit: number; starting_after?: number | undefined; sku?: string | undefined },
-) {
-  const where = [eq(catalogueItems.workspaceId, workspaceId)];
-  if (q.starting_after !== undefined) where.push(lt(catalogueItems.id, q.starting_after));
-  if (q.sku !== undefined) where.push(eq(catalogueItems.sku, q.sku));
-  const rows = await db
+export async function getItem({ ctx, input }: Call<{ id: number }>): Promise<Row> {
+  const [row] = await ctx.db
+    .select()
+    .from(catalogueItems)
+    .where(and(eq(catalogueItems.id, input.id), eq(catalogueItems.workspaceId, ctx.workspace.id)))
+    .limit(1);
+  if (!row) throw missing(input.id);
+  return row;
+}
+
+export interface CatalogueListQuery {
+  limit: number;
+  starting_after?: number | undefined;
+  sku?: string | undefined;
+}
+
+export async function listItems({ ctx, input }: Call<CatalogueListQuery>): Promise<{ rows: Row[]; hasMore: boolean }> {
+  const where = [eq(catalogueItems.workspaceId, ctx.workspace.id)];
+  if (input.starting_after !== undefined) where.push(lt(catalogueItems.id, input.starting_after));
+  if (input.sku !== undefined) where.push(eq(catalogueItems.sku, input.sku));
+  const rows = await ctx.db
     .select()
     .from(catalogueItems)
     .where(and(...where))
     .orderBy(desc(catalogueItems.id))
-    .limit(q.limit + 1);
-  return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+    .limit(input.limit + 1);
+  return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }
 
-export async function updateItem(ctx: ServiceCtx, workspaceId: string, id: number, input: Partial<ItemInput>) {
-  const current = await getItem(ctx, workspaceId, id);
+/** 404 for another workspace's item; 409 when the new sku is taken. */
+export async function updateItem({ ctx, input }: Call<{ id: number; patch: Partial<ItemInput> }>): Promise<Row> {
+  let row: Row | undefined;
   try {
-    await ctx.db
+    [row] = await ctx.db
       .update(catalogueItems)
-      .set({ ...fields(input), updatedAt: isoAt(ctx.deps.clock.now()) })
-      .where(eq(catalogueItems.id, current.id));
+      .set({ ...fields(input.patch), updatedAt: isoAt(ctx.deps.clock.now()) })
+      .where(and(eq(catalogueItems.id, input.id), eq(catalogueItems.workspaceId, ctx.workspace.id)))
+      .returning();
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A catalogue item with sku '${input.sku}' already exists`);
+    if (isUniqueViolation(err)) throw skuTaken(input.patch.sku);
     throw err;
   }
-  return getItem(ctx, workspaceId, id);
+  if (!row) throw missing(input.id);
+  return row;
 }
 
-export async function deleteItem(ctx: ServiceCtx, workspaceId: string, id: number) {
-  const current = await getItem(ctx, workspaceId, id);
-  await ctx.db.delete(catalogueItems).where(eq(catalogueItems.id, current.id));
+/** One statement: of concurrent deletes exactly one succeeds, the others answer 404. */
+export async function deleteItem({ ctx, input }: Call<{ id: number }>): Promise<void> {
+  const deleted = await ctx.db
+    .delete(catalogueItems)
+    .where(and(eq(catalogueItems.id, input.id), eq(catalogueItems.workspaceId, ctx.workspace.id)))
+    .returning({ id: catalogueItems.id });
+  if (!deleted.length) throw missing(input.id);
 }
 
 export type CatalogueRow = Row;
 
 /**
- * Items by sku (at most 90 a query: D1's bound-parameter limit), for filling consignment items that carry no
+ * Items by sku (the caller chunks them under D1's bound-parameter limit), for filling consignment items that carry no
  * HS code or origin; a query so the create path can read it with its other reads.
  */
-export const catalogueBySkuQuery = (db: ServiceCtx["db"], workspaceId: string, skus: string[]) =>
+export const catalogueBySkuQuery = (db: Db, workspaceId: string, skus: string[]) =>
   db
     .select()
     .from(catalogueItems)

@@ -4,15 +4,11 @@
  * (consignments:read). Everything is 404 for a consignment outside the workspace or the pinned customer.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { createDb } from "../../db/client";
-import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, ListQuery, newRouter, ok, scoped } from "../../http/router";
+import { ErrorSchema, errorResponses, json, ListQuery, newWorkspaceRouter, ok, scoped } from "../../http/router";
 import { enqueue } from "../webhooks/service";
 import { getAssessment, listAssessments, runAssessment } from "./assessments";
 
 const tags = ["Consignments"];
-const pinned = (c: Context<AppEnv>) => c.get("auth")?.customerId ?? null;
 const IdParam = z.object({
   id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }),
 });
@@ -31,14 +27,11 @@ const RateApplied = z
     type: z
       .string()
       .openapi({ example: "ad_valorem", description: "ad_valorem, specific, compound, free, additional or text" }),
-    tier: z
-      .string()
-      .nullable()
-      .openapi({
-        example: "normal_tariff",
-        description:
-          "Tier of the base line (normal_tariff, preferential_tariff, punitive_tariff); null for additional measures",
-      }),
+    tier: z.string().nullable().openapi({
+      example: "normal_tariff",
+      description:
+        "Tier of the base line (normal_tariff, preferential_tariff, punitive_tariff); null for additional measures",
+    }),
     amount: money("Duty of this line", "41.25"),
     basis: z.string().openapi({ example: "16.5% of 250.00 USD customs value" }),
     estimated: z.boolean(),
@@ -52,20 +45,14 @@ const AssessedItem = z
     item_id: z.string().openapi({ example: "itm_01a2011f8c5b7e7d2a9c1e4f6a8b0c2e" }),
     sku: z.string().nullable(),
     title: z.string().nullable(),
-    hs_code: z
-      .string()
-      .nullable()
-      .openapi({
-        example: "6109100010",
-        description: "The code assessed: declared, from the catalogue, or suggested by the classifier",
-      }),
-    hs_code_source: z
-      .string()
-      .nullable()
-      .openapi({
-        example: "declared",
-        description: "declared (or the source the item was created with), catalogue, classified",
-      }),
+    hs_code: z.string().nullable().openapi({
+      example: "6109100010",
+      description: "The code assessed: declared, from the catalogue, or suggested by the classifier",
+    }),
+    hs_code_source: z.string().nullable().openapi({
+      example: "declared",
+      description: "declared (or the source the item was created with), catalogue, classified",
+    }),
     classification: z
       .object({ confidence: z.string(), score: z.number(), description: z.string().nullable() })
       .nullable()
@@ -76,23 +63,17 @@ const AssessedItem = z
       .openapi({ example: "VN", description: "The item's origin, else the sender's country" }),
     quantity: z.number().int(),
     unit_value: z.string().openapi({ example: "12.5" }),
-    declared_currency: z
-      .string()
-      .nullable()
-      .openapi({
-        example: "USD",
-        description: "Currency of unit_value: the item's, else its order's, else its parcel's",
-      }),
+    declared_currency: z.string().nullable().openapi({
+      example: "USD",
+      description: "Currency of unit_value: the item's, else its order's, else its parcel's",
+    }),
     tariff_line: z.string().nullable().openapi({ example: "6109.10.00" }),
     rate_found: z.boolean(),
     customs_value: z.string().nullable().openapi({ example: "250.00" }),
-    duty: z
-      .string()
-      .nullable()
-      .openapi({
-        example: "41.25",
-        description: "Duty of the line; null when the item was not assessed or no tariff line was found",
-      }),
+    duty: z.string().nullable().openapi({
+      example: "41.25",
+      description: "Duty of the line; null when the item was not assessed or no tariff line was found",
+    }),
     tax: z
       .string()
       .nullable()
@@ -100,26 +81,21 @@ const AssessedItem = z
     rates_applied: z.array(RateApplied),
     notes: z.array(z.string()),
     message: z.string().nullable().openapi({ description: "Why no duty was computed when no tariff line was found" }),
-    error: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "Why the item was not assessed (no code could be found, no origin, a currency without a rate)",
-      }),
+    error: z.string().nullable().openapi({
+      description: "Why the item was not assessed (no code could be found, no origin, a currency without a rate)",
+    }),
   })
   .openapi("AssessedItem");
 
-export const AssessmentSchema = z
+const AssessmentSchema = z
   .object({
     assessment_id: z.string().openapi({ example: "asm_01a2011f9d0e7a4b8c2d4e6f8a0b2c4d" }),
     consignment_id: z.string(),
     destination_country: z.string().openapi({ example: "US" }),
-    currency: z
-      .string()
-      .openapi({
-        example: "USD",
-        description: "The destination currency every amount is in (values converted at the ECB rate of the entry date)",
-      }),
+    currency: z.string().openapi({
+      example: "USD",
+      description: "The destination currency every amount is in (values converted at the ECB rate of the entry date)",
+    }),
     entry_date: z
       .string()
       .openapi({ example: "2026-03-02", description: "The consignment's entry date, else the day of the run" }),
@@ -128,11 +104,9 @@ export const AssessmentSchema = z
     total_vat: money("VAT/GST of all assessed items", "0.00"),
     total_fees: money("Entry-level fees, floor and cap applied once per entry", "33.89"),
     total: money("total_duty + total_tax", "75.14"),
-    complete: z
-      .boolean()
-      .openapi({
-        description: "False when an item was not assessed or had no tariff line: the totals cover the other items only",
-      }),
+    complete: z.boolean().openapi({
+      description: "False when an item was not assessed or had no tariff line: the totals cover the other items only",
+    }),
     items: z.array(AssessedItem),
     fees: z.array(z.object({ code: z.string(), name: z.string(), amount: z.string(), basis: z.string() })),
     notes: z.array(z.string()),
@@ -145,12 +119,10 @@ export const AssessmentSchema = z
 const Unassessable = z
   .object({
     success: z.literal(false),
-    message: z
-      .string()
-      .openapi({
-        example:
-          "Consignment 'con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d' has no receiver country: duties cannot be assessed without a destination (receiver.country_code)",
-      }),
+    message: z.string().openapi({
+      example:
+        "Consignment 'con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d' has no receiver country: duties cannot be assessed without a destination (receiver.country_code)",
+    }),
     error: z.literal("unprocessable"),
     request_id: z.string(),
     errors: z
@@ -207,39 +179,19 @@ const one = createRoute({
   responses: { 200: json(AssessmentSchema, "The assessment"), ...notFound, ...errorResponses },
 });
 
-export const assessmentRoutes = newRouter()
+export const assessmentRoutes = newWorkspaceRouter()
   .openapi(run, async (c) => {
-    const ctx = {
-      db: createDb(c.env.DB),
-      deps: c.get("deps"),
-      d1: c.env.DB,
-      classifier: {
-        production: c.env.ENVIRONMENT === "production",
-        imageModel: (c.env as { IMAGE_MODEL?: unknown }).IMAGE_MODEL,
-      },
-    };
-    const { assessment, deliveryIds } = await runAssessment(ctx, c.get("workspace")!, c.req.valid("param").id, {
-      pinnedCustomerId: pinned(c),
-      requestId: c.get("requestId"),
-    });
+    const { assessment, deliveryIds } = await runAssessment({ ctx: c.get("ctx"), input: c.req.valid("param") });
     // Committed: hand the new deliveries to the queue now (the cron sweep catches any this misses).
     if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
     return c.json(assessment, 200);
   })
   .openapi(list, async (c) => {
-    const { assessments, hasMore } = await listAssessments(
-      { db: createDb(c.env.DB) },
-      c.get("workspace")!.id,
-      c.req.valid("param").id,
-      c.req.valid("query"),
-      pinned(c),
-    );
+    const input = { id: c.req.valid("param").id, ...c.req.valid("query") };
+    const { assessments, hasMore } = await listAssessments({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "", assessments, has_more: hasMore }, 200);
   })
   .openapi(one, async (c) => {
     const { id, assessment_id } = c.req.valid("param");
-    return c.json(
-      await getAssessment({ db: createDb(c.env.DB) }, c.get("workspace")!.id, id, assessment_id, pinned(c)),
-      200,
-    );
+    return c.json(await getAssessment({ ctx: c.get("ctx"), input: { id, assessmentId: assessment_id } }), 200);
   });

@@ -14,22 +14,24 @@
  *   an ECB rate) or whose code has no tariff line is listed with `duty: null` and the reason; the totals then
  *   cover the other items only and `complete` is false.
  */
-import { and, desc, eq, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, desc, eq, exists, lt, sql } from "drizzle-orm";
+import type { Call, ServiceContext } from "../../core/context";
 import { consignmentAssessments } from "../../db/schema/index";
 import type { CalcInput } from "../../engines/calculate/types";
 import type { calcWire } from "../../engines/calculate/wire";
-import type { Deps, WorkspaceContext } from "../../core/context";
 import { isoAt } from "../../lib/clock";
 import { ApiError, notFound, unprocessable } from "../../lib/errors";
 import { country as isoCountry } from "../../lib/iso";
 import { dec, moneyString } from "../../lib/money";
 import { unsupported } from "../calculate/reference";
-import { calculateMultiple, RuleViolation, today } from "../calculate/service";
-import { classify } from "../classify/service";
+import { countryRuleFailures, priceShipment, today } from "../calculate/service";
+import { suggestCodes, UnclassifiableError } from "../classify/service";
+import { eventInsert, insertWhen, withdrawOutboxUnless } from "../consignment-records/rows";
+import type { ItemRow, Tree } from "../consignment-records/tree";
 import { outboxStatements } from "../webhooks/service";
-import { eventInsert } from "./events";
-import { consignmentHeadQuery, loadConsignment } from "./service";
+import { consignmentHeadQuery, consignmentNotFound } from "./access";
+import { AssessmentRefused } from "./errors";
+import { loadConsignment } from "./service";
 
 const METAL_FACTS = [
   "country_of_melt_pour",
@@ -43,20 +45,11 @@ function metalFacts(extra: string): Record<string, string> {
   return Object.fromEntries(METAL_FACTS.flatMap((k) => (typeof e[k] === "string" ? [[k, e[k]]] : [])));
 }
 
-export interface AssessCtx {
-  db: Db;
-  deps: Deps;
-  /** The raw binding: the calculate service reads its reference data through it. */
-  d1: D1Database;
-  /** What the classifier needs to know about the deployment (image mode, page fetching). */
-  classifier: { production: boolean; imageModel: unknown };
-}
-
 /**
  * One run prices every line in a single calculate call (shipment-level de minimis and fee floors need the
  * whole entry at once); this bounds the work of one request. Larger consignments are split before assessment.
  */
-export const MAX_ASSESSED_ITEMS = 250;
+const MAX_ASSESSED_ITEMS = 250;
 
 /** The calculate input takes 4-10 digits; digits beyond 10 are national statistical suffixes with no rate of their own. */
 const CALC_HS_DIGITS = 10;
@@ -64,7 +57,7 @@ const CALC_HS_DIGITS = 10;
 const TRANSPORT_MODES = new Set(["sea", "air", "road", "rail"]);
 const SHIPPING_TERMS = new Set(["FOB", "CIF", "EXW", "DDP"]);
 
-export interface RateApplied {
+interface RateApplied {
   measure: string;
   code: string | null;
   rate: string;
@@ -78,7 +71,7 @@ export interface RateApplied {
   exclusion_code: string | null;
 }
 
-export interface AssessedItem {
+interface AssessedItem {
   item_id: string;
   sku: string | null;
   title: string | null;
@@ -100,7 +93,7 @@ export interface AssessedItem {
   error: string | null;
 }
 
-export interface Fee {
+interface Fee {
   code: string;
   name: string;
   amount: string;
@@ -129,7 +122,7 @@ export interface Assessment {
 
 type Row = typeof consignmentAssessments.$inferSelect;
 
-export function assessmentOut(r: Row): Assessment {
+function assessmentOut(r: Row): Assessment {
   const totalTax = dec(r.totalTax);
   return {
     assessment_id: r.id,
@@ -164,85 +157,65 @@ interface Plan {
   error: string | null;
 }
 
-/** Suggests a code for an item that came without one; an item the classifier cannot place stays unassessed. */
-async function suggestCode(
-  ctx: AssessCtx,
-  ws: WorkspaceContext,
-  item: { title: string | null; description: string | null },
-  destination: string,
-  origin: string | null,
-  requestId: string,
-) {
-  const title = item.title?.trim().slice(0, 500) || undefined;
-  const description = item.description?.trim().slice(0, 2000) || undefined;
-  if (!title && !description)
-    return { error: "No HS code on the item and no title or description to classify it from" };
-  try {
-    const out = await classify(
-      {
-        db: ctx.db,
-        organizationId: ws.organizationId,
-        production: ctx.classifier.production,
-        imageModel: ctx.classifier.imageModel,
-      },
-      { title, description, destination_country: destination, country_of_origin: origin ?? undefined },
-      requestId,
-    );
-    const top = out.body.top_result as
-      | { code: string; confidence: string; score: number; tariff: { description: string } }
-      | null
-      | undefined;
-    if (out.status !== 200 || !top)
-      return {
-        error: `No HS code on the item and the classifier suggested none: ${String(out.body.message || "no match")}`,
-      };
-    return {
-      hsCode: top.code,
-      classification: { confidence: top.confidence, score: top.score, description: top.tariff.description ?? null },
-    };
-  } catch (e) {
-    // The nomenclature not being loaded (503) fails this item, not the whole run.
-    if (e instanceof ApiError) return { error: `No HS code on the item and classification failed: ${e.message}` };
-    throw e;
-  }
-}
+type Quote = Awaited<ReturnType<typeof priceShipment>>["quote"];
+type ShipmentBody = Parameters<typeof priceShipment>[0]["input"];
 
 /**
- * Runs the duty assessment of one consignment and stores it. 404 for a consignment outside the workspace (or,
- * for a pinned client, outside its customer); 422 when the consignment has no receiver country, no items,
- * too many items, an unsupported destination, or when a workspace country rule refuses a line.
- * Returns the stored assessment and the webhook deliveries to enqueue once committed.
+ * Runs the duty assessment of one consignment and stores it. 404 for a consignment that is not visible; 422
+ * when it has no receiver country, no items, too many items, an unsupported destination, or when a workspace
+ * country rule refuses a line. Phases: loadAssessable → planItems (classify what has no code) → shipmentBody →
+ * the country-rule check → priceShipment → assessedItems → commit. Returns the stored assessment and the
+ * webhook deliveries to enqueue once committed.
  */
-export async function runAssessment(
-  ctx: AssessCtx,
-  ws: WorkspaceContext,
-  consignmentId: string,
-  caller: { pinnedCustomerId: number | null; requestId: string },
-): Promise<{ assessment: Assessment; deliveryIds: string[] }> {
-  const { db, deps } = ctx;
-  const t = await loadConsignment(ctx, ws.id, consignmentId, caller.pinnedCustomerId);
-  const c = t.consignment;
+export async function runAssessment({
+  ctx,
+  input,
+}: Call<{ id: string }>): Promise<{ assessment: Assessment; deliveryIds: string[] }> {
+  const { tree, destination } = await loadAssessable(ctx, input.id);
+  const c = tree.consignment;
+  const entryDate = c.entryDate ?? today(ctx.deps.clock);
+  const plans = await planItems(ctx, tree, destination);
+  const { body, lineOf, notes } = shipmentBody(tree, plans, destination, entryDate);
+
+  let quote: Quote | null = null;
+  if (body) {
+    const refused = await countryRuleFailures({ ctx, input: body });
+    if (refused.length) throw new AssessmentRefused(refused);
+    ({ quote } = await priceShipment({ ctx, input: body }));
+  }
+  const currency = quote?.currency ?? isoCountry(destination)?.currency ?? "USD";
+  const items = assessedItems(tree.items, plans, lineOf, quote, currency);
+  const row = assessmentRow(ctx, { tree, destination, currency, entryDate, items, notes, quote });
+  const deliveryIds = await commit(ctx, tree, row, items.length);
+  return { assessment: assessmentOut(row), deliveryIds };
+}
+
+/** The consignment, if it can be assessed at all. */
+async function loadAssessable(ctx: ServiceContext, id: string): Promise<{ tree: Tree; destination: string }> {
+  const tree = await loadConsignment({ ctx, input: { id } });
+  const c = tree.consignment;
   const destination = c.receiverCountry;
   if (!destination)
     throw unprocessable(
       `Consignment '${c.id}' has no receiver country: duties cannot be assessed without a destination (receiver.country_code)`,
     );
-  if (!t.items.length) throw unprocessable(`Consignment '${c.id}' has no items to assess`);
-  if (t.items.length > MAX_ASSESSED_ITEMS)
+  if (!tree.items.length) throw unprocessable(`Consignment '${c.id}' has no items to assess`);
+  if (tree.items.length > MAX_ASSESSED_ITEMS)
     throw unprocessable(
-      `Consignment '${c.id}' has ${t.items.length} items; an assessment covers at most ${MAX_ASSESSED_ITEMS}`,
+      `Consignment '${c.id}' has ${tree.items.length} items; an assessment covers at most ${MAX_ASSESSED_ITEMS}`,
     );
-  const why = await unsupported(ctx.d1, deps.clock, destination);
+  const why = await unsupported(ctx, destination);
   if (why) throw unprocessable(`Duties cannot be assessed for this consignment: ${why}`);
+  return { tree, destination };
+}
 
-  const entryDate = c.entryDate ?? today(deps.clock);
-  const notes: string[] = [];
-  const orderCcy = new Map(t.orders.map((o) => [o.id, o.currencyCode]));
-  const parcelCcy = new Map(t.parcels.map((p) => [p.id, p.currencyCode]));
-
-  // Codes, origins and currencies per item; items without a code are classified for the destination.
+/** Codes, origins and currencies per item; items without a code are classified for the destination. */
+async function planItems(ctx: ServiceContext, tree: Tree, destination: string): Promise<Plan[]> {
+  const c = tree.consignment;
+  const orderCcy = new Map(tree.orders.map((o) => [o.id, o.currencyCode]));
+  const parcelCcy = new Map(tree.parcels.map((p) => [p.id, p.currencyCode]));
   const plans: Plan[] = [];
-  for (const item of t.items) {
+  for (const item of tree.items) {
     const origin = item.countryOfOrigin ?? c.senderCountry ?? null;
     const currency =
       item.currencyCode ?? (item.orderId ? orderCcy.get(item.orderId) : null) ?? parcelCcy.get(item.parcelId) ?? null;
@@ -255,36 +228,64 @@ export async function runAssessment(
       error: null,
     };
     if (!plan.hsCode) {
-      const s = await suggestCode(ctx, ws, item, destination, origin, caller.requestId);
-      if ("error" in s) plan.error = s.error ?? null;
+      const s = await suggestCode(ctx, item, destination, origin);
+      if ("error" in s) plan.error = s.error;
       else Object.assign(plan, { hsCode: s.hsCode, hsSource: "classified", classification: s.classification });
     }
     if (!plan.error && !origin)
       plan.error = "No country of origin on the item and no sender country on the consignment";
     plans.push(plan);
   }
+  return plans;
+}
 
-  // One calculate/multiple entry for every item that has a code and an origin, in item order.
+/** Suggests a code for an item that came without one; an item the classifier cannot place stays unassessed. */
+async function suggestCode(
+  ctx: ServiceContext,
+  item: { title: string | null; description: string | null },
+  destination: string,
+  origin: string | null,
+): Promise<{ error: string } | { hsCode: string; classification: AssessedItem["classification"] }> {
+  const title = item.title?.trim().slice(0, 500) || undefined;
+  const description = item.description?.trim().slice(0, 2000) || undefined;
+  if (!title && !description)
+    return { error: "No HS code on the item and no title or description to classify it from" };
+  let out: Awaited<ReturnType<typeof suggestCodes>>;
+  try {
+    out = await suggestCodes({
+      ctx,
+      input: { title, description, destination_country: destination, country_of_origin: origin ?? undefined },
+    });
+  } catch (e) {
+    // The nomenclature not being loaded (503) fails this item, not the whole run.
+    if (e instanceof ApiError) return { error: `No HS code on the item and classification failed: ${e.message}` };
+    throw e;
+  }
+  const top = out instanceof UnclassifiableError ? undefined : out.results[0];
+  if (!top)
+    return {
+      error: `No HS code on the item and the classifier suggested none: ${out.message || "no match"}`,
+    };
+  return {
+    hsCode: top.code,
+    classification: { confidence: top.confidence, score: top.score, description: top.tariff.description ?? null },
+  };
+}
+
+/**
+ * One calculate entry for every item that has a code and an origin, in item order (`lineOf`: item index →
+ * line index); null when no item can be priced.
+ */
+function shipmentBody(tree: Tree, plans: Plan[], destination: string, entryDate: string) {
+  const c = tree.consignment;
+  const notes: string[] = [];
   const lineOf = new Map<number, number>();
   const codes: Record<string, unknown>[] = [];
-  plans.forEach((p, i) => {
-    if (p.error) return;
-    const item = t.items[i]!;
+  tree.items.forEach((item, i) => {
+    const p = plans[i];
+    if (!p || p.error || !p.hsCode) return;
     lineOf.set(i, codes.length);
-    codes.push({
-      hs_code: p.hsCode!.slice(0, CALC_HS_DIGITS),
-      origin_country: p.origin,
-      // Exact decimal text to a JS number: calculate takes numbers on its wire and turns them back to decimal text.
-      declared_value: Number(item.unitValue),
-      quantity: item.quantity,
-      ...(p.currency ? { currency: p.currency } : {}),
-      // Item weight is per unit, like unit_value; calculate wants the line's net weight.
-      ...(item.weightKg !== null
-        ? { weight: Number(dec(item.weightKg).times(item.quantity).toString()), weight_unit: "kg" }
-        : {}),
-      // Metals traceability (Section 232 smelt, cast and melt-and-pour rules), kept with the item's other fields.
-      ...metalFacts(item.extra),
-    });
+    codes.push(calcLine(item, p.hsCode, p));
   });
   if (plans.some((p) => !p.error && !p.currency))
     notes.push("Items with no currency on the item, its order or its parcel are valued in the destination currency");
@@ -295,51 +296,62 @@ export async function runAssessment(
   if (!transportMode)
     notes.push("No transport mode on the consignment: assessed as sea freight (the calculate default)");
   const terms = c.incoterm && SHIPPING_TERMS.has(c.incoterm) ? (c.incoterm as CalcInput["shippingTerms"]) : undefined;
-
-  let body: Awaited<ReturnType<typeof calculateMultiple>>["body"] | null = null;
-  if (codes.length) {
-    try {
-      ({ body } = await calculateMultiple(
-        { db: ctx.d1, clock: deps.clock, workspaceId: ws.id },
-        {
-          destination_country: destination,
-          codes,
-          reference: c.shipmentRef,
-          weight_unit: "kg",
-          shipping_cost: 0,
-          insurance_cost: 0,
-          transport_mode: transportMode ?? "sea",
-          shipping_terms: terms ?? "FOB",
-          entry_date: entryDate,
-        },
-      ));
-    } catch (e) {
-      if (e instanceof RuleViolation) {
-        throw unprocessable(`The workspace's country rules refuse this assessment: ${e.message}`, {
-          errors: e.errors.map((v) => v.description),
-          rule_violations: e.errors,
-        });
+  const body: ShipmentBody | null = codes.length
+    ? {
+        destination_country: destination,
+        codes,
+        reference: c.shipmentRef,
+        weight_unit: "kg",
+        shipping_cost: 0,
+        insurance_cost: 0,
+        transport_mode: transportMode ?? "sea",
+        shipping_terms: terms ?? "FOB",
+        entry_date: entryDate,
       }
-      throw e;
-    }
-  }
+    : null;
+  return { body, lineOf, notes };
+}
 
-  const currency = body?.currency ?? isoCountry(destination)?.currency ?? "USD";
+function calcLine(item: ItemRow, hsCode: string, p: Plan): Record<string, unknown> {
+  return {
+    hs_code: hsCode.slice(0, CALC_HS_DIGITS),
+    origin_country: p.origin,
+    // Exact decimal text to a JS number: calculate takes numbers on its wire and turns them back to decimal text.
+    declared_value: Number(item.unitValue),
+    quantity: item.quantity,
+    ...(p.currency ? { currency: p.currency } : {}),
+    // Item weight is per unit, like unit_value; calculate wants the line's net weight.
+    ...(item.weightKg !== null
+      ? { weight: Number(dec(item.weightKg).times(item.quantity).toString()), weight_unit: "kg" }
+      : {}),
+    // Metals traceability (Section 232 smelt, cast and melt-and-pour rules), kept with the item's other fields.
+    ...metalFacts(item.extra),
+  };
+}
+
+/** Every item as assessed: its priced line, or `duty: null` and why it was not assessed. */
+function assessedItems(
+  items: ItemRow[],
+  plans: Plan[],
+  lineOf: Map<number, number>,
+  quote: Quote | null,
+  currency: string,
+): AssessedItem[] {
   const m = (n: number) => moneyString(dec(n), currency);
-  const results = (body?.results ?? []) as LineResult[];
-  const items: AssessedItem[] = t.items.map((item, i) => {
-    const p = plans[i]!;
+  const results = (quote?.results ?? []) as LineResult[];
+  return items.map((item, i) => {
+    const p = plans[i];
     const base = {
       item_id: item.id,
       sku: item.sku,
       title: item.title,
-      hs_code: p.hsCode,
-      hs_code_source: p.hsSource,
-      classification: p.classification,
-      origin_country: p.origin,
+      hs_code: p?.hsCode ?? null,
+      hs_code_source: p?.hsSource ?? null,
+      classification: p?.classification ?? null,
+      origin_country: p?.origin ?? null,
       quantity: item.quantity,
       unit_value: item.unitValue,
-      declared_currency: p.currency,
+      declared_currency: p?.currency ?? null,
     };
     const unassessed = (error: string): AssessedItem => ({
       ...base,
@@ -353,24 +365,12 @@ export async function runAssessment(
       message: null,
       error,
     });
+    if (!p) return unassessed("Not planned");
     if (p.error) return unassessed(p.error);
-    const r = results[lineOf.get(i)!];
+    const line = lineOf.get(i);
+    const r = line === undefined ? undefined : results[line];
     if (!r) return unassessed("Not calculated");
     if ("error" in r) return unassessed(r.error);
-    const tier = r.estimated_duties.tier;
-    const rates: RateApplied[] = r.estimated_duties.tariffs.map((d, k) => ({
-      measure: d.name,
-      code: d.code ?? null,
-      rate: d.rate,
-      type: d.type,
-      // The engine puts the tier's base line first, then the additional measures stacked on it.
-      tier: k === 0 && tier ? tier : null,
-      amount: m(d.amount),
-      basis: d.basis,
-      estimated: d.estimated ?? false,
-      exempted: d.exempted ?? false,
-      exclusion_code: d.exclusion_code ?? null,
-    }));
     return {
       ...base,
       declared_currency: r.currencies.declared,
@@ -380,14 +380,45 @@ export async function runAssessment(
       // Without a tariff line the duty is unknown, not zero.
       duty: r.rate_found ? m(r.totals.duty) : null,
       tax: m(r.totals.vat),
-      rates_applied: rates,
+      rates_applied: ratesApplied(r, m),
       notes: r.notes,
       message: r.message || null,
       error: null,
     };
   });
+}
 
-  const shipment = (body?.shipment ?? null) as {
+function ratesApplied(r: Exclude<LineResult, { error: string }>, m: (n: number) => string): RateApplied[] {
+  const tier = r.estimated_duties.tier;
+  return r.estimated_duties.tariffs.map((d, k) => ({
+    measure: d.name,
+    code: d.code ?? null,
+    rate: d.rate,
+    type: d.type,
+    // The engine puts the tier's base line first, then the additional measures stacked on it.
+    tier: k === 0 && tier ? tier : null,
+    amount: m(d.amount),
+    basis: d.basis,
+    estimated: d.estimated ?? false,
+    exempted: d.exempted ?? false,
+    exclusion_code: d.exclusion_code ?? null,
+  }));
+}
+
+interface RowParts {
+  tree: Tree;
+  destination: string;
+  currency: string;
+  entryDate: string;
+  items: AssessedItem[];
+  notes: string[];
+  quote: Quote | null;
+}
+
+function assessmentRow(ctx: ServiceContext, p: RowParts): Row {
+  const { currency } = p;
+  const m = (n: number) => moneyString(dec(n), currency);
+  const shipment = (p.quote?.shipment ?? null) as {
     fees?: Record<string, { code: string; name: string; amount: number; basis: string }> | null;
   } | null;
   const fees: Fee[] = Object.values(shipment?.fees ?? {}).map((f) => ({
@@ -396,103 +427,120 @@ export async function runAssessment(
     amount: m(f.amount),
     basis: f.basis,
   }));
-  const totals = body?.totals ?? { duty: 0, fees: 0, vat: 0 };
-  const now = isoAt(deps.clock.now());
-  const row: Row = {
-    id: deps.ids.prefixed("asm"),
-    workspaceId: ws.id,
-    consignmentId: c.id,
-    destinationCountry: destination,
+  const totals = p.quote?.totals ?? { duty: 0, fees: 0, vat: 0 };
+  return {
+    id: ctx.deps.ids.prefixed("asm"),
+    workspaceId: ctx.workspace.id,
+    consignmentId: p.tree.consignment.id,
+    destinationCountry: p.destination,
     currency,
-    entryDate,
+    entryDate: p.entryDate,
     totalDuty: m(totals.duty),
     totalTax: moneyString(dec(totals.vat).plus(totals.fees), currency),
     totalVat: m(totals.vat),
     totalFees: m(totals.fees),
-    complete: items.every((i) => i.error === null && i.rate_found),
-    items: JSON.stringify(items),
+    complete: p.items.every((i) => i.error === null && i.rate_found),
+    items: JSON.stringify(p.items),
     fees: JSON.stringify(fees),
-    notes: JSON.stringify(notes),
-    dataSource: body?.data_source ? JSON.stringify(body.data_source) : null,
-    requestId: caller.requestId,
-    createdAt: now,
+    notes: JSON.stringify(p.notes),
+    dataSource: p.quote?.data_source ? JSON.stringify(p.quote.data_source) : null,
+    requestId: ctx.requestId,
+    createdAt: isoAt(ctx.deps.clock.now()),
   };
+}
+
+/**
+ * The assessment, its timeline event and its webhook event commit together or not at all, and only while the
+ * consignment is still visible: one racing a delete is either seen by the delete's guard (or removed with the
+ * consignment) or not written, and then its webhook is withdrawn in the same batch and the answer is a 404.
+ */
+async function commit(ctx: ServiceContext, tree: Tree, row: Row, itemCount: number): Promise<string[]> {
+  const { db } = ctx;
+  const c = tree.consignment;
   const summary = {
     assessment_id: row.id,
-    destination_country: destination,
+    destination_country: row.destinationCountry,
     total_duty: row.totalDuty,
     total_tax: row.totalTax,
-    currency,
+    currency: row.currency,
   };
-  const outbox = await outboxStatements(ctx, ws, {
-    type: "duties.calculated",
-    data: { consignment_id: c.id, shipment_ref: c.shipmentRef, external_code: c.externalCode, ...summary },
+  const outbox = await outboxStatements({
+    ctx,
+    input: {
+      event: {
+        type: "duties.calculated",
+        data: { consignment_id: c.id, shipment_ref: c.shipmentRef, external_code: c.externalCode, ...summary },
+      },
+    },
   });
-  // The assessment, its timeline event and its webhook event commit together or not at all.
-  await db.batch([
-    db.insert(consignmentAssessments).values(row),
-    eventInsert(db, deps.ids, {
+  const stored = sql`EXISTS (SELECT 1 FROM ${consignmentAssessments} WHERE ${consignmentAssessments.id} = ${row.id})`;
+  const [inserted] = await db.batch([
+    insertWhen(db, consignmentAssessments, row, exists(consignmentHeadQuery(ctx, c.id))).returning({
+      id: consignmentAssessments.id,
+    }),
+    eventInsert(db, ctx.deps.ids, {
       consignmentId: c.id,
-      workspaceId: ws.id,
+      workspaceId: ctx.workspace.id,
       type: "assessment.created",
-      data: { ...summary, items: items.length },
-      requestId: caller.requestId,
-      createdAt: now,
+      data: { ...summary, items: itemCount },
+      requestId: ctx.requestId,
+      createdAt: row.createdAt,
+      when: stored,
     }),
     ...outbox.statements,
-  ] as never);
-  return { assessment: assessmentOut(row), deliveryIds: outbox.deliveryIds };
+    ...withdrawOutboxUnless(db, outbox.eventId, stored),
+  ]);
+  if (!inserted.length) throw consignmentNotFound(c.id);
+  return outbox.deliveryIds;
+}
+
+export interface AssessmentPage {
+  id: string;
+  limit: number;
+  starting_after?: string | undefined;
 }
 
 /** Assessments of a consignment, newest first, keyset-paged by assessment id; 404 as for the consignment. */
-export async function listAssessments(
-  { db }: { db: Db },
-  workspaceId: string,
-  consignmentId: string,
-  q: { limit: number; starting_after?: string | undefined },
-  pinnedCustomerId: number | null,
-) {
+export async function listAssessments({
+  ctx,
+  input,
+}: Call<AssessmentPage>): Promise<{ assessments: Assessment[]; hasMore: boolean }> {
   const where = [
-    eq(consignmentAssessments.consignmentId, consignmentId),
-    eq(consignmentAssessments.workspaceId, workspaceId),
+    eq(consignmentAssessments.consignmentId, input.id),
+    eq(consignmentAssessments.workspaceId, ctx.workspace.id),
   ];
-  if (q.starting_after) where.push(lt(consignmentAssessments.id, q.starting_after));
-  const [head, rows] = await db.batch([
-    consignmentHeadQuery(db, workspaceId, consignmentId, pinnedCustomerId),
-    db
+  if (input.starting_after) where.push(lt(consignmentAssessments.id, input.starting_after));
+  const [head, rows] = await ctx.db.batch([
+    consignmentHeadQuery(ctx, input.id),
+    ctx.db
       .select()
       .from(consignmentAssessments)
       .where(and(...where))
       .orderBy(desc(consignmentAssessments.id))
-      .limit(q.limit + 1),
+      .limit(input.limit + 1),
   ]);
-  if (!head[0]) throw notFound(`Consignment '${consignmentId}' not found`);
-  return { assessments: rows.slice(0, q.limit).map(assessmentOut), hasMore: rows.length > q.limit };
+  if (!head.length) throw consignmentNotFound(input.id);
+  return { assessments: rows.slice(0, input.limit).map(assessmentOut), hasMore: rows.length > input.limit };
 }
 
 /** One assessment of a consignment; 404 for an unknown consignment or an assessment of another consignment. */
-export async function getAssessment(
-  { db }: { db: Db },
-  workspaceId: string,
-  consignmentId: string,
-  assessmentId: string,
-  pinnedCustomerId: number | null,
-): Promise<Assessment> {
-  const [head, rows] = await db.batch([
-    consignmentHeadQuery(db, workspaceId, consignmentId, pinnedCustomerId),
-    db
+export async function getAssessment({ ctx, input }: Call<{ id: string; assessmentId: string }>): Promise<Assessment> {
+  const [head, rows] = await ctx.db.batch([
+    consignmentHeadQuery(ctx, input.id),
+    ctx.db
       .select()
       .from(consignmentAssessments)
       .where(
         and(
-          eq(consignmentAssessments.id, assessmentId),
-          eq(consignmentAssessments.consignmentId, consignmentId),
-          eq(consignmentAssessments.workspaceId, workspaceId),
+          eq(consignmentAssessments.id, input.assessmentId),
+          eq(consignmentAssessments.consignmentId, input.id),
+          eq(consignmentAssessments.workspaceId, ctx.workspace.id),
         ),
       )
       .limit(1),
   ]);
-  if (!head[0]) throw notFound(`Consignment '${consignmentId}' not found`);
-  if (!rows[0]) throw notFound(`Assessment '${assessmentId}' not found for consignment '${consignmentId}'`);
-  return assessmentOut(rows[0]);
+  if (!head.length) throw consignmentNotFound(input.id);
+  const [row] = rows;
+  if (!row) throw notFound(`Assessment '${input.assessmentId}' not found for consignment '${input.id}'`);
+  return assessmentOut(row);
 }

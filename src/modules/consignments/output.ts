@@ -1,10 +1,5 @@
 /** Wire shapes of consignments: the create output (spec "Consignment (output)") and the retrieval object. */
-import type { consignmentItems, consignmentOrders, consignmentParcels, consignments } from "../../db/schema/index";
-
-type ConsignmentRow = typeof consignments.$inferSelect;
-type ParcelRow = typeof consignmentParcels.$inferSelect;
-type OrderRow = typeof consignmentOrders.$inferSelect;
-type ItemRow = typeof consignmentItems.$inferSelect;
+import type { ConsignmentRow, ItemRow, OrderRow, Tree } from "../consignment-records/tree";
 
 type PartyInput = Record<string, unknown> | undefined;
 
@@ -38,7 +33,7 @@ export function partyOut(p: PartyInput, receiver: boolean) {
   return out;
 }
 
-export function itemOut(i: ItemRow, orderRef: string | null) {
+function itemOut(i: ItemRow, orderRef: string | null) {
   const extra = JSON.parse(i.extra) as Record<string, unknown>;
   return {
     id: i.id,
@@ -57,7 +52,7 @@ export function itemOut(i: ItemRow, orderRef: string | null) {
   };
 }
 
-export function orderOut(o: OrderRow) {
+function orderOut(o: OrderRow) {
   return {
     id: o.id,
     order_ref: o.orderRef,
@@ -67,13 +62,6 @@ export function orderOut(o: OrderRow) {
     invoice_number: o.invoiceNumber,
     ...(JSON.parse(o.charges) as Record<string, unknown>),
   };
-}
-
-export interface Tree {
-  consignment: ConsignmentRow;
-  parcels: ParcelRow[];
-  orders: OrderRow[];
-  items: ItemRow[];
 }
 
 export function consignmentOut(c: Omit<ConsignmentRow, "retrieval">, customer: { id: number; name: string } | null) {

@@ -1,118 +1,92 @@
 /**
  * What hangs off a consignment: holds (placed by flows or by hand, released by hand), generated documents,
- * pre-alerts, raw events and the timeline built from them; and the delete guards that holds feed.
+ * pre-alerts, raw events and the timeline built from them.
  *
- * Every read checks the consignment first (workspace, and customer for a pinned client) in the same D1 round
- * trip as the read of its children, which are thrown away unless the check passed: another workspace's
- * consignment id is a 404, never an empty list.
+ * Every read checks the consignment first (./access) in the same D1 round trip as the read of its children,
+ * which are thrown away unless the check passed: another workspace's consignment id is a 404, never an empty
+ * list. Every write is conditional on the consignment in the statement itself, so a hold placed while the
+ * consignment is being deleted is either seen by the delete or not written at all.
  */
-import { and, asc, count, eq, gt } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import {
-  consignmentAssessments,
-  consignmentDocuments,
-  consignmentEvents,
-  consignmentHolds,
-  consignmentItems,
-  consignmentOrders,
-  consignmentParcels,
-  consignmentPreAlerts,
-  consignments,
-  flowRuns,
-} from "../../db/schema/index";
-import type { Deps } from "../../core/context";
+import { and, asc, eq, exists, gt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Call, ServiceContext } from "../../core/context";
+import { consignmentDocuments, consignmentEvents, consignmentHolds, consignmentPreAlerts } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
-import { parseDocument, settingsQuery } from "../settings/service";
-import { eventInsert } from "./events";
-import { consignmentHeadQuery } from "./service";
+import { eventInsert, insertWhen } from "../consignment-records/rows";
+import type { DocumentRow, HoldRow, PreAlertRow } from "../consignment-records/tree";
+import { consignmentHeadQuery, consignmentNotFound } from "./access";
 import { timelineEntry } from "./timeline";
 
-export interface RelatedCtx {
-  db: Db;
-  deps: Deps;
-  archive: R2Bucket;
-}
+type EventRow = typeof consignmentEvents.$inferSelect;
 
-export interface Scope {
-  workspaceId: string;
-  consignmentId: string;
-  pinnedCustomerId: number | null;
-}
-
-const headQuery = (db: Db, s: Scope) => consignmentHeadQuery(db, s.workspaceId, s.consignmentId, s.pinnedCustomerId);
-
-const missing = (id: string) => notFound(`Consignment '${id}' not found`);
-
-/** The consignment check and one child query in a single round trip. */
-async function withHead<T>(db: Db, s: Scope, child: unknown): Promise<T> {
-  const [head, rows] = (await db.batch([headQuery(db, s), child] as never)) as unknown as [unknown[], T];
-  if (!head.length) throw missing(s.consignmentId);
+/** The consignment check and one child query in a single round trip; 404 unless the consignment is visible. */
+async function withHead<Q extends BatchItem<"sqlite">>(ctx: ServiceContext, id: string, child: Q) {
+  const [head, rows] = await ctx.db.batch([consignmentHeadQuery(ctx, id), child]);
+  if (!head.length) throw consignmentNotFound(id);
   return rows;
 }
 
-type HoldRow = typeof consignmentHolds.$inferSelect;
-type DocumentRow = typeof consignmentDocuments.$inferSelect;
-type PreAlertRow = typeof consignmentPreAlerts.$inferSelect;
-type EventRow = typeof consignmentEvents.$inferSelect;
-
-export const listHolds = ({ db }: RelatedCtx, s: Scope, status?: "active" | "released") =>
-  withHead<HoldRow[]>(
-    db,
-    s,
-    db
+export async function listHolds({
+  ctx,
+  input,
+}: Call<{ id: string; status?: "active" | "released" | undefined }>): Promise<HoldRow[]> {
+  const where = [eq(consignmentHolds.consignmentId, input.id)];
+  if (input.status) where.push(eq(consignmentHolds.status, input.status));
+  return withHead(
+    ctx,
+    input.id,
+    ctx.db
       .select()
       .from(consignmentHolds)
-      .where(
-        and(
-          eq(consignmentHolds.consignmentId, s.consignmentId),
-          ...(status ? [eq(consignmentHolds.status, status)] : []),
-        ),
-      )
+      .where(and(...where))
       .orderBy(asc(consignmentHolds.id)),
   );
+}
 
-export const listDocuments = ({ db }: RelatedCtx, s: Scope) =>
-  withHead<DocumentRow[]>(
-    db,
-    s,
-    db
+export const listDocuments = ({ ctx, input }: Call<{ id: string }>): Promise<DocumentRow[]> =>
+  withHead(
+    ctx,
+    input.id,
+    ctx.db
       .select()
       .from(consignmentDocuments)
-      .where(eq(consignmentDocuments.consignmentId, s.consignmentId))
+      .where(eq(consignmentDocuments.consignmentId, input.id))
       .orderBy(asc(consignmentDocuments.id)),
   );
 
-export const listPreAlerts = ({ db }: RelatedCtx, s: Scope) =>
-  withHead<PreAlertRow[]>(
-    db,
-    s,
-    db
+export const listPreAlerts = ({ ctx, input }: Call<{ id: string }>): Promise<PreAlertRow[]> =>
+  withHead(
+    ctx,
+    input.id,
+    ctx.db
       .select()
       .from(consignmentPreAlerts)
-      .where(eq(consignmentPreAlerts.consignmentId, s.consignmentId))
+      .where(eq(consignmentPreAlerts.consignmentId, input.id))
       .orderBy(asc(consignmentPreAlerts.id)),
   );
 
+export interface EventPage {
+  id: string;
+  limit: number;
+  starting_after?: string | undefined;
+}
+
 /** Raw events, oldest first, keyset-paged by event id. */
-export async function listEvents(
-  { db }: RelatedCtx,
-  s: Scope,
-  q: { limit: number; starting_after?: string | undefined },
-) {
-  const where = [eq(consignmentEvents.consignmentId, s.consignmentId)];
-  if (q.starting_after) where.push(gt(consignmentEvents.id, q.starting_after));
-  const rows = await withHead<EventRow[]>(
-    db,
-    s,
-    db
+export async function listEvents({ ctx, input }: Call<EventPage>): Promise<{ rows: EventRow[]; hasMore: boolean }> {
+  const where = [eq(consignmentEvents.consignmentId, input.id)];
+  if (input.starting_after) where.push(gt(consignmentEvents.id, input.starting_after));
+  const rows = await withHead(
+    ctx,
+    input.id,
+    ctx.db
       .select()
       .from(consignmentEvents)
       .where(and(...where))
       .orderBy(asc(consignmentEvents.id))
-      .limit(q.limit + 1),
+      .limit(input.limit + 1),
   );
-  return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+  return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }
 
 export const eventToWire = (e: EventRow) => ({
@@ -123,78 +97,61 @@ export const eventToWire = (e: EventRow) => ({
   created_at: e.createdAt,
 });
 
-export async function timeline(ctx: RelatedCtx, s: Scope, q: { limit: number; starting_after?: string | undefined }) {
-  const { rows, hasMore } = await listEvents(ctx, s, q);
-  return {
-    entries: rows.map((e) =>
-      timelineEntry({
-        id: e.id,
-        type: e.type,
-        data: JSON.parse(e.data) as Record<string, unknown>,
-        createdAt: e.createdAt,
-      }),
-    ),
-    hasMore,
-  };
+/** The events as the human-readable timeline. */
+export async function timeline({ ctx, input }: Call<EventPage>) {
+  const { rows, hasMore } = await listEvents({ ctx, input });
+  const entries = rows.map((e) =>
+    timelineEntry({
+      id: e.id,
+      type: e.type,
+      data: JSON.parse(e.data) as Record<string, unknown>,
+      createdAt: e.createdAt,
+    }),
+  );
+  return { entries, hasMore };
 }
 
 /** The bytes of a generated document, from R2. */
-export async function documentContent(
-  ctx: RelatedCtx,
-  s: Scope,
-  documentId: string,
-): Promise<{ row: DocumentRow; body: R2ObjectBody }> {
-  const rows = await withHead<DocumentRow[]>(
-    ctx.db,
-    s,
+export async function documentContent({
+  ctx,
+  input,
+}: Call<{ id: string; documentId: string }>): Promise<{ row: DocumentRow; body: R2ObjectBody }> {
+  const rows = await withHead(
+    ctx,
+    input.id,
     ctx.db
       .select()
       .from(consignmentDocuments)
-      .where(and(eq(consignmentDocuments.id, documentId), eq(consignmentDocuments.consignmentId, s.consignmentId)))
+      .where(and(eq(consignmentDocuments.id, input.documentId), eq(consignmentDocuments.consignmentId, input.id)))
       .limit(1),
   );
-  const row = rows[0];
-  if (!row) throw notFound(`Document '${documentId}' not found on consignment '${s.consignmentId}'`);
-  const body = await ctx.archive.get(row.storageKey);
+  const [row] = rows;
+  if (!row) throw notFound(`Document '${input.documentId}' not found on consignment '${input.id}'`);
+  const body = await ctx.env.ARCHIVE.get(row.storageKey);
   if (!body)
     throw new ApiError(
       "internal_error",
-      `Document '${documentId}' is recorded but its content is missing from storage`,
+      `Document '${input.documentId}' is recorded but its content is missing from storage`,
     );
   return { row, body };
 }
 
-const event = (
-  ctx: RelatedCtx,
-  s: Scope,
-  type: string,
-  data: Record<string, unknown>,
-  requestId: string,
-  now: string,
-) =>
-  eventInsert(ctx.db, ctx.deps.ids, {
-    consignmentId: s.consignmentId,
-    workspaceId: s.workspaceId,
-    type,
-    data,
-    requestId,
-    createdAt: now,
-  });
+const holdIs = (holdId: string, status: "active" | "released") =>
+  sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${holdId} AND ${consignmentHolds.status} = ${status})`;
 
-/** A hold placed by hand (a compliance officer stopping a consignment); released by hand too. */
-export async function placeHold(
-  ctx: RelatedCtx,
-  s: Scope,
-  input: { reason: string; code?: string | undefined },
-  requestId: string,
-): Promise<HoldRow> {
-  const [head] = await headQuery(ctx.db, s);
-  if (!head) throw missing(s.consignmentId);
+/**
+ * A hold placed by hand (a compliance officer stopping a consignment); released by hand too. One batch: the
+ * hold, written only if the consignment is visible, and its event, written only if the hold was.
+ */
+export async function placeHold({
+  ctx,
+  input,
+}: Call<{ id: string; reason: string; code?: string | undefined }>): Promise<HoldRow> {
   const now = isoAt(ctx.deps.clock.now());
   const hold: HoldRow = {
     id: ctx.deps.ids.prefixed("hld"),
-    workspaceId: s.workspaceId,
-    consignmentId: s.consignmentId,
+    workspaceId: ctx.workspace.id,
+    consignmentId: input.id,
     code: input.code ?? null,
     reason: input.reason,
     status: "active",
@@ -204,102 +161,56 @@ export async function placeHold(
     releasedAt: null,
     releaseReason: null,
   };
-  await ctx.db.batch([
-    ctx.db.insert(consignmentHolds).values(hold),
-    event(ctx, s, "hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason }, requestId, now),
+  const [placed] = await ctx.db.batch([
+    insertWhen(ctx.db, consignmentHolds, hold, exists(consignmentHeadQuery(ctx, input.id))).returning({
+      id: consignmentHolds.id,
+    }),
+    eventInsert(ctx.db, ctx.deps.ids, {
+      consignmentId: input.id,
+      workspaceId: ctx.workspace.id,
+      type: "hold.placed",
+      data: { hold_id: hold.id, code: hold.code, reason: hold.reason },
+      requestId: ctx.requestId,
+      createdAt: now,
+      when: holdIs(hold.id, "active"),
+    }),
   ]);
+  if (!placed.length) throw consignmentNotFound(input.id);
   return hold;
 }
 
 /** Releases an active hold; releasing one already released is a 409 (the first release stands). */
-export async function releaseHold(
-  ctx: RelatedCtx,
-  s: Scope,
-  holdId: string,
-  reason: string | undefined,
-  requestId: string,
-): Promise<HoldRow> {
-  const rows = await withHead<HoldRow[]>(
-    ctx.db,
-    s,
-    ctx.db
-      .select()
-      .from(consignmentHolds)
-      .where(and(eq(consignmentHolds.id, holdId), eq(consignmentHolds.consignmentId, s.consignmentId)))
-      .limit(1),
-  );
-  const hold = rows[0];
-  if (!hold) throw notFound(`Hold '${holdId}' not found on consignment '${s.consignmentId}'`);
+export async function releaseHold({
+  ctx,
+  input,
+}: Call<{ id: string; holdId: string; reason?: string | undefined }>): Promise<HoldRow> {
+  const { db } = ctx;
+  const { id, holdId } = input;
+  const thisHold = and(eq(consignmentHolds.id, holdId), eq(consignmentHolds.consignmentId, id));
+  const [hold] = await withHead(ctx, id, db.select().from(consignmentHolds).where(thisHold).limit(1));
+  if (!hold) throw notFound(`Hold '${holdId}' not found on consignment '${id}'`);
   if (hold.status === "released") throw conflict(`Hold '${holdId}' was already released at ${hold.releasedAt}`);
   const now = isoAt(ctx.deps.clock.now());
-  const [updated] = (await ctx.db.batch([
-    ctx.db
+  const [updated, , head] = await db.batch([
+    db
       .update(consignmentHolds)
-      .set({ status: "released", releasedAt: now, releaseReason: reason ?? null })
-      .where(and(eq(consignmentHolds.id, holdId), eq(consignmentHolds.status, "active")))
+      .set({ status: "released", releasedAt: now, releaseReason: input.reason ?? null })
+      .where(and(thisHold, eq(consignmentHolds.status, "active")))
       .returning(),
-    event(ctx, s, "hold.released", { hold_id: holdId, reason: reason ?? null }, requestId, now),
-  ])) as unknown as [HoldRow[]];
-  // Two releases racing: the loser's event row is harmless, but it must not claim to have released it.
-  if (!updated?.length) throw conflict(`Hold '${holdId}' was already released`);
-  return updated[0]!;
-}
-
-export const DEFAULT_DELETE_GUARDS = ["active_holds"] as const;
-
-/**
- * Deletes a consignment and everything under it, permanently, unless a workspace guard refuses it. A refusal
- * is recorded as a `deletion.refused` event and answered with 409 saying why. Generated documents' bytes are
- * removed from R2 after the rows.
- */
-export async function deleteWithGuards(ctx: RelatedCtx, s: Scope, requestId: string): Promise<void> {
-  const { db } = ctx;
-  const [head, settingsRows, active, assessed, docs] = (await db.batch([
-    headQuery(db, s),
-    settingsQuery(db, s.workspaceId),
-    db
-      .select({ n: count() })
-      .from(consignmentHolds)
-      .where(and(eq(consignmentHolds.consignmentId, s.consignmentId), eq(consignmentHolds.status, "active"))),
-    db
-      .select({ n: count() })
-      .from(consignmentAssessments)
-      .where(eq(consignmentAssessments.consignmentId, s.consignmentId)),
-    db
-      .select({ key: consignmentDocuments.storageKey })
-      .from(consignmentDocuments)
-      .where(eq(consignmentDocuments.consignmentId, s.consignmentId)),
-  ] as never)) as unknown as [unknown[], { settings: string }[], { n: number }[], { n: number }[], { key: string }[]];
-  if (!head.length) throw missing(s.consignmentId);
-
-  const guards: readonly string[] =
-    parseDocument(settingsRows[0]?.settings)["consignments.delete_guards"] ?? DEFAULT_DELETE_GUARDS;
-  const reasons: string[] = [];
-  const holds = active[0]?.n ?? 0;
-  const assessments = assessed[0]?.n ?? 0;
-  if (guards.includes("active_holds") && holds > 0)
-    reasons.push(
-      `it has ${holds} active hold(s); release them first (POST /consignments/${s.consignmentId}/holds/{hold_id}/release)`,
-    );
-  if (guards.includes("assessed") && assessments > 0)
-    reasons.push(`it has ${assessments} stored duty assessment(s), and this workspace keeps assessed consignments`);
-  if (reasons.length) {
-    await event(ctx, s, "deletion.refused", { reasons, guards }, requestId, isoAt(ctx.deps.clock.now()));
-    throw conflict(`Consignment '${s.consignmentId}' cannot be deleted: ${reasons.join("; ")}`);
-  }
-
-  const id = s.consignmentId;
-  await db.batch([
-    db.delete(consignmentItems).where(eq(consignmentItems.consignmentId, id)),
-    db.delete(consignmentOrders).where(eq(consignmentOrders.consignmentId, id)),
-    db.delete(consignmentParcels).where(eq(consignmentParcels.consignmentId, id)),
-    db.delete(consignmentEvents).where(eq(consignmentEvents.consignmentId, id)),
-    db.delete(consignmentHolds).where(eq(consignmentHolds.consignmentId, id)),
-    db.delete(consignmentAssessments).where(eq(consignmentAssessments.consignmentId, id)),
-    db.delete(consignmentDocuments).where(eq(consignmentDocuments.consignmentId, id)),
-    db.delete(consignmentPreAlerts).where(eq(consignmentPreAlerts.consignmentId, id)),
-    db.delete(flowRuns).where(eq(flowRuns.consignmentId, id)),
-    db.delete(consignments).where(and(eq(consignments.id, id), eq(consignments.workspaceId, s.workspaceId))),
+    // Two releases racing: the loser's event row is harmless, but it must not claim to have released it.
+    eventInsert(db, ctx.deps.ids, {
+      consignmentId: id,
+      workspaceId: ctx.workspace.id,
+      type: "hold.released",
+      data: { hold_id: holdId, reason: input.reason ?? null },
+      requestId: ctx.requestId,
+      createdAt: now,
+      when: holdIs(holdId, "released"),
+    }),
+    consignmentHeadQuery(ctx, id),
   ]);
-  if (docs.length) await ctx.archive.delete(docs.map((d) => d.key));
+  const [released] = updated;
+  if (released) return released;
+  if (!head.length) throw consignmentNotFound(id);
+  throw conflict(`Hold '${holdId}' was already released`);
 }

@@ -3,28 +3,30 @@
  * delete (`{deleted, id}`): the spec's own departures from the envelope. Every create rejection, schema or
  * rule, is a 422 with `{success: false, message, errors, validation_errors}`.
  */
-import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { createDb } from "../../db/client";
-import type { AppEnv } from "../../env";
+import { createRoute, z, type z as zod } from "@hono/zod-openapi";
+import type { Context, TypedResponse } from "hono";
+import type { JSONValue } from "hono/utils/types";
+import type { WorkspaceEnv } from "../../env";
 import {
   ErrorSchema,
   errorResponses,
   json,
   jsonBody,
   ListQuery,
-  newRouter,
+  newWorkspaceRouter,
   ok,
   scoped,
   scopedWrite,
 } from "../../http/router";
-import { IsoDate } from "../../http/schemas";
+import { IsoDate, intId } from "../../http/schemas";
 import { rateLimit } from "../../middleware/rate-limit";
-import { documentToWire, enqueueRuns, holdToWire, preAlertToWire } from "../flows/service";
+import { documentToWire, holdToWire, preAlertToWire } from "../consignment-records/wire";
+import { enqueueRuns } from "../flows/runs";
 import { enqueue } from "../webhooks/service";
-import { consignmentOut, createdTree, retrievalTree } from "./output";
+import { createConsignment } from "./create";
+import { ConsignmentRejected } from "./errors";
+import { consignmentOut, createdTree } from "./output";
 import {
-  deleteWithGuards,
   documentContent,
   eventToWire,
   listDocuments,
@@ -36,16 +38,9 @@ import {
   timeline,
 } from "./related";
 import { ConsignmentInput } from "./schemas";
-import { createConsignment, createRejected, customersById, listConsignments, readConsignmentJson } from "./service";
+import { deleteConsignment, getConsignmentJson, listConsignments } from "./service";
 
 const tags = ["Consignments"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps"), archive: c.env.ARCHIVE });
-const scopeOf = (c: Context<AppEnv>, consignmentId: string) => ({
-  workspaceId: c.get("workspace")!.id,
-  consignmentId,
-  pinnedCustomerId: c.get("auth")?.customerId ?? null,
-});
-const pinned = (c: Context<AppEnv>) => c.get("auth")?.customerId ?? null;
 const IdParam = z.object({
   id: z.string().min(1).max(100).openapi({ example: "con_01a2011f8c5b7e7d2a9c1e4f6a8b0c2d" }),
 });
@@ -95,7 +90,7 @@ const list = createRoute({
         shipment_ref: z.string().min(1).max(100).optional(),
         external_code: z.string().min(1).max(100).optional(),
         status: z.string().min(1).max(50).optional(),
-        customer_id: z.coerce.number().int().positive().optional(),
+        customer_id: intId().optional(),
         created_after: IsoDate.optional().openapi({ description: "On or after this day (UTC)" }),
         created_before: IsoDate.optional().openapi({ description: "Before the end of this day (UTC)" }),
       })
@@ -345,28 +340,50 @@ const sub = {
   }),
 };
 
+/**
+ * JSON text serialized by the verb (the stored retrieval snapshot spliced in), answered as it is under the type
+ * of the route's documented 200: typed c.json would parse and re-serialize tens of kilobytes.
+ */
+const prebuiltJson = (text: string) =>
+  new Response(text, { status: 200, headers: { "content-type": "application/json" } }) as unknown as TypedResponse<
+    { [key: string]: JSONValue },
+    200,
+    "json"
+  >;
+
+/** Schema failures on create are part of the same 422 contract as the rule failures. */
+function createSchemaProblems(issues: readonly zod.core.$ZodIssue[]): string[] {
+  return issues.map((i) => {
+    const path = i.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, "");
+    if (i.code === "unrecognized_keys" && i.path.length === 0 && i.keys.includes("items")) {
+      return "items: top-level items are not accepted; put items in parcels[].items (linked by order_ref) or in parcels[].orders[].items";
+    }
+    return `${path || "body"}: ${i.message}`;
+  });
+}
+
 /** One listing served at both paths the spec names. */
-async function preAlertsHandler(c: Context<AppEnv>) {
-  const rows = await listPreAlerts(ctxOf(c), scopeOf(c, c.req.param("id")!));
+async function preAlertsHandler(
+  c: Context<WorkspaceEnv, "/consignments/:id/pre-alerts" | "/consignments/:id/pre/alerts">,
+) {
+  const rows = await listPreAlerts({ ctx: c.get("ctx"), input: { id: c.req.param("id") } });
   return c.json({ success: true as const, message: "", pre_alerts: rows.map(preAlertToWire) }, 200);
 }
 
-export const consignmentRoutes = newRouter()
+export const consignmentRoutes = newWorkspaceRouter()
   .openapi(
     create,
     async (c) => {
-      const ws = c.get("workspace")!;
-      const ctx = ctxOf(c);
-      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment(
+      const ctx = c.get("ctx");
+      const gate = c.get("archiveGate");
+      if (!gate) throw new Error("consignment create must run behind scopedWrite, which sets the archive gate");
+      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment({
         ctx,
-        ws,
-        c.req.valid("json"),
-        {
-          pinnedCustomerId: pinned(c),
-          requestId: c.get("requestId"),
-          beforeCommit: () => c.get("archiveGate")!(),
-        },
-      );
+        input: { consignment: c.req.valid("json"), beforeCommit: gate },
+      });
       // Committed: hand the new deliveries and flow runs to their queues now (the cron sweep catches any this misses).
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
       if (runIds.length) c.executionCtx.waitUntil(enqueueRuns(c.env.FLOWS, runIds));
@@ -381,94 +398,62 @@ export const consignmentRoutes = newRouter()
       };
       return c.json({ success: true as const, data }, 201);
     },
-    // Schema failures on create are part of the same 422 contract as the rule failures.
-    ((result: { success: boolean; error?: { issues: z.core.$ZodIssue[] } }) => {
-      if (result.success) return;
-      const issues = result.error!.issues.map((i) => {
-        const path = i.path
-          .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-          .join("")
-          .replace(/^\./, "");
-        if (
-          i.code === "unrecognized_keys" &&
-          i.path.length === 0 &&
-          (i as { keys?: string[] }).keys?.includes("items")
-        ) {
-          return "items: top-level items are not accepted; put items in parcels[].items (linked by order_ref) or in parcels[].orders[].items";
-        }
-        return `${path || "body"}: ${i.message}`;
-      });
-      throw createRejected(issues);
-    }) as never,
+    (result) => {
+      if (!result.success) throw new ConsignmentRejected(createSchemaProblems(result.error.issues));
+      return undefined;
+    },
   )
   .openapi(list, async (c) => {
-    const ws = c.get("workspace")!;
-    const ctx = ctxOf(c);
-    const { rows, hasMore } = await listConsignments(ctx, ws.id, c.req.valid("query"), pinned(c));
-    const names = await customersById(
-      ctx,
-      ws.id,
-      rows.map((r) => r.customerId).filter((x): x is number => x !== null),
-    );
-    return c.json(
-      {
-        success: true as const,
-        message: "",
-        consignments: rows.map((r) =>
-          consignmentOut(r, r.customerId !== null ? (names.get(r.customerId) ?? null) : null),
-        ),
-        has_more: hasMore,
-      },
-      200,
-    );
+    const { rows, hasMore } = await listConsignments({ ctx: c.get("ctx"), input: c.req.valid("query") });
+    const consignments = rows.map((r) => consignmentOut(r.consignment, r.customer));
+    return c.json({ success: true as const, message: "", consignments, has_more: hasMore }, 200);
   })
   .openapi(get, async (c) => {
-    const body = await readConsignmentJson(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, pinned(c));
-    return new Response(body, { status: 200, headers: { "content-type": "application/json" } }) as never;
+    const body = await getConsignmentJson({ ctx: c.get("ctx"), input: c.req.valid("param") });
+    return prebuiltJson(body);
   })
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");
-    await deleteWithGuards(ctxOf(c), scopeOf(c, id), c.get("requestId"));
+    await deleteConsignment({ ctx: c.get("ctx"), input: { id } });
     return c.json({ deleted: true as const, id }, 200);
   })
   .openapi(sub.holds, async (c) => {
-    const rows = await listHolds(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query").status);
+    const input = { id: c.req.valid("param").id, status: c.req.valid("query").status };
+    const rows = await listHolds({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "", holds: rows.map(holdToWire) }, 200);
   })
   .openapi(sub.placeHold, async (c) => {
-    const hold = await placeHold(
-      ctxOf(c),
-      scopeOf(c, c.req.valid("param").id),
-      c.req.valid("json"),
-      c.get("requestId"),
-    );
+    const input = { id: c.req.valid("param").id, ...c.req.valid("json") };
+    const hold = await placeHold({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "Hold placed", hold: holdToWire(hold) }, 201);
   })
   .openapi(sub.releaseHold, async (c) => {
     const { id, hold_id } = c.req.valid("param");
-    const body = (c.req.valid("json") as { reason?: string } | undefined) ?? {};
-    const hold = await releaseHold(ctxOf(c), scopeOf(c, id), hold_id, body.reason, c.get("requestId"));
+    const body: { reason?: string | undefined } = c.req.valid("json") ?? {};
+    const hold = await releaseHold({ ctx: c.get("ctx"), input: { id, holdId: hold_id, reason: body.reason } });
     return c.json({ success: true as const, message: "Hold released", hold: holdToWire(hold) }, 200);
   })
   .openapi(sub.documents, async (c) => {
-    const rows = await listDocuments(ctxOf(c), scopeOf(c, c.req.valid("param").id));
+    const rows = await listDocuments({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", documents: rows.map(documentToWire) }, 200);
   })
   .openapi(sub.documentContent, async (c) => {
     const { id, document_id } = c.req.valid("param");
-    const { row, body } = await documentContent(ctxOf(c), scopeOf(c, id), document_id);
+    const { row, body } = await documentContent({ ctx: c.get("ctx"), input: { id, documentId: document_id } });
     return new Response(body.body, {
       status: 200,
       headers: { "content-type": row.contentType, "content-length": String(row.size), etag: `"${row.sha256}"` },
-    }) as never;
+    });
   })
   .openapi(sub.preAlerts, preAlertsHandler)
   .openapi(sub.preAlertsAlias, preAlertsHandler)
   .openapi(sub.events, async (c) => {
-    const { rows, hasMore } = await listEvents(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query"));
+    const input = { id: c.req.valid("param").id, ...c.req.valid("query") };
+    const { rows, hasMore } = await listEvents({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "", events: rows.map(eventToWire), has_more: hasMore }, 200);
   })
   .openapi(sub.timeline, async (c) => {
-    const { entries, hasMore } = await timeline(ctxOf(c), scopeOf(c, c.req.valid("param").id), c.req.valid("query"));
+    const input = { id: c.req.valid("param").id, ...c.req.valid("query") };
+    const { entries, hasMore } = await timeline({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "", timeline: entries, has_more: hasMore }, 200);
   });

@@ -9,23 +9,9 @@ import { CountryCode, CurrencyCode, IsoDate } from "../../http/schemas";
 const str = (max: number) => z.string().max(max);
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-export const INCOTERMS = [
-  "EXW",
-  "FCA",
-  "FAS",
-  "FOB",
-  "CFR",
-  "CIF",
-  "CPT",
-  "CIP",
-  "DAP",
-  "DPU",
-  "DDP",
-  "DDU",
-  "DAT",
-] as const;
+const INCOTERMS = ["EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DAP", "DPU", "DDP", "DDU", "DAT"] as const;
 
-export const Money = z.object({ amount: z.number().nonnegative().max(1e12), currency_code: CurrencyCode }).strict();
+const Money = z.object({ amount: z.number().nonnegative().max(1e12), currency_code: CurrencyCode }).strict();
 
 const Contact = z
   .object({ name: opt(str(200)), phone: opt(str(50)), email: opt(z.string().email().max(254)) })
@@ -48,8 +34,8 @@ const partyShape = {
   tax_id: opt(str(50)),
   manufacturer_id: opt(str(50)),
 };
-export const Sender = z.object(partyShape).strict();
-export const Receiver = z
+const Sender = z.object(partyShape).strict();
+const Receiver = z
   .object({ ...partyShape, time_zone: opt(str(64)), type: opt(z.enum(["Business", "Residential"])) })
   .strict();
 
@@ -67,7 +53,7 @@ const SlimAddress = z
   })
   .strict();
 
-export const Item = z
+const Item = z
   .object({
     quantity: z.number().int("must be a whole number").positive("must be a positive integer").max(1_000_000),
     unit_value: z.number().nonnegative().max(1e12),
@@ -111,12 +97,12 @@ const orderShape = {
   insurance_charge: Money.optional(),
   other_charge: Money.optional(),
 };
-export const Order = z.object(orderShape).strict();
-export const NestedOrder = z
+const Order = z.object(orderShape).strict();
+const NestedOrder = z
   .object({ ...orderShape, order_ref: opt(str(100)), items: z.array(Item).max(1000).default([]) })
   .strict();
 
-export const Parcel = z
+const Parcel = z
   .object({
     weight_value: z.number().nonnegative().max(1e6),
     sender_ref: opt(str(100)),
@@ -259,7 +245,7 @@ export const ConsignmentInput = z
           ],
         },
       ],
-    } as never,
+    },
   });
 
 export type ConsignmentInputT = z.infer<typeof ConsignmentInput>;

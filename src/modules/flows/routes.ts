@@ -1,15 +1,21 @@
 /** `{api}/settings/flows`: CRUD over the workspace's automation flows (see ./schemas for what a flow is). */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { createDb } from "../../db/client";
-import type { AppEnv } from "../../env";
-import { ErrorSchema, errorResponses, json, jsonBody, ListQuery, newRouter, ok, scoped } from "../../http/router";
+import {
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  ListQuery,
+  newWorkspaceRouter,
+  ok,
+  scoped,
+} from "../../http/router";
+import { IntIdParam, intId } from "../../http/schemas";
 import { FlowInput, FlowSchema, FlowUpdate } from "./schemas";
 import { createFlow, deleteFlow, flowToWire, getFlow, listFlows, updateFlow } from "./service";
 
 const tags = ["Settings: flows"];
-const ctxOf = (c: Context<AppEnv>) => ({ db: createDb(c.env.DB), deps: c.get("deps") });
-const IdParam = z.object({ id: z.coerce.number().int().positive() });
+const IdParam = IntIdParam;
 const notFoundResp = { 404: json(ErrorSchema, "No such flow in this workspace") };
 const example = {
   name: "Invoice and pre-alert DDP parcels",
@@ -29,7 +35,7 @@ const routes = {
     tags,
     summary: "List flows",
     ...scoped("settings:read"),
-    request: { query: ListQuery.extend({ starting_after: z.coerce.number().int().positive().optional() }) },
+    request: { query: ListQuery.extend({ starting_after: intId().optional() }) },
     responses: {
       200: json(ok({ flows: z.array(FlowSchema), has_more: z.boolean() }), "Flows, newest first"),
       ...errorResponses,
@@ -80,31 +86,26 @@ const routes = {
   }),
 };
 
-export const flowRoutes = newRouter()
+export const flowRoutes = newWorkspaceRouter()
   .openapi(routes.list, async (c) => {
-    const { rows, hasMore } = await listFlows(ctxOf(c), c.get("workspace")!.id, c.req.valid("query"));
+    const { rows, hasMore } = await listFlows({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", flows: rows.map(flowToWire), has_more: hasMore }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const row = await createFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("json"));
+    const row = await createFlow({ ctx: c.get("ctx"), input: c.req.valid("json") });
     return c.json({ success: true as const, message: "Flow created", flow: flowToWire(row) }, 201);
   })
-  .openapi(routes.get, async (c) =>
-    c.json(
-      {
-        success: true as const,
-        message: "",
-        flow: flowToWire(await getFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id)),
-      },
-      200,
-    ),
-  )
+  .openapi(routes.get, async (c) => {
+    const row = await getFlow({ ctx: c.get("ctx"), input: c.req.valid("param") });
+    return c.json({ success: true as const, message: "", flow: flowToWire(row) }, 200);
+  })
   .openapi(routes.update, async (c) => {
-    const row = await updateFlow(ctxOf(c), c.get("workspace")!.id, c.req.valid("param").id, c.req.valid("json"));
+    const input = { id: c.req.valid("param").id, patch: c.req.valid("json") };
+    const row = await updateFlow({ ctx: c.get("ctx"), input });
     return c.json({ success: true as const, message: "Flow updated", flow: flowToWire(row) }, 200);
   })
   .openapi(routes.remove, async (c) => {
-    const id = c.req.valid("param").id;
-    await deleteFlow(ctxOf(c), c.get("workspace")!.id, id);
+    const { id } = c.req.valid("param");
+    await deleteFlow({ ctx: c.get("ctx"), input: { id } });
     return c.json({ success: true as const, message: "Flow deleted", deleted: true as const, id }, 200);
   });

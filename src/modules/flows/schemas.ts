@@ -5,17 +5,14 @@
  */
 import { z } from "@hono/zod-openapi";
 
-export const TRIGGERS = ["consignment.created"] as const;
-export const ACTION_TYPES = ["add_tags", "place_hold", "generate_commercial_invoice", "send_pre_alert"] as const;
+const TRIGGERS = ["consignment.created"] as const;
+const ACTION_TYPES = ["add_tags", "place_hold", "generate_commercial_invoice", "send_pre_alert"] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-const wait = z
-  .boolean()
-  .default(false)
-  .openapi({
-    description:
-      "Run inside the create request and include the result in its response; a failure rejects the create with 422.",
-  });
+const wait = z.boolean().default(false).openapi({
+  description:
+    "Run inside the create request and include the result in its response; a failure rejects the create with 422.",
+});
 
 const Tag = z
   .string()
@@ -24,8 +21,8 @@ const Tag = z
   .max(50)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} _:./-]*$/u, "letters, digits, space and _ : . / - only");
 
-export const AddTags = z.object({ type: z.literal("add_tags"), tags: z.array(Tag).min(1).max(20), wait }).strict();
-export const PlaceHold = z
+const AddTags = z.object({ type: z.literal("add_tags"), tags: z.array(Tag).min(1).max(20), wait }).strict();
+const PlaceHold = z
   .object({
     type: z.literal("place_hold"),
     reason: z.string().trim().min(1).max(500).openapi({ example: "Manual review of high-value shipment" }),
@@ -33,7 +30,7 @@ export const PlaceHold = z
     wait,
   })
   .strict();
-export const GenerateInvoice = z
+const GenerateInvoice = z
   .object({
     type: z.literal("generate_commercial_invoice"),
     /** Printed under the lines; the usual export declaration when absent. */
@@ -41,41 +38,27 @@ export const GenerateInvoice = z
     wait,
   })
   .strict();
-export const SendPreAlert = z
+const SendPreAlert = z
   .object({
     type: z.literal("send_pre_alert"),
-    recipient: z
-      .string()
-      .trim()
-      .min(1)
-      .max(254)
-      .openapi({
-        description: "Who the pre-alert is for (broker or agent email or code); carried in the webhook event",
-        example: "broker@customs.example",
-      }),
+    recipient: z.string().trim().min(1).max(254).openapi({
+      description: "Who the pre-alert is for (broker or agent email or code); carried in the webhook event",
+      example: "broker@customs.example",
+    }),
     wait,
   })
   .strict();
 
-export const Action = z
-  .discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert])
-  .openapi("FlowAction");
+const Action = z.discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert]).openapi("FlowAction");
 export type ActionT = z.output<typeof Action>;
 
 export const FlowInput = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "Hold and invoice DDP parcels" }),
     trigger: z.enum(TRIGGERS).default("consignment.created"),
-    external_code: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .nullable()
-      .optional()
-      .openapi({
-        description: "Only consignments with this external_code trigger the flow; null or absent: every consignment",
-      }),
+    external_code: z.string().trim().min(1).max(100).nullable().optional().openapi({
+      description: "Only consignments with this external_code trigger the flow; null or absent: every consignment",
+    }),
     actions: z.array(Action).min(1).max(10),
     enabled: z.boolean().optional(),
   })
