@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ALL_SCOPES, call, createClient, getToken, insertCustomer, setup } from "./helpers";
+import { ALL_SCOPES, call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 describe("customer-pinned clients", () => {
   it("are refused every workspace-wide setting, whatever their scopes, and change nothing", async () => {
@@ -139,5 +139,37 @@ describe("input text, deeply nested", () => {
     const body = `{"name":"x","addresses":${"[".repeat(100_000)}"\\ud800"${"]".repeat(100_000)}}`;
     const res = await api("/customers", { body, headers: { "content-type": "application/json" }, method: "POST" });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("magnitudes", () => {
+  it.each([
+    ["a 30-digit declared value", { declared_value: 123456789012345678901234567890 }],
+    ["a declared value over 1e12", { declared_value: 1_000_000_000_001 }],
+    ["a value JavaScript prints with an exponent", { declared_value: 1e-7 }],
+    ["more than 6 decimal places", { declared_value: 1.1234567 }],
+    ["a quantity over 1e8", { quantity: 100_000_001 }],
+    ["a weight over 1e6", { weight: 1_000_001 }],
+  ])("calculate refuses %s (400)", async (_what, over) => {
+    const { api } = await setup();
+    const body = { hs_code: "6109.10", origin_country: "CN", destination_country: "US", declared_value: 10, ...over };
+    const res = await api("/calculate", { json: body });
+    expect(res.status).toBe(400);
+  });
+
+  it("answers the largest accepted value in plain decimal, never exponent notation", async () => {
+    const { api } = await setup();
+    for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
+    const body = {
+      hs_code: "6109.10",
+      origin_country: "CN",
+      destination_country: "US",
+      declared_value: 999_999_999_999.99,
+    };
+    const res = await api("/calculate", { json: body });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain("999999999999.99");
+    expect(text).not.toMatch(/\d[eE][+-]?\d/);
   });
 });

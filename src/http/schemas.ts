@@ -53,3 +53,45 @@ export const intId = (example = 42) =>
 
 /** `{id}` path parameter of an integer-keyed resource. */
 export const IntIdParam = z.object({ id: intId() });
+
+/**
+ * Magnitude limits for amounts on the wire. Money: 0 to 1,000,000,000,000 with at most 6 decimal places;
+ * quantities: above 0, at most 100,000,000; weights and volumes: 0 to 1,000,000. Within these every figure
+ * we answer prints in plain decimal (JavaScript switches to exponent notation at 1e21 and below 1e-6), and a
+ * 30-digit value is a 400 rather than a silently rounded figure.
+ */
+export const MONEY_MAX = 1e12;
+export const QUANTITY_MAX = 1e8;
+export const MEASURE_MAX = 1e6;
+
+/** At most `places` decimal places, and never a value JavaScript would print in exponent notation. */
+const plainDecimal = (places: number) => (v: number) => {
+  const text = String(v);
+  if (/e/i.test(text)) return false;
+  const dot = text.indexOf(".");
+  return dot < 0 || text.length - dot - 1 <= places;
+};
+
+export const moneyNumber = () =>
+  z
+    .number()
+    .finite()
+    .min(0, "must be 0 or more")
+    .max(MONEY_MAX, `must be at most ${MONEY_MAX.toLocaleString("en-US")}`)
+    .refine(plainDecimal(6), "must have at most 6 decimal places");
+
+export const quantityNumber = () =>
+  z
+    .number()
+    .finite()
+    .positive("must be greater than 0")
+    .max(QUANTITY_MAX, `must be at most ${QUANTITY_MAX.toLocaleString("en-US")}`)
+    .refine(plainDecimal(6), "must have at most 6 decimal places");
+
+export const measureNumber = () =>
+  z
+    .number()
+    .finite()
+    .min(0, "must be 0 or more")
+    .max(MEASURE_MAX, `must be at most ${MEASURE_MAX.toLocaleString("en-US")}`)
+    .refine(plainDecimal(6), "must have at most 6 decimal places");

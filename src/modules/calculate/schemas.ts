@@ -1,16 +1,23 @@
 /** Wire schemas of the calculate area (request bodies with their rules, response shapes with examples). */
 import { z } from "@hono/zod-openapi";
-import { CountryCode, CurrencyCode, hsCode, IsoDate } from "../../http/schemas";
+import {
+  CountryCode,
+  CurrencyCode,
+  hsCode,
+  IsoDate,
+  measureNumber,
+  moneyNumber,
+  quantityNumber,
+} from "../../http/schemas";
 
-const money = (description: string) => z.number().finite().min(0, "must be 0 or more").openapi({ description });
+const money = (description: string) => moneyNumber().openapi({ description });
 
 const Component = z.object({
   material: z.string().trim().min(1).max(100).openapi({ example: "steel" }),
-  value: z
-    .number()
-    .finite()
-    .min(0, "must be 0 or more")
-    .openapi({ example: 40, description: "Value of this material per unit, in the request currency" }),
+  value: moneyNumber().openapi({
+    example: 40,
+    description: "Value of this material per unit, in the request currency",
+  }),
 });
 
 /**
@@ -35,19 +42,13 @@ export const CalculateBody = z
     hs_code: hsCode(4, 10).openapi({ example: "6109.10.00" }),
     origin_country: CountryCode.openapi({ example: "CN" }),
     destination_country: CountryCode.openapi({ example: "US" }),
-    declared_value: z
-      .number()
-      .finite()
-      .min(0, "must be 0 or more")
-      .openapi({ example: 1000, description: "Customs value per unit; the line total is value × quantity" }),
-    quantity: z.number().finite().positive("must be greater than 0").default(1).openapi({ example: 1 }),
+    declared_value: moneyNumber().openapi({
+      example: 1000,
+      description: "Customs value per unit; the line total is value × quantity",
+    }),
+    quantity: quantityNumber().default(1).openapi({ example: 1 }),
     currency: CurrencyCode.optional().openapi({ description: "Currency of the values; default the destination's" }),
-    weight: z
-      .number()
-      .finite()
-      .min(0, "must be 0 or more")
-      .optional()
-      .openapi({ example: 2.5, description: "Total net weight of the line" }),
+    weight: measureNumber().optional().openapi({ example: 2.5, description: "Total net weight of the line" }),
     weight_unit: z.enum(["kg", "lb"]).default("kg"),
     shipping_cost: money("Added to the customs value for CIF-basis destinations").default(0),
     insurance_cost: money("Same as shipping_cost").default(0),
@@ -68,7 +69,7 @@ export const CalculateBody = z
           "Chapter 99 codes of the claim-only exemptions to apply, as offered in `exemptions.available_exemptions` (e.g. 9903.88.69 a Section 301 product exclusion, 9903.03.08 Mexican goods entered free under USMCA for the Section 122 surcharge)",
       }),
     destination_region: z.string().trim().min(1).max(20).optional().openapi({ example: "CA-ON" }),
-    volume: z.number().finite().min(0).optional().openapi({
+    volume: measureNumber().optional().openapi({
       example: 9,
       description: "Total volume of the line (not per unit, like weight), for per-litre rates",
     }),
@@ -91,16 +92,16 @@ export const MultipleLine = z
   .object({
     hs_code: hsCode(4, 10),
     origin_country: CountryCode,
-    declared_value: z.number().finite().min(0, "must be 0 or more"),
+    declared_value: moneyNumber(),
     currency: CurrencyCode.optional(),
-    quantity: z.number().finite().positive("must be greater than 0").optional(),
-    weight: z.number().finite().min(0).optional().openapi({ description: "Total net weight of the line" }),
+    quantity: quantityNumber().optional(),
+    weight: measureNumber().optional().openapi({ description: "Total net weight of the line" }),
     weight_unit: z.enum(["kg", "lb"]).optional(),
     components: z.array(Component).max(10).optional(),
     metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
     ...MetalOriginFields,
     manual_claims: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
-    volume: z.number().finite().min(0).optional().openapi({ description: "Total volume of the line (not per unit)" }),
+    volume: measureNumber().optional().openapi({ description: "Total volume of the line (not per unit)" }),
     volume_unit: z.enum(["l", "hl", "ml"]).optional(),
   })
   .strict();
@@ -119,8 +120,8 @@ export const MultipleBody = z
       .max(50, "at most 50 lines"),
     reference: z.string().max(200).optional(),
     currency: CurrencyCode.optional(),
-    quantity: z.number().finite().positive().optional(),
-    weight: z.number().finite().min(0).optional(),
+    quantity: quantityNumber().optional(),
+    weight: measureNumber().optional(),
     weight_unit: z.enum(["kg", "lb"]).default("kg"),
     shipping_cost: money("Shipment level; not spread over line values").default(0),
     insurance_cost: money("Shipment level").default(0),
@@ -570,7 +571,7 @@ export const CountryRuleBody = z
 
 export const CountryRuleUpdate = z
   .object({
-    value: z.number().finite().min(0).optional(),
+    value: moneyNumber().optional(),
     currency: CurrencyCode.optional(),
     fields: z.array(z.enum(REQUIRABLE_FIELDS)).min(1).optional(),
     countries: z.array(CountryCode).min(1).optional(),

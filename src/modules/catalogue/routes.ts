@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorSchema, errorResponses, json, jsonBody, newWorkspaceRouter, ok, scoped } from "../../http/router";
-import { CountryCode, CurrencyCode, hsCode, IntIdParam, intId } from "../../http/schemas";
+import { CountryCode, CurrencyCode, hsCode, IntIdParam, intId, measureNumber, moneyNumber } from "../../http/schemas";
 import { catalogueToWire, createItem, deleteItem, getItem, listItems, updateItem } from "./service";
 
 const tags = ["Catalogue"];
@@ -33,9 +33,9 @@ const Fields = z
         description: "National codes by destination (alpha-2 or EU)",
       }),
     country_of_origin: CountryCode.nullable().optional(),
-    unit_value: z.number().nonnegative().max(1e12).nullable().optional().openapi({ example: 12.5 }),
+    unit_value: moneyNumber().nullable().optional().openapi({ example: 12.5 }),
     currency: CurrencyCode.nullable().optional(),
-    weight: z.number().nonnegative().max(1e6).nullable().optional(),
+    weight: measureNumber().nullable().optional(),
     weight_unit: z.enum(["kg", "g", "lb", "oz"]).nullable().optional(),
   })
   .strict();

@@ -4,14 +4,14 @@
  * every rejection reaches the client in the spec's 422 body.
  */
 import { z } from "@hono/zod-openapi";
-import { CountryCode, CurrencyCode, IsoDate } from "../../http/schemas";
+import { CountryCode, CurrencyCode, IsoDate, measureNumber, moneyNumber } from "../../http/schemas";
 
 const str = (max: number) => z.string().max(max);
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
 const INCOTERMS = ["EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DAP", "DPU", "DDP", "DDU", "DAT"] as const;
 
-const Money = z.object({ amount: z.number().nonnegative().max(1e12), currency_code: CurrencyCode }).strict();
+const Money = z.object({ amount: moneyNumber(), currency_code: CurrencyCode }).strict();
 
 const Contact = z
   .object({ name: opt(str(200)), phone: opt(str(50)), email: opt(z.string().email().max(254)) })
@@ -56,7 +56,7 @@ const SlimAddress = z
 const Item = z
   .object({
     quantity: z.number().int("must be a whole number").positive("must be a positive integer").max(1_000_000),
-    unit_value: z.number().nonnegative().max(1e12),
+    unit_value: moneyNumber(),
     currency_code: opt(CurrencyCode),
     order_ref: opt(str(100)),
     sku: opt(str(100)),
@@ -67,7 +67,7 @@ const Item = z
     hs_code_source: opt(str(100)),
     country_of_origin: opt(CountryCode),
     product_url: opt(z.string().url().max(2000)),
-    weight: opt(z.number().nonnegative().max(1e6)),
+    weight: opt(measureNumber()),
     country_of_melt_pour: opt(CountryCode),
     primary_country_of_smelt: opt(CountryCode),
     secondary_country_of_smelt: opt(CountryCode),
@@ -89,7 +89,7 @@ const Item = z
 
 const orderShape = {
   order_ref: str(100).min(1),
-  amount: opt(z.number().nonnegative().max(1e12)),
+  amount: opt(moneyNumber()),
   currency_code: opt(CurrencyCode),
   order_date: opt(IsoDate),
   invoice_number: opt(str(100)),
@@ -104,14 +104,14 @@ const NestedOrder = z
 
 const Parcel = z
   .object({
-    weight_value: z.number().nonnegative().max(1e6),
+    weight_value: measureNumber(),
     sender_ref: opt(str(100)),
     barcode: opt(str(100)),
     packaging_type: z.enum(["BAG", "BOX", "ENVELOPE", "PALLET", "TUBE"]).default("BOX"),
     height: opt(z.number().nonnegative().max(1e5)),
     width: opt(z.number().nonnegative().max(1e5)),
     depth: opt(z.number().nonnegative().max(1e5)),
-    declared_value: opt(z.number().nonnegative().max(1e12)),
+    declared_value: opt(moneyNumber()),
     currency_code: opt(CurrencyCode),
     items: z.array(Item).max(1000).default([]),
     orders: z.array(NestedOrder).max(200).default([]),
