@@ -404,8 +404,11 @@ describe("queue consumer and cron sweep", () => {
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual(["m1"]);
     expect(posts).toHaveLength(1);
-    expect(JSON.parse(posts[0]!.body)).toMatchObject({
+    expect(JSON.parse(posts[0]!.body)).toEqual({
+      id: out.deliveryIds[0],
+      event_id: out.eventId,
       type: "consignment.created",
+      created_at: expect.any(String),
       data: { consignment_id: "con_q" },
     });
   });
@@ -560,5 +563,38 @@ describe("signing secrets at rest", () => {
     const sealed = await seal("whsec_x", ring, "we_a");
     await expect(open(sealed, ring, "we_b")).rejects.toThrow();
     expect(await open(sealed, ring, "we_a")).toBe("whsec_x");
+  });
+});
+
+describe("the event catalogue", () => {
+  it("lists the event types and wildcard categories", async () => {
+    const { api } = await setup();
+    const res = await api("/settings/webhooks/event-types");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { event_types: { type: string }[]; categories: string[] };
+    expect(body.event_types.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["consignment.created", "duties.calculated", "webhook.test"]),
+    );
+    expect(body.categories).toContain("manifest");
+  });
+
+  it.each([
+    [["consignment.craeted"], "unknown event type 'consignment.craeted'"],
+    [["shipment.*"], "unknown event category 'shipment'"],
+    [["consignment.created", "duties.calcualted"], "unknown event type 'duties.calcualted'"],
+  ])("refuses a subscription to %j (400) and stores nothing", async (events, message) => {
+    const { api } = await setup();
+    const res = await api("/settings/webhooks", { json: { url: HOOK, events } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain(message);
+    const list = (await (await api("/settings/webhooks")).json()) as { webhooks: unknown[] };
+    expect(list.webhooks).toEqual([]);
+  });
+
+  it("refuses an unknown type on update too, and accepts known types and categories", async () => {
+    const { api } = await setup();
+    const endpoint = await newEndpoint(api, { events: ["manifest.*", "consignment.*", "duties.calculated"] });
+    const res = await api(`/settings/webhooks/${endpoint.id}`, { method: "PATCH", json: { events: ["nope.nope"] } });
+    expect(res.status).toBe(400);
   });
 });

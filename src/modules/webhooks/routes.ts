@@ -3,6 +3,7 @@
  * Reads need settings:read, changes settings:write.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { EVENT_CATEGORIES, EVENT_TYPES, subscriptionProblem } from "../../engines/webhooks/catalogue";
 import { EVENT_TYPE_RE, WILDCARD_RE } from "../../engines/webhooks/subscriptions";
 import {
   ErrorSchema,
@@ -34,7 +35,16 @@ const EventPattern = z
   .refine(
     (s) => EVENT_TYPE_RE.test(s) || WILDCARD_RE.test(s),
     "must be an event type such as consignment.created or a category wildcard such as manifest.*",
-  );
+  )
+  .superRefine((s, ctx) => {
+    const problem = EVENT_TYPE_RE.test(s) || WILDCARD_RE.test(s) ? subscriptionProblem(s) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+const EventTypes = ok({
+  event_types: z.array(z.object({ type: z.string(), description: z.string() })),
+  categories: z.array(z.string()).openapi({ description: "What a `category.*` wildcard may name" }),
+}).openapi("WebhookEventTypes");
 
 const Endpoint = z
   .object({
@@ -91,6 +101,14 @@ const Delivery = z
   .openapi("WebhookDelivery");
 
 const routes = {
+  eventTypes: createRoute({
+    method: "get",
+    path: "/settings/webhooks/event-types",
+    tags,
+    summary: "The catalogue of event types a subscription may name",
+    ...scoped("settings:read"),
+    responses: { 200: json(EventTypes, "Event types and wildcard categories"), ...errorResponses },
+  }),
   list: createRoute({
     method: "get",
     path: "/settings/webhooks",
@@ -185,6 +203,13 @@ const routes = {
 };
 
 export const webhookRoutes = newWorkspaceRouter()
+  // Before the `{id}` routes, which would otherwise take "event-types" for an id.
+  .openapi(routes.eventTypes, (c) =>
+    c.json(
+      { success: true as const, message: "", event_types: [...EVENT_TYPES], categories: [...EVENT_CATEGORIES] },
+      200,
+    ),
+  )
   .openapi(routes.list, async (c) => {
     const { rows, hasMore } = await listEndpoints({ ctx: c.get("ctx"), input: c.req.valid("query") });
     return c.json({ success: true as const, message: "", webhooks: rows.map(endpointToWire), has_more: hasMore }, 200);

@@ -477,8 +477,11 @@ async function signedPost(
   at: number,
 ) {
   const { endpoint, event } = target;
+  // `id` is the delivery id (the spec's, for deduplicating retries); `event_id` names the event itself, the
+  // same for every endpoint it went to.
   const body = JSON.stringify({
     id: delivery.id,
+    event_id: event.id,
     type: event.type,
     created_at: event.createdAt,
     data: JSON.parse(event.data),
