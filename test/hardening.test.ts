@@ -4,7 +4,16 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ALL_SCOPES, call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
+import {
+  ALL_SCOPES,
+  call,
+  createClient,
+  createWorkspace,
+  getToken,
+  insertCustomer,
+  loadDataset,
+  setup,
+} from "./helpers";
 
 describe("customer-pinned clients", () => {
   it("are refused every workspace-wide setting, whatever their scopes, and change nothing", async () => {
@@ -171,5 +180,50 @@ describe("magnitudes", () => {
     const text = await res.text();
     expect(text).toContain("999999999999.99");
     expect(text).not.toMatch(/\d[eE][+-]?\d/);
+  });
+});
+
+describe("sandbox never changes live", () => {
+  it("keeps the HS blocklist and custom restriction rules per organization and mode", async () => {
+    const live = await createWorkspace({ mode: "live" });
+    const sandbox = await createWorkspace({ mode: "sandbox", organization_id: live.organizationId });
+    const liveSibling = await createWorkspace({ mode: "live", organization_id: live.organizationId });
+    const tokenOf = async (ws: typeof live) => getToken(ws, await createClient(ws));
+    const [lt, st, lst] = await Promise.all([tokenOf(live), tokenOf(sandbox), tokenOf(liveSibling)]);
+    const as =
+      (ws: typeof live, token: string) =>
+      (path: string, opts: Parameters<typeof call>[1] = {}) =>
+        call(`/admin/api/v1${path}`, { host: ws.host, token, ...opts });
+    const liveApi = as(live, lt);
+    const sandboxApi = as(sandbox, st);
+    const siblingApi = as(liveSibling, lst);
+
+    expect(
+      (await sandboxApi("/classify/blocklist", { json: { hs_code: "9301", destination_country: "US" } })).status,
+    ).toBe(201);
+    const rule = {
+      title: "t",
+      rule_type: "prohibition",
+      measure_direction: "IMPORT",
+      imposing_country_code: "US",
+      keywords: ["widget"],
+    };
+    expect((await sandboxApi("/restrict/rules", { json: rule })).status).toBe(201);
+
+    const entries = async (api: typeof liveApi) =>
+      ((await (await api("/classify/blocklist")).json()) as { entries: unknown[] }).entries.length;
+    const rules = async (api: typeof liveApi) =>
+      ((await (await api("/restrict/rules")).json()) as { rules: unknown[] }).rules.length;
+    expect(await entries(sandboxApi)).toBe(1);
+    expect(await entries(liveApi)).toBe(0);
+    expect(await rules(sandboxApi)).toBe(1);
+    expect(await rules(liveApi)).toBe(0);
+
+    // Live entries are shared by the organization's live workspaces, and not seen by its sandbox.
+    expect(
+      (await liveApi("/classify/blocklist", { json: { hs_code: "9302", destination_country: "US" } })).status,
+    ).toBe(201);
+    expect(await entries(siblingApi)).toBe(1);
+    expect(await entries(sandboxApi)).toBe(1);
   });
 });

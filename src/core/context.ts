@@ -33,6 +33,24 @@ export interface WorkspaceContext {
   limits: Record<BucketName, BucketLimit>;
 }
 
+/**
+ * Where organization-level configuration that changes answers lives (the HS blocklist, custom restriction
+ * rules): per organization and mode, so a sandbox workspace never changes a live workspace's answers, nor the
+ * reverse. Rate limits stay per organization (the spec).
+ */
+export interface ConfigScope {
+  organizationId: string;
+  mode: "live" | "sandbox";
+}
+
+export const configScope = (ws: WorkspaceContext): ConfigScope => ({
+  organizationId: ws.organizationId,
+  mode: ws.mode,
+});
+
+/** A cache key for a config scope. */
+export const configKey = (s: ConfigScope): string => `${s.organizationId}|${s.mode}`;
+
 /** Who is calling: the authenticated API client behind the bearer token. Scopes are the client's current ones. */
 export interface Actor {
   clientRowId: string;

@@ -32,12 +32,18 @@ export const hsSynonyms = sqliteTable("hs_synonyms", {
   codes: text("codes").notNull(),
 });
 
-/** Codes an organization does not want suggested; a code blocks every code under it. */
+/**
+ * Codes an organization does not want suggested; a code blocks every code under it. Kept per organization
+ * and mode: a sandbox workspace's entries never change a live workspace's answers, nor the reverse.
+ */
 export const classifyBlocklist = sqliteTable(
   "classify_blocklist",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     organizationId: text("organization_id").notNull(),
+    mode: text("mode", { enum: ["live", "sandbox"] })
+      .notNull()
+      .default("live"),
     /** Digits only, 2-13. */
     hsCode: text("hs_code").notNull(),
     /** ISO 3166-1 alpha-2 or `GLOBAL`. */
@@ -46,7 +52,7 @@ export const classifyBlocklist = sqliteTable(
     createdAt: text("created_at").notNull(),
   },
   (t) => [
-    uniqueIndex("classify_blocklist_org_code_country_uq").on(t.organizationId, t.hsCode, t.countryCode),
-    index("classify_blocklist_org_id_idx").on(t.organizationId, t.id),
+    uniqueIndex("classify_blocklist_org_mode_code_country_uq").on(t.organizationId, t.mode, t.hsCode, t.countryCode),
+    index("classify_blocklist_org_mode_id_idx").on(t.organizationId, t.mode, t.id),
   ],
 );

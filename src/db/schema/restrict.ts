@@ -34,12 +34,18 @@ export const restrictionRules = sqliteTable("restriction_rules", {
   validTo: text("valid_to"),
 });
 
-/** An organization's own rule, shared by all its workspaces. Soft-deleted so past checks stay explainable. */
+/**
+ * An organization's own rule, shared by all its workspaces of the same mode (a sandbox rule never applies to
+ * live checks, nor the reverse). Soft-deleted so past checks stay explainable.
+ */
 export const orgRestrictionRules = sqliteTable(
   "org_restriction_rules",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     organizationId: text("organization_id").notNull(),
+    mode: text("mode", { enum: ["live", "sandbox"] })
+      .notNull()
+      .default("live"),
     /** The workspace the rule was created from (for the audit trail); the rule applies organization-wide. */
     workspaceId: text("workspace_id").notNull(),
     imposingCountry: text("imposing_country").notNull(),
@@ -58,7 +64,7 @@ export const orgRestrictionRules = sqliteTable(
     createdAt: text("created_at").notNull(),
     deletedAt: text("deleted_at"),
   },
-  (t) => [index("org_restriction_rules_org_idx").on(t.organizationId, t.id)],
+  (t) => [index("org_restriction_rules_org_mode_idx").on(t.organizationId, t.mode, t.id)],
 );
 
 /** One JSON document of settings per workspace; keys are registered and validated in src/modules/settings. */

@@ -8,7 +8,7 @@
  * within 5 s.
  */
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import type { Call, ServiceContext } from "../../core/context";
+import { type Call, type ConfigScope, configKey, configScope, type ServiceContext } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
@@ -244,16 +244,14 @@ function toWire(s: Suggestion, country: string, schedule: string | undefined) {
 }
 
 /** The organization's blocked codes that apply to a destination (its own entries and GLOBAL ones). */
-const blockedQuery = (db: Db, organizationId: string, country: string) =>
+const inScope = (scope: ConfigScope) =>
+  and(eq(classifyBlocklist.organizationId, scope.organizationId), eq(classifyBlocklist.mode, scope.mode));
+
+const blockedQuery = (db: Db, scope: ConfigScope, country: string) =>
   db
     .select({ hsCode: classifyBlocklist.hsCode })
     .from(classifyBlocklist)
-    .where(
-      and(
-        eq(classifyBlocklist.organizationId, organizationId),
-        inArray(classifyBlocklist.countryCode, [country, "GLOBAL"]),
-      ),
-    );
+    .where(and(inScope(scope), inArray(classifyBlocklist.countryCode, [country, "GLOBAL"])));
 
 /**
  * The dataset row and an organization's blocklist for one destination, read together. A blocklist has no
@@ -262,18 +260,18 @@ const blockedQuery = (db: Db, organizationId: string, country: string) =>
  */
 const LOOKUP_TTL_MS = 5_000;
 const lookups = new TtlCache<{ dataSource: DataSource | null; blocked: string[] }>(LOOKUP_TTL_MS);
-/** Per organization, bumped by every blocklist write in this isolate: older cached lookups are never read again. */
+/** Per organization and mode, bumped by every blocklist write in this isolate: older cached lookups are never read again. */
 const blocklistGeneration = new Map<string, number>();
-const lookupKey = (organizationId: string, country: string) =>
-  `${organizationId}|${blocklistGeneration.get(organizationId) ?? 0}|${country}`;
-const forgetBlocklist = (organizationId: string) =>
-  blocklistGeneration.set(organizationId, (blocklistGeneration.get(organizationId) ?? 0) + 1);
+const lookupKey = (scope: ConfigScope, country: string) =>
+  `${configKey(scope)}|${blocklistGeneration.get(configKey(scope)) ?? 0}|${country}`;
+const forgetBlocklist = (scope: ConfigScope) =>
+  blocklistGeneration.set(configKey(scope), (blocklistGeneration.get(configKey(scope)) ?? 0) + 1);
 
-async function lookupsFor(db: Db, organizationId: string, country: string) {
-  const key = lookupKey(organizationId, country);
+async function lookupsFor(db: Db, scope: ConfigScope, country: string) {
+  const key = lookupKey(scope, country);
   const hit = lookups.get(key, systemClock);
   if (hit) return hit;
-  const [sources, blockedRows] = await db.batch([sourceQuery(db), blockedQuery(db, organizationId, country)]);
+  const [sources, blockedRows] = await db.batch([sourceQuery(db), blockedQuery(db, scope, country)]);
   const value = { dataSource: sources[0] ?? null, blocked: blockedRows.map((r) => r.hsCode) };
   // An empty dataset is not cached: the loader may be filling it right now.
   if (value.dataSource) lookups.set(key, value, systemClock);
@@ -367,7 +365,7 @@ export async function suggestCodes({ ctx, input }: Call<ClassifyInput>): Promise
   const mode = resolveMode(input, ctx.env);
   const country = input.destination_country;
   const { schedule, source: sourceCountry } = scheduleFor(country);
-  const { dataSource, blocked } = await lookupsFor(ctx.db, ctx.workspace.organizationId, country);
+  const { dataSource, blocked } = await lookupsFor(ctx.db, configScope(ctx.workspace), country);
   if (!dataSource)
     throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
 
@@ -450,8 +448,9 @@ function assertMayChangeBlocklist(ctx: ServiceContext) {
     throw forbidden("Customer-pinned clients cannot change the organization's blocklist");
 }
 
-const blockRow = (organizationId: string, e: BlockInput, createdAt: string) => ({
-  organizationId,
+const blockRow = (scope: ConfigScope, e: BlockInput, createdAt: string) => ({
+  organizationId: scope.organizationId,
+  mode: scope.mode,
   hsCode: e.hs_code,
   countryCode: e.country_code,
   reason: e.reason ?? null,
@@ -464,12 +463,12 @@ export async function addBlock({ ctx, input }: Call<BlockInput>): Promise<Blockl
   try {
     const rows = await ctx.db
       .insert(classifyBlocklist)
-      .values(blockRow(ctx.workspace.organizationId, input, isoAt(ctx.deps.clock.now())))
+      .values(blockRow(configScope(ctx.workspace), input, isoAt(ctx.deps.clock.now())))
       .onConflictDoNothing()
       .returning();
     return rows[0] ?? null;
   } finally {
-    forgetBlocklist(ctx.workspace.organizationId); // after the write, so no lookup racing it caches the old list
+    forgetBlocklist(configScope(ctx.workspace)); // after the write, so no lookup racing it caches the old list
   }
 }
 
@@ -478,12 +477,12 @@ export type BlockTarget = { id: number } | { hs_code: string; country_code: stri
 /** Deletes by entry id (404 when not the organization's) or by code and destination (404 when not blocked). */
 export async function removeBlock({ ctx, input }: Call<BlockTarget>): Promise<{ id: number }> {
   assertMayChangeBlocklist(ctx);
-  const organizationId = ctx.workspace.organizationId;
+  const scope = configScope(ctx.workspace);
   const where =
     "id" in input
-      ? and(eq(classifyBlocklist.organizationId, organizationId), eq(classifyBlocklist.id, input.id))
+      ? and(inScope(scope), eq(classifyBlocklist.id, input.id))
       : and(
-          eq(classifyBlocklist.organizationId, organizationId),
+          inScope(scope),
           eq(classifyBlocklist.hsCode, input.hs_code),
           eq(classifyBlocklist.countryCode, input.country_code),
         );
@@ -491,7 +490,7 @@ export async function removeBlock({ ctx, input }: Call<BlockTarget>): Promise<{ 
     .delete(classifyBlocklist)
     .where(where)
     .returning({ id: classifyBlocklist.id })
-    .finally(() => forgetBlocklist(organizationId));
+    .finally(() => forgetBlocklist(scope));
   if (!row)
     throw notFound(
       "id" in input ? `No blocklist entry ${input.id}` : `${input.hs_code} is not blocked for ${input.country_code}`,
@@ -506,24 +505,24 @@ export async function removeBlock({ ctx, input }: Call<BlockTarget>): Promise<{ 
  */
 export async function importBlocklist({ ctx, input }: Call<{ entries: BlockInput[] }>): Promise<number> {
   assertMayChangeBlocklist(ctx);
-  const organizationId = ctx.workspace.organizationId;
+  const scope = configScope(ctx.workspace);
   const byKey = new Map<string, BlockInput>();
   for (const e of input.entries) {
     const key = `${e.hs_code}|${e.country_code}`;
     if (!byKey.has(key)) byKey.set(key, e);
   }
   const unique = [...byKey.values()];
-  const clear = ctx.db.delete(classifyBlocklist).where(eq(classifyBlocklist.organizationId, organizationId));
+  const clear = ctx.db.delete(classifyBlocklist).where(inScope(scope));
   const now = isoAt(ctx.deps.clock.now());
   const inserts = chunkedInserts(
     ctx.db,
     classifyBlocklist,
-    unique.map((e) => blockRow(organizationId, e, now)),
+    unique.map((e) => blockRow(scope, e, now)),
   );
   try {
     await ctx.db.batch([clear, ...inserts]);
   } finally {
-    forgetBlocklist(organizationId);
+    forgetBlocklist(scope);
   }
   return unique.length;
 }
@@ -536,7 +535,7 @@ export async function listBlocks({
   rows: BlocklistRow[];
   hasMore: boolean;
 }> {
-  const where = [eq(classifyBlocklist.organizationId, ctx.workspace.organizationId)];
+  const where = [inScope(configScope(ctx.workspace))];
   if (input.starting_after !== undefined) where.push(lt(classifyBlocklist.id, input.starting_after));
   if (input.country_code) where.push(eq(classifyBlocklist.countryCode, input.country_code));
   const rows = await ctx.db

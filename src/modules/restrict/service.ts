@@ -8,7 +8,7 @@
  * at once, so a new rule applies immediately here and within CACHE_TTL_MS in every other isolate.
  */
 import { and, count, desc, eq, isNull, lt } from "drizzle-orm";
-import type { Call } from "../../core/context";
+import { type Call, type ConfigScope, configKey, configScope } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
@@ -144,7 +144,7 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
   const clock = ctx.deps.clock;
   const [platform, org, settings] = await Promise.all([
     platformIndex(ctx.db, clock),
-    orgIndex(ctx.db, ctx.workspace.organizationId, clock),
+    orgIndex(ctx.db, configScope(ctx.workspace), clock),
     cachedSettings({ ctx }),
   ]);
   const destination = input.destination_country;
@@ -225,16 +225,13 @@ async function platformIndex(db: Db, clock: Clock): Promise<Platform> {
   });
 }
 
-/** The organization's active rules, compiled; null index when it has none. */
-async function orgIndex(db: Db, organizationId: string, clock: Clock) {
-  const hit = orgCache.get(organizationId, clock);
+/** The organization's active rules of this mode, compiled; null index when it has none. */
+async function orgIndex(db: Db, scope: ConfigScope, clock: Clock) {
+  const hit = orgCache.get(configKey(scope), clock);
   if (hit) return hit;
-  const rows = await db
-    .select()
-    .from(orgRestrictionRules)
-    .where(and(eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt)));
+  const rows = await db.select().from(orgRestrictionRules).where(activeRulesOf(scope));
   const value = { index: rows.length ? compileRules(rows.map(orgRule)) : null, count: rows.length };
-  orgCache.set(organizationId, value, clock);
+  orgCache.set(configKey(scope), value, clock);
   return value;
 }
 
@@ -275,20 +272,26 @@ export const orgRuleToWire = (r: OrgRow) => ({
   created_at: r.createdAt,
 });
 
-const activeRulesOf = (organizationId: string) =>
-  and(eq(orgRestrictionRules.organizationId, organizationId), isNull(orgRestrictionRules.deletedAt));
+/** Active rules of an organization in one mode: a sandbox rule never applies to live checks, nor the reverse. */
+const activeRulesOf = (scope: ConfigScope) =>
+  and(
+    eq(orgRestrictionRules.organizationId, scope.organizationId),
+    eq(orgRestrictionRules.mode, scope.mode),
+    isNull(orgRestrictionRules.deletedAt),
+  );
 
 /** Creates an organization rule; 422 when the organization already holds MAX_ORG_RULES active rules. */
 export async function createOrgRule({ ctx, input }: Call<CreateRuleInput>): Promise<OrgRow> {
-  const organizationId = ctx.workspace.organizationId;
-  const [held] = await ctx.db.select({ n: count() }).from(orgRestrictionRules).where(activeRulesOf(organizationId));
+  const scope = configScope(ctx.workspace);
+  const [held] = await ctx.db.select({ n: count() }).from(orgRestrictionRules).where(activeRulesOf(scope));
   if ((held?.n ?? 0) >= MAX_ORG_RULES)
     throw unprocessable(`An organization may hold at most ${MAX_ORG_RULES} custom rules; delete some first`);
   const keywords = input.keywords?.length ? [...new Set(input.keywords)] : null;
   const [row] = await ctx.db
     .insert(orgRestrictionRules)
     .values({
-      organizationId,
+      organizationId: scope.organizationId,
+      mode: scope.mode,
       workspaceId: ctx.workspace.id,
       imposingCountry: input.imposing_country_code,
       direction: input.measure_direction,
@@ -306,7 +309,7 @@ export async function createOrgRule({ ctx, input }: Call<CreateRuleInput>): Prom
       createdAt: isoAt(ctx.deps.clock.now()),
     })
     .returning();
-  orgCache.delete(organizationId);
+  orgCache.delete(configKey(scope));
   if (!row) throw new Error("custom rule insert returned no row");
   return row;
 }
@@ -316,7 +319,7 @@ export async function listOrgRules({
   ctx,
   input,
 }: Call<{ limit: number; starting_after?: number | undefined }>): Promise<{ rules: OrgRow[]; hasMore: boolean }> {
-  const where = [activeRulesOf(ctx.workspace.organizationId)];
+  const where = [activeRulesOf(configScope(ctx.workspace))];
   if (input.starting_after !== undefined) where.push(lt(orgRestrictionRules.id, input.starting_after));
   const rows = await ctx.db
     .select()
@@ -329,12 +332,12 @@ export async function listOrgRules({
 
 /** Deletes (soft) an organization's rule; 404 when it is not an active rule of this organization. */
 export async function deleteOrgRule({ ctx, input }: Call<{ id: number }>): Promise<void> {
-  const organizationId = ctx.workspace.organizationId;
+  const scope = configScope(ctx.workspace);
   const rows = await ctx.db
     .update(orgRestrictionRules)
     .set({ deletedAt: isoAt(ctx.deps.clock.now()) })
-    .where(and(eq(orgRestrictionRules.id, input.id), activeRulesOf(organizationId)))
+    .where(and(eq(orgRestrictionRules.id, input.id), activeRulesOf(scope)))
     .returning({ id: orgRestrictionRules.id });
-  orgCache.delete(organizationId);
+  orgCache.delete(configKey(scope));
   if (!rows.length) throw notFound(`No custom rule ${input.id} in this organization`);
 }
