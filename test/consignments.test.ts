@@ -479,6 +479,10 @@ describe("create", () => {
     expect((await create(api, { shipment_ref: "R2" })).status).toBe(201);
     const refused = await create(api, { shipment_ref: "R3" });
     expect(refused.status).toBe(429);
+    // The headers state the bucket that refused it (limit 2), not the organization's `api` bucket.
+    expect(refused.headers.get("RateLimit-Limit")).toBe("2");
+    expect(refused.headers.get("RateLimit-Remaining")).toBe("0");
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await counts("R3")).toBe(0);
     expect((await api("/consignments")).status).toBe(200); // other routes are unaffected
   });

@@ -58,6 +58,9 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
   );
   if (!decision.allowed) throw rateLimited(decision, "this organization");
   await next();
+  // A 429 from a route's own bucket (consignment_create, classify_heavy…) already states that bucket: the
+  // client must see the limit that refused it, not the `api` bucket's.
+  if (c.res.status === 429 && c.res.headers.has("RateLimit-Limit")) return;
   for (const [k, v] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(k, v);
 });
 

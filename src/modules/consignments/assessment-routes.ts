@@ -148,7 +148,10 @@ const run = createRoute({
   ...scoped("consignments:write"),
   request: { params: IdParam },
   responses: {
-    200: json(AssessmentSchema, "The stored assessment (the object itself, no envelope)"),
+    200: json(
+      AssessmentSchema.extend({ success: z.literal(true), message: z.string() }),
+      "The stored assessment: the Assessment object's fields, beside `success` and `message` as every success body",
+    ),
     ...notFound,
     422: json(Unassessable, "The consignment cannot be assessed, or a workspace country rule refused it"),
     ...errorResponses,
@@ -173,10 +176,14 @@ const one = createRoute({
   method: "get",
   path: "/consignments/{id}/assessments/{assessment_id}",
   tags,
-  summary: "Retrieve one assessment (the object itself, no envelope)",
+  summary: "Retrieve one assessment (its fields beside success and message)",
   ...scoped("consignments:read"),
   request: { params: AssessmentParams },
-  responses: { 200: json(AssessmentSchema, "The assessment"), ...notFound, ...errorResponses },
+  responses: {
+    200: json(AssessmentSchema.extend({ success: z.literal(true), message: z.string() }), "The assessment"),
+    ...notFound,
+    ...errorResponses,
+  },
 });
 
 export const assessmentRoutes = newWorkspaceRouter()
@@ -184,7 +191,7 @@ export const assessmentRoutes = newWorkspaceRouter()
     const { assessment, deliveryIds } = await runAssessment({ ctx: c.get("ctx"), input: c.req.valid("param") });
     // Committed: hand the new deliveries to the queue now (the cron sweep catches any this misses).
     if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
-    return c.json(assessment, 200);
+    return c.json({ success: true as const, message: "Assessment completed", ...assessment }, 200);
   })
   .openapi(list, async (c) => {
     const input = { id: c.req.valid("param").id, ...c.req.valid("query") };
@@ -193,5 +200,6 @@ export const assessmentRoutes = newWorkspaceRouter()
   })
   .openapi(one, async (c) => {
     const { id, assessment_id } = c.req.valid("param");
-    return c.json(await getAssessment({ ctx: c.get("ctx"), input: { id, assessmentId: assessment_id } }), 200);
+    const assessment = await getAssessment({ ctx: c.get("ctx"), input: { id, assessmentId: assessment_id } });
+    return c.json({ success: true as const, message: "", ...assessment }, 200);
   });
