@@ -92,15 +92,40 @@ function run(cmd, args) {
   }
 }
 
+const SERVICE = "trade-compliance-api";
+
+/** What answers /health on the port: null when nothing listens, else whether it is this project's server. */
+async function whoIsOnPort(base) {
+  try {
+    const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) });
+    const body = await res.json().catch(() => null);
+    return { ours: res.ok && body?.service === SERVICE };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses to start when the port is taken, before any credential is sent: a platform token sent to some other
+ * server on the port would leak it, and its 401 would read like a problem with this project.
+ */
+async function assertPortFree(base) {
+  const holder = await whoIsOnPort(base);
+  if (!holder) return;
+  process.stderr.write(
+    holder.ours
+      ? `[dev] another \`npm run dev\` of this project already answers on port ${PORT}; stop it, or start this one with PORT=<free port>\n`
+      : `[dev] port ${PORT} is in use by another program (it is not this API); start with PORT=<free port> npm run dev\n`,
+  );
+  process.exit(1);
+}
+
 async function waitForHealth(base, child) {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error("wrangler dev exited");
-    try {
-      const res = await fetch(`${base}/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
+    // Only this API's own /health ends the wait: credentials are sent to nothing else (wrangler's proxy may
+    // answer with an error page while the Worker starts).
+    if ((await whoIsOnPort(base))?.ours) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("wrangler dev did not become ready");
@@ -173,6 +198,7 @@ async function ensureDemo(adminToken) {
   return saved;
 }
 
+await assertPortFree(`http://${HOST}:${PORT}`);
 const vars = ensureDevVars();
 log("applying D1 migrations to the local database");
 run(wrangler, ["d1", "migrations", "apply", "DB", "--local"]);

@@ -3,6 +3,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import worker from "../src/index";
 import { MAX_BODY_BYTES } from "../src/middleware/archive";
 import { ADMIN_TOKEN, auditRow, call, createWorkspace, setup } from "./helpers";
 
@@ -142,5 +143,30 @@ describe("success envelope", () => {
     expect(typeof body.message).toBe("string");
     const keys = JSON.stringify(body).match(/"([A-Za-z_]+)":/g) ?? [];
     for (const k of keys) expect(k).toMatch(/^"[a-z0-9_]+":$/);
+  });
+});
+
+describe("naming the workspace without a subdomain (development only)", () => {
+  it("X-Workspace on the bare host names the workspace while ENVIRONMENT is development", async () => {
+    const { ws, token } = await setup();
+    const res = await call("/admin/api/v1/me", { token, headers: { "x-workspace": ws.slug } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { workspace: { slug: string } }).workspace.slug).toBe(ws.slug);
+  });
+
+  it("is ignored in production: the bare host has no workspace routes", async () => {
+    const { ws, token } = await setup();
+    const request = new Request("http://localhost/admin/api/v1/me", {
+      headers: { host: "localhost", authorization: `Bearer ${token}`, "x-workspace": ws.slug },
+    });
+    const ctx = createExecutionContext();
+    const production = { ...env, ENVIRONMENT: "production" } as Env;
+    const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, production, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(404);
+  });
+
+  it("/health says which service answers", async () => {
+    expect(await (await call("/health")).json()).toEqual({ status: "ok", service: "trade-compliance-api" });
   });
 });

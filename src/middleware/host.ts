@@ -3,9 +3,11 @@
  * bare platform host. Workspace surfaces (`/admin/*`, `/api/*`) exist only on workspace hosts and the
  * operator surface (`/platform/*`) only on the bare host; both answer 404 JSON elsewhere.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { baseContext } from "../core/context";
 import type { AppEnv, Surface } from "../env";
+import { isDevelopment } from "../lib/environment";
 import { notFound } from "../lib/errors";
 import { findWorkspaceBySlug } from "../modules/workspaces/service";
 
@@ -25,12 +27,23 @@ function surfaceOf(path: string): Surface {
   return "public";
 }
 
+/**
+ * Local development only: `X-Workspace: <slug>` on the bare host names the workspace. Node's fetch drops a
+ * user-set Host header and often cannot resolve `*.localhost`, so a Node client of `npm run dev` could not
+ * otherwise reach a workspace. Ignored outside development (fail closed: see lib/environment.ts).
+ */
+function devSlug(c: Context<AppEnv>): string | null {
+  if (!isDevelopment(c.env)) return null;
+  const slug = c.req.header("x-workspace")?.trim().toLowerCase();
+  return slug && /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? slug : null;
+}
+
 export const hostRouting = createMiddleware<AppEnv>(async (c, next) => {
   const path = c.req.path;
   const surface = surfaceOf(path);
   c.set("surface", surface);
   // The Host header is what the client called; a request built in code may carry it only in its URL.
-  const slug = slugFromHost(c.req.header("host") ?? new URL(c.req.url).host, c.env.WORKSPACE_BASE_DOMAIN);
+  const slug = slugFromHost(c.req.header("host") ?? new URL(c.req.url).host, c.env.WORKSPACE_BASE_DOMAIN) ?? devSlug(c);
 
   if (slug === null) {
     if (surface === "admin-api" || surface === "api") {
