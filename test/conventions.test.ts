@@ -148,7 +148,17 @@ describe("success envelope", () => {
 
 describe("naming the workspace without a subdomain (development only)", () => {
   it("X-Workspace on the bare host names the workspace while ENVIRONMENT is development", async () => {
-    const { ws, token } = await setup();
+    const { ws, client } = await setup();
+    const issued = await call("/admin/oauth2/token", {
+      headers: { "x-workspace": ws.slug, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      }).toString(),
+    });
+    expect(issued.status).toBe(200);
+    const { access_token: token } = (await issued.json()) as { access_token: string };
     const res = await call("/admin/api/v1/me", { token, headers: { "x-workspace": ws.slug } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { workspace: { slug: string } }).workspace.slug).toBe(ws.slug);
