@@ -1,12 +1,9 @@
 import type { Actor, Deps, ServiceContext, WorkspaceContext } from "./core/context";
-import type { usageLog } from "./db/schema/usage";
-
-export type UsageLogInsert = typeof usageLog.$inferInsert;
 
 /** Where a request came in: the spec's archive surfaces plus the operator surface. */
 export type Surface = "admin-api" | "api" | "platform" | "public";
 
-export interface ArchivedBody {
+interface ArchivedBody {
   key: string;
   size: number;
   contentType: string | null;
@@ -32,11 +29,6 @@ export type AppEnv = {
     archived: ArchivedBody | undefined;
     /** Set by archiveBodyAlongside: a write awaits it right before committing (see src/middleware/archive.ts). */
     archiveGate: (() => Promise<void>) | undefined;
-    /**
-     * A usage-log row to write with this request's audit row, in the same group-committed batch after the
-     * response (engines whose log is not evidence that must exist before the answer).
-     */
-    usage: UsageLogInsert | undefined;
     /** One line for the audit row when the response is an error. */
     errorSummary: string | undefined;
   };

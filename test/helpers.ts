@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import worker from "../src/index";
 import { SCOPES } from "../src/lib/scopes";
 
-export const BASE = "localhost";
+const BASE = "localhost";
 export const ADMIN_TOKEN = "test-platform-admin-token";
 export const ALL_SCOPES: string[] = [...SCOPES];
 

@@ -1,8 +1,8 @@
 /**
  * The one service context. Every service verb has the shape `verb({ ctx, input })`: tenancy, the caller and
  * the injected clock and ids come from `ctx`, never from the input. The workspace middleware builds it once
- * per request (see `serviceContextFor`); jobs (queue, cron) build a `BaseContext` for work that belongs to
- * no single request, and `jobContext` when a job acts inside one workspace.
+ * per request (see `serviceContextFor`); jobs (queue, cron) build a `BaseContext` and take the workspace
+ * from the row they work on.
  */
 import type { Db } from "../db/client";
 import { createDb } from "../db/client";
@@ -11,7 +11,7 @@ import type { BucketName } from "../engines/rate-limit/buckets";
 import type { BucketLimit } from "../engines/rate-limit/sliding-window";
 import type { Clock } from "../lib/clock";
 import type { IdSource } from "../lib/ids";
-import { SCOPES, type Scope } from "../lib/scopes";
+import type { Scope } from "../lib/scopes";
 
 export type UsageLogInsert = typeof usageLog.$inferInsert;
 
@@ -100,21 +100,4 @@ export function serviceContextFor(
   request: { requestId: string; startedAt: number },
 ): ServiceContext {
   return { ...base, workspace, actor, requestId: request.requestId, startedAt: request.startedAt, usage: undefined };
-}
-
-/**
- * The actor of a background job acting for a workspace (a queued flow run, a cron sweep): it holds every
- * scope and no customer pin, and is recorded as `system` in audit rows.
- */
-export const SYSTEM_ACTOR: Actor = {
-  clientRowId: "system",
-  clientId: "system",
-  clientName: "system",
-  scopes: [...SCOPES],
-  customerId: null,
-};
-
-/** A service context for a job acting inside one workspace (no request: the job's own id names the run). */
-export function jobContext(base: BaseContext, workspace: WorkspaceContext, runId: string): ServiceContext {
-  return serviceContextFor(base, workspace, SYSTEM_ACTOR, { requestId: runId, startedAt: base.deps.clock.now() });
 }

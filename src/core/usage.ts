@@ -17,7 +17,7 @@ export interface UsageSummary {
 }
 
 /** Builds the row from the context (who, which workspace, when, how long) and the engine's summary. */
-export function usageRow(ctx: ServiceContext, summary: UsageSummary): UsageLogInsert {
+function usageRow(ctx: ServiceContext, summary: UsageSummary): UsageLogInsert {
   const now = ctx.deps.clock.now();
   return {
     id: ctx.requestId,

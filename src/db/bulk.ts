@@ -21,7 +21,7 @@ export function bulkInsert<T extends SQLiteTable>(db: Db, table: T, rows: T["$in
 }
 
 /** D1's cap on bound parameters per statement. */
-export const D1_MAX_BOUND_PARAMETERS = 100;
+const D1_MAX_BOUND_PARAMETERS = 100;
 
 /**
  * Plain multi-row INSERTs for rows whose values must be bound one by one, chunked so each statement binds at

@@ -14,7 +14,7 @@ import {
   type WindowState,
 } from "../engines/rate-limit/sliding-window";
 
-export interface HitRequest {
+interface HitRequest {
   key: string;
   limit: number;
   windowMs: number;

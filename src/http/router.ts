@@ -70,7 +70,9 @@ export function scopedCompute(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[
  * Guard for a write that reads before it commits: the same middleware as `scopedCompute` (the archive put
  * overlaps the handler); the handler must await `c.get("archiveGate")()` before its commit.
  */
-export const scopedWrite = scopedCompute;
+export function scopedWrite(scope: Scope, ...extra: MiddlewareHandler<AppEnv>[]) {
+  return scopedCompute(scope, ...extra);
+}
 
 /** Common wire schemas. */
 export const ErrorSchema = z

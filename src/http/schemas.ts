@@ -60,9 +60,9 @@ export const IntIdParam = z.object({ id: intId() });
  * we answer prints in plain decimal (JavaScript switches to exponent notation at 1e21 and below 1e-6), and a
  * 30-digit value is a 400 rather than a silently rounded figure.
  */
-export const MONEY_MAX = 1e12;
-export const QUANTITY_MAX = 1e8;
-export const MEASURE_MAX = 1e6;
+const MONEY_MAX = 1e12;
+const QUANTITY_MAX = 1e8;
+const MEASURE_MAX = 1e6;
 
 /** At most `places` decimal places, and never a value JavaScript would print in exponent notation. */
 const plainDecimal = (places: number) => (v: number) => {

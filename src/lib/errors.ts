@@ -2,7 +2,7 @@
  * The one error module. Anything anywhere may throw an ApiError; the app's onError turns it into the
  * spec's envelope `{success: false, message, error, request_id, ...extra}`. The status table lives here.
  */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
   validation_failed: 400,

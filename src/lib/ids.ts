@@ -5,7 +5,7 @@
  */
 import { uuidv7 } from "uuidv7";
 
-export type IdPrefix =
+type IdPrefix =
   | "org"
   | "ws"
   | "apc"
@@ -33,4 +33,4 @@ export const systemIds: IdSource = {
 };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID_RE.test(value);
+const isUuid = (value: string) => UUID_RE.test(value);

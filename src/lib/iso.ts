@@ -5,14 +5,14 @@
 import countryList from "../../data/iso/countries.json";
 import currencyList from "../../data/iso/currencies.json";
 
-export interface Country {
+interface Country {
   alpha2: string;
   alpha3: string;
   name: string;
   currency: string | null;
 }
 
-export interface Currency {
+interface Currency {
   code: string;
   name: string;
   minor_unit: number | null;
@@ -24,7 +24,7 @@ const currencies = new Map((currencyList as Currency[]).map((c) => [c.code, c]))
 export const isCountry = (code: string) => countries.has(code);
 export const isCurrency = (code: string) => currencies.has(code);
 export const country = (code: string) => countries.get(code);
-export const currency = (code: string) => currencies.get(code);
+const currency = (code: string) => currencies.get(code);
 
 /** Decimal places for amounts in this currency (2 when ISO gives none, e.g. for precious metals). */
 export const minorUnits = (code: string) => currencies.get(code)?.minor_unit ?? 2;

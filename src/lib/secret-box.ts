@@ -74,12 +74,6 @@ export async function seal(plain: string, ring: Keyring, owner: string): Promise
   return `${PREFIX}${ring.currentId}:${b64.encode(iv)}:${b64.encode(ct)}`;
 }
 
-/** The key id a stored value is sealed under, or null for a value stored before encryption (plaintext). */
-export function sealedUnder(stored: string): string | null {
-  if (!stored.startsWith(PREFIX)) return null;
-  return stored.slice(PREFIX.length).split(":")[0] ?? null;
-}
-
 /** The plaintext of a stored value. Values stored before encryption are plaintext and come back as they are. */
 export async function open(stored: string, ring: Keyring, owner: string): Promise<string> {
   if (!stored.startsWith(PREFIX)) return stored;

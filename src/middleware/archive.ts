@@ -15,7 +15,7 @@ export const MAX_BODY_BYTES = 12 * 1024 * 1024;
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\b/i;
 
-export const tooLarge = () =>
+const tooLarge = () =>
   new ApiError("payload_too_large", `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes`, {
     limit_bytes: MAX_BODY_BYTES,
   });
@@ -61,7 +61,7 @@ function hasLoneSurrogate(root: unknown): boolean {
  * of a lone surrogate. Either would otherwise be stored as U+FFFD, silently changing what the client sent.
  * The full check parses the JSON, so it runs only when the text holds a surrogate escape at all.
  */
-export function wellFormedText(raw: ArrayBuffer): string {
+function wellFormedText(raw: ArrayBuffer): string {
   let text: string;
   try {
     text = UTF8.decode(raw);

@@ -50,7 +50,7 @@ export const audit = createMiddleware<AppEnv>(async (c, next) => {
   // plain bytes, and refs are parsed at flush time, off the response path.
   const raw = archived && c.get("workspace") ? await c.req.arrayBuffer() : null;
   // The engine-call log row a verb recorded on the service context (core/usage.ts), written in the same batch.
-  const entry = { row, refs: async () => (raw ? refsOf(raw) : []), usage: c.get("ctx")?.usage ?? c.get("usage") };
+  const entry = { row, refs: async () => (raw ? refsOf(raw) : []), usage: c.get("ctx")?.usage };
   const db = createDb(c.env.DB);
   let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
   try {

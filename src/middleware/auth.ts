@@ -7,7 +7,7 @@ import { createMiddleware } from "hono/factory";
 import { baseContext, serviceContextFor } from "../core/context";
 import type { AppEnv } from "../env";
 import { forbidden, unauthorized } from "../lib/errors";
-import { hasScope, isScope, type Scope } from "../lib/scopes";
+import { hasScope, type Scope } from "../lib/scopes";
 import { loadClientForAuth } from "../modules/api-clients/service";
 import { verifyTokenCached } from "../modules/auth/tokens";
 import { callerKey, hitBucket, rateLimited, rateLimitHeaders } from "./rate-limit";
@@ -103,5 +103,3 @@ export const platformAuth = createMiddleware<AppEnv>(async (c, next) => {
   c.set("platformAdmin", true);
   await next();
 });
-
-export { isScope };

@@ -12,7 +12,7 @@ import { notFound } from "../lib/errors";
 import { findWorkspaceBySlug } from "../modules/workspaces/service";
 
 /** The workspace slug a host names, or null for the bare host. Ports are ignored. */
-export function slugFromHost(host: string | undefined, baseDomain: string): string | null {
+function slugFromHost(host: string | undefined, baseDomain: string): string | null {
   if (!host) return null;
   const name = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
   const suffix = `.${baseDomain.toLowerCase()}`;

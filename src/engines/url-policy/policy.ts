@@ -29,12 +29,12 @@ const MAX_URL = 2048;
 const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".localdomain", ".lan", ".intranet"];
 
 /** Lower case, no trailing dots, brackets kept for IPv6 literals. */
-export function normaliseHost(hostname: string): string {
+function normaliseHost(hostname: string): string {
   return hostname.toLowerCase().replace(/\.+$/, "");
 }
 
 /** The four octets of a dotted-decimal IPv4 address, or null. */
-export function parseIpv4(host: string): number[] | null {
+function parseIpv4(host: string): number[] | null {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (!m) return null;
   const octets = m.slice(1).map(Number);
@@ -42,7 +42,7 @@ export function parseIpv4(host: string): number[] | null {
 }
 
 /** IPv4 ranges that are not globally reachable (IANA IPv4 Special-Purpose Address Registry, RFC 6890). */
-export function ipv4Refused([a = 0, b = 0, c = 0]: number[]): boolean {
+function ipv4Refused([a = 0, b = 0, c = 0]: number[]): boolean {
   return (
     a === 0 || // "this network"
     a === 10 || // private
@@ -95,20 +95,13 @@ export function parseIpv6(text: string): number[] | null {
   return groups.length === 8 ? groups : null;
 }
 
-/** The IPv4 address in the last 32 bits of an IPv6 address. */
-const embeddedV4 = (g: number[]) => {
-  const hi = g[6] ?? 0;
-  const lo = g[7] ?? 0;
-  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
-};
-
 /**
  * IPv6 addresses that are refused: everything outside global unicast 2000::/3 (which removes ::/8 with the
  * unspecified, loopback, IPv4-compatible and IPv4-mapped forms, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, the
  * discard prefix, unique local fc00::/7, link-local fe80::/10, site-local and multicast), and inside it the
  * ranges that are not globally reachable or that tunnel to an IPv4 address (IANA IPv6 registry).
  */
-export function ipv6Refused(g: number[]): boolean {
+function ipv6Refused(g: number[]): boolean {
   const [g0 = 0, g1 = 0] = g;
   if ((g0 & 0xe000) !== 0x2000) return true;
   if (g0 === 0x2001 && g1 < 0x0200) return true; // IETF protocol assignments 2001::/23 (Teredo 2001::/32 among them)
@@ -116,11 +109,6 @@ export function ipv6Refused(g: number[]): boolean {
   if (g0 === 0x2002) return true; // 6to4 (embeds an IPv4 address)
   if (g0 === 0x3fff && g1 < 0x1000) return true; // documentation 3fff::/20
   return false;
-}
-
-/** Whether an IPv6 address carries an IPv4 address that is itself refused (for messages and tests). */
-export function ipv6EmbedsRefusedV4(g: number[]): boolean {
-  return ipv4Refused(embeddedV4(g));
 }
 
 /** Why a host is refused outside development, or null when it may be reached. */

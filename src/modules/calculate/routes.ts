@@ -192,13 +192,11 @@ export const calculateRoutes = newWorkspaceRouter()
     const ctx = c.get("ctx");
     // A refused calculation is thrown (400 `{errors}`) after its usage row is recorded on the context.
     const { quote } = await calculateOne({ ctx, input: c.req.valid("json") });
-    c.set("usage", ctx.usage);
     return c.json({ success: true as const, ...quote, request_id: ctx.requestId }, 200);
   })
   .openapi(multipleRoute, async (c) => {
     const ctx = c.get("ctx");
     const { quote, durationMs } = await calculateMultiple({ ctx, input: c.req.valid("json") });
-    c.set("usage", ctx.usage);
     return c.json(
       { success: true as const, message: "", ...quote, request_id: ctx.requestId, execution_time: durationMs },
       200,
@@ -207,14 +205,12 @@ export const calculateRoutes = newWorkspaceRouter()
   .openapi(stackingRoute, async (c) => {
     const ctx = c.get("ctx");
     const { quote } = await stacking({ ctx, input: c.req.valid("json") });
-    c.set("usage", ctx.usage);
     return c.json({ success: true as const, ...quote, request_id: ctx.requestId }, 200);
   })
   .openapi(bulkRoute, async (c) => {
     const ctx = c.get("ctx");
     const { items } = c.req.valid("json");
     const { quote, durationMs } = await stackingBulk({ ctx, input: items as Record<string, unknown>[] });
-    c.set("usage", ctx.usage);
     return c.json({ ...quote, execution_time: durationMs, request_id: ctx.requestId }, 200);
   })
   .openapi(listRulesRoute, async (c) => {

@@ -560,7 +560,6 @@ export const classifyRoutes = newWorkspaceRouter()
     // Unclassifiable text is thrown as a 422 after its usage row is recorded on the context.
     const out = await classify({ ctx, input: c.req.valid("json") });
     // Written with the audit row after the response: the log never adds latency to a checkout.
-    c.set("usage", ctx.usage);
     return c.json(classificationToWire(out, ctx.requestId), 200);
   })
   .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env) }, 200))

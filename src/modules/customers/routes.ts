@@ -1,8 +1,8 @@
 /** `{api}/customers`: create, list (keyset), get, update, delete. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorSchema, errorResponses, json, jsonBody, newWorkspaceRouter, ok, scoped } from "../../http/router";
-import { unpinned } from "../../middleware/auth";
 import { IntIdParam, intId } from "../../http/schemas";
+import { unpinned } from "../../middleware/auth";
 import { CustomerInput, CustomerSchema } from "./schemas";
 import { createCustomer, customerToWire, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./service";
 

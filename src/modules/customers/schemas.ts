@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CountryCode } from "../../http/schemas";
 
-export const Contact = z
+const Contact = z
   .object({
     name: z.string().max(200).nullable().optional(),
     phone: z.string().max(50).nullable().optional(),
@@ -9,7 +9,7 @@ export const Contact = z
   })
   .strict();
 
-export const Address = z
+const Address = z
   .object({
     type: z.enum(["billing", "shipping", "registered", "return", "other"]).default("shipping"),
     company_name: z.string().max(200).nullable().optional(),
@@ -25,7 +25,7 @@ export const Address = z
   .strict()
   .openapi("Address");
 
-export const TaxRegistrations = z
+const TaxRegistrations = z
   .object({
     eori_id: z.string().max(50).nullable().optional(),
     vat_id: z.string().max(50).nullable().optional(),

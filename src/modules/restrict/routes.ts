@@ -114,7 +114,6 @@ export const restrictRoutes = newWorkspaceRouter()
     const ctx = c.get("ctx");
     const r = await runCheck({ ctx, input: c.req.valid("json") });
     // The log row goes with the audit row, in the group-committed batch after the response.
-    c.set("usage", ctx.usage);
     return c.json(
       {
         success: true as const,

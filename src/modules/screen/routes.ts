@@ -187,7 +187,6 @@ export const screenRoutes = newWorkspaceRouter()
       input: { name: body.name, company: body.company ?? undefined, type: body.type, address: body.address },
     });
     // The evidence row goes with the audit row, in the group-committed batch after the response.
-    c.set("usage", ctx.usage);
     return c.json(result, 200);
   })
   .openapi(healthRoute, (c) => c.json({ status: "ok" as const, service: "screen" as const }, 200));
