@@ -21,8 +21,8 @@ export const moneyNumber = (value: Big, currency: string): number => Number(mone
 
 /** "1,234.50 USD": for human-readable bases such as "16.5% of 1,234.50 USD customs value". */
 export function formatMoney(value: Big, currency: string): string {
-  const [int, frac] = moneyString(value, currency).split(".");
-  const sign = int!.startsWith("-") ? "-" : "";
-  const digits = int!.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const [int = "0", frac] = moneyString(value, currency).split(".");
+  const sign = int.startsWith("-") ? "-" : "";
+  const digits = int.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${sign}${digits}${frac ? `.${frac}` : ""} ${currency}`;
 }

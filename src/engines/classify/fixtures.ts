@@ -15,8 +15,9 @@ export function parseSynonyms(tsv: string) {
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .flatMap((l) => {
-      const [phrases, codes] = l.split("\t");
-      return phrases!.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: codes!.trim() }));
+      const [phrases = "", codes] = l.split("\t");
+      if (codes === undefined) throw new Error(`synonym line without a tab: ${l}`);
+      return phrases.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: codes.trim() }));
     });
 }
 
@@ -25,8 +26,9 @@ export const evaluationSet = (which: "eval" | "holdout" = "eval"): { description
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => {
-      const [description, hs6] = l.split("\t");
-      return { description: description!, hs6: hs6!.trim() };
+      const [description = "", hs6] = l.split("\t");
+      if (hs6 === undefined) throw new Error(`evaluation line without a tab: ${l}`);
+      return { description, hs6: hs6.trim() };
     });
 
 let index: Index | undefined;

@@ -68,7 +68,7 @@ function findProduct(node: unknown, depth = 0): Record<string, unknown> | null {
 /** Title, meta description and the first JSON-LD Product of an HTML page. Malformed JSON-LD is skipped. */
 export function extractProduct(html: string): PageProduct {
   const titleMatch = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-  const title = meta(html, ["og:title", "twitter:title"]) ?? (titleMatch ? decode(titleMatch[1]!) || null : null);
+  const title = meta(html, ["og:title", "twitter:title"]) ?? (titleMatch?.[1] ? decode(titleMatch[1]) || null : null);
   const metaDescription = meta(html, ["description", "og:description", "twitter:description"]);
   let product: PageProduct["product"] = null;
   for (const m of html.matchAll(
@@ -76,7 +76,7 @@ export function extractProduct(html: string): PageProduct {
   )) {
     let data: unknown;
     try {
-      data = JSON.parse(m[1]!.trim());
+      data = JSON.parse((m[1] ?? "").trim());
     } catch {
       continue;
     }

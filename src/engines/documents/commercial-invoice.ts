@@ -51,8 +51,8 @@ export interface InvoiceInput {
 export const DEFAULT_DECLARATION =
   "I declare that the information on this invoice is true and correct, and that the contents of this shipment are as stated above.";
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
 function partyProblems(p: InvoiceParty | null, role: string): string[] {
   if (!p) return [`${role}: the consignment has no ${role}`];
@@ -75,9 +75,9 @@ function partyHtml(p: InvoiceParty): string {
   ]
     .filter((l): l is string => Boolean(l))
     .map(esc);
-  const ids = Object.entries(p.tax_duty ?? {})
-    .filter(([, v]) => v)
-    .map(([k, v]) => `${esc(k.replace(/_id$/, "").toUpperCase())}: ${esc(v!)}`);
+  const ids = Object.entries(p.tax_duty ?? {}).flatMap(([k, v]) =>
+    v ? [`${esc(k.replace(/_id$/, "").toUpperCase())}: ${esc(v)}`] : [],
+  );
   return [...lines, ...ids].join("<br>");
 }
 
@@ -88,18 +88,25 @@ export type InvoiceResult =
 export function commercialInvoice(input: InvoiceInput): InvoiceResult {
   const errors = [...partyProblems(input.sender, "sender"), ...partyProblems(input.receiver, "receiver")];
   if (!input.items.length) errors.push("items: the consignment has no items to invoice");
+  // Items that pass the checks, with the fields the checks guarantee narrowed.
+  const invoiced: { item: InvoiceItem; name: string; currency: string }[] = [];
   input.items.forEach((i, n) => {
     const label = `item ${n + 1}${i.sku ? ` (${i.sku})` : ""}`;
-    if (!i.title && !i.description) errors.push(`${label}: a title or description is required`);
+    const described = Boolean(i.title || i.description);
+    if (!described) errors.push(`${label}: a title or description is required`);
     if (!i.currency) errors.push(`${label}: currency_code is required (on the item or its order)`);
+    if (described && i.currency) invoiced.push({ item: i, name: i.title ?? i.description ?? "", currency: i.currency });
   });
-  if (errors.length) return { ok: false, errors: errors.map((e) => `commercial invoice: ${e}`) };
+  const { sender, receiver } = input;
+  if (errors.length || !sender || !receiver) {
+    return { ok: false, errors: errors.map((e) => `commercial invoice: ${e}`) };
+  }
 
   const totals = new Map<string, ReturnType<typeof dec>>();
-  const rows = input.items.map((i, n) => {
+  const rows = invoiced.map(({ item: i, name, currency }, n) => {
     const line = dec(i.unitValue).times(i.quantity);
-    totals.set(i.currency!, (totals.get(i.currency!) ?? dec(0)).plus(line));
-    return `<tr><td>${n + 1}</td><td>${esc(i.title ?? i.description!)}${i.title && i.description ? `<br><small>${esc(i.description)}</small>` : ""}</td><td>${esc(i.sku ?? "")}</td><td>${esc(i.hsCode ?? "")}</td><td>${esc(i.origin ?? "")}</td><td class="n">${i.quantity}</td><td class="n">${esc(`${i.unitValue} ${i.currency!}`)}</td><td class="n">${esc(formatMoney(line, i.currency!))}</td></tr>`;
+    totals.set(currency, (totals.get(currency) ?? dec(0)).plus(line));
+    return `<tr><td>${n + 1}</td><td>${esc(name)}${i.title && i.description ? `<br><small>${esc(i.description)}</small>` : ""}</td><td>${esc(i.sku ?? "")}</td><td>${esc(i.hsCode ?? "")}</td><td>${esc(i.origin ?? "")}</td><td class="n">${i.quantity}</td><td class="n">${esc(`${i.unitValue} ${currency}`)}</td><td class="n">${esc(formatMoney(line, currency))}</td></tr>`;
   });
   const goods = [...totals].map(
     ([ccy, v]) => `<tr><th colspan="7">Total goods value</th><td class="n">${esc(formatMoney(v, ccy))}</td></tr>`,
@@ -115,7 +122,7 @@ export function commercialInvoice(input: InvoiceInput): InvoiceResult {
 <body>
 <h1>Commercial invoice</h1>
 <p>Invoice number: ${esc(invoiceNumber)}<br>Date: ${esc(input.date)}<br>Shipment reference: ${esc(input.shipmentRef)}<br>Consignment: ${esc(input.consignmentId)}<br>Terms of delivery (Incoterm): ${esc(input.incoterm ?? "not stated")}<br>Packages: ${input.parcelCount}; gross weight ${esc(input.grossWeightKg)} kg</p>
-<table class="parties"><tr><th>Seller / exporter</th><th>Buyer / consignee</th></tr><tr><td>${partyHtml(input.sender!)}</td><td>${partyHtml(input.receiver!)}</td></tr></table>
+<table class="parties"><tr><th>Seller / exporter</th><th>Buyer / consignee</th></tr><tr><td>${partyHtml(sender)}</td><td>${partyHtml(receiver)}</td></tr></table>
 <h2>Goods</h2>
 <table><tr><th>#</th><th>Description</th><th>SKU</th><th>HS code</th><th>Origin</th><th>Qty</th><th>Unit value</th><th>Line value</th></tr>
 ${rows.join("\n")}

@@ -126,7 +126,7 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
       push(b.prefix, rule.hsPrefix, rule);
       for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++)
         push(b.deeper, rule.hsPrefix.slice(0, len), rule);
-    } else if (rule.keywords && rule.keywords.length) {
+    } else if (rule.keywords?.length) {
       for (const keyword of rule.keywords) {
         const node = insertPhrase(b.keywords, keyword);
         if (node && !node.rules.includes(rule)) node.rules.push(rule);
@@ -148,7 +148,10 @@ function insertPhrase(root: TrieNode, phrase: string): TrieNode | null {
   let node = root;
   for (const w of words) {
     let child = node.next.get(w);
-    if (!child) node.next.set(w, (child = newNode()));
+    if (!child) {
+      child = newNode();
+      node.next.set(w, child);
+    }
     node = child;
   }
   return node;
@@ -161,13 +164,17 @@ function insertPhrase(root: TrieNode, phrase: string): TrieNode | null {
 function keywordMatches(root: TrieNode, words: readonly string[]): Set<Rule> {
   const hits: { rule: Rule; start: number; end: number }[] = [];
   let excluded: { rule: Rule; start: number; end: number }[] | undefined;
-  for (let i = 0; i < words.length; i++) {
-    let node = root.next.get(words[i]!);
+  for (const [i, first] of words.entries()) {
+    let node = root.next.get(first);
     for (let k = i + 1; node; k++) {
       for (const r of node.rules) hits.push({ rule: r, start: i, end: k });
-      for (const r of node.excludes) (excluded ??= []).push({ rule: r, start: i, end: k });
-      if (k >= words.length) break;
-      node = node.next.get(words[k]!);
+      if (node.excludes.length) {
+        excluded ??= [];
+        for (const r of node.excludes) excluded.push({ rule: r, start: i, end: k });
+      }
+      const next = words[k];
+      if (next === undefined) break;
+      node = node.next.get(next);
     }
   }
   const out = new Set<Rule>();

@@ -35,7 +35,7 @@ export function singular(token: string): string {
 /** Lower-case ASCII words of `text`, diacritics removed, each reduced to its singular. */
 export function tokens(text: string): string[] {
   // Plain ASCII (the common case) skips Unicode normalization.
-  const folded = /[^\x00-\x7f]/.test(text)
+  const folded = /[\u0080-\uffff]/.test(text)
     ? text
         .normalize("NFKD")
         .replace(/[\u0300-\u036f]/g, "")

@@ -41,7 +41,7 @@ const GERMAN_DIGRAPH_RE = /([aou])e/g;
 
 /** The tokens of a name, normalized (see the module comment). Never throws; may return []. */
 export function tokens(raw: string): string[] {
-  let s = raw.normalize("NFKC").replace(SPECIAL_RE, (c) => SPECIAL[c]!);
+  let s = raw.normalize("NFKC").replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c);
   s = s.normalize("NFKD").replace(MARKS_RE, "").toLowerCase();
   s = s.replace(APOSTROPHES_RE, "");
   // Initialisms join: "S.A." → "SA", "L.L.C." → "LLC", "J.P. Morgan" → "JP Morgan".
@@ -64,7 +64,7 @@ export function tokenKey(t: string): string {
   let out = "";
   let last = "";
   for (let i = 0; i < t.length; i++) {
-    let c = t[i]!;
+    let c = t.charAt(i);
     const next = t[i + 1];
     if (c === "p" && next === "h") {
       c = "f";
