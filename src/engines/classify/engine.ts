@@ -12,6 +12,7 @@
  *
  * No Hono, no bindings: the module service feeds it rows from D1, the tests feed it the files in data/hs.
  */
+import { getOrInsert } from "../../lib/collections";
 import { QUALIFIERS, STOPWORDS, stripExclusions, tokens, words } from "./text";
 
 export interface NomenclatureRow {
@@ -92,79 +93,14 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
     .filter((r) => r.code.length === 6)
     .map((r) => r.code)
     .sort();
-  const docIdx = new Map(docs.map((c, i) => [c, i]));
   const headings = [...new Set(docs.map((c) => c.slice(0, 4)))];
   const headingIdx = new Map(headings.map((h, i) => [h, i]));
 
-  const fieldTokens: Record<Field, string[][]> = { sub: [], nat: [], head: [], chap: [] };
-  const natTokens: string[][] = docs.map(() => []);
-  const lineMap = new Map<string, Map<string, Node[]>>();
-  const lineCounts: Record<string, number> = {};
-  for (const l of lines) {
-    const hs6 = l.code.slice(0, 6);
-    let bySchedule = lineMap.get(l.schedule);
-    if (!bySchedule) lineMap.set(l.schedule, (bySchedule = new Map()));
-    let list = bySchedule.get(hs6);
-    if (!list) bySchedule.set(hs6, (list = []));
-    list.push({ code: l.code, description: l.description });
-    lineCounts[l.schedule] = (lineCounts[l.schedule] ?? 0) + 1;
-    // The EU lines repeat the UK ones (same source), so only US and GB wording feeds the index.
-    const d = docIdx.get(hs6);
-    if (d !== undefined && l.schedule !== "EU") natTokens[d]!.push(...tokens(stripExclusions(l.description)));
-  }
-  for (const bySchedule of lineMap.values())
-    for (const list of bySchedule.values()) list.sort((a, b) => a.code.localeCompare(b.code));
-
-  docs.forEach((code, i) => {
-    fieldTokens.sub.push(tokens(stripExclusions(nodes.get(code)!.description)));
-    // National wording repeats itself line after line; presence matters, not repetition.
-    fieldTokens.nat.push([...new Set(natTokens[i])]);
-    fieldTokens.head.push(tokens(stripExclusions(nodes.get(code.slice(0, 4))?.description ?? "")));
-    fieldTokens.chap.push(tokens(stripExclusions(nodes.get(code.slice(0, 2))?.description ?? "")));
-  });
-
-  const building = new Map<string, { docs: number[]; tf: number[] }>();
-  const lens = Object.fromEntries(FIELDS.map((f) => [f, new Float32Array(docs.length)])) as Record<Field, Float32Array>;
-  const totals = FIELDS.map(() => 0);
-  for (let d = 0; d < docs.length; d++) {
-    const perDoc = new Map<string, number[]>();
-    FIELDS.forEach((f, fi) => {
-      const toks = fieldTokens[f][d]!;
-      lens[f][d] = toks.length;
-      totals[fi]! += toks.length;
-      for (const t of toks) {
-        let counts = perDoc.get(t);
-        if (!counts) perDoc.set(t, (counts = FIELDS.map(() => 0)));
-        counts[fi]! += 1;
-      }
-    });
-    for (const [t, counts] of perDoc) {
-      let p = building.get(t);
-      if (!p) building.set(t, (p = { docs: [], tf: [] }));
-      p.docs.push(d);
-      p.tf.push(...counts);
-    }
-  }
-  const avgLen = Object.fromEntries(FIELDS.map((f, fi) => [f, totals[fi]! / Math.max(1, docs.length)])) as Record<
-    Field,
-    number
-  >;
-  const postings = new Map<string, Postings>();
-  for (const [t, p] of building) postings.set(t, { docs: Int32Array.from(p.docs), tf: Uint16Array.from(p.tf) });
+  const grouped = groupLines(lines, new Map(docs.map((c, i) => [c, i])), docs.length);
+  const { postings, lens, avgLen } = buildPostings(docFieldTokens(docs, nodes, grouped.natTokens), docs.length);
   const idf = new Map<string, number>();
   for (const [t, p] of postings) idf.set(t, Math.log(1 + (docs.length - p.docs.length + 0.5) / (p.docs.length + 0.5)));
-
-  const synIndex = new Map<string, { phrase: string[]; codes: string[] }[]>();
-  for (const s of synonyms) {
-    const phrase = words(s.phrase);
-    if (phrase.length === 0) continue;
-    const codes = s.codes.split(/\s+/).filter(Boolean);
-    let list = synIndex.get(phrase[0]!);
-    if (!list) synIndex.set(phrase[0]!, (list = []));
-    list.push({ phrase, codes });
-  }
-  for (const list of synIndex.values()) list.sort((a, b) => b.phrase.length - a.phrase.length);
-
+  const synIndex = synonymIndex(synonyms);
   const vocabulary = new Set(postings.keys());
   for (const list of synIndex.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
 
@@ -175,21 +111,98 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
     idf,
     avgLen,
     lens,
-    docHeading: Int32Array.from(docs.map((c) => headingIdx.get(c.slice(0, 4))!)),
+    docHeading: Int32Array.from(docs.map((c) => headingIdx.get(c.slice(0, 4)) ?? 0)),
     docChapter: Uint8Array.from(docs.map((c) => Number(c.slice(0, 2)))),
     headings,
     synonyms: synIndex,
-    lines: lineMap,
+    lines: grouped.lineMap,
     vocabulary,
     stats: {
       subheadings: docs.length,
       headings: headings.length,
       chapters: new Set(docs.map((c) => c.slice(0, 2))).size,
-      lines: lineCounts,
+      lines: grouped.lineCounts,
       synonyms: synonyms.length,
       terms: postings.size,
     },
   };
+}
+
+/** National lines by schedule and subheading (sorted by code), and each subheading's national wording. */
+function groupLines(lines: TariffLineRow[], docIdx: Map<string, number>, docCount: number) {
+  const natTokens: string[][] = Array.from({ length: docCount }, () => []);
+  const lineMap = new Map<string, Map<string, Node[]>>();
+  const lineCounts: Record<string, number> = {};
+  for (const l of lines) {
+    const hs6 = l.code.slice(0, 6);
+    const bySchedule = getOrInsert(lineMap, l.schedule, () => new Map<string, Node[]>());
+    getOrInsert(bySchedule, hs6, () => []).push({ code: l.code, description: l.description });
+    lineCounts[l.schedule] = (lineCounts[l.schedule] ?? 0) + 1;
+    // The EU lines repeat the UK ones (same source), so only US and GB wording feeds the index.
+    const wording = l.schedule === "EU" ? undefined : natTokens[docIdx.get(hs6) ?? -1];
+    wording?.push(...tokens(stripExclusions(l.description)));
+  }
+  for (const bySchedule of lineMap.values())
+    for (const list of bySchedule.values()) list.sort((a, b) => a.code.localeCompare(b.code));
+  return { natTokens, lineMap, lineCounts };
+}
+
+/** The tokens of every subheading in each field: its own text, national wording, heading and chapter. */
+function docFieldTokens(docs: string[], nodes: Map<string, Node>, natTokens: string[][]): Record<Field, string[][]> {
+  const fieldTokens: Record<Field, string[][]> = { sub: [], nat: [], head: [], chap: [] };
+  docs.forEach((code, i) => {
+    fieldTokens.sub.push(tokens(stripExclusions(nodes.get(code)?.description ?? "")));
+    // National wording repeats itself line after line; presence matters, not repetition.
+    fieldTokens.nat.push([...new Set(natTokens[i])]);
+    fieldTokens.head.push(tokens(stripExclusions(nodes.get(code.slice(0, 4))?.description ?? "")));
+    fieldTokens.chap.push(tokens(stripExclusions(nodes.get(code.slice(0, 2))?.description ?? "")));
+  });
+  return fieldTokens;
+}
+
+/** Per-term postings (document ids, term frequency per field) and the field lengths BM25F needs. */
+function buildPostings(fieldTokens: Record<Field, string[][]>, docCount: number) {
+  const building = new Map<string, { docs: number[]; tf: number[] }>();
+  const lens = Object.fromEntries(FIELDS.map((f) => [f, new Float32Array(docCount)])) as Record<Field, Float32Array>;
+  const totals = FIELDS.map(() => 0);
+  for (let d = 0; d < docCount; d++) {
+    const perDoc = new Map<string, number[]>();
+    FIELDS.forEach((f, fi) => {
+      const toks = fieldTokens[f][d] ?? [];
+      lens[f][d] = toks.length;
+      totals[fi] = (totals[fi] ?? 0) + toks.length;
+      for (const t of toks) {
+        const counts = getOrInsert(perDoc, t, () => FIELDS.map(() => 0));
+        counts[fi] = (counts[fi] ?? 0) + 1;
+      }
+    });
+    for (const [t, counts] of perDoc) {
+      const p = getOrInsert(building, t, () => ({ docs: [] as number[], tf: [] as number[] }));
+      p.docs.push(d);
+      p.tf.push(...counts);
+    }
+  }
+  const avgLen = Object.fromEntries(FIELDS.map((f, fi) => [f, (totals[fi] ?? 0) / Math.max(1, docCount)])) as Record<
+    Field,
+    number
+  >;
+  const postings = new Map<string, Postings>();
+  for (const [t, p] of building) postings.set(t, { docs: Int32Array.from(p.docs), tf: Uint16Array.from(p.tf) });
+  return { postings, lens, avgLen };
+}
+
+/** Synonym phrases by their first word, longest first (the longest match wins). */
+function synonymIndex(synonyms: SynonymRow[]) {
+  const synIndex = new Map<string, { phrase: string[]; codes: string[] }[]>();
+  for (const s of synonyms) {
+    const phrase = words(s.phrase);
+    const [first] = phrase;
+    if (first === undefined) continue;
+    const codes = s.codes.split(/\s+/).filter(Boolean);
+    getOrInsert(synIndex, first, () => []).push({ phrase, codes });
+  }
+  for (const list of synIndex.values()) list.sort((a, b) => b.phrase.length - a.phrase.length);
+  return synIndex;
 }
 
 export interface RankOptions {
@@ -259,7 +272,7 @@ export function analyze(
   const found: { phrase: string; codes: string[]; weight: number; end: number }[] = [];
   let qualified = false;
   for (let i = 0; i < ws.length; ) {
-    const w = ws[i]!;
+    const w = ws[i] ?? "";
     if (QUALIFIERS.has(w)) qualified = true;
     const weight = qualified ? PARAMS.qualifier : 1;
     const match = index.synonyms.get(w)?.find((s) => s.phrase.every((p, k) => ws[i + k] === p));
@@ -273,8 +286,7 @@ export function analyze(
       found.push({ phrase: match.phrase.join(" "), codes: match.codes, weight: w2, end: i + match.phrase.length });
     }
     const span = match ? match.phrase.length : 1;
-    for (let k = 0; k < span; k++) {
-      const t = ws[i + k]!;
+    for (const t of ws.slice(i, i + span)) {
       if (STOPWORDS.has(t) || t.length < 2) continue;
       weights.set(t, Math.max(weights.get(t) ?? 0, weight));
     }
@@ -300,59 +312,12 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
     };
   }
 
-  const n = index.docs.length;
-  const scores = new Float64Array(n);
-  const { weights, b, k1 } = PARAMS;
-  for (const { term, weight } of known) {
-    const p = index.postings.get(term);
-    if (!p) continue;
-    const idf = index.idf.get(term)!;
-    for (let i = 0; i < p.docs.length; i++) {
-      const doc = p.docs[i]!;
-      let tf = 0;
-      for (let f = 0; f < FIELDS.length; f++) {
-        const raw = p.tf[i * FIELDS.length + f]!;
-        if (raw === 0) continue;
-        const field = FIELDS[f]!;
-        const norm = 1 - b[field] + b[field] * (index.lens[field][doc]! / (index.avgLen[field] || 1));
-        tf += (weights[field] * raw) / norm;
-      }
-      scores[doc]! += weight * idf * ((tf * (k1 + 1)) / (tf + k1));
-    }
-  }
-  for (const s of synonyms) {
-    const share = (PARAMS.synonym * s.weight) / Math.sqrt(s.codes.length);
-    for (const code of s.codes) {
-      const [from, to] = prefixRange(index.docs, code);
-      for (let d = from; d < to; d++) scores[d]! += share;
-    }
-  }
-
-  // Roll-up: a heading (and a chapter) is as strong as its best subheading; siblings share some of it.
-  const headBest = new Float64Array(index.headings.length);
-  const chapBest = new Float64Array(100);
-  for (let d = 0; d < n; d++) {
-    if (scores[d] === 0) continue;
-    const h = index.docHeading[d]!;
-    if (scores[d]! > headBest[h]!) headBest[h] = scores[d]!;
-    const c = index.docChapter[d]!;
-    if (scores[d]! > chapBest[c]!) chapBest[c] = scores[d]!;
-  }
+  const scores = scoreDocs(index, known, synonyms);
   const prefix = opts.prefix?.slice(0, 6);
-  const [from, to] = prefix ? prefixRange(index.docs, prefix) : [0, n];
-  const candidates: { d: number; s: number }[] = [];
-  for (let d = from; d < to; d++) {
-    if (scores[d] === 0) continue;
-    const s =
-      scores[d]! +
-      PARAMS.headingRollup * headBest[index.docHeading[d]!]! +
-      PARAMS.chapterRollup * chapBest[index.docChapter[d]!]!;
-    candidates.push({ d, s });
-  }
-  candidates.sort((a, b) => b.s - a.s || a.d - b.d);
+  const candidates = rollUp(index, scores, prefix);
   const matchedTerms = known.map((t) => t.term);
   const top = candidates[0];
-  if (!top || scores[top.d]! < PARAMS.minScore) {
+  if (!top || (scores[top.d] ?? 0) < PARAMS.minScore) {
     return {
       ok: false,
       reason: prefix
@@ -361,37 +326,8 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       matchedTerms,
     };
   }
-
-  const limit = opts.limit ?? 5;
-  const blocked = opts.blocked ?? [];
-  const picked: Suggestion[] = [];
-  let removed = 0;
-  const calibration = calibrate(candidates, index, synonyms, known);
-  for (const c of candidates) {
-    if (picked.length >= limit) break;
-    // Weak tail candidates are never offered, not even in place of blocked strong ones.
-    if (scores[c.d]! < PARAMS.minScore / 2) break;
-    const hs6 = index.docs[c.d]!;
-    const line = bestLine(index, hs6, opts.schedule, known, opts.prefix);
-    const code = line?.code ?? hs6;
-    if (blocked.some((b) => code.startsWith(b))) {
-      removed++;
-      continue;
-    }
-    const score = Math.max(0.01, Math.min(0.99, calibration.top * (c.s / top.s) ** 2));
-    picked.push({
-      code,
-      hs6,
-      chapter: index.nodes.get(hs6.slice(0, 2)) ?? { code: hs6.slice(0, 2), description: "" },
-      heading: index.nodes.get(hs6.slice(0, 4)) ?? { code: hs6.slice(0, 4), description: "" },
-      subheading: index.nodes.get(hs6)!,
-      tariff: line ? { code: line.code, description: line.description } : index.nodes.get(hs6)!,
-      raw: Math.round(c.s * 1000) / 1000,
-      score: Math.round(score * 1000) / 1000,
-      confidence: label(score),
-      reasoning: reasoning(index, hs6, known, synonyms, opts.schedule !== undefined && line === null),
-    });
-  }
+  const calibration = calibrate(top, candidates, index, synonyms, known);
+  const { picked, removed } = pickSuggestions(index, { scores, candidates, top, calibration, known, synonyms, opts });
   return {
     ok: true,
     suggestions: picked,
@@ -400,6 +336,125 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
     synonyms: synonyms.map((s) => s.phrase),
     evidence: calibration.evidence,
   };
+}
+
+type SynonymHit = ReturnType<typeof analyze>["synonyms"][number];
+
+/** BM25F over the four fields for the known terms, plus each synonym's share spread over its codes. */
+function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[]): Float64Array {
+  const scores = new Float64Array(index.docs.length);
+  const { k1 } = PARAMS;
+  // Per-field constants, read once instead of per posting.
+  const fields = FIELDS.map((field) => ({
+    weight: PARAMS.weights[field],
+    b: PARAMS.b[field],
+    lens: index.lens[field],
+    avg: index.avgLen[field] || 1,
+  }));
+  const width = FIELDS.length;
+  for (const { term, weight } of known) {
+    const p = index.postings.get(term);
+    if (!p) continue;
+    const idf = index.idf.get(term) ?? 0;
+    for (let i = 0; i < p.docs.length; i++) {
+      const doc = p.docs[i] ?? 0;
+      let tf = 0;
+      for (let f = 0; f < width; f++) {
+        const raw = p.tf[i * width + f] ?? 0;
+        const field = fields[f];
+        if (raw === 0 || !field) continue;
+        const norm = 1 - field.b + field.b * ((field.lens[doc] ?? 0) / field.avg);
+        tf += (field.weight * raw) / norm;
+      }
+      scores[doc] = (scores[doc] ?? 0) + weight * idf * ((tf * (k1 + 1)) / (tf + k1));
+    }
+  }
+  for (const s of synonyms) {
+    const share = (PARAMS.synonym * s.weight) / Math.sqrt(s.codes.length);
+    for (const code of s.codes) {
+      const [from, to] = prefixRange(index.docs, code);
+      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + share;
+    }
+  }
+  return scores;
+}
+
+/**
+ * Roll-up: a heading (and a chapter) is as strong as its best subheading; siblings share some of it. Returns
+ * the scored subheadings under `prefix`, strongest first.
+ */
+function rollUp(index: Index, scores: Float64Array, prefix: string | undefined): { d: number; s: number }[] {
+  const n = index.docs.length;
+  const headBest = new Float64Array(index.headings.length);
+  const chapBest = new Float64Array(100);
+  for (let d = 0; d < n; d++) {
+    const score = scores[d] ?? 0;
+    if (score === 0) continue;
+    const h = index.docHeading[d] ?? 0;
+    if (score > (headBest[h] ?? 0)) headBest[h] = score;
+    const c = index.docChapter[d] ?? 0;
+    if (score > (chapBest[c] ?? 0)) chapBest[c] = score;
+  }
+  const [from, to] = prefix ? prefixRange(index.docs, prefix) : [0, n];
+  const candidates: { d: number; s: number }[] = [];
+  for (let d = from; d < to; d++) {
+    const score = scores[d] ?? 0;
+    if (score === 0) continue;
+    const s =
+      score +
+      PARAMS.headingRollup * (headBest[index.docHeading[d] ?? 0] ?? 0) +
+      PARAMS.chapterRollup * (chapBest[index.docChapter[d] ?? 0] ?? 0);
+    candidates.push({ d, s });
+  }
+  candidates.sort((a, b) => b.s - a.s || a.d - b.d);
+  return candidates;
+}
+
+interface PickInput {
+  scores: Float64Array;
+  candidates: { d: number; s: number }[];
+  top: { d: number; s: number };
+  calibration: ReturnType<typeof calibrate>;
+  known: QueryTerm[];
+  synonyms: SynonymHit[];
+  opts: RankOptions;
+}
+
+/** The first `limit` candidates that are strong enough and not blocked, as suggestions with their national line. */
+function pickSuggestions(index: Index, input: PickInput): { picked: Suggestion[]; removed: number } {
+  const { scores, candidates, top, calibration, known, synonyms, opts } = input;
+  const limit = opts.limit ?? 5;
+  const blocked = opts.blocked ?? [];
+  const picked: Suggestion[] = [];
+  let removed = 0;
+  for (const c of candidates) {
+    if (picked.length >= limit) break;
+    // Weak tail candidates are never offered, not even in place of blocked strong ones.
+    if ((scores[c.d] ?? 0) < PARAMS.minScore / 2) break;
+    const hs6 = index.docs[c.d];
+    if (hs6 === undefined) continue;
+    const line = bestLine(index, hs6, opts.schedule, known, opts.prefix);
+    const code = line?.code ?? hs6;
+    if (blocked.some((b) => code.startsWith(b))) {
+      removed++;
+      continue;
+    }
+    const score = Math.max(0.01, Math.min(0.99, calibration.top * (c.s / top.s) ** 2));
+    const subheading = index.nodes.get(hs6) ?? { code: hs6, description: "" };
+    picked.push({
+      code,
+      hs6,
+      chapter: index.nodes.get(hs6.slice(0, 2)) ?? { code: hs6.slice(0, 2), description: "" },
+      heading: index.nodes.get(hs6.slice(0, 4)) ?? { code: hs6.slice(0, 4), description: "" },
+      subheading,
+      tariff: line ? { code: line.code, description: line.description } : subheading,
+      raw: Math.round(c.s * 1000) / 1000,
+      score: Math.round(score * 1000) / 1000,
+      confidence: label(score),
+      reasoning: reasoning(index, hs6, known, synonyms, opts.schedule !== undefined && line === null),
+    });
+  }
+  return { picked, removed };
 }
 
 /** The national line under `hs6` whose wording best overlaps the query; null when the schedule has none. */
@@ -411,7 +466,7 @@ function bestLine(index: Index, hs6: string, schedule: string | undefined, terms
     const narrowed = list.filter((l) => l.code.startsWith(prefix));
     if (narrowed.length) list = narrowed;
   }
-  let best = list[0]!;
+  let best: Node | null = null;
   let bestScore = -1;
   for (const l of list) {
     let s = 0;
@@ -475,13 +530,13 @@ export interface Evidence {
 }
 
 function calibrate(
+  top: { d: number; s: number },
   candidates: { d: number; s: number }[],
   index: Index,
   synonyms: { codes: string[]; weight: number }[],
   terms: QueryTerm[],
 ) {
-  const top = candidates[0]!;
-  const topCode = index.docs[top.d]!;
+  const topCode = index.docs[top.d] ?? "";
   const topHeading = index.docHeading[top.d];
   const next = candidates.find((c) => index.docHeading[c.d] !== topHeading);
   const margin = next ? (top.s - next.s) / top.s : 1;
@@ -522,11 +577,11 @@ function prefixRange(sorted: string[], prefix: string): [number, number] {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < prefix) lo = mid + 1;
+    if ((sorted[mid] ?? "") < prefix) lo = mid + 1;
     else hi = mid;
   }
   let end = lo;
-  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  while (sorted[end]?.startsWith(prefix)) end++;
   return [lo, end];
 }
 
@@ -535,7 +590,7 @@ function hasDoc(sorted: Int32Array, d: number): boolean {
   let hi = sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
+    const v = sorted[mid] ?? 0;
     if (v === d) return true;
     if (v < d) lo = mid + 1;
     else hi = mid - 1;
