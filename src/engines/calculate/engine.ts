@@ -164,7 +164,7 @@ export function applyComponents(
       );
     }
   }
-  const type = comps.length > 1 ? "compound" : comps[0]![0] === "av" ? "ad_valorem" : "specific";
+  const type = comps.length > 1 ? "compound" : comps[0]?.[0] === "av" ? "ad_valorem" : "specific";
   return { amount, basis: parts.join(" + "), type, estimated };
 }
 
@@ -241,17 +241,21 @@ export function dutyTier(
   return best;
 }
 
-export interface MeasureDecision {
+interface DecisionBase {
   measure: Measure;
-  /** applied: in the totals; exempted: an exclusion or claim zeroed it; conditional: needs facts, not in totals. */
-  status: "applied" | "exempted" | "conditional";
   amount: Big;
   basis: string;
   estimated: boolean;
-  condition?: string;
-  exclusion?: Exclusion;
-  claimed?: boolean;
 }
+
+/**
+ * applied: in the totals; exempted: an exclusion or claim zeroed it (which one is named); conditional: needs
+ * facts, not in the totals (what is missing is said).
+ */
+export type MeasureDecision =
+  | (DecisionBase & { status: "applied" })
+  | (DecisionBase & { status: "exempted"; exclusion: Exclusion; claimed: boolean })
+  | (DecisionBase & { status: "conditional"; condition: string });
 
 const METALS: Record<string, string> = {
   steel: "steel",
@@ -290,7 +294,9 @@ const satisfies = (rule: MetalOriginRule, country: string) =>
   rule.countries.includes(country) === (rule.match === "in");
 
 const declaredFacts = (rule: MetalOriginRule, o: MetalOrigins) =>
-  rule.facts.flatMap((f) => FACT_FIELDS[f].flatMap(([k, field]) => (o[k] === null ? [] : [{ field, country: o[k]! }])));
+  rule.facts.flatMap((f) =>
+    FACT_FIELDS[f].flatMap(([k, field]) => (o[k] === null || o[k] === undefined ? [] : [{ field, country: o[k] }])),
+  );
 
 /**
  * Whether a measure's metal-origin condition holds on the facts declared: `unknown` when none of the facts it tests
@@ -380,6 +386,7 @@ export interface EntryBasis {
  * `entry` says how the base duty is paid, for exclusions that hold only for goods entered free under a
  * preference (Section 122 for USMCA and CAFTA-DR goods). Claims are offered only for measures still charged.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass per Chapter 99 measure in the legal order of the stacking rules (scope, metal origin, exclusions and claims, Section 232 content, Section 122 carve-outs); each step reads the decisions made before it, and the table tests walk it top to bottom
 export function decideMeasures(
   input: CalcInput,
   data: ResolvedData,
@@ -608,8 +615,9 @@ export function feeExemptions(
     if (!f.exemptPrograms?.length || seen.has(f.code) || !inForce(f, input.entryDate)) continue;
     if (f.transportMode !== null && f.transportMode !== input.transportMode) continue;
     seen.add(f.code);
+    const exemptPrograms = f.exemptPrograms;
     const covered = data.programs.filter(
-      (p) => p.country === input.origin && inForce(p, input.entryDate) && f.exemptPrograms!.includes(p.program),
+      (p) => p.country === input.origin && inForce(p, input.entryDate) && exemptPrograms.includes(p.program),
     );
     const entered = covered.find((p) => p.program === tierProgram);
     const source = f.exemptSource ? ` (${f.exemptSource})` : "";
@@ -650,10 +658,10 @@ export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Mon
     const min = f.min === null ? null : m.toDest(dec(f.min), f.currency);
     const max = f.max === null ? null : m.toDest(dec(f.max), f.currency);
     if (min && amount.lt(min)) {
-      basis += ` = ${formatMoney(amount, m.currency)}, raised to the minimum ${formatMoney(dec(f.min!), f.currency)}`;
+      basis += ` = ${formatMoney(amount, m.currency)}, raised to the minimum ${formatMoney(dec(f.min ?? 0), f.currency)}`;
       amount = min;
     } else if (max && amount.gt(max)) {
-      basis += ` = ${formatMoney(amount, m.currency)}, capped at the maximum ${formatMoney(dec(f.max!), f.currency)}`;
+      basis += ` = ${formatMoney(amount, m.currency)}, capped at the maximum ${formatMoney(dec(f.max ?? 0), f.currency)}`;
       amount = max;
     }
     out.push({ code: f.code, name: f.name, amount, basis, source_url: f.sourceUrl });
@@ -715,6 +723,10 @@ export interface ShipmentContext {
   feesAtShipmentLevel?: boolean;
 }
 
+/** "6109.10.00-6109.90.90": the first and last code of a sorted range of lines. */
+const codeRange = (lines: { code: string }[]) =>
+  `${dotted(lines[0]?.code ?? "")}-${dotted(lines[lines.length - 1]?.code ?? "")}`;
+
 /** Chooses the national line for the code: the 8-digit line itself, or for a shorter code the highest-duty line under it. */
 export function chooseLine(
   input: CalcInput,
@@ -740,8 +752,9 @@ export function chooseLine(
     };
   }
   const under = inDate.filter((l) => l.code.startsWith(code)).sort((a, b) => a.code.localeCompare(b.code));
-  if (!under.length) return { line: null, resolution: null };
-  let best = under[0]!;
+  const [first] = under;
+  if (!first) return { line: null, resolution: null };
+  let best = first;
   let bestDuty: Big | null = null;
   for (const l of under) {
     const d = dutyTier(l, input, data, customsValue, m).line.amount;
@@ -756,13 +769,14 @@ export function chooseLine(
       requested: code,
       method: under.length === 1 ? "national_line" : "highest_of_range",
       lines_considered: under.length,
-      range: `${dotted(under[0]!.code)}-${dotted(under.at(-1)!.code)}`,
+      range: codeRange(under),
       chosen: dotted(best.code),
       description: best.description,
     },
   };
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the order of a customs computation (value, duty tiers, measures, de minimis, fees, taxes on value plus duty, totals) is the order a broker checks it in; its parts are separate functions, and what remains is that sequence
 export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentContext = {}): CalcResult {
   const m = money(data);
   const declaredCcy = input.currency ?? m.currency;
@@ -848,7 +862,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       rate: pctText(d.measure.rate),
       type: "additional" as const,
     };
-    if (d.status === "conditional") conditional.push({ ...base, note: d.condition! });
+    if (d.status === "conditional") conditional.push({ ...base, note: d.condition });
     else if (d.status === "exempted")
       duties.push({
         ...base,
@@ -856,8 +870,8 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
         amount: ZERO,
         basis: d.basis,
         exempted: true,
-        exclusion_code: d.exclusion!.code,
-        exclusion_name: d.exclusion!.name,
+        exclusion_code: d.exclusion.code,
+        exclusion_name: d.exclusion.name,
       });
     else duties.push({ ...base, amount: d.amount, basis: d.basis, ...(d.estimated ? { estimated: true } : {}) });
   }
@@ -871,14 +885,17 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     r && r.threshold !== null ? m.toDest(dec(r.threshold), r.currency) : null;
   const dutyThreshold = threshold(dutyRow);
   const taxThreshold = threshold(taxRow);
-  const dutyExempt = dutyThreshold !== null && goodsValue.lte(dutyThreshold);
-  const taxExempt = taxThreshold !== null && goodsValue.lte(taxThreshold);
+  // The threshold that waived a charge, or null when it did not apply (its text goes into the basis).
+  const dutyWaivedBy = dutyThreshold !== null && goodsValue.lte(dutyThreshold) ? dutyThreshold : null;
+  const taxWaivedBy = taxThreshold !== null && goodsValue.lte(taxThreshold) ? taxThreshold : null;
+  const dutyExempt = dutyWaivedBy !== null;
+  const taxExempt = taxWaivedBy !== null;
   if (dutyRow?.note) notes.push(`De minimis (duty): ${dutyRow.note}`);
   if (taxRow?.note) notes.push(`De minimis (tax): ${taxRow.note}`);
   if (dutyExempt) {
     for (const d of duties) {
       if (d.amount.gt(0))
-        d.basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dutyThreshold!, m.currency)} de minimis`;
+        d.basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dutyWaivedBy ?? ZERO, m.currency)} de minimis`;
       d.amount = ZERO;
     }
   }
@@ -925,7 +942,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       basis += `; reduced rate for ${reduced.label} (HS ${reduced.hsPrefix}; ${reduced.source}), standard rate ${vatRow.standard}%`;
     if (!data.rule.schedule) basis += "; duty unknown for this destination, so not in the base";
     if (taxExempt) {
-      basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(taxThreshold!, m.currency)} tax de minimis`;
+      basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(taxWaivedBy ?? ZERO, m.currency)} tax de minimis`;
       amount = ZERO;
     }
     vat = {
@@ -966,14 +983,11 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       deMinimis: { threshold: dutyThreshold, exempt: dutyExempt, row: dutyRow, value: goodsValue },
       taxDeMinimis: taxRows ? { threshold: taxThreshold, exempt: taxExempt, row: taxRow } : null,
       fired: [
-        ...decisions
-          .filter((d) => d.status === "exempted")
-          .map((d) => ({
-            code: d.exclusion!.code,
-            name: d.exclusion!.name,
-            applies_to: d.measure.code,
-            claimed: d.claimed ?? false,
-          })),
+        ...decisions.flatMap((d) =>
+          d.status === "exempted"
+            ? [{ code: d.exclusion.code, name: d.exclusion.name, applies_to: d.measure.code, claimed: d.claimed }]
+            : [],
+        ),
         ...(dutyExempt
           ? []
           : feeEx.exempt.map((e) => ({ code: e.code, name: e.name, applies_to: e.fee, claimed: e.claimed }))),
@@ -1017,6 +1031,7 @@ export interface StackResult {
 }
 
 /** The duty stack for a code and origin, without values: base rate first, then the additional measures. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: builds the rate stack in the same sequence as calculate (line, tiers, measures) so the two answers can be read side by side
 export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const code = input.hsCode;
   const inDate = data.lines.filter(
@@ -1032,7 +1047,7 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
           requested: code,
           method: inDate.length === 1 ? "national_line" : "highest_ad_valorem_of_range",
           lines_considered: inDate.length,
-          range: `${dotted(inDate[0]!.code)}-${dotted(inDate.at(-1)!.code)}`,
+          range: codeRange(inDate),
           chosen: dotted(line.code),
         }
       : null;
@@ -1050,6 +1065,7 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const tiers: StackResult["tiers"] = [];
   const col2 = programs.some((p) => p.program === "column2") && line.col2Text !== null;
   const pref = !col2 ? programs.find((p) => line.special?.[p.program]) : undefined;
+  const prefRate = pref ? line.special?.[pref.program] : undefined;
   const kind = (comps: Component[] | null) =>
     comps === null
       ? "text"
@@ -1057,21 +1073,21 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
         ? "free"
         : comps.length > 1
           ? "compound"
-          : comps[0]![0] === "av"
+          : comps[0]?.[0] === "av"
             ? "ad_valorem"
             : "specific";
   if (col2)
     tiers.push({
       name: "Column 2 duty",
-      rate: componentsText(line.col2, line.currency) || line.col2Text!,
+      rate: componentsText(line.col2, line.currency) || (line.col2Text ?? ""),
       type: kind(line.col2),
       code: dotted(line.code),
     });
-  else if (pref)
+  else if (pref && prefRate)
     tiers.push({
       name: `Preferential duty, ${pref.name}`,
-      rate: componentsText(line.special![pref.program]!, line.currency),
-      type: kind(line.special![pref.program]!),
+      rate: componentsText(prefRate, line.currency),
+      type: kind(prefRate),
       code: dotted(line.code),
     });
   else
@@ -1091,14 +1107,14 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const conditional: StackResult["conditional"] = [];
   for (const d of decisions) {
     const base = { name: d.measure.name, rate: pctText(d.measure.rate), type: "additional", code: d.measure.code };
-    if (d.status === "conditional") conditional.push({ ...base, condition: d.condition! });
+    if (d.status === "conditional") conditional.push({ ...base, condition: d.condition });
     else if (d.status === "exempted")
       tiers.push({
         ...base,
         rate: "0%",
         exempted: true,
-        exclusion_code: d.exclusion!.code,
-        exclusion_name: d.exclusion!.name,
+        exclusion_code: d.exclusion.code,
+        exclusion_name: d.exclusion.name,
       });
     else tiers.push(base);
   }
