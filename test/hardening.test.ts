@@ -153,7 +153,7 @@ describe("input text, deeply nested", () => {
 
 describe("magnitudes", () => {
   it.each([
-    ["a 30-digit declared value", { declared_value: 123456789012345678901234567890 }],
+    ["a declared value of 1.2e29", { declared_value: 1.2345678901234568e29 }],
     ["a declared value over 1e12", { declared_value: 1_000_000_000_001 }],
     ["a value JavaScript prints with an exponent", { declared_value: 1e-7 }],
     ["more than 6 decimal places", { declared_value: 1.1234567 }],
@@ -163,6 +163,14 @@ describe("magnitudes", () => {
     const { api } = await setup();
     const body = { hs_code: "6109.10", origin_country: "CN", destination_country: "US", declared_value: 10, ...over };
     const res = await api("/calculate", { json: body });
+    expect(res.status).toBe(400);
+  });
+
+  it("refuses a 30-digit declared value written out in full (400)", async () => {
+    const { api } = await setup();
+    const body =
+      '{"hs_code":"6109.10","origin_country":"CN","destination_country":"US","declared_value":123456789012345678901234567890}';
+    const res = await api("/calculate", { body, headers: { "content-type": "application/json" }, method: "POST" });
     expect(res.status).toBe(400);
   });
 

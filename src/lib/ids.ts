@@ -31,6 +31,3 @@ export const systemIds: IdSource = {
   requestId: () => uuidv7(),
   prefixed: (prefix) => `${prefix}_${uuidv7().replaceAll("-", "")}`,
 };
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (value: string) => UUID_RE.test(value);

@@ -24,7 +24,6 @@ const currencies = new Map((currencyList as Currency[]).map((c) => [c.code, c]))
 export const isCountry = (code: string) => countries.has(code);
 export const isCurrency = (code: string) => currencies.has(code);
 export const country = (code: string) => countries.get(code);
-const currency = (code: string) => currencies.get(code);
 
 /** Decimal places for amounts in this currency (2 when ISO gives none, e.g. for precious metals). */
 export const minorUnits = (code: string) => currencies.get(code)?.minor_unit ?? 2;
