@@ -5,12 +5,10 @@
 import Big from "big.js";
 import { minorUnits } from "./iso";
 
-export type Decimal = Big;
-
 export const dec = (value: Big.BigSource): Big => new Big(value);
 
 /** Rounds to the currency's minor unit, half away from zero (big.js ROUND_HALF_UP = 1). */
-export const roundMoney = (value: Big, currency: string): Big => value.round(minorUnits(currency), Big.roundHalfUp);
+const roundMoney = (value: Big, currency: string): Big => value.round(minorUnits(currency), Big.roundHalfUp);
 
 /** Wire form: a fixed-point string with exactly the currency's minor-unit digits. */
 export const moneyString = (value: Big, currency: string): string =>

@@ -28,11 +28,11 @@ export class CalcError extends Error {}
 
 const ZERO = dec(0);
 const LB_TO_KG = "0.45359237";
-export const inForce = (row: { validFrom: string; validTo: string | null }, date: string) =>
+const inForce = (row: { validFrom: string; validTo: string | null }, date: string) =>
   row.validFrom <= date && (row.validTo === null || row.validTo >= date);
 
 /** "16.5%" from "0.165". */
-export const pctText = (fraction: string | Big) => `${dec(fraction).times(100).toString()}%`;
+const pctText = (fraction: string | Big) => `${dec(fraction).times(100).toString()}%`;
 /** "6109.10.00" from "61091000"; 10 digits "8483.50.90.40". */
 export const dotted = (code: string) =>
   code.length <= 4
@@ -126,7 +126,7 @@ export interface DutyLine {
 }
 
 /** Duty of one set of rate components on the customs value and the quantities. */
-export function applyComponents(
+function applyComponents(
   comps: Component[] | null,
   rateText: string,
   lineCurrency: string,
@@ -168,7 +168,7 @@ export function applyComponents(
   return { amount, basis: parts.join(" + "), type, estimated };
 }
 
-export interface TierResult {
+interface TierResult {
   tier: "normal_tariff" | "preferential_tariff" | "punitive_tariff";
   line: DutyLine;
   program: string | null;
@@ -176,13 +176,7 @@ export interface TierResult {
 }
 
 /** Picks the tier for the origin: column 2 (punitive) where the origin is listed, else the best preference, else MFN. */
-export function dutyTier(
-  line: TariffLine,
-  input: CalcInput,
-  data: ResolvedData,
-  customsValue: Big,
-  m: Money,
-): TierResult {
+function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData, customsValue: Big, m: Money): TierResult {
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
   const label = `${line.schedule === "US" ? "HTS" : line.schedule === "GB" ? "UK tariff" : "EU CET"} ${dotted(line.code)}`;
   if (programs.some((p) => p.program === "column2") && line.col2Text !== null) {
@@ -252,7 +246,7 @@ interface DecisionBase {
  * applied: in the totals; exempted: an exclusion or claim zeroed it (which one is named); conditional: needs
  * facts, not in the totals (what is missing is said).
  */
-export type MeasureDecision =
+type MeasureDecision =
   | (DecisionBase & { status: "applied" })
   | (DecisionBase & { status: "exempted"; exclusion: Exclusion; claimed: boolean })
   | (DecisionBase & { status: "conditional"; condition: string });
@@ -266,7 +260,7 @@ const METALS: Record<string, string> = {
   aluminium: "aluminum",
   copper: "copper",
 };
-export const metalOf = (material: string) => METALS[material.trim().toLowerCase()] ?? null;
+const metalOf = (material: string) => METALS[material.trim().toLowerCase()] ?? null;
 
 const exclusionMatches = (e: Exclusion, m: Measure) =>
   e.appliesTo === m.code ||
@@ -303,7 +297,7 @@ const declaredFacts = (rule: MetalOriginRule, o: MetalOrigins) =>
  * was given (the caller is told which to give), otherwise decided on those given (an omitted secondary country of
  * smelt means there was none).
  */
-export function metalOriginState(rule: MetalOriginRule, o: MetalOrigins): "met" | "not_met" | "unknown" {
+function metalOriginState(rule: MetalOriginRule, o: MetalOrigins): "met" | "not_met" | "unknown" {
   const given = declaredFacts(rule, o);
   if (!given.length) return "unknown";
   return given.some((g) => satisfies(rule, g.country)) ? "met" : "not_met";
@@ -374,7 +368,7 @@ export function applicableMeasures(
 }
 
 /** How the base duty is paid: the special programme whose rate the tier uses (null for MFN and column 2), and the line's special rates. */
-export interface EntryBasis {
+interface EntryBasis {
   program: string | null;
   special: Record<string, Component[]> | null;
 }
@@ -387,7 +381,7 @@ export interface EntryBasis {
  * preference (Section 122 for USMCA and CAFTA-DR goods). Claims are offered only for measures still charged.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass per Chapter 99 measure in the legal order of the stacking rules (scope, metal origin, exclusions and claims, Section 232 content, Section 122 carve-outs); each step reads the decisions made before it, and the table tests walk it top to bottom
-export function decideMeasures(
+function decideMeasures(
   input: CalcInput,
   data: ResolvedData,
   customsValue: Big | null,
@@ -586,7 +580,7 @@ export interface FeeLine {
   source_url: string;
 }
 
-export interface FeeExemption {
+interface FeeExemption {
   fee: string;
   code: string;
   name: string;
@@ -602,7 +596,7 @@ export interface FeeExemption {
  * special program indicator, so that is offered as a claim under the indicator's code and applied once it is
  * in `manual_claims`.
  */
-export function feeExemptions(
+function feeExemptions(
   data: ResolvedData,
   input: CalcInput,
   tierProgram: string | null,
@@ -728,7 +722,7 @@ const codeRange = (lines: { code: string }[]) =>
   `${dotted(lines[0]?.code ?? "")}-${dotted(lines[lines.length - 1]?.code ?? "")}`;
 
 /** Chooses the national line for the code: the 8-digit line itself, or for a shorter code the highest-duty line under it. */
-export function chooseLine(
+function chooseLine(
   input: CalcInput,
   lines: TariffLine[],
   customsValue: Big,

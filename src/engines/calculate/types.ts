@@ -71,7 +71,7 @@ export interface MetalOrigins {
  * `preference` when the base duty is the `preference` programme's free rate, or, where the line has no rate for
  * that programme, when claimed.
  */
-export type ExclusionKind = "auto" | "claim" | "auto_zero_content" | "auto_with_232" | "preference";
+type ExclusionKind = "auto" | "claim" | "auto_zero_content" | "auto_with_232" | "preference";
 
 export interface Exclusion {
   code: string;

@@ -7,7 +7,7 @@ import type { CalcInput } from "./types";
 
 const rate6 = (b: Big) => Number(b.round(6, 1).toString());
 
-export function dutyLineWire(d: DutyLine, ccy: string) {
+function dutyLineWire(d: DutyLine, ccy: string) {
   return {
     name: d.name,
     rate: d.rate,

@@ -30,7 +30,7 @@ export interface SynonymRow {
   codes: string;
 }
 
-export interface Node {
+interface Node {
   code: string;
   description: string;
 }
@@ -39,7 +39,7 @@ const FIELDS = ["sub", "nat", "head", "chap"] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Tuned on bench/data/classify-eval.tsv (see bench/RESULTS.md). */
-export const PARAMS = {
+const PARAMS = {
   weights: { sub: 1.0, nat: 0.7, head: 0.6, chap: 0.25 } as Record<Field, number>,
   b: { sub: 0.6, nat: 0.5, head: 0.5, chap: 0.3 } as Record<Field, number>,
   k1: 1.2,
@@ -513,10 +513,10 @@ export const label = (score: number): "high" | "medium" | "low" =>
  * (bench/scenarios/classify.mjs prints the reliability table). `conflict` fitted slightly positive and is
  * left at 0 rather than reward disagreeing product terms.
  */
-export const CALIBRATION = { bias: -3.5, margin: 10.57, synonym: 2.43, conflict: 0, strength: -0.19, coverage: 3.28 };
+const CALIBRATION = { bias: -3.5, margin: 10.57, synonym: 2.43, conflict: 0, strength: -0.19, coverage: 3.28 };
 
 /** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
-export interface Evidence {
+interface Evidence {
   /** (best - best of another heading) / best, 0-1. */
   margin: number;
   /** A curated product term (not a modifier) names the top suggestion. */
@@ -560,7 +560,7 @@ function calibrate(
   return { top: probability(evidence), evidence };
 }
 
-export function probability(e: Evidence): number {
+function probability(e: Evidence): number {
   const z =
     CALIBRATION.bias +
     CALIBRATION.margin * e.margin +

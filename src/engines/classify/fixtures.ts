@@ -10,7 +10,7 @@ import linesUs from "../../../data/hs/lines-us.json";
 import synonymsTsv from "../../../data/hs/synonyms.tsv?raw";
 import { buildIndex, type Index } from "./engine";
 
-export function parseSynonyms(tsv: string) {
+function parseSynonyms(tsv: string) {
   return tsv
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))

@@ -6,7 +6,7 @@
  */
 import { dec, formatMoney, moneyString } from "../../lib/money";
 
-export interface InvoiceParty {
+interface InvoiceParty {
   company_name?: string | null;
   address_1?: string | null;
   address_2?: string | null;
@@ -19,7 +19,7 @@ export interface InvoiceParty {
   tax_duty?: Record<string, string | null> | null;
 }
 
-export interface InvoiceItem {
+interface InvoiceItem {
   sku: string | null;
   title: string | null;
   description: string | null;
@@ -48,7 +48,7 @@ export interface InvoiceInput {
   declaration?: string | undefined;
 }
 
-export const DEFAULT_DECLARATION =
+const DEFAULT_DECLARATION =
   "I declare that the information on this invoice is true and correct, and that the contents of this shipment are as stated above.";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

@@ -4,7 +4,7 @@ import type { BucketLimit } from "./sliding-window";
 export const BUCKETS = ["api", "consignment_create", "classify_heavy", "heavy", "public_ip", "sign_in_ip"] as const;
 export type BucketName = (typeof BUCKETS)[number];
 
-export const DEFAULT_LIMITS: Record<BucketName, BucketLimit> = {
+const DEFAULT_LIMITS: Record<BucketName, BucketLimit> = {
   api: { limit: 2000, windowMs: 10_000 },
   consignment_create: { limit: 300, windowMs: 10_000 },
   classify_heavy: { limit: 120, windowMs: 60_000 },

@@ -103,7 +103,7 @@ export function refund(state: WindowState, windowStart: number, count: number, w
  * the Durable Object. Near the limit the lease is 0 and every request is decided exactly. Buckets with small
  * limits (sign-in, heavy work: below MIN_LEASED_LIMIT) are never leased: each of their requests matters.
  */
-export const MIN_LEASED_LIMIT = 100;
+const MIN_LEASED_LIMIT = 100;
 
 export function leaseSize(usedAfter: number, limit: number, maxLease = 50): number {
   if (limit < MIN_LEASED_LIMIT) return 0;

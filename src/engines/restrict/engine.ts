@@ -15,10 +15,10 @@
 import { EU_MEMBERS } from "../../lib/iso";
 import { tokens } from "./text";
 
-export type Direction = "IMPORT" | "EXPORT";
-export type RuleType = "prohibition" | "restriction" | "observation";
-export type Requirement = "required" | "may_be_required" | null;
-export type Confidence = "HIGH" | "MEDIUM";
+type Direction = "IMPORT" | "EXPORT";
+type RuleType = "prohibition" | "restriction" | "observation";
+type Requirement = "required" | "may_be_required" | null;
+type Confidence = "HIGH" | "MEDIUM";
 
 export interface Rule {
   /** Wire id: `restriction_<n>` or `org_rule_<n>`. */

@@ -118,9 +118,9 @@ const PARTICLES_RAW = `al el ul ad ar as an at az bin ibn bint ben bou abu umm d
 
 const setOf = (raw: string) => new Set(raw.split(/\s+/).flatMap((w) => tokens(w)));
 
-export const LEGAL_FORMS = setOf(LEGAL_FORMS_RAW);
-export const GENERIC_WORDS = setOf(GENERIC_RAW);
-export const PARTICLES = setOf(PARTICLES_RAW);
+const LEGAL_FORMS = setOf(LEGAL_FORMS_RAW);
+const GENERIC_WORDS = setOf(GENERIC_RAW);
+const PARTICLES = setOf(PARTICLES_RAW);
 
 export type TokenClass = "distinctive" | "generic" | "legal" | "particle";
 

@@ -3,7 +3,7 @@
  * Attempt 1 is the first post; after attempt n fails, the next one is due RETRY_DELAYS_S[n-1] later; when
  * attempt 6 (the fifth retry) fails there is no next attempt and the delivery is failed.
  */
-export const RETRY_DELAYS_S = [60, 300, 1800, 7200, 21600] as const;
+const RETRY_DELAYS_S = [60, 300, 1800, 7200, 21600] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_S.length + 1;
 
 /** When the next attempt is due after `attempt` failed at `failedAtMs`, or null when it was the last. */

@@ -17,7 +17,7 @@ function toBase64(bytes: ArrayBuffer): string {
   return btoa(bin);
 }
 
-export function secretKeyBytes(secret: string): Uint8Array {
+function secretKeyBytes(secret: string): Uint8Array {
   if (!secret.startsWith("whsec_")) throw new Error("webhook secrets start with whsec_");
   return fromBase64(secret.slice("whsec_".length));
 }
@@ -29,7 +29,7 @@ export function newWebhookSecret(
   return `whsec_${toBase64(random(32).buffer as ArrayBuffer)}`;
 }
 
-export async function signature(secret: string, id: string, timestampS: number, body: string): Promise<string> {
+async function signature(secret: string, id: string, timestampS: number, body: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", secretKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
