@@ -57,9 +57,7 @@ export function osaDistance(a: string, b: string, max: number): number {
   if (la === 0 || lb === 0) return Math.max(la, lb);
   if (lb + 1 > ROW) return osaSlow(a, b, max);
   // Three reused rows: this runs thousands of times per search, so no allocation here.
-  let prev2 = ROWS[0]!;
-  let prev = ROWS[1]!;
-  let cur = ROWS[2]!;
+  let [prev2, prev, cur] = ROWS;
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;
@@ -67,9 +65,10 @@ export function osaDistance(a: string, b: string, max: number): number {
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= lb; j++) {
       const cb = b.charCodeAt(j - 1);
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      // Typed-array reads inside the rows' bounds: `?? 0` only satisfies the checker.
+      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (ca === cb ? 0 : 1));
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
-        v = Math.min(v, prev2[j - 2]! + 1);
+        v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
@@ -79,26 +78,28 @@ export function osaDistance(a: string, b: string, max: number): number {
     prev = cur;
     cur = t;
   }
-  return prev[lb]!;
+  return prev[lb] ?? max + 1;
 }
 
 const ROW = 128;
-const ROWS = [new Int32Array(ROW), new Int32Array(ROW), new Int32Array(ROW)];
+const ROWS: [Int32Array, Int32Array, Int32Array] = [new Int32Array(ROW), new Int32Array(ROW), new Int32Array(ROW)];
 
+/** The full matrix, for tokens longer than the reused rows (rare: names of 128+ letters without a space). */
 function osaSlow(a: string, b: string, max: number): number {
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d.push(new Array<number>(b.length + 1).fill(0));
-  for (let i = 0; i <= a.length; i++) d[i]![0] = i;
-  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  const w = b.length + 1;
+  const d = new Int32Array((a.length + 1) * w);
+  const at = (i: number, j: number) => d[i * w + j] ?? 0;
+  for (let i = 0; i <= a.length; i++) d[i * w] = i;
+  for (let j = 0; j <= b.length; j++) d[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      d[i * w + j] = v;
     }
   }
-  return Math.min(d[a.length]![b.length]!, max + 1);
+  return Math.min(at(a.length, b.length), max + 1);
 }
 
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
@@ -137,7 +138,7 @@ function hasEvidence(t: readonly Tok[], strong: Uint8Array): boolean {
   let plain = 0;
   let allPlainStrong = true;
   for (let i = 0; i < t.length; i++) {
-    const c = t[i]!.cls;
+    const c = t[i]?.cls;
     if (c === "distinctive") {
       distinctive = true;
       if (strong[i]) return true;
@@ -157,6 +158,54 @@ interface Unit {
   sim: number;
 }
 
+/** Every query token against every name token (similarity > 0). */
+function singleUnits(q: readonly Tok[], n: readonly Tok[], memo: Map<Tok, number>[] | undefined): Unit[] {
+  const units: Unit[] = [];
+  q.forEach((qi, i) => {
+    const m = memo?.[i];
+    n.forEach((nj, j) => {
+      let s = m?.get(nj);
+      if (s === undefined) {
+        s = tokenSim(qi.norm, qi.key, nj.norm, nj.key);
+        m?.set(nj, s);
+      }
+      if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
+    });
+  });
+  return units;
+}
+
+/**
+ * Two adjacent tokens of `joined` run together against each token of `other`: "gazprom bank" against
+ * "gazprombank", and reordered ("bank gazprom") at a discount. `side` says which side was joined, so the unit
+ * records its positions the right way round.
+ */
+function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query" | "name"): Unit[] {
+  const units: Unit[] = [];
+  for (let i = 0; i + 1 < joined.length; i++) {
+    const a = joined[i];
+    const b = joined[i + 1];
+    if (!a || !b) continue;
+    for (const [norm, cap] of [
+      [a.norm + b.norm, JOINED_SIM],
+      [b.norm + a.norm, JOINED_SIM * REORDER_FACTOR],
+    ] as const) {
+      const key = tokenKey(norm);
+      other.forEach((o, j) => {
+        const s =
+          side === "query"
+            ? Math.min(cap, tokenSim(norm, key, o.norm, o.key))
+            : Math.min(cap, tokenSim(o.norm, o.key, norm, key));
+        if (s <= 0) return;
+        units.push(
+          side === "query" ? { q0: i, q1: i + 1, n0: j, n1: j, sim: s } : { q0: j, q1: j, n0: i, n1: i + 1, sim: s },
+        );
+      });
+    }
+  }
+  return units;
+}
+
 /**
  * Score of query tokens `q` against name tokens `n` (both already normalized; exact equality of the whole
  * names is the caller's business and scores 1.0). `memo` (one map per query token, keyed by the name-side
@@ -173,48 +222,7 @@ interface Unit {
  */
 export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
   if (q.length === 0 || n.length === 0) return 0;
-  const units: Unit[] = [];
-  for (let i = 0; i < q.length; i++) {
-    const qi = q[i]!;
-    const m = memo?.[i];
-    for (let j = 0; j < n.length; j++) {
-      const nj = n[j]!;
-      let s = m?.get(nj);
-      if (s === undefined) {
-        s = tokenSim(qi.norm, qi.key, nj.norm, nj.key);
-        m?.set(nj, s);
-      }
-      if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
-    }
-  }
-  // Joined on the query side: "gazprom bank" against "gazprombank" (and "bank gazprom", reordered).
-  for (let i = 0; i + 1 < q.length; i++) {
-    for (const [norm, cap] of [
-      [q[i]!.norm + q[i + 1]!.norm, JOINED_SIM],
-      [q[i + 1]!.norm + q[i]!.norm, JOINED_SIM * REORDER_FACTOR],
-    ] as const) {
-      const key = tokenKey(norm);
-      for (let j = 0; j < n.length; j++) {
-        const nj = n[j]!;
-        const s = Math.min(cap, tokenSim(norm, key, nj.norm, nj.key));
-        if (s > 0) units.push({ q0: i, q1: i + 1, n0: j, n1: j, sim: s });
-      }
-    }
-  }
-  // Joined on the name side: "gazprombank" against "gazprom bank" (and "bank gazprom", reordered).
-  for (let j = 0; j + 1 < n.length; j++) {
-    for (const [norm, cap] of [
-      [n[j]!.norm + n[j + 1]!.norm, JOINED_SIM],
-      [n[j + 1]!.norm + n[j]!.norm, JOINED_SIM * REORDER_FACTOR],
-    ] as const) {
-      const key = tokenKey(norm);
-      for (let i = 0; i < q.length; i++) {
-        const qi = q[i]!;
-        const s = Math.min(cap, tokenSim(qi.norm, qi.key, norm, key));
-        if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j + 1, sim: s });
-      }
-    }
-  }
+  const units = [...singleUnits(q, n, memo), ...joinedUnits(q, n, "query"), ...joinedUnits(n, q, "name")];
   // Highest similarity first; a joined unit beats single units of equal similarity (it explains more);
   // then by position, so the alignment is deterministic.
   units.sort(
@@ -238,12 +246,12 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
     for (let i = u.q0; i <= u.q1; i++) {
       usedQ[i] = 1;
       strongQ[i] = strong;
-      matchedQ += q[i]!.weight * u.sim;
+      matchedQ += (q[i]?.weight ?? 0) * u.sim;
     }
     for (let j = u.n0; j <= u.n1; j++) {
       usedN[j] = 1;
       strongN[j] = strong;
-      matchedN += n[j]!.weight * u.sim;
+      matchedN += (n[j]?.weight ?? 0) * u.sim;
     }
   }
   if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
@@ -257,7 +265,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   let score = (2 * cq * cn) / (cq + cn);
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
-    if (taken[k]!.n0 < taken[k - 1]!.n0) {
+    if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {
       score *= REORDER_FACTOR;
       break;
     }
