@@ -59,6 +59,15 @@ const NEIGHBOUR_CACHE_SIZE = 20_000;
 const CANDIDATE_EDITS = 2;
 const JOINED_CANDIDATE_EDITS = 1;
 
+interface QueryUnit {
+  keys: Neighbours[];
+  weight: number;
+  generates: boolean;
+}
+
+/** Listed keys reached with similarity 1 (the halves of a split token). */
+const ones = (ids: number[]): Neighbours => ({ ids: Int32Array.from(ids), sims: new Float64Array(ids.length).fill(1) });
+
 export class ScreenIndex {
   readonly entries: readonly { id: string; listCode: string; entryType: EntryType }[];
   /** Per name: owning entry, raw text, tokens. */
@@ -105,7 +114,9 @@ export class ScreenIndex {
         // "LAST, First Middle" (OFAC's form for people) is scored in natural order, First Middle LAST, so
         // that a name typed as people write it aligns without a reorder and joins where it should.
         const comma = e.entryType === "individual" ? text.split(",") : [];
-        const ordered = comma.length === 2 ? [...tokens(comma[1]!), ...tokens(comma[0]!)] : norm;
+        const [last, first] = comma;
+        const ordered =
+          comma.length === 2 && last !== undefined && first !== undefined ? [...tokens(first), ...tokens(last)] : norm;
         if (!full || seen.has(full)) continue;
         seen.add(full);
         const nameId = nameEntry.length;
@@ -114,7 +125,9 @@ export class ScreenIndex {
         const ts = ordered.map((t) => {
           let tok = tokCache.get(t);
           if (!tok) {
-            tok = toks([t])[0]!;
+            const [made] = toks([t]);
+            if (!made) throw new Error(`no token made of '${t}'`);
+            tok = made;
             tokCache.set(t, tok);
           }
           return tok;
@@ -131,7 +144,7 @@ export class ScreenIndex {
             this.keys.push(t);
             post.push([]);
           }
-          post[k]!.push(nameId);
+          post[k]?.push(nameId);
         }
       }
     });
@@ -203,14 +216,13 @@ export class ScreenIndex {
     for (const g of gs) {
       const l = this.grams.get(g);
       if (!l) continue;
-      for (let i = 0; i < l.length; i++) {
-        const id = l[i]!;
+      for (const id of l) {
         if (seen[id] !== no) {
           seen[id] = no;
           counts[id] = 0;
           found.push(id);
         }
-        counts[id]!++;
+        counts[id] = (counts[id] ?? 0) + 1;
       }
     }
     // Vowel variants (Mohamed / Muhamad) share few trigrams: they come from the skeleton index.
@@ -223,8 +235,8 @@ export class ScreenIndex {
       counts[id] = need;
     }
     for (const id of found) {
-      if (counts[id]! < need || id === own) continue;
-      const other = this.keys[id]!;
+      const other = this.keys[id];
+      if ((counts[id] ?? 0) < need || id === own || other === undefined) continue;
       if (Math.abs(other.length - key.length) > max + 2) continue;
       const s = tokenSim(key, key, other, other);
       if (s > 0) {
@@ -255,8 +267,8 @@ export class ScreenIndex {
     if (qNorm.length === 0) return best;
     const consider = (nameId: number, score: number) => {
       if (score < threshold) return;
-      const entry = this.nameEntry[nameId]!;
-      if (!allow(entry)) return;
+      const entry = this.nameEntry[nameId];
+      if (entry === undefined || !allow(entry)) return;
       const cur = best.get(entry);
       if (!cur || score > cur.score || (score === cur.score && nameId < cur.name))
         best.set(entry, { score, name: nameId });
@@ -270,71 +282,102 @@ export class ScreenIndex {
     const genCls = q.some((t) => t.cls === "distinctive") ? "distinctive" : "generic";
     let totalW = 0;
     for (const t of q) totalW += t.weight;
-    // Units: each token (its own key and its neighbours, plus the halves of a token that splits into two
-    // listed words) and each adjacent pair joined, in both orders. A unit generates candidates when it
-    // involves a token of the generating class.
-    const units: { keys: Neighbours[]; weight: number; generates: boolean }[] = [];
-    for (let i = 0; i < q.length; i++) {
-      const t = q[i]!;
+    const touched = this.accumulate(this.queryUnits(q, genCls));
+    // Prune: `acc` bounds the query coverage from above (every query token, alone or joined, counted with
+    // the best similarity any of its units can reach in that name); below PRUNE_COVERAGE the harmonic mean
+    // cannot reach the threshold even with the name fully covered. And the evidence rule (score.ts) needs a
+    // generating token matched at EVIDENCE_SIM or better, which only a strong unit hit can give.
+    const memo = q.map(() => new Map<Tok, number>());
+    let scored = 0;
+    for (const nameId of touched) {
+      if (!this.strongHit[nameId] || (this.acc[nameId] ?? 0) / totalW < PRUNE_COVERAGE) continue;
+      const entry = this.nameEntry[nameId];
+      const nameToks = this.nameToks[nameId];
+      if (entry === undefined || nameToks === undefined || !allow(entry)) continue;
+      scored++;
+      consider(nameId, Math.round(scoreTokens(q, nameToks, memo) * 1000) / 1000);
+    }
+    this.lastStats = { candidates: touched.length, scored };
+    return best;
+  }
+
+  /**
+   * Units of a query: each token (its own key and its neighbours, plus the halves of a token that splits into
+   * two listed words) and each adjacent pair joined, in both orders. A unit generates candidates when it
+   * involves a token of the generating class; generating units come first, so the others only ever touch
+   * names already found.
+   */
+  private queryUnits(q: Tok[], genCls: string): QueryUnit[] {
+    const units: QueryUnit[] = [];
+    for (const t of q) {
       const keys = [this.neighbours(t.key, CANDIDATE_EDITS)];
-      const k = t.norm;
-      // Halves of a token that splits into two listed words ("gazprombank" → gazprom|bank). Halves of the
-      // generating class lead to candidates; the others only add to the bound ("tatburneft|limited" must not
-      // pull in every LIMITED on the lists).
-      const genHalves: number[] = [];
-      const otherHalves: number[] = [];
-      for (let p = 2; p <= k.length - 2; p++) {
-        const a = k.slice(0, p);
-        const b = k.slice(p);
-        const left = this.keyIds.get(tokenKey(a));
-        const right = this.keyIds.get(tokenKey(b));
-        if (left === undefined || right === undefined) continue;
-        (tokenClass(a) === genCls ? genHalves : otherHalves).push(left);
-        (tokenClass(b) === genCls ? genHalves : otherHalves).push(right);
-      }
+      const { genHalves, otherHalves } = this.halves(t.norm, genCls);
       const generates = t.cls === genCls;
-      const ones = (ids: number[]) => ({ ids: Int32Array.from(ids), sims: new Float64Array(ids.length).fill(1) });
       if (genHalves.length) keys.push(ones(genHalves));
       units.push({ keys, weight: t.weight, generates });
       if (otherHalves.length) {
         // Generic halves lead to candidates only when no half is of the generating class; legal forms and
         // particles never do.
         const generic =
-          genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id]!) === "generic") : [];
+          genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id] ?? "") === "generic") : [];
         const rest = otherHalves.filter((id) => !generic.includes(id));
         if (generic.length) units.push({ keys: [ones(generic)], weight: t.weight, generates });
         if (rest.length) units.push({ keys: [ones(rest)], weight: t.weight, generates: false });
       }
     }
     for (let i = 0; i + 1 < q.length; i++) {
-      const a = q[i]!;
-      const b = q[i + 1]!;
+      const a = q[i];
+      const b = q[i + 1];
+      if (!a || !b) continue;
       for (const joined of [a.norm + b.norm, b.norm + a.norm]) {
         const n = this.neighbours(tokenKey(joined), JOINED_CANDIDATE_EDITS);
         if (n.ids.length)
           units.push({ keys: [n], weight: a.weight + b.weight, generates: a.cls === genCls || b.cls === genCls });
       }
     }
-    // Generating units first, so the others only ever touch names already found.
     units.sort((a, b) => Number(b.generates) - Number(a.generates));
+    return units;
+  }
 
+  /**
+   * Halves of a token that splits into two listed words ("gazprombank" → gazprom|bank). Halves of the
+   * generating class lead to candidates; the others only add to the bound ("tatburneft|limited" must not
+   * pull in every LIMITED on the lists).
+   */
+  private halves(k: string, genCls: string): { genHalves: number[]; otherHalves: number[] } {
+    const genHalves: number[] = [];
+    const otherHalves: number[] = [];
+    for (let p = 2; p <= k.length - 2; p++) {
+      const a = k.slice(0, p);
+      const b = k.slice(p);
+      const left = this.keyIds.get(tokenKey(a));
+      const right = this.keyIds.get(tokenKey(b));
+      if (left === undefined || right === undefined) continue;
+      (tokenClass(a) === genCls ? genHalves : otherHalves).push(left);
+      (tokenClass(b) === genCls ? genHalves : otherHalves).push(right);
+    }
+    return { genHalves, otherHalves };
+  }
+
+  /**
+   * Adds every unit's gain to the names it reaches (`acc`, one count per unit and name, with its best
+   * similarity) and marks names a generating unit hit strongly. Returns the names touched. Runs over the
+   * postings of every neighbour of every query token: typed arrays reused across searches, no allocation.
+   */
+  private accumulate(units: QueryUnit[]): number[] {
     const touched: number[] = [];
-    const acc = this.acc;
-    const stamp = this.stamp;
+    const { acc, stamp, lastUnit, unitGain, strongHit } = this;
     const searchNo = ++this.stampNo;
-    const lastUnit = this.lastUnit;
-    const unitGain = this.unitGain;
-    const strongHit = this.strongHit;
-    const memo = q.map(() => new Map<Tok, number>());
     for (const u of units) {
       const unitNo = ++this.unitNo;
       for (const nb of u.keys) {
         for (let x = 0; x < nb.ids.length; x++) {
-          const p = this.postings[nb.ids[x]!]!;
-          const gain = u.weight * nb.sims[x]!;
-          const strong = nb.sims[x]! >= EVIDENCE_SIM;
-          for (let i = 0; i < p.length; i++) {
-            const nameId = p[i]!;
+          const p = this.postings[nb.ids[x] ?? -1];
+          if (!p) continue;
+          const sim = nb.sims[x] ?? 0;
+          const gain = u.weight * sim;
+          const strong = sim >= EVIDENCE_SIM;
+          for (const nameId of p) {
             if (stamp[nameId] !== searchNo) {
               if (!u.generates) continue;
               stamp[nameId] = searchNo;
@@ -344,40 +387,26 @@ export class ScreenIndex {
               touched.push(nameId);
             }
             if (strong && u.generates) strongHit[nameId] = 1;
-            // A unit counts once per name, with its best similarity.
+            const had = unitGain[nameId] ?? 0;
             if (lastUnit[nameId] === unitNo) {
-              if (gain > unitGain[nameId]!) {
-                acc[nameId] = acc[nameId]! + gain - unitGain[nameId]!;
+              if (gain > had) {
+                acc[nameId] = (acc[nameId] ?? 0) + gain - had;
                 unitGain[nameId] = gain;
               }
               continue;
             }
             lastUnit[nameId] = unitNo;
             unitGain[nameId] = gain;
-            acc[nameId] = acc[nameId]! + gain;
+            acc[nameId] = (acc[nameId] ?? 0) + gain;
           }
         }
       }
     }
-    // Prune: `acc` bounds the query coverage from above (every query token, alone or joined, counted with
-    // the best similarity any of its units can reach in that name); below PRUNE_COVERAGE the harmonic mean
-    // cannot reach the threshold even with the name fully covered. And the evidence rule (score.ts) needs a
-    // generating token matched at EVIDENCE_SIM or better, which only a strong unit hit can give.
-    let scored = 0;
-    for (const nameId of touched) {
-      if (!strongHit[nameId] || acc[nameId]! / totalW < PRUNE_COVERAGE) continue;
-      const entry = this.nameEntry[nameId]!;
-      if (!allow(entry)) continue;
-      scored++;
-      const s = Math.round(scoreTokens(q, this.nameToks[nameId]!, memo) * 1000) / 1000;
-      consider(nameId, s);
-    }
-    this.lastStats = { candidates: touched.length, scored };
-    return best;
+    return touched;
   }
 
   nameOf(nameId: number): string {
-    return this.nameText[nameId]!;
+    return this.nameText[nameId] ?? "";
   }
 }
 
@@ -400,7 +429,10 @@ export function allowedTypes(type: ScreenInput["type"]): ReadonlySet<EntryType> 
  */
 export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCHES): Hit[] {
   const types = allowedTypes(input.type);
-  const allow = (e: number) => types.has(index.entries[e]!.entryType);
+  const allow = (e: number) => {
+    const entry = index.entries[e];
+    return entry !== undefined && types.has(entry.entryType);
+  };
   const merged = new Map<number, Hit>();
   const queries: ["name" | "company", string][] = [["name", input.name]];
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
