@@ -12,7 +12,7 @@ import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
 import { allowedEdits, EVIDENCE_SIM, scoreTokens, skeleton, type Tok, tokenSim, toks } from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
-export const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
+const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
 
 export interface IndexInput {
   id: string;
@@ -32,8 +32,8 @@ export interface Hit {
   query: "name" | "company";
 }
 
-export const THRESHOLD = 0.7;
-export const MAX_MATCHES = 20;
+const THRESHOLD = 0.7;
+const MAX_MATCHES = 20;
 
 /** Smallest query coverage that can still reach the threshold: harmonic(c, 1) ≥ 0.7 ⇔ c ≥ 0.7 / 1.3. */
 const PRUNE_COVERAGE = THRESHOLD / (2 - THRESHOLD) - 1e-9;

@@ -20,18 +20,18 @@ export function toks(normTokens: readonly string[]): Tok[] {
 }
 
 /** A token pair whose keys are equal but spellings differ (Yusuf / Yousuf). */
-export const KEY_EQUAL_SIM = 0.95;
+const KEY_EQUAL_SIM = 0.95;
 /** Two words that differ only in their vowels (see tokenSim): Hezbollah / Hizballah, Mohamed / Muhamad. */
-export const VOWEL_VARIANT_SIM = 0.85;
+const VOWEL_VARIANT_SIM = 0.85;
 export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
 const cvPattern = (key: string) => key.replace(/[aeiou]/g, "V").replace(/[^V]/g, "C");
 
 /** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
-export const JOINED_SIM = 0.97;
+const JOINED_SIM = 0.97;
 /** Factor when the matched tokens appear in another order ("Hassan Ali" / "ALI HASSAN"). */
-export const REORDER_FACTOR = 0.98;
+const REORDER_FACTOR = 0.98;
 /** Highest score of anything that is not an exact match. */
-export const MAX_FUZZY = 0.99;
+const MAX_FUZZY = 0.99;
 /** A distinctive token must match at least this well for a name to be a hit. */
 export const EVIDENCE_SIM = 0.8;
 
@@ -44,7 +44,7 @@ export function allowedEdits(len: number): number {
 }
 
 /** Below this a token pair is not a match at all (one edit in four letters is 0.75). */
-export const MIN_TOKEN_SIM = 0.7;
+const MIN_TOKEN_SIM = 0.7;
 
 /**
  * Optimal string alignment distance (Levenshtein plus adjacent transpositions), or `max + 1` as soon as it
