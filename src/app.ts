@@ -38,6 +38,28 @@ import { platformRoutes } from "./modules/workspaces/routes";
 
 export const API_PREFIX = "/admin/api/v1";
 
+/**
+ * Each route's success status (its lowest documented 2xx), keyed "METHOD /path/:param" as Hono names the
+ * matched route; built once, on the first write that needs it, when every route is registered.
+ */
+const successCache = new WeakMap<object, Map<string, number>>();
+function successStatuses(app: OpenAPIHono<AppEnv>): Map<string, number> {
+  let map = successCache.get(app);
+  if (map) return map;
+  map = new Map();
+  for (const def of app.openAPIRegistry.definitions) {
+    if (def.type !== "route") continue;
+    const codes = Object.keys(def.route.responses ?? {})
+      .map(Number)
+      .filter((n) => n >= 200 && n < 300)
+      .sort((a, b) => a - b);
+    const path = def.route.path.replace(/\{([^}]+)\}/g, ":$1");
+    if (codes[0] !== undefined) map.set(`${def.route.method.toUpperCase()} ${path}`, codes[0]);
+  }
+  successCache.set(app, map);
+  return map;
+}
+
 export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -46,7 +68,10 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   // `service` lets `npm run dev` tell this server from another one holding the port.
   app.get("/health", (c) => c.json({ status: "ok", service: "trade-compliance-api" }));
 
-  app.use("*", audit);
+  app.use(
+    "*",
+    audit((method, route) => successStatuses(app).get(`${method} ${route}`)),
+  );
   app.use("*", hostRouting);
 
   app.use("/platform/v1/*", platformAuth, archiveBody);

@@ -29,6 +29,8 @@ export type AppEnv = {
     archived: ArchivedBody | undefined;
     /** Set by archiveBodyAlongside: a write awaits it right before committing (see src/middleware/archive.ts). */
     archiveGate: (() => Promise<void>) | undefined;
+    /** Set by the audit step on mutating requests: writes the row of an answer whose handler wrote nothing. */
+    auditNow: (() => Promise<void>) | undefined;
     /** One line for the audit row when the response is an error. */
     errorSummary: string | undefined;
   };

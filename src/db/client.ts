@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import { journaled } from "./journal";
 import * as schema from "./schema/index";
 
 const build = (d1: D1Database) => drizzle(d1, { schema });
@@ -15,7 +16,8 @@ const instances = new WeakMap<D1Database, Db>();
 export function createDb(d1: D1Database): Db {
   let db = instances.get(d1);
   if (!db) {
-    db = build(d1);
+    // Every service writes through the journaled binding, so a request's first write carries its audit row.
+    db = build(journaled(d1));
     instances.set(d1, db);
   }
   return db;

@@ -156,5 +156,6 @@ export const archiveBodyAlongside = createMiddleware<AppEnv>(async (c, next) => 
   };
   c.set("archiveGate", gate);
   await next();
-  await gate();
+  // The audit row of an answer that wrote nothing is written while the put finishes (middleware/audit.ts).
+  await Promise.all([gate(), c.get("auditNow")?.()]);
 });

@@ -5,6 +5,7 @@
  * that belongs to another request, and every buffered row is covered by the waitUntil of the request that
  * scheduled the flush. Under load, many rows share one D1 round trip and one transaction instead of one each.
  */
+import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { UsageLogInsert } from "../../core/context";
 import { chunkedInserts } from "../../db/bulk";
@@ -15,7 +16,7 @@ import { refInserts } from "./service";
 
 type AuditInsert = typeof requestAudit.$inferInsert;
 
-interface Entry {
+export interface Entry {
   row: AuditInsert;
   /** The request's usage-log row, when its handler left one (same batch, same durability). */
   usage?: UsageLogInsert | undefined;
@@ -68,11 +69,34 @@ async function flushSoon(db: Db, windowMs: number): Promise<void> {
   }
 }
 
-export async function writeEntries(db: Db, entries: Entry[]): Promise<void> {
+/** The isolate's rows not yet flushed, for the archive's read path (a row is readable as soon as it exists). */
+export function pendingAudit(id: string): Entry | undefined {
+  return buffer.find((e) => e.row.id === id);
+}
+
+/**
+ * A row may already be in D1: written with the request's first write (db/journal.ts) before its final status
+ * was known. The later write replaces what only the end of the request knows.
+ */
+const FINAL_FIELDS = {
+  httpStatus: sql`excluded.http_status`,
+  outcome: sql`excluded.outcome`,
+  durationMs: sql`excluded.duration_ms`,
+  errorSummary: sql`excluded.error_summary`,
+  hasBody: sql`excluded.has_body`,
+  bodyKey: sql`excluded.body_key`,
+  bodyContentType: sql`excluded.body_content_type`,
+  bodySize: sql`excluded.body_size`,
+};
+
+/** The statements for some entries: audit rows (inserted or corrected), usage rows, refs. */
+export async function entryStatements(db: Db, entries: Entry[]): Promise<BatchItem<"sqlite">[]> {
   const auditRows = entries.map((e) => e.row);
   const usageRows = entries.flatMap((e) => (e.usage ? [e.usage] : []));
   const statements: BatchItem<"sqlite">[] = [
-    ...chunkedInserts(db, requestAudit, auditRows),
+    ...chunkedInserts(db, requestAudit, auditRows).map((q) =>
+      q.onConflictDoUpdate({ target: requestAudit.id, set: FINAL_FIELDS }),
+    ),
     ...chunkedInserts(db, usageLog, usageRows),
   ];
   for (const e of entries) {
@@ -80,6 +104,10 @@ export async function writeEntries(db: Db, entries: Entry[]): Promise<void> {
     if (refs.length && e.row.workspaceId)
       statements.push(...refInserts(db, e.row.workspaceId, e.row.id, refs, e.row.createdAt));
   }
-  const [first, ...rest] = statements;
+  return statements;
+}
+
+export async function writeEntries(db: Db, entries: Entry[]): Promise<void> {
+  const [first, ...rest] = await entryStatements(db, entries);
   if (first) await db.batch([first, ...rest]);
 }

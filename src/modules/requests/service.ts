@@ -12,6 +12,7 @@ import { isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import { archiveKey } from "../../middleware/archive";
 import { outcomeOf, refInserts } from "../audit/service";
+import { pendingAudit } from "../audit/writer";
 
 type AuditRow = typeof requestAudit.$inferSelect;
 
@@ -103,8 +104,14 @@ async function loadRequest({ ctx, input }: Call<{ id: string }>): Promise<AuditR
     .from(requestAudit)
     .where(and(...visible(ctx), eq(requestAudit.id, input.id)))
     .limit(1);
-  if (!row) throw notFound(`Request '${input.id}' not found in this workspace`);
-  return row;
+  if (row) return row;
+  // A row this isolate has not flushed yet (reads and refusals are group-committed): readable already.
+  const pending = pendingAudit(input.id)?.row as AuditRow | undefined;
+  const mine =
+    pending?.workspaceId === ctx.workspace.id &&
+    (ctx.actor.customerId === null || pending.customerId === ctx.actor.customerId);
+  if (pending && mine) return pending;
+  throw notFound(`Request '${input.id}' not found in this workspace`);
 }
 
 export async function getRequest({
@@ -112,6 +119,8 @@ export async function getRequest({
   input,
 }: Call<{ id: string }>): Promise<{ row: AuditRow; refs: { ref_type: string; ref_value: string }[] }> {
   const row = await loadRequest({ ctx, input });
+  const pending = pendingAudit(input.id);
+  if (pending && (pending.row as AuditRow) === row) return { row, refs: await pending.refs() };
   const refs = await ctx.db
     .select({ ref_type: requestRefs.refType, ref_value: requestRefs.refValue })
     .from(requestRefs)
