@@ -17,6 +17,7 @@ import { archiveBody } from "./middleware/archive";
 import { audit } from "./middleware/audit";
 import { bearerAuth, platformAuth } from "./middleware/auth";
 import { hostRouting } from "./middleware/host";
+import { idempotency } from "./middleware/idempotency";
 import { requestContext } from "./middleware/request-context";
 import { apiClientRoutes } from "./modules/api-clients/routes";
 import { tokenRoutes } from "./modules/auth/routes";
@@ -74,12 +75,12 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   );
   app.use("*", hostRouting);
 
-  app.use("/platform/v1/*", platformAuth, archiveBody);
+  app.use("/platform/v1/*", platformAuth, idempotency, archiveBody);
   app.route("/platform/v1", platformRoutes);
 
   app.route("/", tokenRoutes);
 
-  app.use(`${API_PREFIX}/*`, bearerAuth);
+  app.use(`${API_PREFIX}/*`, bearerAuth, idempotency);
   app.use("/api/*", bearerAuth);
   app.route(API_PREFIX, meRoutes);
   app.route(API_PREFIX, apiClientRoutes);

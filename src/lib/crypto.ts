@@ -24,8 +24,8 @@ export function randomToken(bytes: number, prefix = ""): string {
   return prefix + base64url(randomBytes(bytes));
 }
 
-export async function sha256Hex(value: string): Promise<string> {
-  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
+export async function sha256Hex(value: string | Uint8Array): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", typeof value === "string" ? encoder.encode(value) : value));
 }
 
 /**

@@ -138,3 +138,34 @@ export const dataSources = sqliteTable("data_sources", {
   importedAt: text("imported_at").notNull(),
   rowCount: integer("row_count").notNull().default(0),
 });
+
+/**
+ * Idempotency keys (the `Idempotency-Key` header on POST, PATCH and DELETE): one row per (scope, key) for 24 h.
+ * `scope` is the workspace id, or `platform` for the platform API. `state` is `running` while the first
+ * request holds the key, `committed` once its write committed (set in the same D1 batch as the write), and
+ * `done` once its response is stored for replay.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the method, the path and the body bytes: the same key with another request is refused. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["running", "committed", "done"] }).notNull(),
+    /** The request that holds (or held) the key. */
+    requestId: text("request_id").notNull(),
+    /** While `running`: until when the holder is presumed alive; after that the key can be taken over. */
+    lockedUntil: text("locked_until").notNull(),
+    responseStatus: integer("response_status"),
+    /** JSON object of the response headers a replay repeats (content type, location). */
+    responseHeaders: text("response_headers"),
+    responseBody: text("response_body"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("idempotency_keys_scope_key_uq").on(t.scope, t.key),
+    index("idempotency_keys_expires_idx").on(t.expiresAt),
+  ],
+);
