@@ -1,6 +1,7 @@
 /** Idempotency-Key: replay, mismatch, concurrency, release, atomic commit with the write, scope, both APIs. */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { purgeExpiredKeys } from "../src/middleware/idempotency";
 import { ADMIN_TOKEN, call, setup, uniqueSlug } from "./helpers";
 
 // Outbox deliveries go to the real queue, whose consumer posts them: receivers are stubbed here.
@@ -22,7 +23,15 @@ const consignment = (ref: string) => ({
     {
       weight_value: 1,
       items: [
-        { sku: "S1", title: "Cotton T-shirt", quantity: 1, unit_value: 10, currency_code: "GBP", country_of_origin: "PT", hs_code: "6109.10" },
+        {
+          sku: "S1",
+          title: "Cotton T-shirt",
+          quantity: 1,
+          unit_value: 10,
+          currency_code: "GBP",
+          country_of_origin: "PT",
+          hs_code: "6109.10",
+        },
       ],
     },
   ],
@@ -272,5 +281,15 @@ describe("Idempotency-Key rules", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await count("SELECT count(*) AS n FROM workspaces WHERE slug = ?", slug)).toBe(1);
+  });
+
+  it("expired keys are purged (the cron's step); live ones stay", async () => {
+    const { api } = await setup();
+    const key = crypto.randomUUID();
+    await api("/customers", { json: { name: "Purge" }, headers: { "Idempotency-Key": key } });
+    await purgeExpiredKeys(env.DB, Date.now());
+    expect(await keyRow(key)).not.toBeNull();
+    await purgeExpiredKeys(env.DB, Date.now() + 24 * 3600 * 1000 + 1000);
+    expect(await keyRow(key)).toBeNull();
   });
 });

@@ -204,3 +204,14 @@ function release(db: D1Database, scope: string, key: string, requestId: string) 
     .bind(scope, key, requestId)
     .run();
 }
+
+/** Keys past their 24 hours, removed by the every-minute cron in bounded batches. */
+export async function purgeExpiredKeys(db: D1Database, nowMs: number, limit = 1000): Promise<number> {
+  const res = await db
+    .prepare(
+      "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)",
+    )
+    .bind(isoAt(nowMs), limit)
+    .run();
+  return res.meta.changes ?? 0;
+}
