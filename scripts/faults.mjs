@@ -141,7 +141,26 @@ const alive = (pid) => {
   }
 };
 
-/** SIGKILL to wrangler and every process under it at once: workerd gets no chance to finish anything. */
+/**
+ * SIGKILL to wrangler and every process under it at once: workerd gets no chance to finish anything. The
+ * signals go out synchronously, from the callback of the response that reached the kill point (the process
+ * list is read beforehand, in `armKill`), so the server stops within the same millisecond.
+ */
+let armed = [];
+function armKill() {
+  armed = [server.pid, ...descendants(server.pid)];
+}
+
+function killNow() {
+  for (const pid of armed) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 async function kill() {
   if (!server) return;
   const pids = [server.pid, ...descendants(server.pid)];
@@ -250,7 +269,10 @@ async function burst(token) {
         if (res.status === 201) {
           const id = JSON.parse(res.text).data.consignment.id;
           acknowledged.push({ i, requestId: res.headers["x-request-id"], id, body });
-          if (acknowledged.length === KILL_AFTER) killing = kill();
+          if (acknowledged.length === KILL_AFTER) {
+            killNow();
+            killing = kill();
+          }
         } else {
           failed++;
           refusal ??= `${res.status} ${res.text.slice(0, 300)}`;
@@ -326,6 +348,7 @@ async function main() {
   await start();
   const token = await provision();
   log(`burst of ${CREATES} creates, ${CONCURRENCY} at a time; SIGKILL after ${KILL_AFTER} acknowledged`);
+  armKill();
   const { acknowledged, failed } = await burst(token);
   log(`killed: ${acknowledged.length} acknowledged, ${failed} without an answer`);
   await start();

@@ -20,7 +20,7 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     ["quantity 0", { quantity: 0 }, "quantity"],
     ["negative quantity", { quantity: -1 }, "quantity"],
     ["negative declared_value", { declared_value: -1 }, "declared_value"],
-    ["declared_value as a string", { declared_value: "1000" }, "declared_value"],
+    ["declared_value as a string that is not a plain decimal", { declared_value: "1,000" }, "declared_value"],
     ["unknown currency", { currency: "XYZ" }, "currency"],
     ["hs_code too short", { hs_code: "12" }, "hs_code"],
     ["hs_code with letters", { hs_code: "61A9" }, "hs_code"],

@@ -192,6 +192,74 @@ describe("magnitudes", () => {
   });
 });
 
+describe("money as decimal strings", () => {
+  const base = { hs_code: "6109.10", origin_country: "CN", destination_country: "US", entry_date: "2026-03-02" };
+
+  it('a calculate with declared_value "19.99" answers exactly as with 19.99', async () => {
+    const { api } = await setup();
+    for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
+    const asNumber = await api("/calculate", { json: { ...base, declared_value: 1999.99 } });
+    const asString = await api("/calculate", { json: { ...base, declared_value: "1999.99" } });
+    expect(asString.status).toBe(200);
+    const strip = (b: Record<string, unknown>) => ({ ...b, request_id: undefined, data_source: undefined });
+    expect(strip(await asString.json())).toEqual(strip(await asNumber.json()));
+  });
+
+  it("a consignment item's unit_value and an order amount may be strings", async () => {
+    const { api } = await setup();
+    const res = await api("/consignments", {
+      json: {
+        shipment_ref: "DEC-STR",
+        sender: { company_name: "A", address_1: "1 St", city: "London", post_code: "E1 6AN", country_code: "GB" },
+        receiver: { company_name: "B", address_1: "5 St", city: "Austin", post_code: "73301", country_code: "US" },
+        orders: [{ order_ref: "O-1", amount: "25.00" }],
+        parcels: [
+          {
+            weight_value: 1,
+            items: [
+              {
+                sku: "S",
+                title: "Cotton T-shirt",
+                quantity: 2,
+                unit_value: "12.50",
+                currency_code: "GBP",
+                country_of_origin: "PT",
+                hs_code: "6109.10",
+                order_ref: "O-1",
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    // Stored and answered exactly, as a number sent as 12.50 would be.
+    const { data } = (await res.json()) as {
+      data: { parcels: { items: { amount: string }[] }[]; orders: { amount: string }[] };
+    };
+    expect(data.parcels[0]!.items[0]!.amount).toBe("12.5");
+    expect(data.orders[0]!.amount).toBe("25");
+  });
+
+  it.each([
+    ["a sign", "-1.00"],
+    ["an exponent", "1e3"],
+    ["a thousands separator", "1,000.00"],
+    ["spaces", " 19.99"],
+    ["a comma decimal", "19,99"],
+    ["more than 15 significant digits", "1234567890.1234567"],
+    ["more than 6 decimal places", "0.1234567"],
+    ["over the limit", "1000000000001"],
+    ["an empty string", ""],
+  ])("refuses a decimal string with %s (400, naming the field)", async (_what, value) => {
+    const { api } = await setup();
+    const res = await api("/calculate", { json: { ...base, declared_value: value } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { field: string; message: string }[] };
+    expect(body.errors.map((e) => e.field)).toContain("declared_value");
+  });
+});
+
 describe("sandbox never changes live", () => {
   it("keeps the HS blocklist and custom restriction rules per organization and mode", async () => {
     const live = await createWorkspace({ mode: "live" });

@@ -72,13 +72,57 @@ const plainDecimal = (places: number) => (v: number) => {
   return dot < 0 || text.length - dot - 1 <= places;
 };
 
-export const moneyNumber = () =>
+/** Plain decimal text: digits, an optional fraction; no sign, exponent, spaces or thousands separators. */
+const DECIMAL_TEXT = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/** Digits that carry the value: no leading zeros, no trailing zeros of the fraction. */
+const significantDigits = (text: string) => {
+  const [int = "", frac = ""] = text.split(".");
+  const digits = (int + frac.replace(/0+$/, "")).replace(/^0+/, "");
+  return digits.length;
+};
+
+/**
+ * An amount sent as a JSON number or as a decimal string (`"19.99"`), the form many platforms keep money in.
+ * A string becomes the same number the JSON would have given, and only when that is exact: at most 15
+ * significant digits, which every IEEE double carries without change; more is a 400, never a rounded figure.
+ */
+const decimalInput = (inner: z.ZodType<number>, example: string) =>
   z
-    .number()
-    .finite()
-    .min(0, "must be 0 or more")
-    .max(MONEY_MAX, `must be at most ${MONEY_MAX.toLocaleString("en-US")}`)
-    .refine(plainDecimal(6), "must have at most 6 decimal places");
+    .preprocess((v, ctx) => {
+      if (typeof v !== "string") return v;
+      if (!DECIMAL_TEXT.test(v)) {
+        ctx.addIssue({
+          code: "custom",
+          message: 'must be a number, or a decimal string like "19.99" (no sign, exponent, spaces or separators)',
+        });
+        return z.NEVER;
+      }
+      if (significantDigits(v) > 15) {
+        ctx.addIssue({
+          code: "custom",
+          message: "has more than 15 significant digits, more than can be carried exactly",
+        });
+        return z.NEVER;
+      }
+      return Number(v);
+    }, inner)
+    .openapi({
+      type: ["number", "string"],
+      pattern: DECIMAL_TEXT.source,
+      description: `A number, or the same amount as a decimal string (e.g. "${example}")`,
+    });
+
+export const moneyNumber = () =>
+  decimalInput(
+    z
+      .number()
+      .finite()
+      .min(0, "must be 0 or more")
+      .max(MONEY_MAX, `must be at most ${MONEY_MAX.toLocaleString("en-US")}`)
+      .refine(plainDecimal(6), "must have at most 6 decimal places"),
+    "19.99",
+  );
 
 export const quantityNumber = () =>
   z
