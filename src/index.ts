@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { meteredEnv } from "./core/meter";
 import { runCron } from "./jobs/cron";
 import { consumeFlowRuns, FLOWS_QUEUE } from "./jobs/flows";
 import { consumeDeliveries } from "./jobs/webhooks";
@@ -13,7 +14,8 @@ const deps = { clock: systemClock, ids: systemIds };
 const app = createApp(deps);
 
 export default {
-  fetch: app.fetch,
+  // Requests see their bindings metered, for the Server-Timing header (core/meter.ts).
+  fetch: (request, env, ctx) => app.fetch(request, meteredEnv(env), ctx),
   async queue(batch: MessageBatch<DeliveryMessage | FlowRunMessage>, env, _ctx) {
     if (batch.queue === FLOWS_QUEUE) await consumeFlowRuns(batch as MessageBatch<FlowRunMessage>, env, deps);
     else await consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env, deps);

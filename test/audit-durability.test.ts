@@ -40,7 +40,7 @@ async function callAndCrash(url: string, opts: CallOptions & { host: string; tok
   } as unknown as ExecutionContext;
   return worker.fetch(
     request as Request<unknown, IncomingRequestCfProperties>,
-    { ...env, AUDIT_FLUSH_MS: FLUSH_MS },
+    { ...env, AUDIT_FLUSH_MS: FLUSH_MS } as unknown as Env,
     dropped,
   );
 }

@@ -10,6 +10,7 @@
  * instance is costly to build (it walks the whole schema) and is shared by every request of the isolate.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { timed } from "../core/meter";
 
 export interface WriteJournal {
   /** The statements to commit with the first write, prepared on the real binding. */
@@ -68,7 +69,8 @@ class JournaledStatement {
     if (!journal) return undefined;
     journal.committed = true;
     const run = (async () => {
-      const [result] = await this.real.batch([this.inner, ...(await journal.companions(this.real))]);
+      const statements = [this.inner, ...(await journal.companions(this.real))];
+      const [result] = await timed("d1", () => this.real.batch(statements));
       return result;
     })();
     journal.inflight = run;
@@ -81,16 +83,16 @@ class JournaledStatement {
   }
 
   async run(): Promise<D1Result> {
-    return (await this.withCompanions()) ?? this.inner.run();
+    return (await this.withCompanions()) ?? timed("d1", () => this.inner.run());
   }
 
   async all<T = Record<string, unknown>>(): Promise<D1Result<T>> {
-    return ((await this.withCompanions()) as D1Result<T> | undefined) ?? this.inner.all<T>();
+    return ((await this.withCompanions()) as D1Result<T> | undefined) ?? timed("d1", () => this.inner.all<T>());
   }
 
   async first<T = Record<string, unknown>>(column?: string): Promise<T | null> {
     const result = await this.withCompanions();
-    if (!result) return column === undefined ? this.inner.first<T>() : this.inner.first<T>(column);
+    if (!result) return timed("d1", () => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
     const row = (result.results[0] ?? null) as Record<string, unknown> | null;
     if (!row) return null;
     return (column === undefined ? row : (row[column] ?? null)) as T | null;
@@ -99,7 +101,9 @@ class JournaledStatement {
   async raw<T = unknown[]>(options?: { columnNames?: boolean }): Promise<T[]> {
     const result = await this.withCompanions();
     if (!result) {
-      return options?.columnNames ? (this.inner.raw<T>({ columnNames: true }) as Promise<T[]>) : this.inner.raw<T>();
+      return timed("d1", () =>
+        options?.columnNames ? (this.inner.raw<T>({ columnNames: true }) as Promise<T[]>) : this.inner.raw<T>(),
+      );
     }
     return rawRows(result.results as Record<string, unknown>[], Boolean(options?.columnNames)) as T[];
   }
@@ -114,9 +118,12 @@ function journaledBinding(real: D1Database): D1Database {
       const inner = statements.map(unwrap);
       const writes = statements.some((s) => s instanceof JournaledStatement && isWriteSql(s.sqlText));
       const journal = writes ? openJournal() : undefined;
-      if (!journal) return real.batch<T>(inner);
+      if (!journal) return timed("d1", () => real.batch<T>(inner));
       journal.committed = true;
-      const run = (async () => real.batch<T>([...inner, ...(await journal.companions(real))]))();
+      const run = (async () => {
+        const all = [...inner, ...(await journal.companions(real))];
+        return timed("d1", () => real.batch<T>(all));
+      })();
       journal.inflight = run;
       try {
         return (await run).slice(0, inner.length);
@@ -125,7 +132,7 @@ function journaledBinding(real: D1Database): D1Database {
         throw err;
       }
     },
-    exec: (query: string) => real.exec(query),
+    exec: (query: string) => timed("d1", () => real.exec(query)),
     dump: () => real.dump(),
     withSession: (constraint?: string) => real.withSession(constraint),
   };

@@ -20,6 +20,7 @@
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { timed } from "../core/meter";
 import { currentJournal } from "../db/journal";
 import type { AppEnv } from "../env";
 import { isoAt } from "../lib/clock";
@@ -73,9 +74,10 @@ interface KeyRow {
  * request only). Returns true when this request now holds it.
  */
 async function take(db: D1Database, scope: string, key: string, fingerprint: string, requestId: string, now: number) {
-  const row = await db
-    .prepare(
-      `INSERT INTO idempotency_keys (scope, key, fingerprint, state, request_id, locked_until, created_at, expires_at)
+  const row = await timed("d1", () =>
+    db
+      .prepare(
+        `INSERT INTO idempotency_keys (scope, key, fingerprint, state, request_id, locked_until, created_at, expires_at)
        VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6, ?7)
        ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'running',
          request_id = excluded.request_id, locked_until = excluded.locked_until, created_at = excluded.created_at,
@@ -84,17 +86,18 @@ async function take(db: D1Database, scope: string, key: string, fingerprint: str
           OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until <= excluded.created_at
               AND idempotency_keys.fingerprint = excluded.fingerprint)
        RETURNING request_id`,
-    )
-    .bind(
-      scope,
-      key,
-      fingerprint,
-      requestId,
-      isoAt(now + LOCK_SECONDS * 1000),
-      isoAt(now),
-      isoAt(now + IDEMPOTENCY_TTL_HOURS * 3600 * 1000),
-    )
-    .first<{ request_id: string }>();
+      )
+      .bind(
+        scope,
+        key,
+        fingerprint,
+        requestId,
+        isoAt(now + LOCK_SECONDS * 1000),
+        isoAt(now),
+        isoAt(now + IDEMPOTENCY_TTL_HOURS * 3600 * 1000),
+      )
+      .first<{ request_id: string }>(),
+  );
   return row?.request_id === requestId;
 }
 
@@ -106,12 +109,14 @@ function replay(row: KeyRow): Response {
 
 /** What a request that could not take the key gets: the stored response, or why not. */
 async function answerHeld(db: D1Database, scope: string, key: string, fingerprint: string): Promise<Response> {
-  const row = await db
-    .prepare(
-      "SELECT fingerprint, state, request_id, response_status, response_headers, response_body FROM idempotency_keys WHERE scope = ? AND key = ?",
-    )
-    .bind(scope, key)
-    .first<KeyRow>();
+  const row = await timed("d1", () =>
+    db
+      .prepare(
+        "SELECT fingerprint, state, request_id, response_status, response_headers, response_body FROM idempotency_keys WHERE scope = ? AND key = ?",
+      )
+      .bind(scope, key)
+      .first<KeyRow>(),
+  );
   if (!row) {
     // Released between our attempt and this read: the client may simply retry.
     throw new ApiError(
@@ -156,12 +161,14 @@ async function store(db: D1Database, scope: string, key: string, requestId: stri
     if (v) headers[name] = v;
   }
   const kept = new TextEncoder().encode(body).byteLength <= MAX_STORED_BODY;
-  await db
-    .prepare(
-      "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE scope = ? AND key = ? AND request_id = ?",
-    )
-    .bind(res.status, JSON.stringify(headers), kept ? body : null, scope, key, requestId)
-    .run();
+  await timed("d1", () =>
+    db
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE scope = ? AND key = ? AND request_id = ?",
+      )
+      .bind(res.status, JSON.stringify(headers), kept ? body : null, scope, key, requestId)
+      .run(),
+  );
 }
 
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
@@ -199,10 +206,12 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 function release(db: D1Database, scope: string, key: string, requestId: string) {
-  return db
-    .prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND request_id = ? AND state = 'running'")
-    .bind(scope, key, requestId)
-    .run();
+  return timed("d1", () =>
+    db
+      .prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND request_id = ? AND state = 'running'")
+      .bind(scope, key, requestId)
+      .run(),
+  );
 }
 
 /** Keys past their 24 hours, removed by the every-minute cron in bounded batches. */

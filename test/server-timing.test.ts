@@ -1,0 +1,114 @@
+/**
+ * Server-Timing on every response, and the storage round trips each route class may wait on (warm isolate:
+ * each route is called once before it is measured). The budgets are held here so that a change that adds a
+ * round trip to a hot path fails a test instead of going unnoticed.
+ */
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { call, loadDataset, setup } from "./helpers";
+
+beforeAll(async () => {
+  vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
+  for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
+}, 120_000);
+
+type Timing = Record<string, { count?: number; dur: number }>;
+
+/** Parses the header (RFC-style `name;param=value` entries, comma separated). */
+function timing(res: Response): Timing {
+  const header = res.headers.get("server-timing");
+  expect(header).toBeTruthy();
+  const out: Timing = {};
+  for (const entry of header!.split(",")) {
+    const [name, ...params] = entry.trim().split(";");
+    const p = Object.fromEntries(params.map((kv) => kv.split("=")));
+    out[name!] = { dur: Number(p.dur), ...(p.count !== undefined ? { count: Number(p.count) } : {}) };
+  }
+  return out;
+}
+
+const count = (t: Timing, kind: string) => t[kind]?.count ?? 0;
+
+const consignment = (ref: string) => ({
+  shipment_ref: ref,
+  sender: { company_name: "A", address_1: "1 St", city: "London", post_code: "E1 6AN", country_code: "GB" },
+  receiver: { company_name: "B", address_1: "5 St", city: "Austin", post_code: "73301", country_code: "US" },
+  parcels: [
+    {
+      weight_value: 1,
+      items: [
+        {
+          sku: "S",
+          title: "T-shirt",
+          quantity: 1,
+          unit_value: 10,
+          currency_code: "GBP",
+          country_of_origin: "PT",
+          hs_code: "6109.10",
+        },
+      ],
+    },
+  ],
+});
+
+const calc = {
+  hs_code: "6109.10.00",
+  origin_country: "VN",
+  destination_country: "US",
+  declared_value: 1000,
+  currency: "USD",
+  entry_date: "2026-03-02",
+};
+
+describe("Server-Timing", () => {
+  it("is on every response, errors included, with a total and only the kinds waited on", async () => {
+    const health = timing(await call("/health"));
+    expect(Object.keys(health)).toEqual(["total"]);
+    expect(health.total!.dur).toBeGreaterThanOrEqual(0);
+    const unauthorized = await call("/admin/api/v1/me", { host: "nobody.localhost" });
+    expect(unauthorized.status).toBe(404);
+    expect(timing(unauthorized).total).toBeDefined();
+    const { api } = await setup();
+    const me = timing(await api("/me"));
+    expect(me.do?.count).toBe(1); // exact mode: the organization's rate-limit object
+    for (const [name, entry] of Object.entries(me)) {
+      expect(["d1", "r2", "do", "queue", "total"]).toContain(name);
+      expect(Number.isFinite(entry.dur)).toBe(true);
+    }
+  });
+});
+
+describe("round-trip budgets per route class (warm isolate, exact mode)", () => {
+  it("reading one resource or one page: at most 1 D1 round trip, no R2", async () => {
+    const { api } = await setup();
+    const id = (
+      (await (await api("/consignments", { json: consignment("ST-R") })).json()) as {
+        data: { consignment: { id: string } };
+      }
+    ).data.consignment.id;
+    for (const path of [`/consignments/${id}`, "/consignments", "/customers", "/me"]) {
+      await api(path); // warm
+      const t = timing(await api(path));
+      expect(count(t, "d1"), path).toBeLessThanOrEqual(1);
+      expect(count(t, "r2"), path).toBe(0);
+      expect(count(t, "do"), path).toBe(1);
+    }
+  });
+
+  it("a compute POST: no D1 read; the archive put and its audit row are its only writes", async () => {
+    const { api } = await setup();
+    await api("/calculate", { json: calc }); // warm: the isolate loads its reference data once
+    const t = timing(await api("/calculate", { json: calc }));
+    expect(count(t, "d1")).toBe(1); // the audit and usage rows, written beside the put
+    expect(count(t, "r2")).toBe(1); // the body's archive put
+    expect(count(t, "do")).toBe(1);
+  });
+
+  it("a consignment create: one read and one write batch in D1, one archive put, and the two buckets", async () => {
+    const { api } = await setup();
+    await api("/consignments", { json: consignment("ST-W0") });
+    const t = timing(await api("/consignments", { json: consignment("ST-W1") }));
+    expect(count(t, "d1")).toBeLessThanOrEqual(2);
+    expect(count(t, "r2")).toBe(1);
+    expect(count(t, "do")).toBeLessThanOrEqual(2); // the api bucket and the consignment_create bucket
+  });
+});
