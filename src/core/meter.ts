@@ -11,7 +11,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export const STORAGE_KINDS = ["d1", "r2", "do", "queue"] as const;
+const STORAGE_KINDS = ["d1", "r2", "do", "queue"] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 export type Meter = Record<StorageKind, { count: number; ms: number }>;

@@ -43,7 +43,7 @@ function openJournal(): WriteJournal | undefined {
 /** INSERT, UPDATE, DELETE or REPLACE, directly or after a WITH clause (what SQLite runs as a write). */
 const WRITE = /^\s*(?:insert|update|delete|replace)\b|^\s*with\b[\s\S]*\b(?:insert|update|delete|replace)\b/i;
 
-export const isWriteSql = (sqlText: string): boolean => WRITE.test(sqlText);
+const isWriteSql = (sqlText: string): boolean => WRITE.test(sqlText);
 
 /** D1's `raw()` rows from a batch result's objects, the mapping drizzle itself uses for batches. */
 function rawRows(results: Record<string, unknown>[], columnNames: boolean): unknown[][] {

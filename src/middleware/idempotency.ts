@@ -29,10 +29,10 @@ import { ApiError } from "../lib/errors";
 import { readBodyLimited } from "./archive";
 
 const METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-export const IDEMPOTENCY_TTL_HOURS = 24;
+const IDEMPOTENCY_TTL_HOURS = 24;
 /** How long a holder that has not answered keeps the key; a Worker request cannot run longer. */
 const LOCK_SECONDS = 60;
-export const MAX_KEY_LENGTH = 255;
+const MAX_KEY_LENGTH = 255;
 /** D1 stores values up to 2,000,000 bytes; a larger response is not kept for replay. */
 const MAX_STORED_BODY = 1_900_000;
 const REPLAYED_HEADERS = ["content-type", "location"];
