@@ -1,0 +1,2 @@
+ALTER TABLE `restriction_rules` ADD `family` text;--> statement-breakpoint
+ALTER TABLE `restriction_rules` ADD `reviewed_on` text;
