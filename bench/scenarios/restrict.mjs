@@ -47,11 +47,20 @@ export function requests() {
   ];
 }
 
-/** Spot-check quality against the running server (bench/restrict-eval.json). */
+/** Evaluation set (bench/restrict-eval.json) against the running server, one request per case. */
 export async function report({ call }) {
   const { readFileSync } = await import("node:fs");
   const { evaluate, toMarkdown } = await import("../restrict-eval.mjs");
   const evalSet = JSON.parse(readFileSync(new URL("../restrict-eval.json", import.meta.url), "utf8"));
   const rules = JSON.parse(readFileSync(new URL("../../data/restrictions/rules.json", import.meta.url), "utf8"));
-  return toMarkdown(await evaluate(evalSet, rules, call));
+  const rows = await evaluate(evalSet, rules, async (c) => {
+    const res = await call("POST", "/admin/api/v1/restrict", {
+      destination_country: c.destination_country,
+      ...(c.origin_country ? { origin_country: c.origin_country } : {}),
+      items: [c.item],
+    });
+    if (res.status !== 200) throw new Error(`POST /restrict: ${res.status} ${JSON.stringify(res.json)}`);
+    return (res.json.items[0].restrictions ?? []).filter((m) => m.source === "platform");
+  });
+  return `### Restrict: evaluation set (bench/restrict-eval.json)\n\n${toMarkdown(rows)}`;
 }
