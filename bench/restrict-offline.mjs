@@ -38,6 +38,7 @@ const toRule = (r) => ({
   excludeKeywords: r.exclude_keywords,
   originCountry: r.origin_country,
   destinationCountries: r.destination_countries,
+  exceptCountries: r.except_countries ?? null,
   title: r.title,
   summary: r.summary,
   agency: r.agency,

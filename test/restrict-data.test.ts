@@ -16,6 +16,7 @@ interface RuleFile {
   exclude_keywords: string[] | null;
   origin_country: string | null;
   destination_countries: string[] | null;
+  except_countries: string[] | null;
   title: string;
   summary: string;
   agency: string | null;
@@ -67,6 +68,7 @@ describe("platform rule set", () => {
         "exclude_keywords",
         "origin_country",
         "destination_countries",
+        "except_countries",
         "title",
         "summary",
         "agency",
@@ -104,6 +106,10 @@ describe("platform rule set", () => {
       expect(k.startsWith("* ") && k.endsWith(" *")).toBe(false);
     }
     if (r.origin_country !== null) expect(isCountry(r.origin_country)).toBe(true);
+    if (r.except_countries !== null) {
+      expect(r.imposing_country).toBe("EU");
+      for (const c of r.except_countries) expect(EU_MEMBERS.has(c)).toBe(true);
+    }
     if (r.destination_countries !== null) {
       expect(r.direction).toBe("EXPORT");
       for (const c of r.destination_countries) expect(isCountry(c)).toBe(true);

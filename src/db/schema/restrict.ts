@@ -23,6 +23,8 @@ export const restrictionRules = sqliteTable("restriction_rules", {
   originCountry: text("origin_country"),
   /** JSON array of destinations an EXPORT rule is limited to (e.g. exports to RU and BY); null = any. */
   destinationCountries: text("destination_countries"),
+  /** JSON array of member states where a Union rule does not apply (e.g. snus in Sweden); null = none. */
+  exceptCountries: text("except_countries"),
   title: text("title").notNull(),
   summary: text("summary").notNull(),
   agency: text("agency"),

@@ -71,6 +71,7 @@ describe("text normalization", () => {
     ["السجائر الإلكترونية", ["سجائر", "الكترونيه"]],
     ["سجائر إلكترونية", ["سجائر", "الكترونيه"]],
     ["Электронная СИГАРЕТА", ["электронная", "сигарета"]],
+    ["Isıtılmış tütün", ["isitilmis", "tutun"]],
   ])("%s → %j", (input, expected) => expect(tokens(input)).toEqual(expected));
   it.each([
     ["is", "is"],
@@ -134,6 +135,8 @@ describe("rules with an HS prefix and keywords", () => {
     [{ title: "Plant based sausage" }, []],
     [{ title: "Plant sausage" }, ["restriction_30:MEDIUM"]],
     [{ title: "Sausage dog plush" }, []],
+    [{ title: "Jerky sausage thermometer" }, []],
+    [{ title: "Sausage and jerky" }, ["restriction_30:MEDIUM"]],
     [{ title: "Toy", description: "sausage" }, ["restriction_30:MEDIUM"]],
     [{ title: "Toy sausage and a real sausage" }, ["restriction_30:MEDIUM"]],
   ])("%j", (item, expected) => expect(got(item)).toEqual(expected));
@@ -147,6 +150,19 @@ describe("coverage", () => {
     rule("restriction_43", { imposingCountry: "KR", keywords: ["y"], family: "obscene", validTo: "2025-12-31" }),
     rule("restriction_44", { imposingCountry: "KR", direction: "EXPORT", hsPrefix: "85", family: "export_controls" }),
   ];
+  it("leaves out a Union rule in the member states it excepts, in checks and in coverage", () => {
+    const snus = compileRules([
+      rule("restriction_50", { imposingCountry: "EU", keywords: ["snus"], exceptCountries: ["SE"], family: "tobacco" }),
+    ]);
+    const at = (destination: string) => checkItem([snus], { ...q, destination }, { title: "Snus portion" }).length;
+    expect([at("SE"), at("FI"), at("DE")]).toEqual([0, 1, 1]);
+    const c = coverageByDestination(
+      [rule("restriction_50", { imposingCountry: "EU", keywords: ["snus"], exceptCountries: ["SE"] })],
+      "2026-11-24",
+    );
+    expect([c.get("SE")?.rule_count, c.get("FI")?.rule_count]).toEqual([0, 1]);
+  });
+
   it("counts a member state's own and the Union's import rules in force, by family, with the latest review", () => {
     const c = coverageByDestination(set, "2026-11-24");
     expect(c.get("DE")).toEqual({

@@ -44,6 +44,8 @@ export interface Rule {
   originCountry: string | null;
   /** EXPORT rules limited to these destinations; null = any destination. */
   destinationCountries: string[] | null;
+  /** Member states where a Union rule does not apply (a derogation, e.g. snus in Sweden); null = none. */
+  exceptCountries?: string[] | null;
   title: string;
   summary: string;
   agency: string | null;
@@ -252,11 +254,16 @@ function cancelledBefore(c: Context, words: readonly string[], start: number): b
   return false;
 }
 
-/** A compound head right after the keyword ("cheese grater", "wine bottle opener") cancels it. */
+/**
+ * A compound head right after the keyword, or one word later, cancels it: the last noun of an English
+ * compound names the thing ("cheese grater", "beef jerky seasoning", "wine bottle opener").
+ */
 function cancelledAfter(c: Context, words: readonly string[], end: number): boolean {
-  const w = words[end];
-  if (w === undefined) return false;
-  for (const seq of c.after.get(w) ?? []) if (standsAt(words, seq, end)) return true;
+  for (const at of [end, end + 1]) {
+    const w = words[at];
+    if (w === undefined || w === "\u0000") return false;
+    for (const seq of c.after.get(w) ?? []) if (standsAt(words, seq, at)) return true;
+  }
   return false;
 }
 
@@ -297,7 +304,9 @@ export function coverageByDestination(rules: readonly Rule[], asOf: string): Map
   const countries = new Set([...own.keys()].filter((c) => c !== "EU"));
   if (own.has("EU")) for (const m of EU_MEMBERS) countries.add(m);
   for (const country of countries) {
-    const applied = jurisdictions(country).flatMap((j) => own.get(j) ?? []);
+    const applied = jurisdictions(country)
+      .flatMap((j) => own.get(j) ?? [])
+      .filter((r) => !r.exceptCountries?.includes(country));
     const families: Record<string, number> = {};
     let last: string | null = null;
     for (const r of applied) {
@@ -330,6 +339,7 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
     if (!inForce(rule, query.asOf)) return;
     if (rule.originCountry && rule.originCountry !== itemOrigin) return;
     if (rule.destinationCountries && !rule.destinationCountries.includes(query.destination)) return;
+    if (rule.exceptCountries?.includes(country)) return;
     const prev = found.get(rule);
     if (!prev || (prev.confidence === "MEDIUM" && confidence === "HIGH")) found.set(rule, { confidence, country });
   };

@@ -1,6 +1,6 @@
 /**
  * Text normalization for keyword rules, applied alike to rule keywords and item text so the two meet:
- *  - case and diacritics are folded ("Café" → "cafe", "ß" → "ss"), and simple English and Romance plurals
+ *  - case and diacritics are folded ("Café" → "cafe", "ß" → "ss", Turkish dotless "ı" → "i"), and simple English and Romance plurals
  *    are reduced to the singular ("Batteries", "cuchillos"), so "BATTERY" meets "batteries";
  *  - words of any alphabet are kept (Cyrillic, Greek, Arabic, Hebrew), Arabic with its vowel marks and the
  *    article al- removed and alef forms unified, since merchants write titles in their own language;
@@ -87,6 +87,7 @@ export function tokens(text: string): string[] {
     .replace(/[\u0300-\u036f]/g, "")
     .normalize("NFC")
     .toLowerCase()
+    .replace(/ı/g, "i")
     .replace(/ß/g, "ss")
     .replace(/æ/g, "ae")
     .replace(/œ/g, "oe")

@@ -86,6 +86,7 @@ const platformRule = (r: PlatformRow): Rule => ({
   source: "platform",
   excludeKeywords: parseList(r.excludeKeywords),
   destinationCountries: parseList(r.destinationCountries),
+  exceptCountries: parseList(r.exceptCountries),
   agency: r.agency,
   agencyFlag: r.agencyFlag,
   family: r.family,
