@@ -1,5 +1,7 @@
 export interface EvalRow {
   split: "dev" | "test";
+  /** "late": written after the rules were frozen and scored once. */
+  batch: string | null;
   destination: string;
   family: string | null;
   title: string;
@@ -27,6 +29,7 @@ export interface EvalCase {
   expect: string | null;
   family: string | null;
   split: "dev" | "test";
+  batch?: string;
 }
 export declare function evaluate(
   evalSet: { cases: readonly EvalCase[] },

@@ -19,6 +19,7 @@ export async function evaluate(evalSet, rules, check) {
     const strongest = own.map((m) => m.rule_type).sort((a, b) => RANK[a] - RANK[b])[0] ?? null;
     rows.push({
       split: c.split,
+      batch: c.batch ?? null,
       destination: c.destination_country,
       family: c.family,
       title: c.item.title,
