@@ -129,7 +129,7 @@ interface CheckedItem {
 }
 
 /** What the platform rule set holds for a check: the destination's import rules and the origin's export rules. */
-export interface CheckCoverage {
+interface CheckCoverage {
   destination: Coverage;
   /** Export rules of the origin country in force; null when no origin was given. */
   originExportRuleCount: number | null;
