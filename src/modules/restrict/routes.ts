@@ -43,7 +43,8 @@ const check = createRoute({
   summary: "Check items against import, export, origin and organization rules",
   description:
     "Import rules of the destination, export rules of `origin_country` when given, origin-scoped rules via each item's `country_of_origin`, and the organization's custom rules. " +
-    "HS prefix matches are HIGH (item code under the rule's prefix) or MEDIUM (item code shallower than the prefix); keyword matches (whole words after normalization) are MEDIUM; origin rules HIGH.",
+    "HS prefix matches are HIGH (item code under the rule's prefix) or MEDIUM (item code shallower than the prefix); keyword matches (whole words after normalization, any script) are MEDIUM; origin rules HIGH. " +
+    "A platform rule with both an HS prefix and keywords matches on either. `coverage` says how many platform rules the destination runs and when they were last reviewed.",
   ...scopedCompute("restrict:read"),
   request: { body: jsonBody(RestrictRequest) },
   responses: {
