@@ -13,7 +13,7 @@ import { expandRules } from "../lib/restrictions-lexicon.mjs";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "restrictions";
-export const version = "2026-11-24.3";
+export const version = "2026-11-24.4";
 export const source =
   "Curated platform rule set from official public sources (eCFR, OFAC, CBP, EUR-Lex, legislation.gov.uk, national customs and agency pages); one source_url per rule; shared multilingual vocabulary in lexicon.json";
 export const tables = ["restriction_rules"];
