@@ -1,6 +1,8 @@
-/** Validates every rule of the curated platform rule set (data/restrictions/rules.json). */
+/** Validates every rule of the curated platform rule set (data/restrictions/rules.json) and its shared vocabulary. */
 import { describe, expect, it } from "vitest";
+import lexicon from "../data/restrictions/lexicon.json";
 import rules from "../data/restrictions/rules.json";
+import { expandRules } from "../scripts/lib/restrictions-lexicon.mjs";
 import { tokens } from "../src/engines/restrict/text";
 import { EU_MEMBERS, isCountry } from "../src/lib/iso";
 
@@ -14,6 +16,7 @@ interface RuleFile {
   exclude_keywords: string[] | null;
   origin_country: string | null;
   destination_countries: string[] | null;
+  except_countries: string[] | null;
   title: string;
   summary: string;
   agency: string | null;
@@ -23,9 +26,32 @@ interface RuleFile {
   source_ref: string;
   valid_from: string | null;
   valid_to: string | null;
+  family: string;
+  reviewed_on: string;
 }
 
 const all = rules as RuleFile[];
+const expanded = expandRules(all, lexicon);
+const FAMILIES = [
+  "food_animal",
+  "food_plant",
+  "wildlife",
+  "weapons",
+  "tobacco",
+  "drugs",
+  "medicines",
+  "dangerous_goods",
+  "counterfeit",
+  "currency",
+  "obscene",
+  "alcohol",
+  "national_ban",
+  "telecom",
+  "cultural",
+  "sanctions",
+  "export_controls",
+  "other",
+];
 const isDate = (s: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
 
@@ -42,6 +68,7 @@ describe("platform rule set", () => {
         "exclude_keywords",
         "origin_country",
         "destination_countries",
+        "except_countries",
         "title",
         "summary",
         "agency",
@@ -51,6 +78,8 @@ describe("platform rule set", () => {
         "source_ref",
         "valid_from",
         "valid_to",
+        "family",
+        "reviewed_on",
       ].sort(),
     );
     expect(Number.isInteger(r.id) && r.id > 0).toBe(true);
@@ -58,20 +87,29 @@ describe("platform rule set", () => {
     expect(["IMPORT", "EXPORT"]).toContain(r.direction);
     expect(["prohibition", "restriction", "observation"]).toContain(r.rule_type);
     expect([null, "required", "may_be_required"]).toContain(r.requirement);
-    // One matcher: an HS prefix, keywords, or an origin alone (an origin may narrow the other two).
-    const kinds = [r.hs_prefix !== null, r.keywords !== null].filter(Boolean).length;
-    expect(kinds <= 1).toBe(true);
-    expect(kinds === 1 || r.origin_country !== null).toBe(true);
+    // An HS prefix, keywords (either matches when a rule has both), or an origin alone.
+    expect(r.hs_prefix !== null || r.keywords !== null || r.origin_country !== null).toBe(true);
+    expect(FAMILIES).toContain(r.family);
+    expect(isDate(r.reviewed_on)).toBe(true);
     if (r.hs_prefix !== null) expect(r.hs_prefix).toMatch(/^\d{2,10}$/);
-    if (r.keywords !== null) {
-      expect(r.keywords.length).toBeGreaterThan(0);
-      for (const k of r.keywords) expect(tokens(k).length).toBeGreaterThan(0);
+    if (r.keywords !== null) expect(r.keywords.length).toBeGreaterThan(0);
+    if (r.exclude_keywords !== null) expect(r.keywords).not.toBeNull();
+    // As loaded: every concept reference resolved, every phrase has words, every pattern has a side.
+    const loaded = expanded.find((x) => x.id === r.id);
+    for (const k of loaded?.keywords ?? []) {
+      expect(k.startsWith("@")).toBe(false);
+      expect(tokens(k).length).toBeGreaterThan(0);
     }
-    if (r.exclude_keywords !== null) {
-      expect(r.keywords).not.toBeNull();
-      for (const k of r.exclude_keywords) expect(tokens(k).length).toBeGreaterThan(0);
+    for (const k of loaded?.exclude_keywords ?? []) {
+      expect(k.startsWith("@")).toBe(false);
+      expect(tokens(k).length).toBeGreaterThan(0);
+      expect(k.startsWith("* ") && k.endsWith(" *")).toBe(false);
     }
     if (r.origin_country !== null) expect(isCountry(r.origin_country)).toBe(true);
+    if (r.except_countries !== null) {
+      expect(r.imposing_country).toBe("EU");
+      for (const c of r.except_countries) expect(EU_MEMBERS.has(c)).toBe(true);
+    }
     if (r.destination_countries !== null) {
       expect(r.direction).toBe("EXPORT");
       for (const c of r.destination_countries) expect(isCountry(c)).toBe(true);
@@ -83,6 +121,29 @@ describe("platform rule set", () => {
     if (r.valid_from !== null) expect(isDate(r.valid_from)).toBe(true);
     if (r.valid_to !== null) expect(isDate(r.valid_to)).toBe(true);
     if (r.valid_from && r.valid_to) expect(r.valid_to >= r.valid_from).toBe(true);
+  });
+
+  it("resolves every concept a rule names, and throws on an unknown one", () => {
+    expect(() => expandRules([{ id: 1, keywords: ["@no_such_concept"], exclude_keywords: null }], lexicon)).toThrow(
+      /unknown concept/,
+    );
+    for (const [name, c] of Object.entries(lexicon.concepts)) {
+      expect(c.terms.length, name).toBeGreaterThan(0);
+      expect(new Set(c.terms).size, name).toBe(c.terms.length);
+    }
+  });
+
+  it("covers at least 30 destinations (EU members through the Union's rules) across the main families", () => {
+    const importers = new Set(all.filter((r) => r.direction === "IMPORT").map((r) => r.imposing_country));
+    const destinations = new Set([...importers].filter((c) => c !== "EU"));
+    if (importers.has("EU")) for (const m of EU_MEMBERS) destinations.add(m);
+    expect(destinations.size).toBeGreaterThanOrEqual(30);
+    for (const c of ["KR", "CH", "NO", "ZA", "TR", "IL", "SG", "AE", "SA", "NZ"])
+      expect(importers.has(c), c).toBe(true);
+    const families = new Set(all.filter((r) => r.direction === "IMPORT").map((r) => r.family));
+    for (const f of ["food_animal", "food_plant", "wildlife", "weapons", "tobacco", "drugs", "medicines"])
+      expect(families.has(f), f).toBe(true);
+    for (const f of ["dangerous_goods", "counterfeit", "currency", "obscene"]) expect(families.has(f), f).toBe(true);
   });
 
   it("has unique ids, at least 150 rules, 12 importing and 10 exporting jurisdictions and all three kinds", () => {

@@ -25,12 +25,14 @@ type Item = {
   country_of_origin: string | null;
   restrictions: Match[] | null;
 };
+type Coverage = { rule_count: number; families: Record<string, number>; last_reviewed: string | null };
 type Result = {
   success: boolean;
   message: string;
   created_at: string;
   destination_country: string;
   origin_country: string | null;
+  coverage: Coverage & { origin_export_rule_count: number | null; data_version: string | null };
   items: Item[];
   match_count: number;
   has_prohibitions: boolean;
@@ -119,6 +121,7 @@ describe("POST /restrict", () => {
         "created_at",
         "destination_country",
         "origin_country",
+        "coverage",
         "items",
         "match_count",
         "has_prohibitions",
@@ -187,6 +190,74 @@ describe("POST /restrict", () => {
       imposing_country_code: "FR",
       confidence: "HIGH",
     });
+  });
+
+  it("says what it holds for the destination, so a clean answer is told apart from thin coverage", async () => {
+    const { api } = await setup();
+    const kr = await check(api, { destination_country: "KR", items: [{ title: "Cotton T-shirt" }] });
+    expect(kr.res.status).toBe(200);
+    expect(kr.body.items[0]!.restrictions).toBeNull();
+    const ownKr = (rules as { imposing_country: string; direction: string }[]).filter(
+      (r) => r.imposing_country === "KR" && r.direction === "IMPORT",
+    ).length;
+    expect(kr.body.coverage).toMatchObject({ rule_count: ownKr, origin_export_rule_count: null });
+    expect(kr.body.coverage.rule_count).toBeGreaterThan(0);
+    expect(kr.body.coverage.last_reviewed).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(kr.body.coverage.families.food_animal).toBeGreaterThan(0);
+    expect(kr.body.coverage.data_version).toEqual(expect.any(String));
+
+    // A member state runs the Union's rules and its own: more than either alone.
+    const de = await check(api, { destination_country: "DE", origin_country: "US", items: [{ title: "x" }] });
+    const eu = (rules as { imposing_country: string; direction: string }[]).filter(
+      (r) => r.imposing_country === "EU" && r.direction === "IMPORT",
+    ).length;
+    expect(de.body.coverage.rule_count).toBeGreaterThan(eu);
+    expect(de.body.coverage.origin_export_rule_count).toBeGreaterThan(0);
+  });
+
+  it("GET /restrict/coverage lists every destination with rules, EU members included; one without rules is absent and refused", async () => {
+    const { api } = await setup();
+    const res = await api("/restrict/coverage");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      success: boolean;
+      as_of: string;
+      data_version: string | null;
+      destinations: (Coverage & { country_code: string })[];
+    };
+    expect(body.success).toBe(true);
+    const codes = body.destinations.map((d) => d.country_code);
+    expect(codes).toEqual([...codes].sort());
+    for (const c of ["US", "GB", "KR", "CH", "NO", "ZA", "TR", "IL", "AR", "SG", "AE", "SA", "NZ", "DE", "SE", "PL"])
+      expect(codes).toContain(c);
+    expect(codes.length).toBeGreaterThanOrEqual(30);
+    expect(codes).not.toContain("ZW");
+    for (const d of body.destinations) {
+      expect(d.rule_count).toBeGreaterThan(0);
+      expect(Object.values(d.families).reduce((a, b) => a + b, 0)).toBe(d.rule_count);
+    }
+    const listed = body.destinations.find((d) => d.country_code === "CH")!;
+    const checked = await check(api, { destination_country: "CH", items: [{ title: "x" }] });
+    expect(checked.body.coverage).toMatchObject({ rule_count: listed.rule_count, last_reviewed: listed.last_reviewed });
+    expect((await api("/restrict", { json: { destination_country: "ZW", items: [{ title: "x" }] } })).status).toBe(403);
+  });
+
+  it("catches an item by its words when its HS code is a plausible but different heading, in the merchant's language", async () => {
+    const { api } = await setup();
+    const { body } = await check(api, {
+      destination_country: "KR",
+      items: [
+        { sku: "jerky", title: "Beef jerky teriyaki", hs_code: "1602.50" },
+        { sku: "ko", title: "육포 선물세트" },
+        { sku: "grater", title: "Cheese grater stainless steel" },
+      ],
+    });
+    const meat = ruleId("Meat and processed meat products", "KR");
+    expect(body.items[0]!.restrictions!.find((m) => m.id === meat)).toMatchObject({ confidence: "MEDIUM" });
+    expect(body.items[1]!.restrictions!.map((m) => m.id)).toContain(meat);
+    expect(body.items[2]!.restrictions).toBeNull();
+    const tr = await check(api, { destination_country: "TR", items: [{ title: "一次性电子烟 5000口" }] });
+    expect(tr.body.items[0]!.restrictions![0]).toMatchObject({ rule_type: "prohibition", requirement: null });
   });
 
   it("403 {success:false, message} when checks are not enabled for the destination; the setting changes that", async () => {
@@ -274,6 +345,7 @@ describe("POST /restrict", () => {
     const narrow = await setup(["classify:read"]);
     for (const [method, path] of [
       ["POST", "/restrict"],
+      ["GET", "/restrict/coverage"],
       ["GET", "/restrict/rules"],
       ["POST", "/restrict/rules"],
       ["DELETE", "/restrict/rules/1"],
@@ -471,7 +543,8 @@ describe("GET /usage-history/restrict", () => {
       sender_country_code: "GB",
       receiver_country_code: "US",
       item_count: 5,
-      match_count: 5,
+      // "ivory" meets two US rules: the African elephant ivory ban and the CITES wildlife rule.
+      match_count: 10,
     });
 
     await run(2); // arrive between calls

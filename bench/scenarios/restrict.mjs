@@ -47,11 +47,37 @@ export function requests() {
   ];
 }
 
-/** Spot-check quality against the running server (bench/restrict-eval.json). */
+/**
+ * Evaluation set (bench/restrict-eval.json) against the running server, 100 items per request grouped by
+ * destination, as test/restrict-eval.test.ts sends it.
+ */
 export async function report({ call }) {
   const { readFileSync } = await import("node:fs");
   const { evaluate, toMarkdown } = await import("../restrict-eval.mjs");
   const evalSet = JSON.parse(readFileSync(new URL("../restrict-eval.json", import.meta.url), "utf8"));
   const rules = JSON.parse(readFileSync(new URL("../../data/restrictions/rules.json", import.meta.url), "utf8"));
-  return toMarkdown(await evaluate(evalSet, rules, call));
+  const answers = new Map();
+  const groups = new Map();
+  for (const c of evalSet.cases) {
+    const key = `${c.destination_country}|${c.origin_country ?? ""}`;
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.length; i += 100) {
+      const chunk = group.slice(i, i + 100);
+      const res = await call("POST", "/admin/api/v1/restrict", {
+        destination_country: chunk[0].destination_country,
+        ...(chunk[0].origin_country ? { origin_country: chunk[0].origin_country } : {}),
+        items: chunk.map((c) => c.item),
+      });
+      if (res.status !== 200) throw new Error(`POST /restrict: ${res.status} ${JSON.stringify(res.json)}`);
+      for (const [k, c] of chunk.entries())
+        answers.set(
+          c,
+          (res.json.items[k].restrictions ?? []).filter((m) => m.source === "platform"),
+        );
+    }
+  }
+  const rows = await evaluate(evalSet, rules, async (c) => answers.get(c) ?? []);
+  return `### Restrict: evaluation set (bench/restrict-eval.json)\n\n${toMarkdown(rows)}`;
 }

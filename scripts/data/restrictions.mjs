@@ -2,15 +2,20 @@
  * Dataset `restrictions`: the curated platform rule set for restricted and prohibited goods
  * (data/restrictions/rules.json, see its SOURCE.md), loaded into `restriction_rules`.
  * The file is small (a few hundred rules), so the fixture is the full set.
+ *
+ * Keyword rules may name shared concepts of data/restrictions/lexicon.json (`@meat`, `@e_cigarette`): they
+ * are expanded here, at load time, into the concept's terms in every language it lists and its exclusions,
+ * so the Worker matches plain phrases and one vocabulary serves every country's rule on the same goods.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expandRules } from "../lib/restrictions-lexicon.mjs";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "restrictions";
-export const version = "2026-11-22.3";
+export const version = "2026-11-24.4";
 export const source =
-  "Curated platform rule set from official public sources (eCFR, OFAC, CBP, EUR-Lex, legislation.gov.uk, national customs and agency pages); one source_url per rule";
+  "Curated platform rule set from official public sources (eCFR, OFAC, CBP, EUR-Lex, legislation.gov.uk, national customs and agency pages); one source_url per rule; shared multilingual vocabulary in lexicon.json";
 export const tables = ["restriction_rules"];
 
 const COLUMNS = [
@@ -23,6 +28,7 @@ const COLUMNS = [
   "exclude_keywords",
   "origin_country",
   "destination_countries",
+  "except_countries",
   "title",
   "summary",
   "agency",
@@ -32,11 +38,25 @@ const COLUMNS = [
   "source_ref",
   "valid_from",
   "valid_to",
+  "family",
+  "reviewed_on",
 ];
 
-/** The rules as stored in the file (also used by the file's validation test). */
+const readJson = (name) => JSON.parse(readFileSync(join(dataDir, "restrictions", name), "utf8"));
+
+/** The rules exactly as stored in the file, concept references unexpanded (for the file's validation test). */
+export function readRawRules() {
+  return readJson("rules.json");
+}
+
+/** The shared vocabulary: `{contexts, concepts}`. */
+export function readLexicon() {
+  return readJson("lexicon.json");
+}
+
+/** The rules as loaded: concept references expanded. */
 export function readRules() {
-  return JSON.parse(readFileSync(join(dataDir, "restrictions", "rules.json"), "utf8"));
+  return expandRules(readRawRules(), readLexicon());
 }
 
 export async function rows() {

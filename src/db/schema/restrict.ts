@@ -6,8 +6,8 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * One curated platform rule. Exactly one matcher drives it: `hs_prefix`, `keywords` (JSON array), or an
- * origin alone; `origin_country` may also narrow an HS or keyword rule to goods of that origin.
+ * One curated platform rule. It matches on `hs_prefix` or `keywords` (JSON array), either one when it has
+ * both, or on an origin alone; `origin_country` may also narrow an HS or keyword rule to goods of that origin.
  * `imposing_country` is an ISO alpha-2 code or `EU` for Union-wide measures (applied to every member state).
  */
 export const restrictionRules = sqliteTable("restriction_rules", {
@@ -23,6 +23,8 @@ export const restrictionRules = sqliteTable("restriction_rules", {
   originCountry: text("origin_country"),
   /** JSON array of destinations an EXPORT rule is limited to (e.g. exports to RU and BY); null = any. */
   destinationCountries: text("destination_countries"),
+  /** JSON array of member states where a Union rule does not apply (e.g. snus in Sweden); null = none. */
+  exceptCountries: text("except_countries"),
   title: text("title").notNull(),
   summary: text("summary").notNull(),
   agency: text("agency"),
@@ -32,6 +34,10 @@ export const restrictionRules = sqliteTable("restriction_rules", {
   sourceRef: text("source_ref").notNull(),
   validFrom: text("valid_from"),
   validTo: text("valid_to"),
+  /** Kind of goods (food_animal, weapons, tobacco, …), for coverage reporting. */
+  family: text("family"),
+  /** ISO date the rule was last checked against its source. */
+  reviewedOn: text("reviewed_on"),
 });
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkItem, compileRules, importCountries, jurisdictions, type Rule } from "./engine";
+import { checkItem, compileRules, coverageByDestination, importCountries, jurisdictions, type Rule } from "./engine";
 import { singular, tokens } from "./text";
 
 const base: Omit<Rule, "id" | "imposingCountry" | "direction"> = {
@@ -62,6 +62,16 @@ describe("text normalization", () => {
     ["E-Cigarettes", ["e", "cigarette"]],
     ["glasses boxes", ["glass", "box"]],
     ["bus gas guns", ["bus", "gas", "gun"]],
+    ["cigarrillos electrónicos", ["cigarrillo", "electronico"]],
+    ["Einweg-E-Zigarette", ["einweg", "e", "zigarette"]],
+    ["一次性电子烟", ["一", "次", "性", "电", "子", "烟"]],
+    ["電子タバコ", ["電", "子", "タ", "バ", "コ"]],
+    ["전자담배를", ["전", "자", "담", "배", "를"]],
+    ["iqos电子烟", ["iqo", "电", "子", "烟"]],
+    ["السجائر الإلكترونية", ["سجائر", "الكترونيه"]],
+    ["سجائر إلكترونية", ["سجائر", "الكترونيه"]],
+    ["Электронная СИГАРЕТА", ["электронная", "сигарета"]],
+    ["Isıtılmış tütün", ["isitilmis", "tutun"]],
   ])("%s → %j", (input, expected) => expect(tokens(input)).toEqual(expected));
   it.each([
     ["is", "is"],
@@ -101,6 +111,70 @@ describe("keyword rules", () => {
     [{ brand: "Batterybox" }, []],
     [{ category: "E-Cigarettes" }, ["restriction_9:MEDIUM"]],
   ])("%j", (item, expected) => expect(ids(item)).toEqual(expected));
+});
+
+describe("rules with an HS prefix and keywords", () => {
+  const both = compileRules([
+    rule("restriction_30", {
+      hsPrefix: "02",
+      keywords: ["jerky", "sausage", "肉干", "육포"],
+      excludeKeywords: ["* grater", "* thermometer", "toy *", "plant based *", "sausage dog"],
+    }),
+  ]);
+  const got = (item: Parameters<typeof checkItem>[2]) =>
+    checkItem([both], q, item).map((m) => `${m.id}:${m.confidence}`);
+  it.each([
+    [{ hs_code: "0210.20" }, ["restriction_30:HIGH"]],
+    [{ title: "Beef jerky", hs_code: "1602.50" }, ["restriction_30:MEDIUM"]],
+    [{ title: "Beef jerky", hs_code: "0210.20" }, ["restriction_30:HIGH"]],
+    [{ title: "牛肉干 香辣" }, ["restriction_30:MEDIUM"]],
+    [{ title: "수제 육포 세트" }, ["restriction_30:MEDIUM"]],
+    [{ title: "Sausage thermometer" }, []],
+    [{ title: "Toy sausage" }, []],
+    [{ title: "Toy wooden sausage" }, []],
+    [{ title: "Plant based sausage" }, []],
+    [{ title: "Plant sausage" }, ["restriction_30:MEDIUM"]],
+    [{ title: "Sausage dog plush" }, []],
+    [{ title: "Jerky sausage thermometer" }, []],
+    [{ title: "Sausage and jerky" }, ["restriction_30:MEDIUM"]],
+    [{ title: "Toy", description: "sausage" }, ["restriction_30:MEDIUM"]],
+    [{ title: "Toy sausage and a real sausage" }, ["restriction_30:MEDIUM"]],
+  ])("%j", (item, expected) => expect(got(item)).toEqual(expected));
+});
+
+describe("coverage", () => {
+  const set: Rule[] = [
+    rule("restriction_40", { imposingCountry: "EU", hsPrefix: "02", family: "food_animal", reviewedOn: "2026-11-01" }),
+    rule("restriction_41", { imposingCountry: "DE", hsPrefix: "93", family: "weapons", reviewedOn: "2026-11-24" }),
+    rule("restriction_42", { imposingCountry: "KR", keywords: ["x"], family: "obscene", reviewedOn: "2026-10-01" }),
+    rule("restriction_43", { imposingCountry: "KR", keywords: ["y"], family: "obscene", validTo: "2025-12-31" }),
+    rule("restriction_44", { imposingCountry: "KR", direction: "EXPORT", hsPrefix: "85", family: "export_controls" }),
+  ];
+  it("leaves out a Union rule in the member states it excepts, in checks and in coverage", () => {
+    const snus = compileRules([
+      rule("restriction_50", { imposingCountry: "EU", keywords: ["snus"], exceptCountries: ["SE"], family: "tobacco" }),
+    ]);
+    const at = (destination: string) => checkItem([snus], { ...q, destination }, { title: "Snus portion" }).length;
+    expect([at("SE"), at("FI"), at("DE")]).toEqual([0, 1, 1]);
+    const c = coverageByDestination(
+      [rule("restriction_50", { imposingCountry: "EU", keywords: ["snus"], exceptCountries: ["SE"] })],
+      "2026-11-24",
+    );
+    expect([c.get("SE")?.rule_count, c.get("FI")?.rule_count]).toEqual([0, 1]);
+  });
+
+  it("counts a member state's own and the Union's import rules in force, by family, with the latest review", () => {
+    const c = coverageByDestination(set, "2026-11-24");
+    expect(c.get("DE")).toEqual({
+      rule_count: 2,
+      families: { food_animal: 1, weapons: 1 },
+      last_reviewed: "2026-11-24",
+    });
+    expect(c.get("FR")).toEqual({ rule_count: 1, families: { food_animal: 1 }, last_reviewed: "2026-11-01" });
+    expect(c.get("KR")).toEqual({ rule_count: 1, families: { obscene: 1 }, last_reviewed: "2026-10-01" });
+    expect(c.has("US")).toBe(false);
+    expect(coverageByDestination(set, "2025-06-01").get("KR")?.rule_count).toBe(2);
+  });
 });
 
 describe("origin rules", () => {

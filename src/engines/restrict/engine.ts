@@ -7,7 +7,13 @@
  *  - HS prefix rule: the item's code starts with the rule's prefix → HIGH; the item's code is shallower than
  *    the prefix and the prefix starts with it (the rule may apply, depending on the full code) → MEDIUM.
  *  - keyword rule: a keyword or phrase occurs as whole words in title, description, materials, category or
- *    brand after normalization → MEDIUM. Phrases never span two fields.
+ *    brand after normalization → MEDIUM. Phrases never span two fields. A rule may carry both an HS prefix
+ *    and keywords: either matches, so an item sent under a plausible but different heading is still caught
+ *    by its words.
+ *  - exclusions keep everyday goods clean: an exclusion phrase cancels a keyword occurrence it covers
+ *    ("ivory coloured"), and the patterns `word *` and `* word` cancel an occurrence preceded or followed by
+ *    that word: a modifier that makes it something else ("artificial plant", "toy gun") or a compound head
+ *    noun that makes the keyword a mere qualifier ("cheese grater", "cigar box", "meat thermometer").
  *  - origin rule (an origin and no other matcher): the item's country_of_origin is that origin → HIGH. An
  *    origin on an HS or keyword rule narrows it to goods of that origin.
  * A rule applies while `valid_from <= as_of` and `as_of <= valid_to` (both optional, inclusive dates).
@@ -30,11 +36,16 @@ export interface Rule {
   ruleType: RuleType;
   hsPrefix: string | null;
   keywords: string[] | null;
-  /** Phrases that, where they cover a keyword occurrence, stop it counting ("ivory coloured", "faux ivory"). */
+  /**
+   * Phrases that, where they cover a keyword occurrence, stop it counting ("ivory coloured", "faux ivory");
+   * `word *` / `* word` cancel an occurrence right after / right before `word`.
+   */
   excludeKeywords?: string[] | null;
   originCountry: string | null;
   /** EXPORT rules limited to these destinations; null = any destination. */
   destinationCountries: string[] | null;
+  /** Member states where a Union rule does not apply (a derogation, e.g. snus in Sweden); null = none. */
+  exceptCountries?: string[] | null;
   title: string;
   summary: string;
   agency: string | null;
@@ -44,6 +55,10 @@ export interface Rule {
   sourceRef: string | null;
   validFrom: string | null;
   validTo: string | null;
+  /** The kind of goods (food_animal, weapons, …) for coverage reporting; null for organization rules. */
+  family?: string | null;
+  /** ISO date this rule was last checked against its source. */
+  reviewedOn?: string | null;
 }
 
 export interface ItemInput {
@@ -98,8 +113,19 @@ interface Bucket {
   origin: Map<string, Rule[]>;
 }
 
+/**
+ * Word sequences that cancel a rule's keyword occurrence when they stand right before / right after it,
+ * keyed by the word next to the occurrence so the check is one map lookup in the common case.
+ */
+interface Context {
+  before: Map<string, string[][]>;
+  after: Map<string, string[][]>;
+}
+
 export interface RuleIndex {
   buckets: Map<string, Bucket>;
+  /** Rules with `word *` / `* word` exclusions. */
+  context: Map<Rule, Context>;
   ruleCount: number;
 }
 
@@ -115,6 +141,16 @@ const bucketKey = (direction: Direction, jurisdiction: string) => `${direction}:
 /** Compiles rules into per-jurisdiction indexes. Pure; callers cache the result per data version. */
 export function compileRules(rules: readonly Rule[]): RuleIndex {
   const buckets = new Map<string, Bucket>();
+  const context = new Map<Rule, Context>();
+  // Shared vocabularies repeat the same phrases across many rules: normalize each once.
+  const seen = new Map<string, string[]>();
+  const tokensOf = (phrase: string) => {
+    const known = seen.get(phrase);
+    if (known) return known;
+    const fresh = tokens(phrase);
+    seen.set(phrase, fresh);
+    return fresh;
+  };
   for (const rule of rules) {
     const key = bucketKey(rule.direction, rule.imposingCountry);
     let b = buckets.get(key);
@@ -126,24 +162,36 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
       push(b.prefix, rule.hsPrefix, rule);
       for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++)
         push(b.deeper, rule.hsPrefix.slice(0, len), rule);
-    } else if (rule.keywords?.length) {
+    }
+    if (rule.keywords?.length) {
       for (const keyword of rule.keywords) {
-        const node = insertPhrase(b.keywords, keyword);
+        const node = insertPhrase(b.keywords, tokensOf(keyword));
         if (node && !node.rules.includes(rule)) node.rules.push(rule);
       }
       for (const phrase of rule.excludeKeywords ?? []) {
-        const node = insertPhrase(b.keywords, phrase);
+        const side = phrase.startsWith("* ") ? "after" : phrase.endsWith(" *") ? "before" : null;
+        if (side) {
+          const seq = tokensOf(phrase);
+          const next = side === "after" ? seq[0] : seq[seq.length - 1];
+          if (next === undefined) continue;
+          let c = context.get(rule);
+          if (!c) {
+            c = { before: new Map(), after: new Map() };
+            context.set(rule, c);
+          }
+          push(c[side], next, seq);
+          continue;
+        }
+        const node = insertPhrase(b.keywords, tokensOf(phrase));
         if (node && !node.excludes.includes(rule)) node.excludes.push(rule);
       }
-    } else if (rule.originCountry) {
-      push(b.origin, rule.originCountry, rule);
     }
+    if (!rule.hsPrefix && !rule.keywords?.length && rule.originCountry) push(b.origin, rule.originCountry, rule);
   }
-  return { buckets, ruleCount: rules.length };
+  return { buckets, context, ruleCount: rules.length };
 }
 
-function insertPhrase(root: TrieNode, phrase: string): TrieNode | null {
-  const words = tokens(phrase);
+function insertPhrase(root: TrieNode, words: readonly string[]): TrieNode | null {
   if (!words.length) return null;
   let node = root;
   for (const w of words) {
@@ -161,7 +209,7 @@ function insertPhrase(root: TrieNode, phrase: string): TrieNode | null {
  * Keyword rules that match `words`: every phrase occurrence found by walking the trie from each position,
  * minus occurrences covered by one of the same rule's exclusion phrases.
  */
-function keywordMatches(root: TrieNode, words: readonly string[]): Set<Rule> {
+function keywordMatches(root: TrieNode, words: readonly string[], context: Map<Rule, Context>): Set<Rule> {
   const hits: { rule: Rule; start: number; end: number }[] = [];
   let excluded: { rule: Rule; start: number; end: number }[] | undefined;
   for (const [i, first] of words.entries()) {
@@ -181,9 +229,42 @@ function keywordMatches(root: TrieNode, words: readonly string[]): Set<Rule> {
   for (const h of hits) {
     if (out.has(h.rule)) continue;
     const covered = excluded?.some((x) => x.rule === h.rule && x.start <= h.start && x.end >= h.end);
-    if (!covered) out.add(h.rule);
+    if (covered) continue;
+    const c = context.size ? context.get(h.rule) : undefined;
+    if (c && (cancelledBefore(c, words, h.start) || cancelledAfter(c, words, h.end))) continue;
+    out.add(h.rule);
   }
   return out;
+}
+
+/** Whether `seq` stands in `words` from `at` on (never across a field separator: it is never in a pattern). */
+const standsAt = (words: readonly string[], seq: readonly string[], at: number) =>
+  at >= 0 && seq.every((w, k) => words[at + k] === w);
+
+/**
+ * A modifier cancels the noun phrase it opens, so it may stand right before the keyword or one word earlier
+ * ("artificial succulent plants"); the field separator stops the look-back at the start of a field.
+ */
+function cancelledBefore(c: Context, words: readonly string[], start: number): boolean {
+  for (const end of [start - 1, start - 2]) {
+    const w = words[end];
+    if (w === undefined || w === "\u0000") return false;
+    for (const seq of c.before.get(w) ?? []) if (standsAt(words, seq, end - seq.length + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * A compound head right after the keyword, or one word later, cancels it: the last noun of an English
+ * compound names the thing ("cheese grater", "beef jerky seasoning", "wine bottle opener").
+ */
+function cancelledAfter(c: Context, words: readonly string[], end: number): boolean {
+  for (const at of [end, end + 1]) {
+    const w = words[at];
+    if (w === undefined || w === "\u0000") return false;
+    for (const seq of c.after.get(w) ?? []) if (standsAt(words, seq, at)) return true;
+  }
+  return false;
 }
 
 /** The jurisdictions whose rules a country applies: itself, and the Union for EU member states. */
@@ -199,6 +280,41 @@ export function importCountries(index: RuleIndex): Set<string> {
     const j = key.slice("IMPORT:".length);
     if (j === "EU") for (const m of EU_MEMBERS) out.add(m);
     else out.add(j);
+  }
+  return out;
+}
+
+export interface Coverage {
+  /** Import rules the destination's checks run (its own and, for EU members, the Union's). */
+  rule_count: number;
+  /** Of those, rules by kind of goods. */
+  families: Record<string, number>;
+  /** The most recent date any of those rules was checked against its source. */
+  last_reviewed: string | null;
+}
+
+/**
+ * Coverage per importing destination, EU rules counted for every member state. Rules in force `asOf`
+ * only, so a lapsed rule never makes a destination look covered.
+ */
+export function coverageByDestination(rules: readonly Rule[], asOf: string): Map<string, Coverage> {
+  const own = new Map<string, Rule[]>();
+  for (const r of rules) if (r.direction === "IMPORT" && inForce(r, asOf)) push(own, r.imposingCountry, r);
+  const out = new Map<string, Coverage>();
+  const countries = new Set([...own.keys()].filter((c) => c !== "EU"));
+  if (own.has("EU")) for (const m of EU_MEMBERS) countries.add(m);
+  for (const country of countries) {
+    const applied = jurisdictions(country)
+      .flatMap((j) => own.get(j) ?? [])
+      .filter((r) => !r.exceptCountries?.includes(country));
+    const families: Record<string, number> = {};
+    let last: string | null = null;
+    for (const r of applied) {
+      const f = r.family ?? "other";
+      families[f] = (families[f] ?? 0) + 1;
+      if (r.reviewedOn && (!last || r.reviewedOn > last)) last = r.reviewedOn;
+    }
+    out.set(country, { rule_count: applied.length, families, last_reviewed: last });
   }
   return out;
 }
@@ -223,6 +339,7 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
     if (!inForce(rule, query.asOf)) return;
     if (rule.originCountry && rule.originCountry !== itemOrigin) return;
     if (rule.destinationCountries && !rule.destinationCountries.includes(query.destination)) return;
+    if (rule.exceptCountries?.includes(country)) return;
     const prev = found.get(rule);
     if (!prev || (prev.confidence === "MEDIUM" && confidence === "HIGH")) found.set(rule, { confidence, country });
   };
@@ -245,7 +362,7 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
         }
         if (b.keywords.next.size) {
           words ??= itemWords(item);
-          for (const r of keywordMatches(b.keywords, words)) consider(r, "MEDIUM", country);
+          for (const r of keywordMatches(b.keywords, words, index.context)) consider(r, "MEDIUM", country);
         }
         if (itemOrigin) {
           const rules = b.origin.get(itemOrigin);

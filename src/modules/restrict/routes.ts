@@ -1,6 +1,7 @@
 /**
  * Restricted and prohibited goods:
  *   POST   {api}/restrict               check items (scope restrict:read; 403 when the destination is not enabled)
+ *   GET    {api}/restrict/coverage      rule count and last review per destination the platform rules answer for
  *   GET    {api}/restrict/rules         the organization's custom rules, newest first
  *   POST   {api}/restrict/rules         create a custom rule
  *   DELETE {api}/restrict/rules/{id}    delete one (404 outside the caller's organization)
@@ -23,6 +24,7 @@ import { IntIdParam, intId } from "../../http/schemas";
 import { unpinned } from "../../middleware/auth";
 import { usageHistoryRoutes } from "../usage/routes";
 import {
+  CoverageListing,
   CreateRuleBody,
   HistoryRow,
   NotEnabledSchema,
@@ -30,7 +32,7 @@ import {
   RestrictRequest,
   RestrictResponse,
 } from "./schemas";
-import { createOrgRule, deleteOrgRule, listOrgRules, orgRuleToWire, runCheck } from "./service";
+import { createOrgRule, deleteOrgRule, listCoverage, listOrgRules, orgRuleToWire, runCheck } from "./service";
 
 const tags = ["Restrict"];
 
@@ -41,7 +43,8 @@ const check = createRoute({
   summary: "Check items against import, export, origin and organization rules",
   description:
     "Import rules of the destination, export rules of `origin_country` when given, origin-scoped rules via each item's `country_of_origin`, and the organization's custom rules. " +
-    "HS prefix matches are HIGH (item code under the rule's prefix) or MEDIUM (item code shallower than the prefix); keyword matches (whole words after normalization) are MEDIUM; origin rules HIGH.",
+    "HS prefix matches are HIGH (item code under the rule's prefix) or MEDIUM (item code shallower than the prefix); keyword matches (whole words after normalization, any script) are MEDIUM; origin rules HIGH. " +
+    "A platform rule with both an HS prefix and keywords matches on either. `coverage` says how many platform rules the destination runs and when they were last reviewed.",
   ...scopedCompute("restrict:read"),
   request: { body: jsonBody(RestrictRequest) },
   responses: {
@@ -49,6 +52,17 @@ const check = createRoute({
     ...errorResponses,
     403: json(NotEnabledSchema, "Missing scope, or checks not enabled for the destination"),
   },
+});
+
+const coverage = createRoute({
+  method: "get",
+  path: "/restrict/coverage",
+  tags,
+  summary: "Destinations the platform rules answer for, with rule counts and last review",
+  description:
+    "Every destination with platform import rules in force (EU member states count the Union's rules). A destination not listed has no rules: checks for it answer 403 unless the workspace enables it.",
+  ...scoped("restrict:read"),
+  responses: { 200: json(CoverageListing, "Coverage per destination"), ...errorResponses },
 });
 
 const listRules = createRoute({
@@ -121,11 +135,29 @@ export const restrictRoutes = newWorkspaceRouter()
         created_at: r.createdAt,
         destination_country: r.destination,
         origin_country: r.origin,
+        coverage: {
+          ...r.coverage.destination,
+          origin_export_rule_count: r.coverage.originExportRuleCount,
+          data_version: r.coverage.dataVersion,
+        },
         items: r.items,
         match_count: r.matchCount,
         has_prohibitions: r.hasProhibitions,
         has_restrictions: r.hasRestrictions,
         duration_ms: r.durationMs,
+      },
+      200,
+    );
+  })
+  .openapi(coverage, async (c) => {
+    const r = await listCoverage({ ctx: c.get("ctx"), input: {} });
+    return c.json(
+      {
+        success: true as const,
+        message: "",
+        as_of: r.asOf,
+        data_version: r.dataSource?.version ?? null,
+        destinations: r.destinations.map((d) => ({ country_code: d.country, ...d.coverage })),
       },
       200,
     );

@@ -67,6 +67,44 @@ const RestrictionMatch = z
   })
   .openapi("RestrictionMatch");
 
+const CoverageFields = {
+  rule_count: z.number().int().openapi({
+    description: "Platform import rules the destination's checks run (its own and, for EU members, the Union's)",
+    example: 86,
+  }),
+  families: z.record(z.string(), z.number().int()).openapi({
+    description: "Those rules by kind of goods",
+    example: { food_animal: 6, weapons: 3, tobacco: 3 },
+  }),
+  last_reviewed: IsoDate.nullable().openapi({
+    description: "Latest date any of those rules was checked against its source",
+    example: "2026-11-24",
+  }),
+};
+
+const CheckCoverage = z
+  .object({
+    ...CoverageFields,
+    origin_export_rule_count: z.number().int().nullable().openapi({
+      description: "Platform export rules of origin_country in force; null without an origin",
+    }),
+    data_version: z.string().nullable().openapi({ example: "2026-11-24.1" }),
+  })
+  .openapi("RestrictCoverage", {
+    description:
+      "What the platform rule set holds for this check, so a clean answer can be told apart from thin coverage",
+  });
+
+export const CoverageListing = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    as_of: IsoDate,
+    data_version: z.string().nullable(),
+    destinations: z.array(z.object({ country_code: z.string().openapi({ example: "KR" }), ...CoverageFields })),
+  })
+  .openapi("RestrictCoverageListing");
+
 export const RestrictResponse = z
   .object({
     success: z.literal(true),
@@ -74,6 +112,7 @@ export const RestrictResponse = z
     created_at: z.string(),
     destination_country: z.string(),
     origin_country: z.string().nullable(),
+    coverage: CheckCoverage,
     items: z.array(
       z.object({
         sku: z.string().nullable(),

@@ -15,8 +15,10 @@ import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
 import {
+  type Coverage,
   checkItem,
   compileRules,
+  coverageByDestination,
   importCountries,
   type Match,
   type Rule,
@@ -24,6 +26,7 @@ import {
 } from "../../engines/restrict/engine";
 import { type Clock, isoAt } from "../../lib/clock";
 import { forbidden, notFound, unprocessable } from "../../lib/errors";
+import { EU_MEMBERS } from "../../lib/iso";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { SettingsDocument } from "../settings/registry";
 import { cachedSettings, SETTINGS_TTL_MS } from "../settings/service";
@@ -37,8 +40,12 @@ type OrgRow = typeof orgRestrictionRules.$inferSelect;
 
 interface Platform {
   index: RuleIndex;
+  /** Every platform rule, for coverage (resolved per request date, so a lapsed rule stops counting). */
+  rules: Rule[];
   importCountries: Set<string>;
   dataSource: DataSource | null;
+  /** Coverage per destination as of `coverageAsOf`, recomputed when the date moves on. */
+  coverage?: { asOf: string; byDestination: Map<string, Coverage> };
 }
 
 const CACHE_TTL_MS = SETTINGS_TTL_MS;
@@ -79,8 +86,11 @@ const platformRule = (r: PlatformRow): Rule => ({
   source: "platform",
   excludeKeywords: parseList(r.excludeKeywords),
   destinationCountries: parseList(r.destinationCountries),
+  exceptCountries: parseList(r.exceptCountries),
   agency: r.agency,
   agencyFlag: r.agencyFlag,
+  family: r.family,
+  reviewedOn: r.reviewedOn,
 });
 
 const orgRule = (r: OrgRow): Rule => ({
@@ -118,10 +128,19 @@ interface CheckedItem {
   restrictions: Match[] | null;
 }
 
+/** What the platform rule set holds for a check: the destination's import rules and the origin's export rules. */
+interface CheckCoverage {
+  destination: Coverage;
+  /** Export rules of the origin country in force; null when no origin was given. */
+  originExportRuleCount: number | null;
+  dataVersion: string | null;
+}
+
 export interface CheckResult {
   createdAt: string;
   destination: string;
   origin: string | null;
+  coverage: CheckCoverage;
   items: CheckedItem[];
   matchCount: number;
   hasProhibitions: boolean;
@@ -153,6 +172,7 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
 
   const indexes = org.index ? [platform.index, org.index] : [platform.index];
   const asOf = isoAt(clock.now()).slice(0, 10);
+  const coverage = checkCoverage(platform, destination, origin, asOf);
   let matchCount = 0;
   let hasProhibitions = false;
   let hasRestrictions = false;
@@ -192,12 +212,59 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
     createdAt: usage.createdAt,
     destination,
     origin,
+    coverage,
     items,
     matchCount,
     hasProhibitions,
     hasRestrictions,
     durationMs: usage.durationMs ?? 0,
   };
+}
+
+const NO_RULES: Coverage = { rule_count: 0, families: {}, last_reviewed: null };
+
+function coverageAt(platform: Platform, asOf: string): Map<string, Coverage> {
+  if (platform.coverage?.asOf !== asOf)
+    platform.coverage = { asOf, byDestination: coverageByDestination(platform.rules, asOf) };
+  return platform.coverage.byDestination;
+}
+
+function checkCoverage(platform: Platform, destination: string, origin: string | null, asOf: string): CheckCoverage {
+  const originExportRuleCount =
+    origin === null
+      ? null
+      : platform.rules.filter(
+          (r) =>
+            r.direction === "EXPORT" &&
+            (r.imposingCountry === origin || (r.imposingCountry === "EU" && EU_MEMBERS.has(origin))) &&
+            (!r.validFrom || r.validFrom <= asOf) &&
+            (!r.validTo || asOf <= r.validTo),
+        ).length;
+  return {
+    destination: coverageAt(platform, asOf).get(destination) ?? NO_RULES,
+    originExportRuleCount,
+    dataVersion: platform.dataSource?.version ?? null,
+  };
+}
+
+export interface CoverageListing {
+  asOf: string;
+  dataSource: DataSource | null;
+  /** Every destination the platform rules answer for, by country code. */
+  destinations: { country: string; coverage: Coverage }[];
+}
+
+/**
+ * Coverage of every destination with platform import rules in force today (EU rules counted for each member
+ * state). A destination absent here has no rules and is refused by the check unless the workspace enables it.
+ */
+export async function listCoverage({ ctx }: Call<Record<string, never>>): Promise<CoverageListing> {
+  const platform = await platformIndex(ctx.db, ctx.deps.clock);
+  const asOf = isoAt(ctx.deps.clock.now()).slice(0, 10);
+  const destinations = [...coverageAt(platform, asOf)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([country, coverage]) => ({ country, coverage }));
+  return { asOf, dataSource: platform.dataSource, destinations };
 }
 
 /**
@@ -220,8 +287,9 @@ async function platformIndex(db: Db, clock: Clock): Promise<Platform> {
   const { key, dataSource } = current;
   return platformCache.get(key, async () => {
     const rows = key ? await db.select().from(restrictionRules) : [];
-    const index = compileRules(rows.map(platformRule));
-    return { index, importCountries: importCountries(index), dataSource };
+    const rules = rows.map(platformRule);
+    const index = compileRules(rules);
+    return { index, rules, importCountries: importCountries(index), dataSource };
   });
 }
 
