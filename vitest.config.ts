@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { datasetStatements, loadDatasetModules } from "./scripts/data/lib.mjs";
+import { docsAssets } from "./scripts/docs-assets.mjs";
 
 /**
  * Reference data for the tests, as SQL statements per dataset (full and fixture slice), handed to the Worker
@@ -16,6 +17,8 @@ async function testData(): Promise<Record<string, string[]>> {
 }
 
 export default defineConfig(async () => {
+  // wrangler.jsonc names public/ as the static assets directory: it must exist before the Worker starts.
+  docsAssets();
   const migrations = await readD1Migrations("./migrations");
   const data = await testData();
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
-import { call } from "./helpers";
+import { VIEWER_PATH } from "../src/http/docs";
+import { call, setup } from "./helpers";
 
 describe("API reference", () => {
   it("serves an OpenAPI 3.1 document generated from the route schemas", async () => {
@@ -43,4 +44,70 @@ describe("API reference", () => {
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     expect(await res.text()).toContain("/openapi.json");
   });
+});
+
+describe("docs that work anywhere", () => {
+  it("/docs loads its viewer from this origin, pinned, and fetches no web fonts", async () => {
+    const html = await (await call("/docs")).text();
+    expect(html).toContain(`<script src="${VIEWER_PATH}"`);
+    expect(VIEWER_PATH).toMatch(/^\/docs\/scalar-\d+\.\d+\.\d+\.js$/);
+    // No script, stylesheet or font from another host.
+    expect(html).not.toMatch(/(src|href)="https?:\/\//);
+    expect(html).toContain('"withDefaultFonts": false');
+  });
+
+  it("names a workspace server with a variable, and the bare host for platform paths, from the request's host", async () => {
+    const doc = (await (await call("/openapi.json", { host: "localhost:8787" })).json()) as {
+      servers: { url: string; variables: Record<string, { default: string }> }[];
+      paths: Record<string, { servers?: { url: string }[] }>;
+    };
+    expect(doc.servers[0]).toMatchObject({
+      url: "http://{workspace}.localhost:8787",
+      variables: { workspace: { default: "demo" } },
+    });
+    expect(doc.paths["/platform/v1/workspaces"]!.servers).toEqual([
+      expect.objectContaining({ url: "http://localhost:8787" }),
+    ]);
+    expect(doc.paths["/admin/api/v1/me"]!.servers).toBeUndefined();
+  });
+
+  it("answers a preflight from the docs origin, before any auth, and allows the headers Try it sends", async () => {
+    const res = await call("/admin/api/v1/consignments", {
+      method: "OPTIONS",
+      host: "demo.localhost:8787",
+      headers: {
+        origin: "http://localhost:8787",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, idempotency-key",
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:8787");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+    expect(res.headers.get("access-control-allow-methods")).toContain("POST");
+  });
+
+  it("exposes the response headers to the docs origin on real requests", async () => {
+    const { ws, token } = await setup();
+    const res = await call("/admin/api/v1/me", { host: ws.host, token, headers: { origin: "http://localhost" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost");
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-Request-Id");
+  });
+
+  it.each([["https://evil.example"], ["http://demo.localhost:8787"], ["http://localhost:9999"], ["null"]])(
+    "gives no CORS to any other origin (%s)",
+    async (origin) => {
+      const pre = await call("/admin/api/v1/consignments", {
+        method: "OPTIONS",
+        host: "demo.localhost:8787",
+        headers: { origin, "access-control-request-method": "POST" },
+      });
+      expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+      expect(pre.status).not.toBe(204);
+      const { ws, token } = await setup();
+      const res = await call("/admin/api/v1/me", { host: ws.host, token, headers: { origin } });
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    },
+  );
 });
