@@ -6,6 +6,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import worker from "../src/index";
 import { SCOPES } from "../src/lib/scopes";
+import { checkResponse } from "./contract";
 
 const BASE = "localhost";
 export const ADMIN_TOKEN = "test-platform-admin-token";
@@ -38,6 +39,8 @@ export async function call(path: string, opts: CallOptions = {}): Promise<Respon
   const ctx = createExecutionContext();
   const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
   await waitOnExecutionContext(ctx);
+  // The answer must be what /openapi.json documents for this operation and status (test/contract.ts).
+  await checkResponse(request.method, request.url, res);
   return res;
 }
 

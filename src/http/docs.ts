@@ -18,6 +18,7 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import scalarPackage from "../../node_modules/@scalar/api-reference/package.json";
 import type { AppEnv } from "../env";
+import { completeContract, type OpenApiDoc } from "./contract";
 
 /** Where scripts/docs-assets.mjs puts the viewer; versioned, so a browser never mixes two versions. */
 export const VIEWER_PATH = `/docs/scalar-${scalarPackage.version}.js`;
@@ -42,8 +43,6 @@ function bareHost(c: Context<AppEnv>): string {
   return port ? `${bare}:${port}` : bare;
 }
 
-type Doc = { paths?: Record<string, Record<string, unknown>>; servers?: unknown[] };
-
 export function mountDocs(app: OpenAPIHono<AppEnv>): void {
   app.get("/openapi.json", (c) => {
     const { scheme } = hostOf(c);
@@ -58,7 +57,8 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
           variables: { workspace: { default: "demo", description: "The workspace slug" } },
         },
       ],
-    }) as Doc;
+    }) as unknown as OpenApiDoc;
+    completeContract(doc);
     // The platform API lives on the bare host; its paths say so, so tools send them there.
     const platform = [{ url: `${scheme}://${bare}`, description: "The platform API (bare host)" }];
     const paths = doc.paths ?? {};

@@ -83,6 +83,9 @@ export const ErrorSchema = z
     request_id: z.string(),
     errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   })
+  // Some errors add details of their own beside the envelope (`received` for a 415, `limit_bytes` for a 413,
+  // `original_request_id` for an idempotency conflict): documented with each error, allowed here.
+  .catchall(z.unknown())
   .openapi("Error");
 
 export const RateLimitedSchema = z

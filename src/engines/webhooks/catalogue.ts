@@ -6,13 +6,85 @@
 export interface EventTypeInfo {
   type: string;
   description: string;
+  /** JSON Schema of the envelope's `data` for this type (the OpenAPI document's `webhooks` section). */
+  data: Record<string, unknown>;
 }
 
+const str = { type: "string" };
+const nullableStr = { type: ["string", "null"] };
+/** Amounts in event data are exact decimal strings, as in the resources they summarise. */
+const amount = { type: "string", pattern: "^-?[0-9]+(\\.[0-9]+)?$" };
+const consignmentRef = {
+  consignment_id: { ...str, description: "The consignment's id (`con_…`)" },
+  shipment_ref: str,
+  external_code: nullableStr,
+};
+
 export const EVENT_TYPES: readonly EventTypeInfo[] = [
-  { type: "consignment.created", description: "A consignment was created (spec)." },
-  { type: "consignment.pre_alert", description: "A flow sent a pre-alert for a consignment." },
-  { type: "duties.calculated", description: "A consignment duty assessment run completed (spec)." },
-  { type: "webhook.test", description: "A test event sent from POST /settings/webhooks/{id}/test." },
+  {
+    type: "consignment.created",
+    description: "A consignment was created (spec).",
+    data: {
+      type: "object",
+      required: ["consignment_id", "shipment_ref", "external_code", "customer_id", "status"],
+      properties: {
+        ...consignmentRef,
+        customer_id: { type: ["integer", "null"] },
+        status: { ...str, const: "created" },
+      },
+    },
+  },
+  {
+    type: "consignment.pre_alert",
+    description: "A flow sent a pre-alert for a consignment.",
+    data: {
+      type: "object",
+      required: ["consignment_id", "shipment_ref", "external_code", "pre_alert_id", "recipient", "pre_alert"],
+      properties: {
+        ...consignmentRef,
+        pre_alert_id: { ...str, description: "`pal_…`" },
+        recipient: str,
+        pre_alert: {
+          type: "object",
+          description: "The consignment as sent to the recipient: parties, parcels, items and values",
+        },
+      },
+    },
+  },
+  {
+    type: "duties.calculated",
+    description: "A consignment duty assessment run completed (spec).",
+    data: {
+      type: "object",
+      required: [
+        "consignment_id",
+        "shipment_ref",
+        "external_code",
+        "assessment_id",
+        "destination_country",
+        "total_duty",
+        "total_tax",
+        "currency",
+      ],
+      properties: {
+        ...consignmentRef,
+        assessment_id: { ...str, description: "`asm_…`" },
+        destination_country: str,
+        total_duty: amount,
+        total_tax: amount,
+        currency: str,
+      },
+    },
+  },
+  {
+    type: "webhook.test",
+    description: "A test event sent from POST /settings/webhooks/{id}/test.",
+    data: {
+      type: "object",
+      required: ["webhook_id", "message", "request_id"],
+      properties: { webhook_id: str, message: str, request_id: str },
+    },
+  },
 ];
 
 /**

@@ -120,7 +120,7 @@ export async function provisionClient({
       .limit(1);
     if (!found.length)
       throw unprocessable(`Unknown customer_id ${customerId}`, {
-        errors: [`customer_id: no customer ${customerId} in this workspace`],
+        errors: [{ field: "customer_id", message: `no customer ${customerId} in this workspace` }],
       });
   }
   const now = isoAt(ctx.deps.clock.now());

@@ -41,8 +41,8 @@ import { calculateMultiple, calculateOne, stacking, stackingBulk } from "./servi
 const tags = ["Calculate"];
 const ruleViolation = {
   400: json(
-    RuleErrors,
-    "A workspace country rule refused the request (`{errors}`), or a field is invalid (the error envelope)",
+    z.union([RuleErrors, ErrorSchema]),
+    "A workspace country rule refused the request (`{errors: [{code, description}]}`), or a field is invalid (the error envelope with `errors: [{field, message}]`)",
   ),
 };
 const { 400: _400, ...otherErrors } = errorResponses;

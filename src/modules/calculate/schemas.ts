@@ -395,6 +395,7 @@ export const MultipleResponse = z
     message: z.string(),
     reference: z.string().nullable(),
     destination_country: z.string(),
+    currency: z.string().nullable().openapi({ description: "Currency of the totals and every figure" }),
     results: z.array(z.unknown()),
     shipment: z.unknown(),
     totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),

@@ -71,7 +71,7 @@ export function consignmentOut(c: Omit<ConsignmentRow, "retrieval">, customer: {
     customer_id: c.customerId,
     shipment_ref: c.shipmentRef,
     external_code: c.externalCode,
-    type: c.type,
+    type: c.type as "delivery" | "return" | "exchange",
     incoterm: c.incoterm,
     status: c.status,
     entry_date: c.entryDate,

@@ -4,8 +4,7 @@
  * rule, is a 422 with `{success: false, message, errors, validation_errors}`.
  */
 import { createRoute, z, type z as zod } from "@hono/zod-openapi";
-import type { Context, TypedResponse } from "hono";
-import type { JSONValue } from "hono/utils/types";
+import type { Context } from "hono";
 import type { WorkspaceEnv } from "../../env";
 import {
   ErrorSchema,
@@ -39,6 +38,7 @@ import {
 } from "./related";
 import { ConsignmentInput } from "./schemas";
 import { deleteConsignment, getConsignmentJson, listConsignments } from "./service";
+import { ConsignmentHead, ConsignmentRetrieval, createdData } from "./wire-schemas";
 
 const tags = ["Consignments"];
 const IdParam = z.object({
@@ -48,11 +48,28 @@ const Rejected = z
   .object({
     success: z.literal(false),
     message: z.string(),
+    error: z.string().openapi({ example: "unprocessable" }),
+    request_id: z.string(),
     errors: z.array(z.string()),
     validation_errors: z.array(z.object({ message: z.string() })),
   })
   .openapi("ConsignmentRejected");
 const notFound = { 404: json(ErrorSchema, "No such consignment in this workspace") };
+
+const DocumentSchema = z
+  .object({
+    id: z.string(),
+    type: z.string().openapi({ example: "commercial_invoice" }),
+    content_type: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    invoice_number: z.string().optional(),
+    totals: z.record(z.string(), z.string()).optional(),
+    flow_id: z.number().int().nullable(),
+    download_path: z.string().openapi({ description: "GET it under {api} for the document itself" }),
+    created_at: z.string(),
+  })
+  .openapi("Document");
 
 const create = createRoute({
   method: "post",
@@ -63,7 +80,7 @@ const create = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: ConsignmentInput } } } },
   responses: {
     201: json(
-      z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }),
+      z.object({ success: z.literal(true), data: createdData(DocumentSchema) }),
       "Created: data.consignment, data.parcels, data.orders, data.documents (made by inline flow actions), data.validation_warnings (when warning rules matched), data.flows (inline flow actions and their results, when any ran)",
     ),
     422: json(Rejected, "Rejected"),
@@ -101,7 +118,7 @@ const list = createRoute({
       z.object({
         success: z.literal(true),
         message: z.string(),
-        consignments: z.array(z.record(z.string(), z.unknown())),
+        consignments: z.array(ConsignmentHead),
         has_more: z.boolean(),
       }),
       "One page",
@@ -118,7 +135,7 @@ const get = createRoute({
   ...scoped("consignments:read"),
   request: { params: IdParam },
   responses: {
-    200: json(z.record(z.string(), z.unknown()).openapi("Consignment"), "The consignment"),
+    200: json(ConsignmentRetrieval, "The consignment"),
     ...notFound,
     ...errorResponses,
   },
@@ -156,20 +173,7 @@ const HoldSchema = z
     release_reason: z.string().nullable(),
   })
   .openapi("Hold");
-const DocumentSchema = z
-  .object({
-    id: z.string(),
-    type: z.string().openapi({ example: "commercial_invoice" }),
-    content_type: z.string(),
-    size: z.number().int(),
-    sha256: z.string(),
-    invoice_number: z.string().optional(),
-    totals: z.record(z.string(), z.string()).optional(),
-    flow_id: z.number().int().nullable(),
-    download_path: z.string().openapi({ description: "GET it under {api} for the document itself" }),
-    created_at: z.string(),
-  })
-  .openapi("Document");
+
 const PreAlertSchema = z
   .object({
     id: z.string(),
@@ -300,6 +304,8 @@ const sub = {
   preAlertsAlias: createRoute({
     method: "get",
     path: "/consignments/{id}/pre/alerts",
+    // Its generated id would equal the /pre-alerts listing's: this one is named as the alias it is.
+    operationId: "getConsignmentsByIdPreAlertsAlias",
     tags,
     summary: "Pre-alerts sent for a consignment (same listing as /pre-alerts)",
     ...scoped("consignments:read"),
@@ -345,11 +351,9 @@ const sub = {
  * of the route's documented 200: typed c.json would parse and re-serialize tens of kilobytes.
  */
 const prebuiltJson = (text: string) =>
-  new Response(text, { status: 200, headers: { "content-type": "application/json" } }) as unknown as TypedResponse<
-    { [key: string]: JSONValue },
-    200,
-    "json"
-  >;
+  // The route's typed response cannot be named for a body that is already text (its kept-as-sent fields are
+  // `unknown`, not JSON values, to the type checker); the contract test checks the body against the schema.
+  new Response(text, { status: 200, headers: { "content-type": "application/json" } }) as never;
 
 /** Schema failures on create are part of the same 422 contract as the rule failures. */
 function createSchemaProblems(issues: readonly zod.core.$ZodIssue[]): string[] {

@@ -53,7 +53,7 @@ const SlimAddress = z
   })
   .strict();
 
-const Item = z
+export const Item = z
   .object({
     quantity: z.number().int("must be a whole number").positive("must be a positive integer").max(1_000_000),
     unit_value: moneyNumber(),

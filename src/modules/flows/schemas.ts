@@ -19,7 +19,9 @@ const Tag = z
   .trim()
   .min(1)
   .max(50)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _:./-]*$/u, "letters, digits, space and _ : . / - only");
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _:./-]*$/u, "letters, digits, space and _ : . / - only")
+  // The document carries the pattern without its JavaScript flag (JSON Schema patterns are Unicode-aware).
+  .openapi({ pattern: "^[\\p{L}\\p{N}][\\p{L}\\p{N} _:./-]*$" });
 
 const AddTags = z.object({ type: z.literal("add_tags"), tags: z.array(Tag).min(1).max(20), wait }).strict();
 const PlaceHold = z

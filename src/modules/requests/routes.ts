@@ -125,7 +125,8 @@ const body = createRoute({
   responses: {
     200: {
       description: "The body as it was received",
-      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+      // Whatever the client sent: the archived Content-Type is answered with the bytes.
+      content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
     },
     ...notFound,
     ...errorResponses,

@@ -166,6 +166,8 @@ export const CreateRuleBody = z
       .url()
       .max(2000)
       .regex(/^https?:\/\//i, "must be an http(s) URL")
+      // JSON Schema patterns take no flags: the case-insensitive scheme spelled out.
+      .openapi({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" })
       .nullable()
       .optional(),
     source_ref: z.string().max(500).nullable().optional(),

@@ -42,7 +42,15 @@ const EventPattern = z
   });
 
 const EventTypes = ok({
-  event_types: z.array(z.object({ type: z.string(), description: z.string() })),
+  event_types: z.array(
+    z.object({
+      type: z.string(),
+      description: z.string(),
+      data: z
+        .record(z.string(), z.unknown())
+        .openapi({ description: "JSON Schema of the event's `data` (as in the document's `webhooks` section)" }),
+    }),
+  ),
   categories: z.array(z.string()).openapi({ description: "What a `category.*` wildcard may name" }),
 }).openapi("WebhookEventTypes");
 
