@@ -46,6 +46,9 @@ export const CustomerInput = z
   })
   .strict();
 
+export type AddressT = z.output<typeof Address>;
+export type TaxRegistrationsT = z.output<typeof TaxRegistrations>;
+
 export const CustomerSchema = z
   .object({
     id: z.number().int().openapi({ example: 42 }),
@@ -53,8 +56,8 @@ export const CustomerSchema = z
     email: z.string().nullable(),
     phone: z.string().nullable(),
     external_ref: z.string().nullable(),
-    addresses: z.array(z.record(z.string(), z.unknown())),
-    tax_registrations: z.record(z.string(), z.unknown()),
+    addresses: z.array(Address),
+    tax_registrations: TaxRegistrations,
     created_at: z.string(),
     updated_at: z.string(),
   })

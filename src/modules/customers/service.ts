@@ -9,7 +9,7 @@ import type { Call, ServiceContext } from "../../core/context";
 import { apiClients, customers } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { conflict, forbidden, notFound } from "../../lib/errors";
-import type { CustomerInput } from "./schemas";
+import type { AddressT, CustomerInput, TaxRegistrationsT } from "./schemas";
 
 type Row = typeof customers.$inferSelect;
 type Input = z.infer<typeof CustomerInput>;
@@ -20,8 +20,8 @@ export const customerToWire = (r: Row) => ({
   email: r.email,
   phone: r.phone,
   external_ref: r.externalRef,
-  addresses: JSON.parse(r.addresses) as Record<string, unknown>[],
-  tax_registrations: JSON.parse(r.taxRegistrations) as Record<string, unknown>,
+  addresses: JSON.parse(r.addresses) as AddressT[],
+  tax_registrations: JSON.parse(r.taxRegistrations) as TaxRegistrationsT,
   created_at: r.createdAt,
   updated_at: r.updatedAt,
 });

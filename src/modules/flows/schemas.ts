@@ -82,7 +82,7 @@ export const FlowSchema = z
     name: z.string(),
     trigger: z.enum(TRIGGERS),
     external_code: z.string().nullable(),
-    actions: z.array(z.record(z.string(), z.unknown())),
+    actions: z.array(Action),
     enabled: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),

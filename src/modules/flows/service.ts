@@ -15,7 +15,7 @@ export const flowToWire = (r: FlowRow) => ({
   name: r.name,
   trigger: r.trigger as "consignment.created",
   external_code: r.externalCode,
-  actions: JSON.parse(r.actions) as Record<string, unknown>[],
+  actions: JSON.parse(r.actions) as ActionT[],
   enabled: r.enabled,
   created_at: r.createdAt,
   updated_at: r.updatedAt,

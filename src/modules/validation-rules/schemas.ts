@@ -87,7 +87,7 @@ export const RuleSchema = z
     name: z.string(),
     severity: z.enum(["error", "warning"]),
     message: z.string(),
-    condition: z.unknown(),
+    condition: ConditionSchema,
     enabled: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),

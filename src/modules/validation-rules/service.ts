@@ -35,7 +35,7 @@ export const ruleToWire = (r: ValidationRuleRow) => ({
   name: r.name,
   severity: r.severity,
   message: r.message,
-  condition: JSON.parse(r.condition) as unknown,
+  condition: JSON.parse(r.condition) as Condition,
   enabled: r.enabled,
   created_at: r.createdAt,
   updated_at: r.updatedAt,
