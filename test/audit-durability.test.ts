@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { auditRow, type CallOptions, loadDataset, setup } from "./helpers";
+import { auditRow, type CallOptions, loadDataset, sampleCalculateLine, sampleConsignment, setup } from "./helpers";
 
 beforeAll(async () => {
   vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
@@ -45,33 +45,7 @@ async function callAndCrash(url: string, opts: CallOptions & { host: string; tok
   );
 }
 
-const consignment = {
-  shipment_ref: "SHP-DURABLE",
-  sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB" },
-  receiver: {
-    company_name: "Buyer Inc",
-    address_1: "5 Main St",
-    city: "Austin",
-    post_code: "73301",
-    country_code: "US",
-  },
-  parcels: [
-    {
-      weight_value: 1,
-      items: [
-        {
-          sku: "SKU-1",
-          title: "Cotton T-shirt",
-          quantity: 1,
-          unit_value: 10,
-          currency_code: "GBP",
-          country_of_origin: "PT",
-          hs_code: "6109.10",
-        },
-      ],
-    },
-  ],
-};
+const consignment = sampleConsignment("SHP-DURABLE");
 
 describe("audit rows of acknowledged requests are durable before the response", () => {
   it("a consignment create commits its audit row and refs in the same batch as the consignment", async () => {
@@ -98,14 +72,7 @@ describe("audit rows of acknowledged requests are durable before the response", 
     const res = await callAndCrash("/admin/api/v1/calculate", {
       host: ws.host,
       token,
-      json: {
-        hs_code: "6109.10.00",
-        origin_country: "VN",
-        destination_country: "US",
-        declared_value: 1000,
-        currency: "USD",
-        entry_date: "2026-03-02",
-      },
+      json: sampleCalculateLine,
     });
     expect(res.status).toBe(200);
     const id = res.headers.get("X-Request-Id")!;

@@ -137,3 +137,42 @@ export async function loadDataset(name: string, { fixture = false } = {}): Promi
     await env.DB.batch(statements.slice(i, i + 50).map((s) => env.DB.prepare(s)));
   }
 }
+
+/** A small GB → US consignment (one parcel, one T-shirt), the usual body for tests of the write path. */
+export const sampleConsignment = (shipmentRef: string) => ({
+  shipment_ref: shipmentRef,
+  sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB" },
+  receiver: {
+    company_name: "Buyer Inc",
+    address_1: "5 Main St",
+    city: "Austin",
+    post_code: "73301",
+    country_code: "US",
+  },
+  parcels: [
+    {
+      weight_value: 1,
+      items: [
+        {
+          sku: "S1",
+          title: "Cotton T-shirt",
+          quantity: 1,
+          unit_value: 10,
+          currency_code: "GBP",
+          country_of_origin: "PT",
+          hs_code: "6109.10",
+        },
+      ],
+    },
+  ],
+});
+
+/** One calculate line: Vietnamese T-shirts into the US, 1,000 USD (needs the fixture tariffs, VAT, FX, rules). */
+export const sampleCalculateLine = {
+  hs_code: "6109.10.00",
+  origin_country: "VN",
+  destination_country: "US",
+  declared_value: 1000,
+  currency: "USD",
+  entry_date: "2026-03-02",
+};

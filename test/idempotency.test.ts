@@ -2,40 +2,14 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { purgeExpiredKeys } from "../src/middleware/idempotency";
-import { ADMIN_TOKEN, call, setup, uniqueSlug } from "./helpers";
+import { ADMIN_TOKEN, call, sampleConsignment, setup, uniqueSlug } from "./helpers";
 
 // Outbox deliveries go to the real queue, whose consumer posts them: receivers are stubbed here.
 beforeAll(() => {
   vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
 });
 
-const consignment = (ref: string) => ({
-  shipment_ref: ref,
-  sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB" },
-  receiver: {
-    company_name: "Buyer Inc",
-    address_1: "5 Main St",
-    city: "Austin",
-    post_code: "73301",
-    country_code: "US",
-  },
-  parcels: [
-    {
-      weight_value: 1,
-      items: [
-        {
-          sku: "S1",
-          title: "Cotton T-shirt",
-          quantity: 1,
-          unit_value: 10,
-          currency_code: "GBP",
-          country_of_origin: "PT",
-          hs_code: "6109.10",
-        },
-      ],
-    },
-  ],
-});
+const consignment = sampleConsignment;
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(sql)

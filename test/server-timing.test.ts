@@ -4,7 +4,7 @@
  * round trip to a hot path fails a test instead of going unnoticed.
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { call, loadDataset, setup } from "./helpers";
+import { call, loadDataset, sampleCalculateLine, sampleConsignment, setup } from "./helpers";
 
 beforeAll(async () => {
   vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
@@ -28,36 +28,9 @@ function timing(res: Response): Timing {
 
 const count = (t: Timing, kind: string) => t[kind]?.count ?? 0;
 
-const consignment = (ref: string) => ({
-  shipment_ref: ref,
-  sender: { company_name: "A", address_1: "1 St", city: "London", post_code: "E1 6AN", country_code: "GB" },
-  receiver: { company_name: "B", address_1: "5 St", city: "Austin", post_code: "73301", country_code: "US" },
-  parcels: [
-    {
-      weight_value: 1,
-      items: [
-        {
-          sku: "S",
-          title: "T-shirt",
-          quantity: 1,
-          unit_value: 10,
-          currency_code: "GBP",
-          country_of_origin: "PT",
-          hs_code: "6109.10",
-        },
-      ],
-    },
-  ],
-});
+const consignment = sampleConsignment;
 
-const calc = {
-  hs_code: "6109.10.00",
-  origin_country: "VN",
-  destination_country: "US",
-  declared_value: 1000,
-  currency: "USD",
-  entry_date: "2026-03-02",
-};
+const calc = sampleCalculateLine;
 
 describe("Server-Timing", () => {
   it("is on every response, errors included, with a total and only the kinds waited on", async () => {

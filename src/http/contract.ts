@@ -93,22 +93,19 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 const errorBody = { "application/json": { schema: ref("schemas", "Error") } };
 
+/** An answer in the error envelope, with the request id and any headers of its own. */
+const errorAnswer = (description: string, headers: Json = {}) => ({
+  description,
+  headers: { ...headers, "X-Request-Id": ref("headers", "XRequestId") },
+  content: errorBody,
+});
+
 const RESPONSES: Record<string, Json> = {
-  MethodNotAllowed: {
-    description: "The path exists but not with this method; `Allow` lists the methods it has",
-    headers: { Allow: header("The methods the path accepts"), "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
-  PayloadTooLarge: {
-    description: "The body exceeds 12 MiB (`limit_bytes`)",
-    headers: { "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
-  UnsupportedMediaType: {
-    description: "The body is not `application/json`",
-    headers: { "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
+  MethodNotAllowed: errorAnswer("The path exists but not with this method; `Allow` lists the methods it has", {
+    Allow: header("The methods the path accepts"),
+  }),
+  PayloadTooLarge: errorAnswer("The body exceeds 12 MiB (`limit_bytes`)"),
+  UnsupportedMediaType: errorAnswer("The body is not `application/json`"),
   RateLimited: {
     description: "Rate limited: the bucket named by the RateLimit-* headers is spent",
     headers: {
@@ -120,32 +117,20 @@ const RESPONSES: Record<string, Json> = {
     },
     content: { "application/json": { schema: ref("schemas", "RateLimited") } },
   },
-  InternalError: {
-    description: "An unexpected error; the `request_id` finds it in the logs and the request archive",
-    headers: { "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
-  Unavailable: {
-    description: "A dependency is unavailable (e.g. the body could not be archived); nothing was changed, retry later",
-    headers: { "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
-  NoWorkspace: {
-    description: "No workspace has this host's slug (or, on a route with an id, no such resource in this workspace)",
-    headers: { "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
-  IdempotencyMismatch: {
-    description: "The Idempotency-Key was used with a different request (`idempotency_key_mismatch`)",
-    headers: { "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
-  IdempotencyConflict: {
-    description:
-      "Idempotency-Key: a request with this key is still running (`idempotency_key_in_use`, with Retry-After), or it committed and its response was not kept (`idempotency_outcome_unknown`, with `original_request_id`)",
-    headers: { "Retry-After": ref("headers", "RetryAfter"), "X-Request-Id": ref("headers", "XRequestId") },
-    content: errorBody,
-  },
+  InternalError: errorAnswer("An unexpected error; the `request_id` finds it in the logs and the request archive"),
+  Unavailable: errorAnswer(
+    "A dependency is unavailable (e.g. the body could not be archived); nothing was changed, retry later",
+  ),
+  NoWorkspace: errorAnswer(
+    "No workspace has this host's slug (or, on a route with an id, no such resource in this workspace)",
+  ),
+  IdempotencyMismatch: errorAnswer(
+    "The Idempotency-Key was used with a different request (`idempotency_key_mismatch`)",
+  ),
+  IdempotencyConflict: errorAnswer(
+    "Idempotency-Key: a request with this key is still running (`idempotency_key_in_use`, with Retry-After), or it committed and its response was not kept (`idempotency_outcome_unknown`, with `original_request_id`)",
+    { "Retry-After": ref("headers", "RetryAfter") },
+  ),
 };
 
 const IDEMPOTENCY_KEY = {
