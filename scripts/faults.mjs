@@ -17,6 +17,7 @@
  * Exit status 0 only when the four "missing"/"without" figures are all zero. The state lives in a temporary
  * directory removed at the end; port FAULT_PORT (default 8797) must be free.
  */
+import sample from "../test/fixtures/sample-consignment.json" with { type: "json" };
 import { localServer } from "./lib/local-server.mjs";
 
 const PORT = Number(process.env.FAULT_PORT ?? 8797);
@@ -30,40 +31,7 @@ const WS_HOST = `${SLUG}.${server.bareHost}`;
 const call = (opts) => server.call({ host: WS_HOST, ...opts });
 const log = (msg) => process.stdout.write(`[faults] ${msg}\n`);
 
-const createBody = (i) =>
-  JSON.stringify({
-    shipment_ref: `FAULT-${i}`,
-    sender: {
-      company_name: "Acme Ltd",
-      address_1: "1 High St",
-      city: "London",
-      post_code: "E1 6AN",
-      country_code: "GB",
-    },
-    receiver: {
-      company_name: "Buyer Inc",
-      address_1: "5 Main St",
-      city: "Austin",
-      post_code: "73301",
-      country_code: "US",
-    },
-    parcels: [
-      {
-        weight_value: 1,
-        items: [
-          {
-            sku: `SKU-${i}`,
-            title: "Cotton T-shirt",
-            quantity: 1,
-            unit_value: 10,
-            currency_code: "GBP",
-            country_of_origin: "PT",
-            hs_code: "6109.10",
-          },
-        ],
-      },
-    ],
-  });
+const createBody = (i) => JSON.stringify({ ...sample, shipment_ref: `FAULT-${i}` });
 
 /** The burst: returns every acknowledged create (request id, consignment id, body sent). */
 async function burst(token) {

@@ -1,19 +1,12 @@
 /** Calculate over HTTP: validation (pinned shapes), security, batches, stacking, history, country rules. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createClient, getToken, loadDataset, setup } from "./helpers";
+import { call, createClient, getToken, loadDataset, sampleCalculateLine, setup } from "./helpers";
 
 beforeAll(async () => {
   for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
 }, 120_000);
 
-const base = {
-  hs_code: "6109.10.00",
-  origin_country: "VN",
-  destination_country: "US",
-  declared_value: 1000,
-  currency: "USD",
-  entry_date: "2026-03-02",
-};
+const base = sampleCalculateLine;
 
 describe("POST /calculate validation: the shared envelope with errors [{field, message}]", () => {
   it.each([

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import worker from "../src/index";
 import { SCOPES } from "../src/lib/scopes";
 import { checkResponse } from "./contract";
+import sample from "./fixtures/sample-consignment.json";
 
 const BASE = "localhost";
 export const ADMIN_TOKEN = "test-platform-admin-token";
@@ -138,34 +139,11 @@ export async function loadDataset(name: string, { fixture = false } = {}): Promi
   }
 }
 
-/** A small GB → US consignment (one parcel, one T-shirt), the usual body for tests of the write path. */
-export const sampleConsignment = (shipmentRef: string) => ({
-  shipment_ref: shipmentRef,
-  sender: { company_name: "Acme Ltd", address_1: "1 High St", city: "London", post_code: "E1 6AN", country_code: "GB" },
-  receiver: {
-    company_name: "Buyer Inc",
-    address_1: "5 Main St",
-    city: "Austin",
-    post_code: "73301",
-    country_code: "US",
-  },
-  parcels: [
-    {
-      weight_value: 1,
-      items: [
-        {
-          sku: "S1",
-          title: "Cotton T-shirt",
-          quantity: 1,
-          unit_value: 10,
-          currency_code: "GBP",
-          country_of_origin: "PT",
-          hs_code: "6109.10",
-        },
-      ],
-    },
-  ],
-});
+/**
+ * A small GB → US consignment (one parcel, one T-shirt), the usual body for tests of the write path; the
+ * fault script (scripts/faults.mjs) sends the same file.
+ */
+export const sampleConsignment = (shipmentRef: string) => ({ ...sample, shipment_ref: shipmentRef });
 
 /** One calculate line: Vietnamese T-shirts into the US, 1,000 USD (needs the fixture tariffs, VAT, FX, rules). */
 export const sampleCalculateLine = {
