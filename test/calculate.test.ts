@@ -141,7 +141,7 @@ describe("usage history", () => {
     };
     expect(next.data[0]).toMatchObject({
       id: a.request_id,
-      total: 299.83,
+      total: 268.94,
       currency: "USD",
       receiver_country_code: "US",
     });
@@ -179,12 +179,14 @@ describe("POST /calculate/multiple", () => {
     expect(body.results[1]).toMatchObject({ rate_found: false, origin_country: "ZZ" });
     expect(body.results[1]!.error).toMatch(/origin_country/);
     expect(body.results[3]).toMatchObject({ rate_found: false });
-    // Duty: (165 + 100 Section 122) + (165 + 75 + 100) = 605; fees: MPF 0.3464% of 2,010 = 6.96 → floor 33.58 once;
-    // HMF 0.125% of 2,010 = 2.5125.
+    // Duty: (165 + 100 Section 122) + (165 + 75 + 100) = 605; the entry's 2,010.00 USD does not exceed 2,500, so it
+    // is an informal entry (19 CFR 143.21(a)) paying the flat FY2026 informal MPF 2.69 once (90 FR 34665);
+    // HMF 0.125% of 2,010 = 2.5125. Fees 5.2025, total 610.2025.
     expect(body.totals.duty).toBe(605);
-    expect(body.shipment.fees.MPF.amount).toBe(33.58);
-    expect(body.totals.fees).toBe(36.09);
-    expect(body.totals.total).toBe(641.09);
+    expect(body.shipment.fees.MPF.amount).toBe(2.69);
+    expect(body.totals.fees).toBe(5.2);
+    expect(body.totals.total).toBe(610.2);
+    expect(body.shipment).toMatchObject({ entry_type: "informal" });
     expect(body.shipment.shipping_cost).toBe(100);
     expect(typeof body.execution_time).toBe("number");
   });
@@ -200,7 +202,7 @@ describe("POST /calculate/multiple", () => {
     };
     const vn = { hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 };
     const kr = { hs_code: "6109.10.00", origin_country: "KR", declared_value: 100000 };
-    // MPF 0.3464% of the Vietnamese 1,000.00 only = 3.46 → floor 33.58 (on 101,000.00 it would be 349.86);
+    // A formal entry (101,000.00 USD > 2,500): MPF 0.3464% of the Vietnamese 1,000.00 only = 3.46 → floor 33.58 (on 101,000.00 it would be 349.86);
     // HMF 0.125% of both lines' 101,000.00 = 126.25.
     const mixed = await run([vn, kr]);
     expect(mixed.shipment.fees?.MPF?.amount).toBe(33.58);

@@ -578,6 +578,7 @@ export interface FeeLine {
   amount: Big;
   basis: string;
   source_url: string;
+  estimated?: boolean;
 }
 
 interface FeeExemption {
@@ -641,12 +642,66 @@ export function vatReducedRow(rows: VatReducedRow[], code: string, date: string)
   return best;
 }
 
-/** Fees in force for the mode; MPF-style floor and cap in the fee's currency, converted. `value` is the entry's customs value. */
-export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Money): FeeLine[] {
+export interface EntryType {
+  type: "formal" | "informal";
+  /** The entered value compared and the informal ceiling, in the destination currency. */
+  value: Big;
+  limit: Big;
+  basis: string;
+  source_url: string;
+}
+
+/**
+ * The US entry type for an entered value: informal up to the ceiling of the informal fee row in force (2,500 USD,
+ * 19 CFR 143.21(a)), formal above it. Null where the destination's fees have no entry types.
+ */
+export function entryTypeOf(fees: FeeRow[], input: CalcInput, value: Big, m: Money): EntryType | null {
+  const row = fees.find((f) => f.entryType === "informal" && f.entryValueMax && inForce(f, input.entryDate));
+  if (!row?.entryValueMax) return null;
+  const limit = m.toDest(dec(row.entryValueMax), row.currency);
+  const informal = value.lte(limit);
+  return {
+    type: informal ? "informal" : "formal",
+    value,
+    limit,
+    basis: `Entered value ${formatMoney(value, m.currency)} ${informal ? "does not exceed" : "exceeds"} the ${formatMoney(dec(row.entryValueMax), row.currency)} informal entry limit (19 CFR 143.21(a)); de minimis release is not available`,
+    source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21",
+  };
+}
+
+/**
+ * Fees in force for the mode and entry type; MPF-style floor and cap in the fee's currency, converted, or a flat
+ * amount per entry (informal MPF). `value` is the entry's customs value.
+ */
+export function computeFees(
+  fees: FeeRow[],
+  input: CalcInput,
+  value: Big,
+  m: Money,
+  entryType: EntryType["type"] | null = null,
+): FeeLine[] {
   const out: FeeLine[] = [];
   for (const f of fees) {
     if (!inForce(f, input.entryDate)) continue;
     if (f.transportMode !== null && f.transportMode !== input.transportMode) continue;
+    if (f.entryType && entryType && f.entryType !== entryType) continue;
+    const estimated = Boolean(f.estimated);
+    const flagged = estimated ? `; ${f.note ?? "carried forward from the last published period"}` : "";
+    if (f.flat) {
+      const amount = m.toDest(dec(f.flat), f.currency);
+      out.push({
+        code: f.code,
+        name: f.name,
+        amount,
+        basis: `Flat ${formatMoney(dec(f.flat), f.currency)} per ${f.entryType ?? ""} entry${flagged}`.replace(
+          "per  entry",
+          "per entry",
+        ),
+        source_url: f.sourceUrl,
+        ...(estimated ? { estimated } : {}),
+      });
+      continue;
+    }
     let amount = value.times(f.rate);
     let basis = `${pctText(f.rate)} of ${formatMoney(value, m.currency)} customs value${f.transportMode ? ` (${f.transportMode} only)` : ""}`;
     const min = f.min === null ? null : m.toDest(dec(f.min), f.currency);
@@ -658,7 +713,14 @@ export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Mon
       basis += ` = ${formatMoney(amount, m.currency)}, capped at the maximum ${formatMoney(dec(f.max ?? 0), f.currency)}`;
       amount = max;
     }
-    out.push({ code: f.code, name: f.name, amount, basis, source_url: f.sourceUrl });
+    out.push({
+      code: f.code,
+      name: f.name,
+      amount,
+      basis: basis + flagged,
+      source_url: f.sourceUrl,
+      ...(estimated ? { estimated } : {}),
+    });
   }
   return out;
 }
@@ -702,6 +764,8 @@ export interface CalcResult {
   totalDuty: Big;
   conditional: { name: string; code: string; rate: string; type: string; note: string }[];
   fees: FeeLine[];
+  /** US formal or informal entry (null where the destination has no entry types in the data). */
+  entryType: EntryType | null;
   /** Fee codes the goods' trade programme exempts them from (a batch leaves the line out of that fee's base). */
   exemptFees: string[];
   totalFees: Big;
@@ -715,6 +779,8 @@ export interface ShipmentContext {
   goodsValue?: Big;
   /** When the caller applies fee floors and caps to the whole entry itself (calculate/multiple). */
   feesAtShipmentLevel?: boolean;
+  /** Entered value of the whole entry (calculate/multiple), which decides formal or informal entry. */
+  entryValue?: Big;
 }
 
 /** "6109.10.00-6109.90.90": the first and last code of a sorted range of lines. */
@@ -904,8 +970,12 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   if (!dutyExempt)
     for (const e of feeEx.exempt)
       notes.push(`${e.fee} not charged: ${e.claimed ? "claimed" : "exempt"} under ${e.code} (${e.name})`);
-  const feeRows = ctx.feesAtShipmentLevel ? liveFees.map((f) => ({ ...f, min: null, max: null })) : liveFees;
-  const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m);
+  const entryType = dutyExempt ? null : entryTypeOf(data.fees, input, ctx.entryValue ?? customsValue, m);
+  // In a batch a line carries the ad valorem part of a formal entry's MPF; the flat informal fee is the entry's.
+  const feeRows = ctx.feesAtShipmentLevel
+    ? liveFees.filter((f) => !f.flat).map((f) => ({ ...f, min: null, max: null }))
+    : liveFees;
+  const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m, entryType?.type ?? null);
   const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
 
   // VAT / GST on the customs value (+ freight for FOB destinations that tax it) + duty + fees, per the destination.
@@ -998,6 +1068,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     totalDuty,
     conditional,
     fees,
+    entryType,
     exemptFees: [...exemptFees],
     totalFees,
     vat,

@@ -230,6 +230,15 @@ const CalculateResult = z
       customs_value_basis: z.string(),
       basis: z.string(),
     }),
+    entry: z
+      .object({
+        type: z.enum(["formal", "informal"]),
+        entered_value: z.number(),
+        informal_limit: z.number(),
+        basis: z.string(),
+        source_url: z.string(),
+      })
+      .optional(),
     exemptions: z.object({
       de_minimis_threshold: z.number().nullable(),
       de_minimis_exempt: z.boolean(),

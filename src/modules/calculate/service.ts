@@ -13,6 +13,7 @@ import {
   CalcError,
   calculate,
   computeFees,
+  entryTypeOf,
   type FeeLine,
   type Money,
   money,
@@ -354,7 +355,7 @@ function priceLines(
       continue;
     }
     entry.dataSource = r.dataSource;
-    const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true });
+    const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true, entryValue: goodsValue });
     const wire = calcWire(p.input, result);
     if (result.rateFound) entry.found++;
     entry.ccy = result.currencies.destination;
@@ -375,6 +376,7 @@ function priceLines(
 /** The entry's fees, each with its floor and cap on the whole entry, on its own base. */
 function entryFees(entry: Entry, fees: FeeRow[], input: CalcInput, m: Money): FeeLine[] {
   if (entry.anyDutyExempt) return [];
+  const type = entryTypeOf(fees, input, entry.customs, m)?.type ?? null;
   const codes = [...new Set(fees.map((f) => f.code))];
   return codes.flatMap((code) => {
     const base = entry.feeBase.get(code);
@@ -384,6 +386,7 @@ function entryFees(entry: Entry, fees: FeeRow[], input: CalcInput, m: Money): Fe
           input,
           base,
           m,
+          type,
         )
       : [];
   });
@@ -411,7 +414,14 @@ function shipmentMoney(b: MultiBody, entry: Entry, goodsValue: Big) {
     cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? entry.customs.plus(freight) : entry.customs;
   const feeLines = entryFees(entry, first.data.fees, first.input, m);
   const fees = feeLines.reduce((a, f) => a.plus(f.amount), dec(0));
-  const feeWire = (f: FeeLine) => ({ code: f.code, name: f.name, amount: moneyNumber(f.amount, ccy), basis: f.basis });
+  const feeWire = (f: FeeLine) => ({
+    code: f.code,
+    name: f.name,
+    amount: moneyNumber(f.amount, ccy),
+    ...(f.estimated ? { estimated: true } : {}),
+    basis: f.basis,
+  });
+  const entryType = entryTypeOf(first.data.fees, first.input, entry.customs, m);
   return {
     fees,
     shipment: {
@@ -420,6 +430,7 @@ function shipmentMoney(b: MultiBody, entry: Entry, goodsValue: Big) {
       goods_value: moneyNumber(goodsValue, ccy),
       customs_value: moneyNumber(entryValue, ccy),
       customs_value_basis: cif ? "CIF" : "FOB",
+      ...(entryType ? { entry_type: entryType.type, entry_type_basis: entryType.basis } : {}),
       note: cif
         ? "Shipment-level shipping and insurance are part of the entry's customs value but are not spread over the lines, so line duties and VAT are on the goods alone"
         : "Shipment-level shipping and insurance are not part of a FOB customs value",
