@@ -867,7 +867,11 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     },
   ],
   [
-    "Section 122: not on a 232 aluminum derivative (232 on 300 of content = 150)",
+    // Section 232 on the metal content only: 9903.03.06 (U.S. note 2(aa)(v) to subchapter III) exempts the
+    // article's value subject to 232, and the rest, entered on its own line (CSMS #64348411 split reporting),
+    // pays 9903.03.01. MFN free; 232 aluminum 50% × 300 = 150; Section 122 10% × (1,000 − 300) = 70;
+    // informal MPF 2.69 + HMF 1.25 → total 223.94.
+    "Section 122 on the value outside a 232 aluminum derivative's metal content (232 on 300 = 150; 122 on 700 = 70)",
     {
       ...US,
       hs_code: "9403.20.00",
@@ -877,10 +881,16 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     },
     {
       "estimated_duties.tariffs.1.amount": 150,
-      "estimated_duties.tariffs.2.exclusion_code": "9903.03.06",
+      "estimated_duties.tariffs.2.code": "9903.03.01",
+      "estimated_duties.tariffs.2.amount": 70,
+      "estimated_duties.tariffs.2.basis":
+        "10% of 700.00 USD value not subject to Section 232 (1,000.00 USD customs value less 300.00 USD metal content, which 9903.03.06 exempts)",
       "exemptions.available_exemptions.0.code": "9903.85.09",
-      "exemptions.available_exemptions.length": 1,
-      "totals.total": 153.94,
+      // Now that the surcharge is charged, the civil-aircraft claim on it (note 2(aa)(iv)) is offered.
+      "exemptions.available_exemptions.1.code": "9903.03.05",
+      "exemptions.available_exemptions.length": 2,
+      "totals.duty": 220,
+      "totals.total": 223.94,
     },
   ],
   [

@@ -240,6 +240,8 @@ interface DecisionBase {
   amount: Big;
   basis: string;
   estimated: boolean;
+  /** The value the duty fell on (the metal content for a content-basis Section 232 measure). */
+  base?: Big;
 }
 
 /**
@@ -367,6 +369,31 @@ export function applicableMeasures(
   );
 }
 
+type Decided = MeasureDecision;
+
+/** Every Section 232 measure on the code falls on a metal content (none on the full value). */
+const onlyContent = (s232: Decided[], code: string) =>
+  s232.filter((d) => d.measure.hsPrefix.length <= code.length).every((d) => d.measure.basis !== "value");
+
+/**
+ * The customs value outside the Section 232 metal content, and that content: null when a content is not yet
+ * known (conditional) or in stacking mode. Null remainder and content mean "cannot be computed".
+ */
+function portionOutside232(
+  s232: Decided[],
+  code: string,
+  customsValue: Big | null,
+): { remainder: Big | null; content: Big | null } | null {
+  const on = s232.filter((d) => d.measure.hsPrefix.length <= code.length);
+  if (customsValue === null || on.some((d) => d.status !== "applied" || !d.base))
+    return { remainder: null, content: null };
+  const content = on.reduce((s, d) => s.plus(d.base ?? ZERO), ZERO);
+  const remainder = customsValue.minus(content);
+  // All of the value is metal content: the exemption covers the whole article.
+  if (remainder.lte(0)) return null;
+  return { remainder, content };
+}
+
 /** How the base duty is paid: the special programme whose rate the tier uses (null for MFN and column 2), and the line's special rates. */
 interface EntryBasis {
   program: string | null;
@@ -444,6 +471,7 @@ function decideMeasures(
     const on232 = s232.find((d) => d.measure.hsPrefix.length <= code.length);
     const under232 = s232.find((d) => d.measure.hsPrefix.length > code.length);
     let exempt: { e: Exclusion; claimed: boolean } | null = null;
+    let portion: { e: Exclusion; remainder: Big | null; content: Big | null } | null = null;
     const offers: Exclusion[] = [];
     const claimOrOffer = (e: Exclusion) => {
       if (claims.has(e.code)) exempt ??= { e, claimed: true };
@@ -456,6 +484,13 @@ function decideMeasures(
         continue;
       }
       if (e.kind === "auto_with_232") {
+        // Section 232 on the metal content only: the exemption covers that content, and the value not subject to
+        // Section 232 (entered on its own line, CSMS #64348411) still pays this measure.
+        const split = on232 && onlyContent(s232, code) ? portionOutside232(s232, code, customsValue) : null;
+        if (split) {
+          portion = { e, ...split };
+          continue;
+        }
         if (on232)
           exempt ??= { e: { ...e, name: `${e.name}: ${on232.measure.code} ${on232.measure.name}` }, claimed: false };
         else if (under232)
@@ -500,6 +535,30 @@ function decideMeasures(
       continue;
     }
     for (const e of offers) if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
+    if (portion && measure.basis === "value") {
+      const { e, remainder, content } = portion;
+      if (remainder === null || content === null || customsValue === null || m === null) {
+        decisions.push({
+          measure,
+          status: "conditional",
+          amount: ZERO,
+          basis: "",
+          estimated: false,
+          condition: `Applies to the value not subject to Section 232 (${e.code} covers the metal content): give the metal content to compute it`,
+        });
+        continue;
+      }
+      fired.push(e);
+      decisions.push({
+        measure,
+        status: "applied",
+        amount: remainder.times(rate),
+        basis: `${rateText} of ${formatMoney(remainder, m.currency)} value not subject to Section 232 (${formatMoney(customsValue, m.currency)} customs value less ${formatMoney(content, m.currency)} metal content, which ${e.code} exempts)`,
+        estimated: s232.some((d) => d.estimated),
+        base: remainder,
+      });
+      continue;
+    }
     if (measure.basis === "value") {
       const why = measure.metalOrigin ? ` (${metFactsText(measure.metalOrigin, facts)})` : "";
       if (customsValue === null || m === null)
@@ -538,6 +597,7 @@ function decideMeasures(
         amount: content.times(rate),
         basis: `${rateText} of ${formatMoney(content, m.currency)} ${metal} content value (from components)`,
         estimated: false,
+        base: content,
       });
     } else if (input.metalWeightPercentage !== null) {
       const share = dec(input.metalWeightPercentage).div(100);
@@ -548,6 +608,7 @@ function decideMeasures(
         amount: content.times(rate),
         basis: `${rateText} of ${formatMoney(content, m.currency)} ${metal} content value (estimated as ${input.metalWeightPercentage}% of ${formatMoney(customsValue, m.currency)} customs value from metal_weight_percentage)`,
         estimated: true,
+        base: content,
       });
     } else {
       decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
