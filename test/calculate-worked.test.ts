@@ -116,6 +116,26 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "totals.total": 343.94,
     },
   ],
+  // Section 301 list audit: lithium-ion batteries 8507.60.00 are on List 4A (9903.88.15), 7.5% from 2020-02-14
+  // (HTSUS 8507.60.00 "+7.5%"); the four-year review (USTR, 89 FR 76581) raised EV batteries (8507.60.0010,
+  // 9903.91.01) to 25% from 2024-09-27 and the others (9903.91.06) to 25% from 2026-01-01. MFN 3.4%.
+  [
+    "Section 301 List 4A: lithium-ion batteries at 7.5% in 2025 (before the four-year-review increase)",
+    { ...US, entry_date: "2025-06-02", hs_code: "8507.60.00", origin_country: "CN", declared_value: 1000 },
+    // MFN 3.4% × 1,000 = 34; 301 7.5% × 1,000 = 75; duty 109; EV batteries (8507.60.00.10) are told apart.
+    {
+      "estimated_duties.tariffs.1.code": "9903.88.15",
+      "estimated_duties.tariffs.1.amount": 75,
+      "additional_tariff_measures.0.code": "9903.91.01",
+      "totals.duty": 109,
+    },
+  ],
+  [
+    "Section 301: lithium-ion EV batteries (8507.60.00.10) at 25% from 2024-09-27, in place of List 4A",
+    { ...US, entry_date: "2025-06-02", hs_code: "8507.60.0010", origin_country: "CN", declared_value: 1000 },
+    // MFN 34 + 301 25% × 1,000 = 250 → duty 284.
+    { "estimated_duties.tariffs.1.code": "9903.91.01", "estimated_duties.tariffs.1.amount": 250, "totals.duty": 284 },
+  ],
   [
     "Section 301 not yet in force (List 3 from 2018-09-24)",
     { ...US, hs_code: "9403.60.80", origin_country: "CN", declared_value: 1000, entry_date: "2018-09-01" },

@@ -324,6 +324,7 @@ export function applicableMeasures(
   origin: string,
   date: string,
   facts: MetalOrigins = NO_METAL_ORIGINS,
+  code?: string,
 ): Measure[] {
   const ms = data.measures
     .filter(
@@ -354,7 +355,12 @@ export function applicableMeasures(
   const replaced = (m: Measure) => met.has(`${m.program}|${m.metal ?? ""}`);
   const plain = ms.filter((m) => !m.metalOrigin && !replaced(m));
   // Section 301: a four-year-review heading (9903.91/9903.92) replaces the original list heading for its products.
-  const has301Review = plain.some((m) => m.program === "301" && !m.code.startsWith("9903.88"));
+  // Only a review heading covering all of the goods of the code does: one keyed at a longer statistical number
+  // (8507.60.00.10 of 8507.60.00) leaves the list heading on the rest.
+  const has301Review = plain.some(
+    (m) =>
+      m.program === "301" && !m.code.startsWith("9903.88") && (code === undefined || m.hsPrefix.length <= code.length),
+  );
   const kept = plain.filter((m) => !(m.program === "301" && has301Review && m.code.startsWith("9903.88")));
   // One line per programme and metal (the most specific prefix wins), so overlapping lists never double-charge.
   const byKey = new Map<string, Measure>();
@@ -421,7 +427,7 @@ function decideMeasures(
   const fired: Exclusion[] = [];
   const decisions: MeasureDecision[] = [];
   const facts = input.metalOrigins;
-  const measures = applicableMeasures(data, input.origin, input.entryDate, facts);
+  const measures = applicableMeasures(data, input.origin, input.entryDate, facts, code);
   const exclusionsOf = (measure: Measure) =>
     data.exclusions.filter(
       (e) =>
