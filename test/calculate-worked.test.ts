@@ -136,6 +136,28 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     // MFN 34 + 301 25% × 1,000 = 250 → duty 284.
     { "estimated_duties.tariffs.1.code": "9903.91.01", "estimated_duties.tariffs.1.amount": 250, "totals.duty": 284 },
   ],
+  // A quote says when it is not final (complete: false with the reasons) and charges no fee on an unknown code.
+  [
+    "complete quote: every part determined",
+    { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 },
+    { complete: true, incomplete_reasons: undefined },
+  ],
+  [
+    "unknown code: no duty, no MPF or HMF, complete false",
+    { ...US, hs_code: "9999.99.99", origin_country: "VN", declared_value: 100 },
+    {
+      rate_found: false,
+      complete: false,
+      "incomplete_reasons.0.code": "unknown_code",
+      fees: undefined,
+      "totals.total": 0,
+    },
+  ],
+  [
+    "Section 232 content not given: conditional measure makes the quote incomplete",
+    { ...US, hs_code: "9403.20.00", origin_country: "VN", declared_value: 1000, entry_date: "2025-09-02" },
+    { complete: false, "incomplete_reasons.0.code": "conditional_measure" },
+  ],
   [
     "Section 301 not yet in force (List 3 from 2018-09-24)",
     { ...US, hs_code: "9403.60.80", origin_country: "CN", declared_value: 1000, entry_date: "2018-09-01" },

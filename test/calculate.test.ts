@@ -178,14 +178,16 @@ describe("POST /calculate/multiple", () => {
     expect(body.results.map((r) => r.index)).toEqual([0, 1, 2, 3]);
     expect(body.results[1]).toMatchObject({ rate_found: false, origin_country: "ZZ" });
     expect(body.results[1]!.error).toMatch(/origin_country/);
-    expect(body.results[3]).toMatchObject({ rate_found: false });
+    // An unknown code is a failed line: it carries `error` and adds nothing to the entry's fees.
+    expect(body.results[3]).toMatchObject({ rate_found: false, error: expect.stringMatching(/9999\.99\.99/) });
+    expect(body).toMatchObject({ complete: false });
     // Duty: (165 + 100 Section 122) + (165 + 75 + 100) = 605; the entry's 2,010.00 USD does not exceed 2,500, so it
     // is an informal entry (19 CFR 143.21(a)) paying the flat FY2026 informal MPF 2.69 once (90 FR 34665);
-    // HMF 0.125% of 2,010 = 2.5125. Fees 5.2025, total 610.2025.
+    // HMF 0.125% of the priced lines' 2,000 = 2.50. Fees 5.19, total 610.19.
     expect(body.totals.duty).toBe(605);
     expect(body.shipment.fees.MPF.amount).toBe(2.69);
-    expect(body.totals.fees).toBe(5.2);
-    expect(body.totals.total).toBe(610.2);
+    expect(body.totals.fees).toBe(5.19);
+    expect(body.totals.total).toBe(610.19);
     expect(body.shipment).toMatchObject({ entry_type: "informal" });
     expect(body.shipment.shipping_cost).toBe(100);
     expect(typeof body.execution_time).toBe("number");

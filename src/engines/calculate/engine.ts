@@ -792,7 +792,15 @@ export function computeFees(
   return out;
 }
 
+export interface Incomplete {
+  code: "no_tariff" | "unknown_code" | "estimated_duty" | "conditional_measure" | "estimated_fee";
+  message: string;
+}
+
 export interface CalcResult {
+  /** False when any part of the duty, fees or taxes could not be determined; `incomplete` says which. */
+  complete: boolean;
+  incomplete: Incomplete[];
   rateFound: boolean;
   message: string;
   line: TariffLine | null;
@@ -848,6 +856,33 @@ export interface ShipmentContext {
   feesAtShipmentLevel?: boolean;
   /** Entered value of the whole entry (calculate/multiple), which decides formal or informal entry. */
   entryValue?: Big;
+}
+
+/** Why a quote is not final: each part of the duty, fees or taxes that could not be determined from the request. */
+function incompleteReasons(
+  data: ResolvedData,
+  input: CalcInput,
+  line: TariffLine | null,
+  duties: DutyLine[],
+  conditional: CalcResult["conditional"],
+  fees: FeeLine[],
+): Incomplete[] {
+  const out: Incomplete[] = [];
+  if (!data.rule.schedule)
+    out.push({
+      code: "no_tariff",
+      message: `No tariff schedule for ${input.destination} in the data: duty is not computed and taxes are on the value without it`,
+    });
+  else if (!line)
+    out.push({
+      code: "unknown_code",
+      message: `No ${data.rule.schedule} tariff line for ${dotted(input.hsCode)} in force on ${input.entryDate}: nothing is charged`,
+    });
+  for (const d of duties) if (d.estimated) out.push({ code: "estimated_duty", message: `${d.name}: ${d.basis}` });
+  for (const c of conditional)
+    out.push({ code: "conditional_measure", message: `${c.code} ${c.name} (${c.rate}) not in the totals: ${c.note}` });
+  for (const f of fees) if (f.estimated) out.push({ code: "estimated_fee", message: `${f.name}: ${f.basis}` });
+  return out;
 }
 
 /** "6109.10.00-6109.90.90": the first and last code of a sorted range of lines. */
@@ -1042,7 +1077,9 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const feeRows = ctx.feesAtShipmentLevel
     ? liveFees.filter((f) => !f.flat).map((f) => ({ ...f, min: null, max: null }))
     : liveFees;
-  const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m, entryType?.type ?? null);
+  // No entry fee on a code the tariff does not hold: the goods cannot be entered under it as given.
+  const unknownCode = Boolean(data.rule.schedule) && !line;
+  const fees = dutyExempt || unknownCode ? [] : computeFees(feeRows, input, customsValue, m, entryType?.type ?? null);
   const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
 
   // VAT / GST on the customs value (+ freight for FOB destinations that tax it) + duty + fees, per the destination.
@@ -1089,7 +1126,10 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     notes.push("US state sales taxes are not collected at import and are not computed");
   }
   const vatAmount = vat?.amount ?? ZERO;
+  const incomplete = incompleteReasons(data, input, line, duties, conditional, fees);
   return {
+    complete: incomplete.length === 0,
+    incomplete,
     rateFound,
     message,
     line,

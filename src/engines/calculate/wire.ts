@@ -72,6 +72,8 @@ export function calcWire(input: CalcInput, r: CalcResult) {
     shipping_terms: input.shippingTerms,
     quantity: Number(input.quantity),
     rate_found: r.rateFound,
+    complete: r.complete,
+    ...(r.incomplete.length ? { incomplete_reasons: r.incomplete } : {}),
     ...entryWire(r, n),
     tariff_line: r.line
       ? {

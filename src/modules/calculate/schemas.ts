@@ -230,6 +230,15 @@ const CalculateResult = z
       customs_value_basis: z.string(),
       basis: z.string(),
     }),
+    complete: z.boolean(),
+    incomplete_reasons: z
+      .array(
+        z.object({
+          code: z.enum(["no_tariff", "unknown_code", "estimated_duty", "conditional_measure", "estimated_fee"]),
+          message: z.string(),
+        }),
+      )
+      .optional(),
     entry: z
       .object({
         type: z.enum(["formal", "informal"]),
@@ -406,6 +415,9 @@ export const MultipleResponse = z
     destination_country: z.string(),
     results: z.array(z.unknown()),
     shipment: z.unknown(),
+    complete: z.boolean().openapi({
+      description: "False when a line failed or any line's duty, fees or taxes could not be determined (see each line)",
+    }),
     totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
     data_source: DataSourceSchema,
     request_id: z.string().nullable(),

@@ -356,6 +356,11 @@ function priceLines(
     }
     entry.dataSource = r.dataSource;
     const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true, entryValue: goodsValue });
+    // A code the destination's tariff does not hold is a failed line: no duty, no share of the entry's fees.
+    if (r.data.rule.schedule && !result.rateFound) {
+      results.push(failedLine(p.index, p.input.hsCode, p.input.origin, result.message));
+      continue;
+    }
     const wire = calcWire(p.input, result);
     if (result.rateFound) entry.found++;
     entry.ccy = result.currencies.destination;
@@ -469,6 +474,7 @@ export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingCo
     currency: entry.ccy,
     results,
     shipment,
+    complete: results.every((r) => (r as { complete?: boolean }).complete === true),
     totals,
     data_source: entry.dataSource,
   };
