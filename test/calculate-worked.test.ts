@@ -833,6 +833,41 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "vat.code": "CA-ON", "vat.rate": 13, "vat.amount": 26 },
   ],
   [
+    // The province code alone is the same region (ISO 3166-2 CA-ON): 13% × 200 = 26.
+    "regional tax: Ontario given as ON",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "CA",
+      currency: "CAD",
+      entry_date: "2026-03-02",
+      declared_value: 200,
+      destination_region: "ON",
+    },
+    // No Canadian tariff in the data: the quote says it is not final.
+    {
+      "vat.code": "CA-ON",
+      "vat.rate": 13,
+      "vat.amount": 26,
+      complete: false,
+      "incomplete_reasons.0.code": "no_tariff",
+    },
+  ],
+  [
+    // Quebec has no HST: 5% GST at the border (QST is not collected by the CBSA), 5% × 200 = 10.
+    "regional tax: Quebec (GST only) accepted",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "CA",
+      currency: "CAD",
+      entry_date: "2026-03-02",
+      declared_value: 200,
+      destination_region: "QC",
+    },
+    { "vat.rate": 5, "vat.amount": 10 },
+  ],
+  [
     "regional tax: Canary Islands outside the VAT area",
     {
       hs_code: "6109.10.00",

@@ -63,6 +63,19 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     expect(body.errors[0]!.field).toBe("destination_country");
   });
 
+  it.each([
+    ["a region of another country", "US", "CA-ON"],
+    ["an unknown Canadian region", "CA", "ZZ"],
+  ])("destination_region: %s → 400 on the field", async (_n, destination, region) => {
+    const { api } = await setup();
+    const res = await api("/calculate", {
+      json: { ...base, destination_country: destination, currency: "USD", destination_region: region },
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { field: string; message: string }[] };
+    expect(body.errors[0]).toMatchObject({ field: "destination_region", message: expect.stringContaining(region) });
+  });
+
   it("an ISO currency without an ECB rate → 400 with a clear message", async () => {
     const { api } = await setup();
     const res = await api("/calculate", { json: { ...base, currency: "NGN" } });
