@@ -4,6 +4,7 @@ import { call, createClient, getToken, loadDataset, setup } from "./helpers";
 
 beforeAll(async () => {
   for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
+  await loadDataset("restrictions");
 }, 120_000);
 
 const base = {
@@ -74,6 +75,32 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: { field: string; message: string }[] };
     expect(body.errors[0]).toMatchObject({ field: "destination_region", message: expect.stringContaining(region) });
+  });
+
+  it("a quote for goods the restricted-goods rules prohibit carries a warning (North Korean origin, OFAC); others none", async () => {
+    const { api } = await setup();
+    const kp = (await (await api("/calculate", { json: { ...base, origin_country: "KP" } })).json()) as {
+      warnings: { code: string; title: string; imposing_country: string; source_url: string }[];
+    };
+    expect(kp.warnings).toEqual([
+      expect.objectContaining({ code: "prohibited", imposing_country: "US", title: "Goods of North Korean origin" }),
+    ]);
+    const vn = (await (await api("/calculate", { json: base })).json()) as { warnings: unknown[] };
+    expect(vn.warnings).toEqual([]);
+    const multi = (await (
+      await api("/calculate/multiple", {
+        json: {
+          destination_country: "US",
+          currency: "USD",
+          entry_date: "2026-03-02",
+          codes: [
+            { hs_code: "6109.10.00", origin_country: "VN", declared_value: 10 },
+            { hs_code: "6109.10.00", origin_country: "KP", declared_value: 10 },
+          ],
+        },
+      })
+    ).json()) as { results: { warnings: { code: string }[] }[] };
+    expect(multi.results.map((r) => r.warnings.map((w) => w.code))).toEqual([[], ["prohibited"]]);
   });
 
   it("an ISO currency without an ECB rate → 400 with a clear message", async () => {

@@ -231,6 +231,23 @@ const CalculateResult = z
       basis: z.string(),
     }),
     complete: z.boolean(),
+    warnings: z
+      .array(
+        z.object({
+          code: z.literal("prohibited"),
+          rule_id: z.string(),
+          title: z.string(),
+          summary: z.string(),
+          imposing_country: z.string(),
+          agency: z.string().nullable(),
+          source_url: z.string().nullable(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Prohibitions the restricted-goods rules hold for this code, origin and destination on the entry date: the goods may not be imported at all",
+      }),
     incomplete_reasons: z
       .array(
         z.object({
