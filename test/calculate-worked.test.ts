@@ -19,6 +19,8 @@ const get = (o: unknown, path: string): unknown =>
 
 // 2026-03-02 is inside the Section 122 window (2026-02-24 to 2026-07-23): US lines carry its 10% unless exempt.
 const US = { destination_country: "US", currency: "USD", entry_date: "2026-03-02" };
+const GB = { destination_country: "GB", currency: "GBP", entry_date: "2026-03-02" };
+const AU = { destination_country: "AU", currency: "AUD", entry_date: "2026-03-02" };
 const S122_ENDED =
   "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
@@ -818,6 +820,36 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       shipment_channel: "courier",
     },
     { "exemptions.tax_de_minimis_exempt": true, "vat.amount": 0, "totals.total": 0 },
+  ],
+  // Point-of-sale taxes, outside the import totals: UK VAT on consignments of 135 GBP or less is charged by the
+  // seller at the sale (gov.uk "VAT and overseas goods sold directly to customers in the UK"); AU GST on goods of
+  // 1,000 AUD or less is collected by the vendor (ATO "GST on low-value imported goods").
+  [
+    "UK 100 GBP: duty relieved (135 GBP), VAT 20% × 100 = 20 at the point of sale, not import VAT",
+    { ...GB, hs_code: "6109.10.00", origin_country: "CN", declared_value: 100 },
+    {
+      vat: undefined,
+      "point_of_sale_tax.amount": 20,
+      "point_of_sale_tax.rate": 20,
+      "point_of_sale_tax.collected_by": "seller at the point of sale",
+      "totals.vat": 0,
+      "totals.total": 0,
+    },
+  ],
+  [
+    "UK 200 GBP: above 135, import VAT as before and no point-of-sale block",
+    { ...GB, hs_code: "6109.10.00", origin_country: "CN", declared_value: 200 },
+    { point_of_sale_tax: undefined, "vat.rate": 20 },
+  ],
+  [
+    "AU 500 AUD: GST 10% × 500 = 50 collected by the vendor, outside the totals",
+    { ...AU, hs_code: "6109.10.00", origin_country: "CN", declared_value: 500 },
+    { vat: undefined, "point_of_sale_tax.amount": 50, "totals.vat": 0, "totals.total": 0 },
+  ],
+  [
+    "AU 1,500 AUD: GST at the border, 10% × 1,500 = 150 (no Australian tariff: incomplete)",
+    { ...AU, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1500 },
+    { point_of_sale_tax: undefined, "vat.amount": 150, "totals.vat": 150, complete: false },
   ],
   [
     "regional tax: Ontario HST 13%",

@@ -626,7 +626,7 @@ function decideMeasures(
 }
 
 /** The most specific de minimis row: origin-limited over general, channel-specific over `any`. */
-export function deMinimisRow(rows: DeMinimisRow[], kind: "duty" | "tax", input: CalcInput): DeMinimisRow | null {
+export function deMinimisRow(rows: DeMinimisRow[], kind: DeMinimisRow["kind"], input: CalcInput): DeMinimisRow | null {
   const candidates = rows.filter(
     (r) =>
       r.kind === kind &&
@@ -792,7 +792,7 @@ export function computeFees(
   return out;
 }
 
-export interface Incomplete {
+interface Incomplete {
   code: "no_tariff" | "unknown_code" | "estimated_duty" | "conditional_measure" | "estimated_fee";
   message: string;
 }
@@ -845,6 +845,8 @@ export interface CalcResult {
   exemptFees: string[];
   totalFees: Big;
   vat: { rate: Big; amount: Big; code: string | null; name: string; basis: string } | null;
+  /** A tax the seller charges at the sale (not at import), outside the totals. */
+  pointOfSale: { rate: Big; amount: Big; code: string | null; name: string; basis: string; sourceUrl: string } | null;
   totals: { duty: Big; fees: Big; vat: Big; total: Big };
   notes: string[];
 }
@@ -1125,6 +1127,20 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   } else if (input.destinationRegion && data.rule.country === "US") {
     notes.push("US state sales taxes are not collected at import and are not computed");
   }
+  // Up to a point-of-sale threshold (UK 135 GBP, AU 1,000 AUD) the tax is the seller's, charged at the sale: it
+  // is shown on its own, outside the import totals, so it is never read as import VAT.
+  let pointOfSale: CalcResult["pointOfSale"] = null;
+  const posRow = vat ? deMinimisRow(data.deMinimis, "point_of_sale", input) : null;
+  const posLimit = threshold(posRow);
+  if (vat && posRow && posLimit !== null && goodsValue.lte(posLimit) && !taxExempt) {
+    pointOfSale = {
+      ...vat,
+      basis: `${vat.basis}; goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dec(posRow.threshold ?? 0), posRow.currency)} point-of-sale limit: charged by the seller at the sale, not at import`,
+      sourceUrl: posRow.sourceUrl,
+    };
+    vat = null;
+    if (posRow.note) notes.push(`Point of sale: ${posRow.note}`);
+  }
   const vatAmount = vat?.amount ?? ZERO;
   const incomplete = incompleteReasons(data, input, line, duties, conditional, fees);
   return {
@@ -1179,6 +1195,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     exemptFees: [...exemptFees],
     totalFees,
     vat,
+    pointOfSale,
     totals: { duty: totalDuty, fees: totalFees, vat: vatAmount, total: totalDuty.plus(totalFees).plus(vatAmount) },
     notes,
   };

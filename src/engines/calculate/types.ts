@@ -132,7 +132,8 @@ export interface VatReducedRow {
 
 export interface DeMinimisRow {
   country: string;
-  kind: "duty" | "tax";
+  /** point_of_sale: up to the threshold the tax is the seller's, charged at sale, not import VAT. */
+  kind: "duty" | "tax" | "point_of_sale";
   channel: "any" | "postal" | "courier";
   origins: string[] | null;
   currency: string;

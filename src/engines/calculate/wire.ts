@@ -132,6 +132,18 @@ export function calcWire(input: CalcInput, r: CalcResult) {
           },
         }
       : {}),
+    ...(r.pointOfSale
+      ? {
+          point_of_sale_tax: {
+            rate: Number(r.pointOfSale.rate.toString()),
+            amount: n(r.pointOfSale.amount),
+            name: r.pointOfSale.name,
+            collected_by: "seller at the point of sale",
+            basis: r.pointOfSale.basis,
+            source_url: r.pointOfSale.sourceUrl,
+          },
+        }
+      : {}),
     additional_tariff_measures: r.conditional,
     notes: r.notes,
     totals: { duty: n(r.totals.duty), fees: n(r.totals.fees), vat: n(r.totals.vat), total: n(r.totals.total) },

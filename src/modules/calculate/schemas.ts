@@ -298,6 +298,20 @@ const CalculateResult = z
         basis: z.string(),
       })
       .optional(),
+    point_of_sale_tax: z
+      .object({
+        rate: z.number(),
+        amount: z.number(),
+        name: z.string(),
+        collected_by: z.string(),
+        basis: z.string(),
+        source_url: z.string(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "VAT/GST the seller charges at the sale (UK consignments up to 135 GBP, AU goods up to 1,000 AUD): not import VAT, not in the totals",
+      }),
     additional_tariff_measures: z.array(
       z.object({ name: z.string(), code: z.string(), rate: z.string(), type: z.string(), note: z.string() }),
     ),
