@@ -19,13 +19,15 @@ const get = (o: unknown, path: string): unknown =>
 
 // 2026-03-02 is inside the Section 122 window (2026-02-24 to 2026-07-23): US lines carry its 10% unless exempt.
 const US = { destination_country: "US", currency: "USD", entry_date: "2026-03-02" };
+const GB = { destination_country: "GB", currency: "GBP", entry_date: "2026-03-02" };
+const AU = { destination_country: "AU", currency: "AUD", entry_date: "2026-03-02" };
 const S122_ENDED =
   "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
 // [name, request, {path: expected}]
 const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
-    "ad valorem MFN (16.5%) with MPF at its floor and HMF",
+    "ad valorem MFN (16.5%), informal entry: flat MPF 2.69 (FY2026) and HMF",
     { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 },
     {
       "estimated_duties.tier": "normal_tariff",
@@ -33,15 +35,75 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.0.basis": "16.5% of 1,000.00 USD customs value",
       "estimated_duties.tariffs.1.code": "9903.03.01",
       "estimated_duties.tariffs.1.amount": 100,
-      "fees.MPF.amount": 33.58,
+      "fees.MPF.amount": 2.69,
       "fees.HMF.amount": 1.25,
-      "totals.total": 299.83,
+      "totals.total": 268.94,
     },
   ],
   [
     "HMF only for sea: none by air",
     { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000, transport_mode: "air" },
-    { "fees.HMF": undefined, "totals.fees": 33.58, "totals.total": 298.58 },
+    { "fees.HMF": undefined, "totals.fees": 2.69, "totals.total": 267.69 },
+  ],
+  // US entry type (19 CFR 143.21(a)): an entered value not over 2,500 USD is an informal entry and pays the flat
+  // informal MPF (19 CFR 24.23(b)(1)(ii); FY2026 2.69 USD, CBP Dec. 25-10, 90 FR 34665); above it a formal entry
+  // pays 0.3464% within the FY2026 floor 33.58 and cap 651.50 (same notice). De minimis is suspended from 2025-08-29.
+  [
+    "formal entry above 2,500 USD: 0.3464% of 3,000 = 10.39, raised to the 33.58 floor",
+    { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 3000, transport_mode: "air" },
+    // duty 16.5% × 3,000 = 495 + Section 122 10% × 3,000 = 300 → 795; total 795 + 33.58.
+    {
+      "entry.type": "formal",
+      "entry.informal_limit": 2500,
+      "fees.MPF.amount": 33.58,
+      "fees.MPF.estimated": undefined,
+      "totals.duty": 795,
+      "totals.total": 828.58,
+    },
+  ],
+  [
+    "formal entry at the cap: 0.3464% of 200,000 = 692.80, capped at 651.50",
+    { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 200000, transport_mode: "air" },
+    // duty 33,000 + 20,000 = 53,000; total 53,651.50.
+    { "entry.type": "formal", "fees.MPF.amount": 651.5, "totals.total": 53651.5 },
+  ],
+  [
+    "informal at exactly 2,500 USD (143.21(a): not exceeding 2,500)",
+    { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 2500, transport_mode: "air" },
+    // duty 412.50 + 250 = 662.50; MPF 2.69; total 665.19.
+    { "entry.type": "informal", "fees.MPF.amount": 2.69, "totals.duty": 662.5, "totals.total": 665.19 },
+  ],
+  [
+    "formal at 2,500.01 USD: 0.3464% = 8.66, floor 33.58",
+    { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 2500.01, transport_mode: "air" },
+    // duty 16.5% × 2,500.01 = 412.50165 + 250.001 = 662.50265; total 662.50265 + 33.58 = 696.08265.
+    { "entry.type": "formal", "fees.MPF.amount": 33.58, "totals.total": 696.08 },
+  ],
+  [
+    "FY2027 (from 2026-10-01) informal MPF not yet published: FY2026 2.69 carried forward, flagged estimated",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "VN",
+      declared_value: 1000,
+      transport_mode: "air",
+      entry_date: "2026-11-02",
+    },
+    // duty 16.5% × 1,000 = 165 (Section 122 over); MPF 2.69 estimated; total 167.69.
+    { "entry.type": "informal", "fees.MPF.amount": 2.69, "fees.MPF.estimated": true, "totals.total": 167.69 },
+  ],
+  [
+    "FY2027 formal MPF floor carried forward, flagged estimated",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "VN",
+      declared_value: 3000,
+      transport_mode: "air",
+      entry_date: "2026-11-02",
+    },
+    // duty 495; MPF 0.3464% × 3,000 = 10.39 → FY2026 floor 33.58 carried forward; total 528.58.
+    { "entry.type": "formal", "fees.MPF.amount": 33.58, "fees.MPF.estimated": true, "totals.total": 528.58 },
   ],
   [
     "Section 301 List 4A (7.5%) and the Section 122 surcharge (10%) stacked on MFN for China",
@@ -53,8 +115,50 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.2.amount": 100,
       "estimated_duties.tariffs.2.basis": "10% of 1,000.00 USD customs value",
       "totals.duty": 340,
-      "totals.total": 374.83,
+      "totals.total": 343.94,
     },
+  ],
+  // Section 301 list audit: lithium-ion batteries 8507.60.00 are on List 4A (9903.88.15), 7.5% from 2020-02-14
+  // (HTSUS 8507.60.00 "+7.5%"); the four-year review (USTR, 89 FR 76581) raised EV batteries (8507.60.0010,
+  // 9903.91.01) to 25% from 2024-09-27 and the others (9903.91.06) to 25% from 2026-01-01. MFN 3.4%.
+  [
+    "Section 301 List 4A: lithium-ion batteries at 7.5% in 2025 (before the four-year-review increase)",
+    { ...US, entry_date: "2025-06-02", hs_code: "8507.60.00", origin_country: "CN", declared_value: 1000 },
+    // MFN 3.4% × 1,000 = 34; 301 7.5% × 1,000 = 75; duty 109; EV batteries (8507.60.00.10) are told apart.
+    {
+      "estimated_duties.tariffs.1.code": "9903.88.15",
+      "estimated_duties.tariffs.1.amount": 75,
+      "additional_tariff_measures.0.code": "9903.91.01",
+      "totals.duty": 109,
+    },
+  ],
+  [
+    "Section 301: lithium-ion EV batteries (8507.60.00.10) at 25% from 2024-09-27, in place of List 4A",
+    { ...US, entry_date: "2025-06-02", hs_code: "8507.60.0010", origin_country: "CN", declared_value: 1000 },
+    // MFN 34 + 301 25% × 1,000 = 250 → duty 284.
+    { "estimated_duties.tariffs.1.code": "9903.91.01", "estimated_duties.tariffs.1.amount": 250, "totals.duty": 284 },
+  ],
+  // A quote says when it is not final (complete: false with the reasons) and charges no fee on an unknown code.
+  [
+    "complete quote: every part determined",
+    { ...US, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 },
+    { complete: true, incomplete_reasons: undefined },
+  ],
+  [
+    "unknown code: no duty, no MPF or HMF, complete false",
+    { ...US, hs_code: "9999.99.99", origin_country: "VN", declared_value: 100 },
+    {
+      rate_found: false,
+      complete: false,
+      "incomplete_reasons.0.code": "unknown_code",
+      fees: undefined,
+      "totals.total": 0,
+    },
+  ],
+  [
+    "Section 232 content not given: conditional measure makes the quote incomplete",
+    { ...US, hs_code: "9403.20.00", origin_country: "VN", declared_value: 1000, entry_date: "2025-09-02" },
+    { complete: false, "incomplete_reasons.0.code": "conditional_measure" },
   ],
   [
     "Section 301 not yet in force (List 3 from 2018-09-24)",
@@ -124,13 +228,13 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.0.amount": 15.09,
       "estimated_duties.tariffs.0.basis": "1.509 USD/KG × 10 kg = 15.09 USD",
       "totals.duty": 25.09,
-      "totals.total": 58.8,
+      "totals.total": 27.91,
     },
   ],
   [
     "weight in lb converted to kg",
     { ...US, hs_code: "0406.10.08", origin_country: "FR", declared_value: 100, weight: 10, weight_unit: "lb" },
-    { "estimated_duties.tariffs.0.amount": 6.84, "totals.total": 50.55 },
+    { "estimated_duties.tariffs.0.amount": 6.84, "totals.total": 19.66 },
   ],
   [
     "specific duty without a weight is estimated, not guessed",
@@ -148,8 +252,8 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     {
       "estimated_duties.tariffs.0.type": "compound",
       "estimated_duties.tariffs.0.amount": 40.84,
-      "totals.fees": 33.83,
-      "totals.total": 94.67,
+      "totals.fees": 2.94,
+      "totals.total": 63.78,
     },
   ],
   [
@@ -159,19 +263,19 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.0.amount": 100.26,
       "values.customs_value": 600,
       "estimated_duties.tariffs.1.amount": 60,
-      "totals.fees": 34.33,
-      "totals.total": 194.59,
+      "totals.fees": 3.44,
+      "totals.total": 163.7,
     },
   ],
   [
     "three-part compound (per article + % + per kg)",
     { ...US, hs_code: "6505.00.08", origin_country: "VN", declared_value: 2, quantity: 100, weight: 10 },
-    { "estimated_duties.tariffs.0.amount": 15.85, "totals.total": 69.68 },
+    { "estimated_duties.tariffs.0.amount": 15.85, "totals.total": 38.79 },
   ],
   [
     "free line",
     { ...US, hs_code: "8517.13.00", origin_country: "VN", declared_value: 800 },
-    { "estimated_duties.tariffs.0.type": "free", "totals.duty": 0, "totals.total": 34.58 },
+    { "estimated_duties.tariffs.0.type": "free", "totals.duty": 0, "totals.total": 3.69 },
   ],
   [
     "column 2 (punitive) for Russia",
@@ -180,18 +284,18 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tier": "punitive_tariff",
       "estimated_duties.punitive_tariff.total_duty": 900,
       "totals.duty": 1000,
-      "totals.total": 1034.83,
+      "totals.total": 1003.94,
     },
   ],
   [
-    "Russia before column 2 applied (2022-04-09): MFN; FY2021 MPF floor",
+    "Russia before column 2 applied (2022-04-09): MFN; FY2021 informal MPF 2.18",
     { ...US, hs_code: "6109.10.00", origin_country: "RU", declared_value: 1000, entry_date: "2021-06-01" },
-    { "estimated_duties.tier": "normal_tariff", "totals.duty": 165, "fees.MPF.amount": 27.23, "totals.total": 193.48 },
+    { "estimated_duties.tier": "normal_tariff", "totals.duty": 165, "fees.MPF.amount": 2.18, "totals.total": 168.43 },
   ],
   [
     "column 2 specific per litre with the volume in hl",
     { ...US, hs_code: "2203.00.00", origin_country: "RU", declared_value: 500, volume: 2, volume_unit: "hl" },
-    { "estimated_duties.tariffs.0.amount": 26.4, "totals.total": 110.61 },
+    { "estimated_duties.tariffs.0.amount": 26.4, "totals.total": 79.72 },
   ],
   [
     "Section 232 steel on the full value (50%)",
@@ -311,7 +415,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.1.code": "9903.85.08",
       "estimated_duties.tariffs.1.amount": 150,
       "estimated_duties.tariffs.1.basis": "50% of 300.00 USD aluminum content value (from components)",
-      "totals.total": 183.96,
+      "totals.total": 153.87,
     },
   ],
   [
@@ -324,7 +428,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       entry_date: "2025-09-02",
       metal_weight_percentage: 40,
     },
-    { "estimated_duties.tariffs.1.amount": 200, "estimated_duties.tariffs.1.estimated": true, "totals.total": 233.96 },
+    { "estimated_duties.tariffs.1.amount": 200, "estimated_duties.tariffs.1.estimated": true, "totals.total": 203.87 },
   ],
   [
     "Section 232 content measure without facts is conditional, outside the totals",
@@ -333,7 +437,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.length": 1,
       "additional_tariff_measures.0.code": "9903.85.08",
       "totals.duty": 0,
-      "totals.total": 33.96,
+      "totals.total": 3.87,
     },
   ],
   [
@@ -364,7 +468,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.1.amount": 0,
       "exemptions.tariff_exemptions.0.code": "9903.85.09",
       "exemptions.tariff_exemptions.0.claimed": true,
-      "totals.total": 33.96,
+      "totals.total": 3.87,
     },
   ],
   [
@@ -400,7 +504,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     "301 exclusion expired after 2026-11-09",
     { ...US, hs_code: "3926.90.99.10", origin_country: "CN", declared_value: 1000, entry_date: "2026-11-10" },
-    { "estimated_duties.tariffs.1.amount": 75, "totals.duty": 128, "fees.MPF.amount": 33.58 },
+    { "estimated_duties.tariffs.1.amount": 75, "totals.duty": 128, "fees.MPF.amount": 2.69 },
   ],
   [
     "MPF capped at the FY2026 maximum",
@@ -426,7 +530,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "values.customs_value": 1000,
       "values.shipping_cost": 100,
       "values.customs_value_basis": "FOB",
-      "totals.total": 299.83,
+      "totals.total": 268.94,
     },
   ],
   [
@@ -440,7 +544,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       shipping_cost: 100,
       insurance_cost: 20,
     },
-    { "values.customs_value": 1000, "totals.total": 299.83 },
+    { "values.customs_value": 1000, "totals.total": 268.94 },
   ],
   [
     "CIF destination: VAT on customs value + duty (DE)",
@@ -657,13 +761,13 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "exemptions.de_minimis_exempt": false,
       "exemptions.de_minimis_threshold": null,
       "totals.duty": 82.5,
-      "totals.total": 115.84,
+      "totals.total": 85.75,
     },
   ],
   [
     "US de minimis ended for China from 2025-05-02",
     { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 500, entry_date: "2025-06-02" },
-    { "exemptions.de_minimis_exempt": false, "totals.duty": 120, "totals.total": 153.34 },
+    { "exemptions.de_minimis_exempt": false, "totals.duty": 120, "totals.total": 123.25 },
   ],
   [
     "CA courier, US origin: duty within 150 CAD, GST above 40 CAD",
@@ -717,6 +821,36 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     },
     { "exemptions.tax_de_minimis_exempt": true, "vat.amount": 0, "totals.total": 0 },
   ],
+  // Point-of-sale taxes, outside the import totals: UK VAT on consignments of 135 GBP or less is charged by the
+  // seller at the sale (gov.uk "VAT and overseas goods sold directly to customers in the UK"); AU GST on goods of
+  // 1,000 AUD or less is collected by the vendor (ATO "GST on low-value imported goods").
+  [
+    "UK 100 GBP: duty relieved (135 GBP), VAT 20% × 100 = 20 at the point of sale, not import VAT",
+    { ...GB, hs_code: "6109.10.00", origin_country: "CN", declared_value: 100 },
+    {
+      vat: undefined,
+      "point_of_sale_tax.amount": 20,
+      "point_of_sale_tax.rate": 20,
+      "point_of_sale_tax.collected_by": "seller at the point of sale",
+      "totals.vat": 0,
+      "totals.total": 0,
+    },
+  ],
+  [
+    "UK 200 GBP: above 135, import VAT as before and no point-of-sale block",
+    { ...GB, hs_code: "6109.10.00", origin_country: "CN", declared_value: 200 },
+    { point_of_sale_tax: undefined, "vat.rate": 20 },
+  ],
+  [
+    "AU 500 AUD: GST 10% × 500 = 50 collected by the vendor, outside the totals",
+    { ...AU, hs_code: "6109.10.00", origin_country: "CN", declared_value: 500 },
+    { vat: undefined, "point_of_sale_tax.amount": 50, "totals.vat": 0, "totals.total": 0 },
+  ],
+  [
+    "AU 1,500 AUD: GST at the border, 10% × 1,500 = 150 (no Australian tariff: incomplete)",
+    { ...AU, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1500 },
+    { point_of_sale_tax: undefined, "vat.amount": 150, "totals.vat": 150, complete: false },
+  ],
   [
     "regional tax: Ontario HST 13%",
     {
@@ -729,6 +863,41 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       destination_region: "CA-ON",
     },
     { "vat.code": "CA-ON", "vat.rate": 13, "vat.amount": 26 },
+  ],
+  [
+    // The province code alone is the same region (ISO 3166-2 CA-ON): 13% × 200 = 26.
+    "regional tax: Ontario given as ON",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "CA",
+      currency: "CAD",
+      entry_date: "2026-03-02",
+      declared_value: 200,
+      destination_region: "ON",
+    },
+    // No Canadian tariff in the data: the quote says it is not final.
+    {
+      "vat.code": "CA-ON",
+      "vat.rate": 13,
+      "vat.amount": 26,
+      complete: false,
+      "incomplete_reasons.0.code": "no_tariff",
+    },
+  ],
+  [
+    // Quebec has no HST: 5% GST at the border (QST is not collected by the CBSA), 5% × 200 = 10.
+    "regional tax: Quebec (GST only) accepted",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "CA",
+      currency: "CAD",
+      entry_date: "2026-03-02",
+      declared_value: 200,
+      destination_region: "QC",
+    },
+    { "vat.rate": 5, "vat.amount": 10 },
   ],
   [
     "regional tax: Canary Islands outside the VAT area",
@@ -757,7 +926,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     "Section 122: over on 2026-07-24, the same T-shirt pays MFN + 301 only",
     { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000, entry_date: "2026-07-24" },
-    { "estimated_duties.tariffs.length": 2, "totals.duty": 240, "totals.total": 274.83, "notes.0": S122_ENDED },
+    { "estimated_duties.tariffs.length": 2, "totals.duty": 240, "totals.total": 243.94, "notes.0": S122_ENDED },
   ],
   [
     "Section 122: not yet on 2026-02-23, the last IEEPA day (left out as held unlawful)",
@@ -765,7 +934,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     {
       "estimated_duties.tariffs.length": 2,
       "totals.duty": 240,
-      "totals.total": 274.83,
+      "totals.total": 243.94,
       "notes.0":
         "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time",
     },
@@ -780,7 +949,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "exemptions.tariff_exemptions.0.code": "9903.03.03",
       "exemptions.tariff_exemptions.0.claimed": false,
       "totals.duty": 0,
-      "totals.total": 34.83,
+      "totals.total": 3.94,
     },
   ],
   [
@@ -807,7 +976,11 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     },
   ],
   [
-    "Section 122: not on a 232 aluminum derivative (232 on 300 of content = 150)",
+    // Section 232 on the metal content only: 9903.03.06 (U.S. note 2(aa)(v) to subchapter III) exempts the
+    // article's value subject to 232, and the rest, entered on its own line (CSMS #64348411 split reporting),
+    // pays 9903.03.01. MFN free; 232 aluminum 50% × 300 = 150; Section 122 10% × (1,000 − 300) = 70;
+    // informal MPF 2.69 + HMF 1.25 → total 223.94.
+    "Section 122 on the value outside a 232 aluminum derivative's metal content (232 on 300 = 150; 122 on 700 = 70)",
     {
       ...US,
       hs_code: "9403.20.00",
@@ -817,10 +990,16 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     },
     {
       "estimated_duties.tariffs.1.amount": 150,
-      "estimated_duties.tariffs.2.exclusion_code": "9903.03.06",
+      "estimated_duties.tariffs.2.code": "9903.03.01",
+      "estimated_duties.tariffs.2.amount": 70,
+      "estimated_duties.tariffs.2.basis":
+        "10% of 700.00 USD value not subject to Section 232 (1,000.00 USD customs value less 300.00 USD metal content, which 9903.03.06 exempts)",
       "exemptions.available_exemptions.0.code": "9903.85.09",
-      "exemptions.available_exemptions.length": 1,
-      "totals.total": 184.83,
+      // Now that the surcharge is charged, the civil-aircraft claim on it (note 2(aa)(iv)) is offered.
+      "exemptions.available_exemptions.1.code": "9903.03.05",
+      "exemptions.available_exemptions.length": 2,
+      "totals.duty": 220,
+      "totals.total": 223.94,
     },
   ],
   [
@@ -857,7 +1036,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "exemptions.available_exemptions.1.code": "S",
       "exemptions.available_exemptions.1.applies_to": "MPF",
       "totals.duty": 100,
-      "totals.total": 134.83,
+      "totals.total": 103.94,
     },
   ],
   [
@@ -868,7 +1047,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "exemptions.tariff_exemptions.0.code": "9903.03.08",
       "exemptions.tariff_exemptions.0.claimed": true,
       "totals.duty": 0,
-      "totals.total": 34.83,
+      "totals.total": 3.94,
     },
   ],
   [
@@ -890,14 +1069,14 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     "no MPF exemption for a Jordan FTA origin (not in 19 CFR 24.23(c))",
     { ...US, hs_code: "6109.10.00", origin_country: "JO", declared_value: 1000 },
-    { "estimated_duties.tier": "preferential_tariff", "fees.MPF.amount": 33.58, "exemptions.available_exemptions": [] },
+    { "estimated_duties.tier": "preferential_tariff", "fees.MPF.amount": 2.69, "exemptions.available_exemptions": [] },
   ],
   [
     "a Korean smartphone on an MFN-free line: the MPF exemption is offered as a claim (SPI KR)",
     { ...US, hs_code: "8517.13.00", origin_country: "KR", declared_value: 1000 },
     {
       "estimated_duties.tier": "normal_tariff",
-      "fees.MPF.amount": 33.58,
+      "fees.MPF.amount": 2.69,
       "exemptions.available_exemptions.0.code": "KR",
     },
   ],
@@ -963,7 +1142,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.1.amount": 2000,
       "estimated_duties.tariffs.1.basis": "200% of 1,000.00 USD customs value",
       "exemptions.available_exemptions": [],
-      "totals.total": 2483.96,
+      "totals.total": 2453.87,
     },
   ],
   [
@@ -1137,7 +1316,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "estimated_duties.tariffs.1.amount": 2000,
       "estimated_duties.tariffs.length": 2,
       "exemptions.available_exemptions": [],
-      "totals.total": 2033.96,
+      "totals.total": 2003.87,
     },
   ],
   [

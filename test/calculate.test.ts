@@ -4,6 +4,7 @@ import { call, createClient, getToken, loadDataset, sampleCalculateLine, setup }
 
 beforeAll(async () => {
   for (const d of ["tariffs", "vat", "fx", "customs_rules"]) await loadDataset(d, { fixture: true });
+  await loadDataset("restrictions");
 }, 120_000);
 
 const base = sampleCalculateLine;
@@ -54,6 +55,45 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     const body = (await res.json()) as { message: string; errors: { field: string }[] };
     expect(body.message).toMatch(/Destination BR is not supported; supported: .*US/);
     expect(body.errors[0]!.field).toBe("destination_country");
+  });
+
+  it.each([
+    ["a region of another country", "US", "CA-ON"],
+    ["an unknown Canadian region", "CA", "ZZ"],
+  ])("destination_region: %s → 400 on the field", async (_n, destination, region) => {
+    const { api } = await setup();
+    const res = await api("/calculate", {
+      json: { ...base, destination_country: destination, currency: "USD", destination_region: region },
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { field: string; message: string }[] };
+    expect(body.errors[0]).toMatchObject({ field: "destination_region", message: expect.stringContaining(region) });
+  });
+
+  it("a quote for goods the restricted-goods rules prohibit carries a warning (North Korean origin, OFAC); others none", async () => {
+    const { api } = await setup();
+    const kp = (await (await api("/calculate", { json: { ...base, origin_country: "KP" } })).json()) as {
+      warnings: { code: string; title: string; imposing_country: string; source_url: string }[];
+    };
+    expect(kp.warnings).toEqual([
+      expect.objectContaining({ code: "prohibited", imposing_country: "US", title: "Goods of North Korean origin" }),
+    ]);
+    const vn = (await (await api("/calculate", { json: base })).json()) as { warnings: unknown[] };
+    expect(vn.warnings).toEqual([]);
+    const multi = (await (
+      await api("/calculate/multiple", {
+        json: {
+          destination_country: "US",
+          currency: "USD",
+          entry_date: "2026-03-02",
+          codes: [
+            { hs_code: "6109.10.00", origin_country: "VN", declared_value: 10 },
+            { hs_code: "6109.10.00", origin_country: "KP", declared_value: 10 },
+          ],
+        },
+      })
+    ).json()) as { results: { warnings: { code: string }[] }[] };
+    expect(multi.results.map((r) => r.warnings.map((w) => w.code))).toEqual([[], ["prohibited"]]);
   });
 
   it("an ISO currency without an ECB rate → 400 with a clear message", async () => {
@@ -134,7 +174,7 @@ describe("usage history", () => {
     };
     expect(next.data[0]).toMatchObject({
       id: a.request_id,
-      total: 299.83,
+      total: 268.94,
       currency: "USD",
       receiver_country_code: "US",
     });
@@ -171,13 +211,17 @@ describe("POST /calculate/multiple", () => {
     expect(body.results.map((r) => r.index)).toEqual([0, 1, 2, 3]);
     expect(body.results[1]).toMatchObject({ rate_found: false, origin_country: "ZZ" });
     expect(body.results[1]!.error).toMatch(/origin_country/);
-    expect(body.results[3]).toMatchObject({ rate_found: false });
-    // Duty: (165 + 100 Section 122) + (165 + 75 + 100) = 605; fees: MPF 0.3464% of 2,010 = 6.96 → floor 33.58 once;
-    // HMF 0.125% of 2,010 = 2.5125.
+    // An unknown code is a failed line: it carries `error` and adds nothing to the entry's fees.
+    expect(body.results[3]).toMatchObject({ rate_found: false, error: expect.stringMatching(/9999\.99\.99/) });
+    expect(body).toMatchObject({ complete: false });
+    // Duty: (165 + 100 Section 122) + (165 + 75 + 100) = 605; the entry's 2,010.00 USD does not exceed 2,500, so it
+    // is an informal entry (19 CFR 143.21(a)) paying the flat FY2026 informal MPF 2.69 once (90 FR 34665);
+    // HMF 0.125% of the priced lines' 2,000 = 2.50. Fees 5.19, total 610.19.
     expect(body.totals.duty).toBe(605);
-    expect(body.shipment.fees.MPF.amount).toBe(33.58);
-    expect(body.totals.fees).toBe(36.09);
-    expect(body.totals.total).toBe(641.09);
+    expect(body.shipment.fees.MPF.amount).toBe(2.69);
+    expect(body.totals.fees).toBe(5.19);
+    expect(body.totals.total).toBe(610.19);
+    expect(body.shipment).toMatchObject({ entry_type: "informal" });
     expect(body.shipment.shipping_cost).toBe(100);
     expect(typeof body.execution_time).toBe("number");
   });
@@ -193,7 +237,7 @@ describe("POST /calculate/multiple", () => {
     };
     const vn = { hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 };
     const kr = { hs_code: "6109.10.00", origin_country: "KR", declared_value: 100000 };
-    // MPF 0.3464% of the Vietnamese 1,000.00 only = 3.46 → floor 33.58 (on 101,000.00 it would be 349.86);
+    // A formal entry (101,000.00 USD > 2,500): MPF 0.3464% of the Vietnamese 1,000.00 only = 3.46 → floor 33.58 (on 101,000.00 it would be 349.86);
     // HMF 0.125% of both lines' 101,000.00 = 126.25.
     const mixed = await run([vn, kr]);
     expect(mixed.shipment.fees?.MPF?.amount).toBe(33.58);

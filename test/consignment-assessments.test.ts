@@ -180,7 +180,8 @@ describe("POST /consignments/{id}/assessments", () => {
       expect(item.rates_applied[0]!.tier).toBe(r.estimated_duties.tier);
     });
     // Pinned figures: 16.5% MFN and 10% Section 122 (entry 2026-03-02) of 250.00 and of 500.00, plus 7.5% Section 301
-    // on the Chinese line; the MPF floor once per entry.
+    // on the Chinese line; the entry's 750.00 USD is an informal entry (19 CFR 143.21(a)): the flat FY2026 informal
+    // MPF 2.69 once (90 FR 34665).
     expect(
       a.items.map((i) => [
         i.sku,
@@ -202,10 +203,10 @@ describe("POST /consignments/{id}/assessments", () => {
     ]);
     expect(a).toMatchObject({
       total_duty: "236.25",
-      total_fees: "33.58",
+      total_fees: "2.69",
       total_vat: "0.00",
-      total_tax: "33.58",
-      total: "269.83",
+      total_tax: "2.69",
+      total: "238.94",
     });
   });
 
@@ -374,8 +375,9 @@ describe("POST /consignments/{id}/assessments", () => {
     expect(a.items[0]).toMatchObject({ duty: "26.50", error: null });
     expect(a.items[1]).toMatchObject({ hs_code: null, duty: null, tax: null, rates_applied: [] });
     expect(a.items[1]!.error).toMatch(/no title or description/);
-    expect(a.items[2]).toMatchObject({ hs_code: "99999999", rate_found: false, duty: null, error: null });
-    expect(a.items[2]!.message).toMatch(/No US tariff line/);
+    // A code the tariff does not hold is a failed line of calculate/multiple: it carries the error, nothing charged.
+    expect(a.items[2]).toMatchObject({ hs_code: "99999999", rate_found: false, duty: null, message: null });
+    expect(a.items[2]!.error).toMatch(/No US tariff line/);
     expect(a.total_duty).toBe("26.50");
   });
 

@@ -271,6 +271,29 @@ const S301 = {
   "9903.92.10": { list: "Ship-to-shore cranes", periods: [["2024-09-27", null, "0.25"]] },
 };
 
+/**
+ * Corrections to the upstream Section 301 product lists, each checked against the USTR notices.
+ * - 8507.60.00 (lithium-ion batteries): upstream has it on List 4B only (9903.88.16, suspended, 84 FR 69447), so no
+ *   301 duty before 2026. It paid List 4A (9903.88.15: 15 % from 2019-09-01, 7.5 % from 2020-02-14): the HTS shows
+ *   8507.60.00 "+ 7.5%", and the four-year review (USTR, 89 FR 76581, 2024-09-18) raised "lithium-ion non-electrical
+ *   vehicle batteries" (8507.60.0020) from 7.5 % to 25 % on 2026-01-01 (9903.91.06) and "lithium-ion electrical
+ *   vehicle batteries" (8507.60.0010) from 7.5 % to 25 % on 2024-09-27 (9903.91.01).
+ */
+const S301_CORRECTIONS = [
+  { hts: "85076000", from: "9903.88.16", to: "9903.88.15", source: "89 FR 76581; HTSUS 8507.60.00 (+7.5%)" },
+  { hts: "8507600010", from: null, to: "9903.91.01", source: "89 FR 76581 (Li-ion EV batteries, 2024-09-27)" },
+];
+
+/** The upstream rows with the corrections applied (a moved row keeps its place; an added one is appended). */
+function corrected301(rows) {
+  const out = rows.map((r) => {
+    const c = S301_CORRECTIONS.find((x) => x.from && x.hts === r.hts8 && x.from === r.ch99_code);
+    return c ? { ...r, ch99_code: c.to } : r;
+  });
+  for (const c of S301_CORRECTIONS) if (!c.from) out.push({ hts8: c.hts, ch99_code: c.to });
+  return out;
+}
+
 const EU27 = [
   "AT",
   "BE",
@@ -858,7 +881,7 @@ function assertOneBasisPer232Metal(measures) {
 
 function ch99() {
   const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, metal_origin]
-  const s301 = table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv"));
+  const s301 = corrected301(table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv")));
   for (const r of s301) {
     const m = S301[r.ch99_code];
     if (!m) continue;

@@ -60,6 +60,10 @@ export async function rows() {
         "note",
         "exempt_programs",
         "exempt_source",
+        "entry_type",
+        "flat",
+        "entry_value_max",
+        "estimated",
       ],
       rows: fees.map((r) => [
         r.country,
@@ -76,6 +80,10 @@ export async function rows() {
         r.note ?? null,
         json(r.exempt_programs),
         r.exempt_source ?? null,
+        r.entry_type ?? null,
+        r.flat ?? null,
+        r.entry_value_max ?? null,
+        r.estimated ? 1 : 0,
       ]),
     },
   };

@@ -190,6 +190,14 @@ export const calcFees = sqliteTable(
     /** JSON array of special programme codes whose originating goods are exempt (US MPF, 19 CFR 24.23(c)). */
     exemptPrograms: text("exempt_programs"),
     exemptSource: text("exempt_source"),
+    /** US: "formal" or "informal" (19 CFR 143.21); null = every entry. */
+    entryType: text("entry_type"),
+    /** A flat fee per entry (US informal MPF) in place of `rate`. */
+    flat: text("flat"),
+    /** Highest entered value for the entry type (informal: 2,500 USD, 19 CFR 143.21(a)). */
+    entryValueMax: text("entry_value_max"),
+    /** 1 when the figure is carried forward, not yet published for the period. */
+    estimated: integer("estimated").notNull().default(0),
   },
   (t) => [index("calc_fees_idx").on(t.country)],
 );

@@ -554,13 +554,6 @@ describe("Section 122 surcharge (9903.03.01)", () => {
     // 232 steel 50% of 1,000 = 500 on top of MFN 100; no 301 here (VN).
     ["232 charged: no surcharge", { origin: "VN" }, [steel], "600", "9903.03.06"],
     [
-      "232 owed on a metal content not given: no surcharge",
-      { origin: "VN" },
-      [{ ...steel, basis: "content" as const }],
-      "100",
-      "9903.03.06",
-    ],
-    [
       "232 excluded (no metal content): the surcharge is due",
       { origin: "VN", metalWeightPercentage: "0" },
       [steel],
@@ -583,6 +576,24 @@ describe("Section 122 surcharge (9903.03.01)", () => {
       expect(line).toMatchObject({ exempted: true, exclusion_code: exclusion });
       expect(line?.exclusion_name).toMatch(/9903\.81\.87 Section 232 steel/);
     } else expect(line?.amount.toString()).toBe("100");
+  });
+
+  it("232 on the metal content only: the surcharge falls on the rest of the value, conditional while the content is unknown", () => {
+    const content = { ...steel, basis: "content" as const };
+    const dd = d({ measures: [s122, content], exclusions: [with232] });
+    // Unknown content: 232 and the surcharge on the non-metal value are both conditional; only MFN 100 is charged.
+    const unknown = calculate(on("2026-03-02", { origin: "VN" }), dd);
+    expect(unknown.totalDuty.toString()).toBe("100");
+    expect(unknown.conditional.map((c) => c.code)).toEqual(["9903.81.87", "9903.03.01"]);
+    expect(unknown.conditional[1]?.note).toMatch(/value not subject to Section 232/);
+    // 40% steel by metal_weight_percentage: 232 50% × 400 = 200, surcharge 10% × (1,000 − 400) = 60, MFN 100.
+    const known = calculate(on("2026-03-02", { origin: "VN", metalWeightPercentage: "40" }), dd);
+    expect(known.totalDuty.toString()).toBe("360");
+    expect(known.duties.find((l) => l.code === "9903.03.01")).toMatchObject({ estimated: true });
+    // All of the value is steel: the exemption covers the whole article.
+    const all = calculate(on("2026-03-02", { origin: "VN", metalWeightPercentage: "100" }), dd);
+    expect(all.totalDuty.toString()).toBe("600");
+    expect(all.duties.find((l) => l.code === "9903.03.01")).toMatchObject({ exempted: true });
   });
 
   it("a 232 measure on a longer code: the surcharge stays, the exemption is offered and can be claimed", () => {

@@ -240,6 +240,8 @@ interface DecisionBase {
   amount: Big;
   basis: string;
   estimated: boolean;
+  /** The value the duty fell on (the metal content for a content-basis Section 232 measure). */
+  base?: Big;
 }
 
 /**
@@ -322,6 +324,7 @@ export function applicableMeasures(
   origin: string,
   date: string,
   facts: MetalOrigins = NO_METAL_ORIGINS,
+  code?: string,
 ): Measure[] {
   const ms = data.measures
     .filter(
@@ -352,7 +355,12 @@ export function applicableMeasures(
   const replaced = (m: Measure) => met.has(`${m.program}|${m.metal ?? ""}`);
   const plain = ms.filter((m) => !m.metalOrigin && !replaced(m));
   // Section 301: a four-year-review heading (9903.91/9903.92) replaces the original list heading for its products.
-  const has301Review = plain.some((m) => m.program === "301" && !m.code.startsWith("9903.88"));
+  // Only a review heading covering all of the goods of the code does: one keyed at a longer statistical number
+  // (8507.60.00.10 of 8507.60.00) leaves the list heading on the rest.
+  const has301Review = plain.some(
+    (m) =>
+      m.program === "301" && !m.code.startsWith("9903.88") && (code === undefined || m.hsPrefix.length <= code.length),
+  );
   const kept = plain.filter((m) => !(m.program === "301" && has301Review && m.code.startsWith("9903.88")));
   // One line per programme and metal (the most specific prefix wins), so overlapping lists never double-charge.
   const byKey = new Map<string, Measure>();
@@ -365,6 +373,31 @@ export function applicableMeasures(
   return [...byKey.values(), ...met.values(), ...conditional].sort(
     (a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code),
   );
+}
+
+type Decided = MeasureDecision;
+
+/** Every Section 232 measure on the code falls on a metal content (none on the full value). */
+const onlyContent = (s232: Decided[], code: string) =>
+  s232.filter((d) => d.measure.hsPrefix.length <= code.length).every((d) => d.measure.basis !== "value");
+
+/**
+ * The customs value outside the Section 232 metal content, and that content: null when a content is not yet
+ * known (conditional) or in stacking mode. Null remainder and content mean "cannot be computed".
+ */
+function portionOutside232(
+  s232: Decided[],
+  code: string,
+  customsValue: Big | null,
+): { remainder: Big | null; content: Big | null } | null {
+  const on = s232.filter((d) => d.measure.hsPrefix.length <= code.length);
+  if (customsValue === null || on.some((d) => d.status !== "applied" || !d.base))
+    return { remainder: null, content: null };
+  const content = on.reduce((s, d) => s.plus(d.base ?? ZERO), ZERO);
+  const remainder = customsValue.minus(content);
+  // All of the value is metal content: the exemption covers the whole article.
+  if (remainder.lte(0)) return null;
+  return { remainder, content };
 }
 
 /** How the base duty is paid: the special programme whose rate the tier uses (null for MFN and column 2), and the line's special rates. */
@@ -394,7 +427,7 @@ function decideMeasures(
   const fired: Exclusion[] = [];
   const decisions: MeasureDecision[] = [];
   const facts = input.metalOrigins;
-  const measures = applicableMeasures(data, input.origin, input.entryDate, facts);
+  const measures = applicableMeasures(data, input.origin, input.entryDate, facts, code);
   const exclusionsOf = (measure: Measure) =>
     data.exclusions.filter(
       (e) =>
@@ -444,6 +477,7 @@ function decideMeasures(
     const on232 = s232.find((d) => d.measure.hsPrefix.length <= code.length);
     const under232 = s232.find((d) => d.measure.hsPrefix.length > code.length);
     let exempt: { e: Exclusion; claimed: boolean } | null = null;
+    let portion: { e: Exclusion; remainder: Big | null; content: Big | null } | null = null;
     const offers: Exclusion[] = [];
     const claimOrOffer = (e: Exclusion) => {
       if (claims.has(e.code)) exempt ??= { e, claimed: true };
@@ -456,6 +490,13 @@ function decideMeasures(
         continue;
       }
       if (e.kind === "auto_with_232") {
+        // Section 232 on the metal content only: the exemption covers that content, and the value not subject to
+        // Section 232 (entered on its own line, CSMS #64348411) still pays this measure.
+        const split = on232 && onlyContent(s232, code) ? portionOutside232(s232, code, customsValue) : null;
+        if (split) {
+          portion = { e, ...split };
+          continue;
+        }
         if (on232)
           exempt ??= { e: { ...e, name: `${e.name}: ${on232.measure.code} ${on232.measure.name}` }, claimed: false };
         else if (under232)
@@ -500,6 +541,30 @@ function decideMeasures(
       continue;
     }
     for (const e of offers) if (!available.has(`${e.code}|${e.name}`)) available.set(`${e.code}|${e.name}`, e);
+    if (portion && measure.basis === "value") {
+      const { e, remainder, content } = portion;
+      if (remainder === null || content === null || customsValue === null || m === null) {
+        decisions.push({
+          measure,
+          status: "conditional",
+          amount: ZERO,
+          basis: "",
+          estimated: false,
+          condition: `Applies to the value not subject to Section 232 (${e.code} covers the metal content): give the metal content to compute it`,
+        });
+        continue;
+      }
+      fired.push(e);
+      decisions.push({
+        measure,
+        status: "applied",
+        amount: remainder.times(rate),
+        basis: `${rateText} of ${formatMoney(remainder, m.currency)} value not subject to Section 232 (${formatMoney(customsValue, m.currency)} customs value less ${formatMoney(content, m.currency)} metal content, which ${e.code} exempts)`,
+        estimated: s232.some((d) => d.estimated),
+        base: remainder,
+      });
+      continue;
+    }
     if (measure.basis === "value") {
       const why = measure.metalOrigin ? ` (${metFactsText(measure.metalOrigin, facts)})` : "";
       if (customsValue === null || m === null)
@@ -538,6 +603,7 @@ function decideMeasures(
         amount: content.times(rate),
         basis: `${rateText} of ${formatMoney(content, m.currency)} ${metal} content value (from components)`,
         estimated: false,
+        base: content,
       });
     } else if (input.metalWeightPercentage !== null) {
       const share = dec(input.metalWeightPercentage).div(100);
@@ -548,6 +614,7 @@ function decideMeasures(
         amount: content.times(rate),
         basis: `${rateText} of ${formatMoney(content, m.currency)} ${metal} content value (estimated as ${input.metalWeightPercentage}% of ${formatMoney(customsValue, m.currency)} customs value from metal_weight_percentage)`,
         estimated: true,
+        base: content,
       });
     } else {
       decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
@@ -559,7 +626,7 @@ function decideMeasures(
 }
 
 /** The most specific de minimis row: origin-limited over general, channel-specific over `any`. */
-export function deMinimisRow(rows: DeMinimisRow[], kind: "duty" | "tax", input: CalcInput): DeMinimisRow | null {
+export function deMinimisRow(rows: DeMinimisRow[], kind: DeMinimisRow["kind"], input: CalcInput): DeMinimisRow | null {
   const candidates = rows.filter(
     (r) =>
       r.kind === kind &&
@@ -578,6 +645,7 @@ export interface FeeLine {
   amount: Big;
   basis: string;
   source_url: string;
+  estimated?: boolean;
 }
 
 interface FeeExemption {
@@ -641,12 +709,66 @@ export function vatReducedRow(rows: VatReducedRow[], code: string, date: string)
   return best;
 }
 
-/** Fees in force for the mode; MPF-style floor and cap in the fee's currency, converted. `value` is the entry's customs value. */
-export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Money): FeeLine[] {
+export interface EntryType {
+  type: "formal" | "informal";
+  /** The entered value compared and the informal ceiling, in the destination currency. */
+  value: Big;
+  limit: Big;
+  basis: string;
+  source_url: string;
+}
+
+/**
+ * The US entry type for an entered value: informal up to the ceiling of the informal fee row in force (2,500 USD,
+ * 19 CFR 143.21(a)), formal above it. Null where the destination's fees have no entry types.
+ */
+export function entryTypeOf(fees: FeeRow[], input: CalcInput, value: Big, m: Money): EntryType | null {
+  const row = fees.find((f) => f.entryType === "informal" && f.entryValueMax && inForce(f, input.entryDate));
+  if (!row?.entryValueMax) return null;
+  const limit = m.toDest(dec(row.entryValueMax), row.currency);
+  const informal = value.lte(limit);
+  return {
+    type: informal ? "informal" : "formal",
+    value,
+    limit,
+    basis: `Entered value ${formatMoney(value, m.currency)} ${informal ? "does not exceed" : "exceeds"} the ${formatMoney(dec(row.entryValueMax), row.currency)} informal entry limit (19 CFR 143.21(a)); de minimis release is not available`,
+    source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21",
+  };
+}
+
+/**
+ * Fees in force for the mode and entry type; MPF-style floor and cap in the fee's currency, converted, or a flat
+ * amount per entry (informal MPF). `value` is the entry's customs value.
+ */
+export function computeFees(
+  fees: FeeRow[],
+  input: CalcInput,
+  value: Big,
+  m: Money,
+  entryType: EntryType["type"] | null = null,
+): FeeLine[] {
   const out: FeeLine[] = [];
   for (const f of fees) {
     if (!inForce(f, input.entryDate)) continue;
     if (f.transportMode !== null && f.transportMode !== input.transportMode) continue;
+    if (f.entryType && entryType && f.entryType !== entryType) continue;
+    const estimated = Boolean(f.estimated);
+    const flagged = estimated ? `; ${f.note ?? "carried forward from the last published period"}` : "";
+    if (f.flat) {
+      const amount = m.toDest(dec(f.flat), f.currency);
+      out.push({
+        code: f.code,
+        name: f.name,
+        amount,
+        basis: `Flat ${formatMoney(dec(f.flat), f.currency)} per ${f.entryType ?? ""} entry${flagged}`.replace(
+          "per  entry",
+          "per entry",
+        ),
+        source_url: f.sourceUrl,
+        ...(estimated ? { estimated } : {}),
+      });
+      continue;
+    }
     let amount = value.times(f.rate);
     let basis = `${pctText(f.rate)} of ${formatMoney(value, m.currency)} customs value${f.transportMode ? ` (${f.transportMode} only)` : ""}`;
     const min = f.min === null ? null : m.toDest(dec(f.min), f.currency);
@@ -658,12 +780,27 @@ export function computeFees(fees: FeeRow[], input: CalcInput, value: Big, m: Mon
       basis += ` = ${formatMoney(amount, m.currency)}, capped at the maximum ${formatMoney(dec(f.max ?? 0), f.currency)}`;
       amount = max;
     }
-    out.push({ code: f.code, name: f.name, amount, basis, source_url: f.sourceUrl });
+    out.push({
+      code: f.code,
+      name: f.name,
+      amount,
+      basis: basis + flagged,
+      source_url: f.sourceUrl,
+      ...(estimated ? { estimated } : {}),
+    });
   }
   return out;
 }
 
+interface Incomplete {
+  code: "no_tariff" | "unknown_code" | "estimated_duty" | "conditional_measure" | "estimated_fee";
+  message: string;
+}
+
 export interface CalcResult {
+  /** False when any part of the duty, fees or taxes could not be determined; `incomplete` says which. */
+  complete: boolean;
+  incomplete: Incomplete[];
   rateFound: boolean;
   message: string;
   line: TariffLine | null;
@@ -702,10 +839,14 @@ export interface CalcResult {
   totalDuty: Big;
   conditional: { name: string; code: string; rate: string; type: string; note: string }[];
   fees: FeeLine[];
+  /** US formal or informal entry (null where the destination has no entry types in the data). */
+  entryType: EntryType | null;
   /** Fee codes the goods' trade programme exempts them from (a batch leaves the line out of that fee's base). */
   exemptFees: string[];
   totalFees: Big;
   vat: { rate: Big; amount: Big; code: string | null; name: string; basis: string } | null;
+  /** A tax the seller charges at the sale (not at import), outside the totals. */
+  pointOfSale: { rate: Big; amount: Big; code: string | null; name: string; basis: string; sourceUrl: string } | null;
   totals: { duty: Big; fees: Big; vat: Big; total: Big };
   notes: string[];
 }
@@ -715,6 +856,35 @@ export interface ShipmentContext {
   goodsValue?: Big;
   /** When the caller applies fee floors and caps to the whole entry itself (calculate/multiple). */
   feesAtShipmentLevel?: boolean;
+  /** Entered value of the whole entry (calculate/multiple), which decides formal or informal entry. */
+  entryValue?: Big;
+}
+
+/** Why a quote is not final: each part of the duty, fees or taxes that could not be determined from the request. */
+function incompleteReasons(
+  data: ResolvedData,
+  input: CalcInput,
+  line: TariffLine | null,
+  duties: DutyLine[],
+  conditional: CalcResult["conditional"],
+  fees: FeeLine[],
+): Incomplete[] {
+  const out: Incomplete[] = [];
+  if (!data.rule.schedule)
+    out.push({
+      code: "no_tariff",
+      message: `No tariff schedule for ${input.destination} in the data: duty is not computed and taxes are on the value without it`,
+    });
+  else if (!line)
+    out.push({
+      code: "unknown_code",
+      message: `No ${data.rule.schedule} tariff line for ${dotted(input.hsCode)} in force on ${input.entryDate}: nothing is charged`,
+    });
+  for (const d of duties) if (d.estimated) out.push({ code: "estimated_duty", message: `${d.name}: ${d.basis}` });
+  for (const c of conditional)
+    out.push({ code: "conditional_measure", message: `${c.code} ${c.name} (${c.rate}) not in the totals: ${c.note}` });
+  for (const f of fees) if (f.estimated) out.push({ code: "estimated_fee", message: `${f.name}: ${f.basis}` });
+  return out;
 }
 
 /** "6109.10.00-6109.90.90": the first and last code of a sorted range of lines. */
@@ -904,8 +1074,14 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   if (!dutyExempt)
     for (const e of feeEx.exempt)
       notes.push(`${e.fee} not charged: ${e.claimed ? "claimed" : "exempt"} under ${e.code} (${e.name})`);
-  const feeRows = ctx.feesAtShipmentLevel ? liveFees.map((f) => ({ ...f, min: null, max: null })) : liveFees;
-  const fees = dutyExempt ? [] : computeFees(feeRows, input, customsValue, m);
+  const entryType = dutyExempt ? null : entryTypeOf(data.fees, input, ctx.entryValue ?? customsValue, m);
+  // In a batch a line carries the ad valorem part of a formal entry's MPF; the flat informal fee is the entry's.
+  const feeRows = ctx.feesAtShipmentLevel
+    ? liveFees.filter((f) => !f.flat).map((f) => ({ ...f, min: null, max: null }))
+    : liveFees;
+  // No entry fee on a code the tariff does not hold: the goods cannot be entered under it as given.
+  const unknownCode = Boolean(data.rule.schedule) && !line;
+  const fees = dutyExempt || unknownCode ? [] : computeFees(feeRows, input, customsValue, m, entryType?.type ?? null);
   const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
 
   // VAT / GST on the customs value (+ freight for FOB destinations that tax it) + duty + fees, per the destination.
@@ -951,8 +1127,25 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   } else if (input.destinationRegion && data.rule.country === "US") {
     notes.push("US state sales taxes are not collected at import and are not computed");
   }
+  // Up to a point-of-sale threshold (UK 135 GBP, AU 1,000 AUD) the tax is the seller's, charged at the sale: it
+  // is shown on its own, outside the import totals, so it is never read as import VAT.
+  let pointOfSale: CalcResult["pointOfSale"] = null;
+  const posRow = vat ? deMinimisRow(data.deMinimis, "point_of_sale", input) : null;
+  const posLimit = threshold(posRow);
+  if (vat && posRow && posLimit !== null && goodsValue.lte(posLimit) && !taxExempt) {
+    pointOfSale = {
+      ...vat,
+      basis: `${vat.basis}; goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(dec(posRow.threshold ?? 0), posRow.currency)} point-of-sale limit: charged by the seller at the sale, not at import`,
+      sourceUrl: posRow.sourceUrl,
+    };
+    vat = null;
+    if (posRow.note) notes.push(`Point of sale: ${posRow.note}`);
+  }
   const vatAmount = vat?.amount ?? ZERO;
+  const incomplete = incompleteReasons(data, input, line, duties, conditional, fees);
   return {
+    complete: incomplete.length === 0,
+    incomplete,
     rateFound,
     message,
     line,
@@ -998,9 +1191,11 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     totalDuty,
     conditional,
     fees,
+    entryType,
     exemptFees: [...exemptFees],
     totalFees,
     vat,
+    pointOfSale,
     totals: { duty: totalDuty, fees: totalFees, vat: vatAmount, total: totalDuty.plus(totalFees).plus(vatAmount) },
     notes,
   };

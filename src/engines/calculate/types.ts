@@ -132,7 +132,8 @@ export interface VatReducedRow {
 
 export interface DeMinimisRow {
   country: string;
-  kind: "duty" | "tax";
+  /** point_of_sale: up to the threshold the tax is the seller's, charged at sale, not import VAT. */
+  kind: "duty" | "tax" | "point_of_sale";
   channel: "any" | "postal" | "courier";
   origins: string[] | null;
   currency: string;
@@ -161,6 +162,14 @@ export interface FeeRow {
   exemptPrograms?: string[] | null;
   /** Where those exemptions are set out (e.g. 19 CFR 24.23(c)). */
   exemptSource?: string | null;
+  /** US entry type the row is for (19 CFR 143.21); null = every entry. */
+  entryType?: string | null;
+  /** Flat amount per entry, in place of `rate` (US informal MPF, 19 CFR 24.23(b)(1)(ii)). */
+  flat?: string | null;
+  /** Highest entered value of an informal entry (in `currency`). */
+  entryValueMax?: string | null;
+  /** Carried forward from the last published period. */
+  estimated?: number | boolean | null;
 }
 
 /** ECB reference rates of one day: units per EUR (EUR itself is 1). */

@@ -20,21 +20,47 @@ function dutyLineWire(d: DutyLine, ccy: string) {
   };
 }
 
+function feesWire(r: CalcResult, n: (b: Big) => number) {
+  if (!r.fees.length) return undefined;
+  return {
+    ...Object.fromEntries(
+      r.fees.map((f) => [
+        f.code,
+        {
+          code: f.code,
+          name: f.name,
+          amount: n(f.amount),
+          ...(f.estimated ? { estimated: true } : {}),
+          basis: f.basis,
+          source_url: f.source_url,
+        },
+      ]),
+    ),
+    total_fees: n(r.totalFees),
+  };
+}
+
+/** US formal or informal entry, with the value compared and the rule (nothing where the data has no entry types). */
+function entryWire(r: CalcResult, n: (b: Big) => number) {
+  const e = r.entryType;
+  return e
+    ? {
+        entry: {
+          type: e.type,
+          entered_value: n(e.value),
+          informal_limit: n(e.limit),
+          basis: e.basis,
+          source_url: e.source_url,
+        },
+      }
+    : {};
+}
+
 export function calcWire(input: CalcInput, r: CalcResult) {
   const ccy = r.currencies.destination;
   const n = (b: Big) => moneyNumber(b, ccy);
   const tierKey = r.tier?.tier ?? "normal_tariff";
-  const fees = r.fees.length
-    ? {
-        ...Object.fromEntries(
-          r.fees.map((f) => [
-            f.code,
-            { code: f.code, name: f.name, amount: n(f.amount), basis: f.basis, source_url: f.source_url },
-          ]),
-        ),
-        total_fees: n(r.totalFees),
-      }
-    : undefined;
+  const fees = feesWire(r, n);
   const dm = r.exemptions.deMinimis;
   const tdm = r.exemptions.taxDeMinimis;
   return {
@@ -46,6 +72,9 @@ export function calcWire(input: CalcInput, r: CalcResult) {
     shipping_terms: input.shippingTerms,
     quantity: Number(input.quantity),
     rate_found: r.rateFound,
+    complete: r.complete,
+    ...(r.incomplete.length ? { incomplete_reasons: r.incomplete } : {}),
+    ...entryWire(r, n),
     tariff_line: r.line
       ? {
           code: dotted(r.line.code),
@@ -100,6 +129,18 @@ export function calcWire(input: CalcInput, r: CalcResult) {
             ...(r.vat.code ? { code: r.vat.code } : {}),
             name: r.vat.name,
             basis: r.vat.basis,
+          },
+        }
+      : {}),
+    ...(r.pointOfSale
+      ? {
+          point_of_sale_tax: {
+            rate: Number(r.pointOfSale.rate.toString()),
+            amount: n(r.pointOfSale.amount),
+            name: r.pointOfSale.name,
+            collected_by: "seller at the point of sale",
+            basis: r.pointOfSale.basis,
+            source_url: r.pointOfSale.sourceUrl,
           },
         }
       : {}),

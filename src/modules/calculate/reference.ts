@@ -43,6 +43,7 @@ import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../lib/errors";
 import { EU_MEMBERS, country as isoCountry } from "../../lib/iso";
 import { TtlCache } from "../../lib/ttl-cache";
+import { normalizeRegion } from "./regions";
 
 /** What reading reference data needs: the database and the clock (for the version re-check and the memo). */
 type ReferenceContext = Pick<ServiceContext, "db" | "deps">;
@@ -285,6 +286,23 @@ export interface Resolved {
   sources: Record<string, DataSource>;
 }
 
+/** The request's region in full ISO 3166-2 form; a 400 on `destination_region` when the destination has no such region. */
+function regionOf(s: Small, req: LookupRequest): string {
+  const given = req.destinationRegion ?? "";
+  const known = s.vat.filter((v) => v.country === req.destination && v.region !== "").map((v) => v.region);
+  const region = normalizeRegion(req.destination, given, known);
+  if (region) return region;
+  const list = [...new Set(known)].join(", ");
+  throw new ApiError("validation_failed", `destination_region ${given} is not a region of ${req.destination}`, {
+    errors: [
+      {
+        field: "destination_region",
+        message: `${given} is not a region of ${req.destination}${list ? ` (regions with their own tax: ${list})` : ""}`,
+      },
+    ],
+  });
+}
+
 /** A request with its destination's rule and what it needs: the tariff schedule's codes, FX rates. */
 function prepare(s: Small, req: LookupRequest) {
   const rule = destinationRule(s, req.destination);
@@ -294,6 +312,7 @@ function prepare(s: Small, req: LookupRequest) {
       `Destination ${req.destination} is not supported; supported: ${supportedDestinations(s)}`,
       { errors: [{ field: "destination_country", message: `${req.destination} is not a supported destination` }] },
     );
+  if (req.destinationRegion) regionOf(s, req);
   const currency = isoCountry(req.destination)?.currency ?? rule.currency;
   const lineCcy = rule.schedule === "US" ? "USD" : rule.schedule === "GB" ? "GBP" : "EUR";
   const deMinimis = s.deMinimis.filter((r) => r.country === rule.country && inForce(r, req.entryDate));
@@ -392,7 +411,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     if (c !== "EUR" && fx.date !== null && (date === null || fx.date < date)) date = fx.date;
   }
   const vat = s.vat.filter((v) => v.country === req.destination && inForce(v, req.entryDate));
-  const region = req.destinationRegion?.toUpperCase();
+  const region = req.destinationRegion ? regionOf(s, req) : null;
   const data: ResolvedData = {
     rule,
     currency,

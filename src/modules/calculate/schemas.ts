@@ -230,6 +230,41 @@ const CalculateResult = z
       customs_value_basis: z.string(),
       basis: z.string(),
     }),
+    complete: z.boolean(),
+    warnings: z
+      .array(
+        z.object({
+          code: z.literal("prohibited"),
+          rule_id: z.string(),
+          title: z.string(),
+          summary: z.string(),
+          imposing_country: z.string(),
+          agency: z.string().nullable(),
+          source_url: z.string().nullable(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Prohibitions the restricted-goods rules hold for this code, origin and destination on the entry date: the goods may not be imported at all",
+      }),
+    incomplete_reasons: z
+      .array(
+        z.object({
+          code: z.enum(["no_tariff", "unknown_code", "estimated_duty", "conditional_measure", "estimated_fee"]),
+          message: z.string(),
+        }),
+      )
+      .optional(),
+    entry: z
+      .object({
+        type: z.enum(["formal", "informal"]),
+        entered_value: z.number(),
+        informal_limit: z.number(),
+        basis: z.string(),
+        source_url: z.string(),
+      })
+      .optional(),
     exemptions: z.object({
       de_minimis_threshold: z.number().nullable(),
       de_minimis_exempt: z.boolean(),
@@ -263,6 +298,20 @@ const CalculateResult = z
         basis: z.string(),
       })
       .optional(),
+    point_of_sale_tax: z
+      .object({
+        rate: z.number(),
+        amount: z.number(),
+        name: z.string(),
+        collected_by: z.string(),
+        basis: z.string(),
+        source_url: z.string(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "VAT/GST the seller charges at the sale (UK consignments up to 135 GBP, AU goods up to 1,000 AUD): not import VAT, not in the totals",
+      }),
     additional_tariff_measures: z.array(
       z.object({ name: z.string(), code: z.string(), rate: z.string(), type: z.string(), note: z.string() }),
     ),
@@ -398,6 +447,9 @@ export const MultipleResponse = z
     currency: z.string().nullable().openapi({ description: "Currency of the totals and every figure" }),
     results: z.array(z.unknown()),
     shipment: z.unknown(),
+    complete: z.boolean().openapi({
+      description: "False when a line failed or any line's duty, fees or taxes could not be determined (see each line)",
+    }),
     totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
     data_source: DataSourceSchema,
     request_id: z.string().nullable(),

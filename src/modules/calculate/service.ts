@@ -13,6 +13,7 @@ import {
   CalcError,
   calculate,
   computeFees,
+  entryTypeOf,
   type FeeLine,
   type Money,
   money,
@@ -21,10 +22,12 @@ import {
 } from "../../engines/calculate/engine";
 import type { CalcInput, FeeRow, MetalOrigins, ResolvedData } from "../../engines/calculate/types";
 import { calcWire, stackWire } from "../../engines/calculate/wire";
+import type { Match } from "../../engines/restrict/engine";
 import { zodIssuesToFieldErrors } from "../../http/router";
 import { type Clock, isoAt } from "../../lib/clock";
 import { ApiError, CountryRuleError, type CountryRuleFailure } from "../../lib/errors";
 import { dec, formatMoney, moneyNumber } from "../../lib/money";
+import { importProhibitions } from "../restrict/service";
 import { type LookupRequest, type Resolved, resolveMany, unsupported } from "./reference";
 import { type CountryRule, rulesFor } from "./rules";
 import { type CalculateBody, type MultipleBody, MultipleLine, StackingBody } from "./schemas";
@@ -162,10 +165,14 @@ export async function calculateOne({ ctx, input: b }: Call<CalcBody>) {
   return logged(ctx, "calculate", b.destination_country, async () => {
     const input = toInput(b, ctx.deps.clock);
     const rules = await rulesFor(ctx, input.destination);
-    const { data, dataSource } = onlyOne(await resolveMany(ctx, [lookup(input, ruleCurrencies(rules))]));
+    const [resolved, [prohibited]] = await Promise.all([
+      resolveMany(ctx, [lookup(input, ruleCurrencies(rules))]),
+      prohibitionsOf(ctx, input.destination, input.origin, input.entryDate, [input.hsCode]),
+    ]);
+    const { data, dataSource } = onlyOne(resolved);
     const { result, wire } = priceOne(rules, b, input, data);
     return {
-      quote: { message: result.message, ...wire, data_source: dataSource },
+      quote: { message: result.message, ...wire, warnings: warningsOf(prohibited ?? []), data_source: dataSource },
       summary: {
         senderCountryCode: input.origin,
         receiverCountryCode: input.destination,
@@ -183,6 +190,25 @@ export async function calculateOne({ ctx, input: b }: Call<CalcBody>) {
     };
   });
 }
+
+/**
+ * The restricted-goods prohibitions the platform rules hold for each code, origin and destination on the entry
+ * date: a quote for goods that cannot lawfully be imported says so (it is still priced).
+ */
+function prohibitionsOf(ctx: PricingContext, destination: string, origin: string, entryDate: string, codes: string[]) {
+  return importProhibitions(ctx.db, ctx.deps.clock, { destination, origin, asOf: entryDate }, codes);
+}
+
+const warningsOf = (ms: Match[]) =>
+  ms.map((m) => ({
+    code: "prohibited" as const,
+    rule_id: m.id,
+    title: m.title,
+    summary: m.summary,
+    imposing_country: m.imposing_country_code,
+    agency: m.agency,
+    source_url: m.source_url,
+  }));
 
 /** The rules check and the engine for one request; an engine refusal (no FX rate) is a 400 on `currency`. */
 function priceOne(rules: CountryRule[], b: CalcBody, input: CalcInput, data: ResolvedData) {
@@ -354,7 +380,12 @@ function priceLines(
       continue;
     }
     entry.dataSource = r.dataSource;
-    const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true });
+    const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true, entryValue: goodsValue });
+    // A code the destination's tariff does not hold is a failed line: no duty, no share of the entry's fees.
+    if (r.data.rule.schedule && !result.rateFound) {
+      results.push(failedLine(p.index, p.input.hsCode, p.input.origin, result.message));
+      continue;
+    }
     const wire = calcWire(p.input, result);
     if (result.rateFound) entry.found++;
     entry.ccy = result.currencies.destination;
@@ -375,6 +406,7 @@ function priceLines(
 /** The entry's fees, each with its floor and cap on the whole entry, on its own base. */
 function entryFees(entry: Entry, fees: FeeRow[], input: CalcInput, m: Money): FeeLine[] {
   if (entry.anyDutyExempt) return [];
+  const type = entryTypeOf(fees, input, entry.customs, m)?.type ?? null;
   const codes = [...new Set(fees.map((f) => f.code))];
   return codes.flatMap((code) => {
     const base = entry.feeBase.get(code);
@@ -384,6 +416,7 @@ function entryFees(entry: Entry, fees: FeeRow[], input: CalcInput, m: Money): Fe
           input,
           base,
           m,
+          type,
         )
       : [];
   });
@@ -411,7 +444,14 @@ function shipmentMoney(b: MultiBody, entry: Entry, goodsValue: Big) {
     cif && b.shipping_terms !== "CIF" && b.shipping_terms !== "DDP" ? entry.customs.plus(freight) : entry.customs;
   const feeLines = entryFees(entry, first.data.fees, first.input, m);
   const fees = feeLines.reduce((a, f) => a.plus(f.amount), dec(0));
-  const feeWire = (f: FeeLine) => ({ code: f.code, name: f.name, amount: moneyNumber(f.amount, ccy), basis: f.basis });
+  const feeWire = (f: FeeLine) => ({
+    code: f.code,
+    name: f.name,
+    amount: moneyNumber(f.amount, ccy),
+    ...(f.estimated ? { estimated: true } : {}),
+    basis: f.basis,
+  });
+  const entryType = entryTypeOf(first.data.fees, first.input, entry.customs, m);
   return {
     fees,
     shipment: {
@@ -420,6 +460,7 @@ function shipmentMoney(b: MultiBody, entry: Entry, goodsValue: Big) {
       goods_value: moneyNumber(goodsValue, ccy),
       customs_value: moneyNumber(entryValue, ccy),
       customs_value_basis: cif ? "CIF" : "FOB",
+      ...(entryType ? { entry_type: entryType.type, entry_type_basis: entryType.basis } : {}),
       note: cif
         ? "Shipment-level shipping and insurance are part of the entry's customs value but are not spread over the lines, so line duties and VAT are on the goods alone"
         : "Shipment-level shipping and insurance are not part of a FOB customs value",
@@ -440,10 +481,20 @@ export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingCo
   const rules = await rulesFor(ctx, b.destination_country);
   const parsed = parseLines(b, entryDate);
   const oks = parsed.filter((p): p is ParsedOk => p.ok);
-  const byIndex = await resolveLines(ctx, b, oks, rules);
+  const [byIndex, warned] = await Promise.all([
+    resolveLines(ctx, b, oks, rules),
+    Promise.all(
+      oks.map(async (p) => {
+        const [ms] = await prohibitionsOf(ctx, b.destination_country, p.input.origin, entryDate, [p.input.hsCode]);
+        return [p.index, warningsOf(ms ?? [])] as const;
+      }),
+    ),
+  ]);
   const { goodsValue, lineErrors, refused } = checkLines(rules, oks, byIndex);
   if (refused.length) throw new CountryRuleError(refused);
   const { results, entry } = priceLines(parsed, byIndex, lineErrors, goodsValue);
+  const warnings = new Map(warned);
+  for (const r of results as { index: number; warnings?: unknown }[]) r.warnings = warnings.get(r.index) ?? [];
   const { shipment, fees } = shipmentMoney(b, entry, goodsValue);
   const c = entry.ccy ?? "USD";
   const totals = {
@@ -458,6 +509,7 @@ export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingCo
     currency: entry.ccy,
     results,
     shipment,
+    complete: results.every((r) => (r as { complete?: boolean }).complete === true),
     totals,
     data_source: entry.dataSource,
   };

@@ -268,6 +268,24 @@ export async function listCoverage({ ctx }: Call<Record<string, never>>): Promis
 }
 
 /**
+ * The platform prohibitions on importing goods of a code and origin into a destination on a date (a quote's
+ * warnings): HS-code and origin rules only, since a quote carries no title or description to match words on.
+ */
+export async function importProhibitions(
+  db: Db,
+  clock: Clock,
+  query: { destination: string; origin: string; asOf: string },
+  hsCodes: readonly string[],
+): Promise<Match[][]> {
+  const platform = await platformIndex(db, clock);
+  return hsCodes.map((hs_code) =>
+    checkItem([platform.index], query, { hs_code, country_of_origin: query.origin }).filter(
+      (m) => m.rule_type === "prohibition",
+    ),
+  );
+}
+
+/**
  * The compiled platform rules for the loaded data version, built at most once per isolate and version; the
  * version itself is re-read at most every CACHE_TTL_MS.
  */
