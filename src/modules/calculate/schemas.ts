@@ -406,8 +406,8 @@ export const CalculateResponse = CalculateResult.extend({
       MPF: {
         code: "MPF",
         name: "Merchandise Processing Fee",
-        amount: 33.58,
-        basis: "0.3464% of 1,000.00 USD customs value = 3.46 USD, raised to the minimum 33.58 USD",
+        amount: 2.69,
+        basis: "Informal entry (entered value 1,000.00 USD, not over 2,500 USD): flat 2.69 USD (19 CFR 24.23(b)(1))",
       },
       HMF: {
         code: "HMF",
@@ -415,11 +415,19 @@ export const CalculateResponse = CalculateResult.extend({
         amount: 1.25,
         basis: "0.125% of 1,000.00 USD customs value (sea only)",
       },
-      total_fees: 34.83,
+      total_fees: 3.94,
     },
     additional_tariff_measures: [],
     notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
-    totals: { duty: 340, fees: 34.83, vat: 0, total: 374.83 },
+    complete: true,
+    entry: {
+      type: "informal",
+      entered_value: 1000,
+      informal_limit: 2500,
+      basis: "Entered value 1,000.00 USD is not over 2,500 USD: informal entry (19 CFR 143.21(a))",
+      source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21",
+    },
+    totals: { duty: 340, fees: 3.94, vat: 0, total: 343.94 },
     data_source: {
       version: "2026-11-22.7",
       source:
