@@ -44,6 +44,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { offlineReports } from "./offline-reports.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -1030,6 +1031,7 @@ async function main() {
     "",
     ...goalLines(scenarioRows, leaseRows),
     ...reports.flatMap((r) => [`## ${r.area}: quality`, "", r.markdown.trim(), ""]),
+    ...offlineReports(BENCH_DIR),
   ];
   writeFileSync(RESULTS_FILE, `${outcome.markdown}\n${extra.join("\n")}`);
   printSummary(health, me, facts, outcome);
