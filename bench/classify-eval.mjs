@@ -107,11 +107,10 @@ function evaluate(file) {
     console.log(`| ${l} | ${c.n} | ${pct(c.ok, c.n)} | ${c.n ? (c.sum / c.n).toFixed(2) : "n/a"} |`);
   }
   console.log("\n| score band | n | right at 4 digits | mean score |\n|---|---|---|---|");
-  byBand.forEach((c, i) =>
-    console.log(
-      `| ${BANDS[i].toFixed(1)}-${Math.min(1, BANDS[i + 1]).toFixed(1)} | ${c.n} | ${pct(c.ok, c.n)} | ${c.n ? (c.sum / c.n).toFixed(2) : "n/a"} |`,
-    ),
-  );
+  for (const [i, c] of byBand.entries()) {
+    const band = `${BANDS[i].toFixed(1)}-${Math.min(1, BANDS[i + 1]).toFixed(1)}`;
+    console.log(`| ${band} | ${c.n} | ${pct(c.ok, c.n)} | ${c.n ? (c.sum / c.n).toFixed(2) : "n/a"} |`);
+  }
 }
 
 const files = process.argv.slice(2);
