@@ -15,7 +15,7 @@ export const D1_LIMITS = {
   maxImportBytes: 5 * 1024 ** 3,
 };
 
-export const CHUNK_DEFAULTS = { maxStatementBytes: 90_000, maxFileBytes: 4 * 1024 ** 2, maxStatementsPerFile: 200 };
+const CHUNK_DEFAULTS = { maxStatementBytes: 90_000, maxFileBytes: 4 * 1024 ** 2, maxStatementsPerFile: 200 };
 
 /**
  * Groups SQL statements into import files within the limits above. Refuses a statement over the statement
@@ -44,7 +44,7 @@ export function chunkStatements(statements, opts = {}) {
 }
 
 /** Names of every resource the deploy creates or reuses, read from the parsed wrangler config. */
-export function resourcesFrom(config) {
+function resourcesFrom(config) {
   const queues = new Set();
   for (const p of config.queues?.producers ?? []) queues.add(p.queue);
   for (const c of config.queues?.consumers ?? []) queues.add(c.queue);
