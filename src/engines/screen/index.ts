@@ -20,7 +20,13 @@ export interface IndexInput {
   entryType: EntryType;
   name: string;
   altNames: readonly string[];
+  /** Free-text remarks; identifiers the list writes there (vessel IMO numbers) are indexed for exact lookup. */
+  remarks?: string | null | undefined;
 }
+
+/** IMO ship numbers: seven digits, as OFAC and the UN write them in remarks ("IMO 7406784"). */
+const IMO_IN_REMARKS = /\bIMO\s*(\d{7})\b/gi;
+const IMO_IN_QUERY = /(?:\bIMO\s*(?:NO\.?|NUMBER)?\s*:?\s*)?\b(\d{7})\b/gi;
 
 export interface Hit {
   /** Position of the entry in the index's input. */
@@ -98,6 +104,8 @@ export class ScreenIndex {
   private readonly neighbourCache = new Map<string, Neighbours>();
   /** Work done by the last search: names reached through the index, and names actually scored. */
   lastStats = { candidates: 0, scored: 0 };
+  /** Identifier ("IMO 7406784") → entries that carry it. */
+  private readonly identifiers = new Map<string, number[]>();
 
   private constructor(input: readonly IndexInput[]) {
     this.entries = input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType }));
@@ -107,6 +115,12 @@ export class ScreenIndex {
     const tokCache = new Map<string, Tok>();
     const post: number[][] = [];
     input.forEach((e, entryIdx) => {
+      for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) {
+        const key = `IMO ${m[1]}`;
+        const l = this.identifiers.get(key);
+        if (!l) this.identifiers.set(key, [entryIdx]);
+        else if (!l.includes(entryIdx)) l.push(entryIdx);
+      }
       const seen = new Set<string>();
       for (const text of [e.name, ...e.altNames]) {
         const norm = tokens(text);
@@ -178,6 +192,16 @@ export class ScreenIndex {
 
   static build(input: readonly IndexInput[]): ScreenIndex {
     return new ScreenIndex(input);
+  }
+
+  /** Entries carrying an identifier written in `text` (an IMO number, with or without the "IMO" prefix). */
+  identifierHits(text: string): { entry: number; identifier: string }[] {
+    const out: { entry: number; identifier: string }[] = [];
+    for (const m of text.matchAll(IMO_IN_QUERY)) {
+      const identifier = `IMO ${m[1]}`;
+      for (const entry of this.identifiers.get(identifier) ?? []) out.push({ entry, identifier });
+    }
+    return out;
   }
 
   get nameCount(): number {
@@ -438,6 +462,10 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
     queries.push(["company", input.company]);
   for (const [query, text] of queries) {
+    // An identifier is a fact, not a resemblance: a listed IMO number in the query is a certain match (1.0),
+    // whatever the name beside it says.
+    for (const { entry, identifier } of index.identifierHits(text))
+      if (allow(entry)) merged.set(entry, { entry, score: 1, matchedName: identifier, query });
     for (const [entry, { score, name }] of index.search(text, allow)) {
       const cur = merged.get(entry);
       if (!cur || score > cur.score) merged.set(entry, { entry, score, matchedName: index.nameOf(name), query });

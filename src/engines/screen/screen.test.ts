@@ -165,3 +165,28 @@ describe("screen", () => {
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
   });
 });
+
+describe("identifiers", () => {
+  const vessels = ScreenIndex.build([
+    {
+      id: "SDN:4243",
+      listCode: "SDN",
+      entryType: "vessel",
+      name: "EBANO",
+      altNames: [],
+      remarks: "Vessel Registration Identification IMO 7406784; f.k.a. 'ANA I'.",
+    },
+    { id: "SDN:9", listCode: "SDN", entryType: "vessel", name: "TIFON", altNames: [], remarks: null },
+  ]);
+  it("matches a listed IMO number exactly, alone or beside any name", () => {
+    for (const name of ["IMO 7406784", "7406784", "Some Other Ship IMO: 7406784"]) {
+      const hits = screen(vessels, { name });
+      expect(hits.map((h) => [vessels.entries[h.entry]?.id, h.score, h.matchedName])).toEqual([
+        ["SDN:4243", 1, "IMO 7406784"],
+      ]);
+    }
+  });
+  it("does not match an unlisted number", () => {
+    expect(screen(vessels, { name: "IMO 7406785" })).toEqual([]);
+  });
+});

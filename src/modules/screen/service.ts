@@ -70,6 +70,7 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
         entryType: sanctionEntries.entryType,
         name: sanctionEntries.name,
         altNames: sanctionEntries.altNames,
+        remarks: sanctionEntries.remarks,
       })
       .from(sanctionEntries)
       .orderBy(sanctionEntries.listCode, sanctionEntries.id),
@@ -81,6 +82,7 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
     entryType: r.entryType as EntryType,
     name: r.name,
     altNames: JSON.parse(r.altNames) as string[],
+    remarks: r.remarks,
   }));
   return { key, dataSource, lists, index: ScreenIndex.build(input), details: new Map() };
 }
