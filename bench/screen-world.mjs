@@ -148,6 +148,17 @@ async function main() {
     if (ok) stats[k].found++;
     else if (it.split === "dev" && misses.length < 40) misses.push(it);
   }
+  // False positives on the innocent names of the existing quality set (bench/screen-eval.json), by its kinds.
+  const old = JSON.parse(readFileSync(join(ROOT, "bench", "screen-eval.json"), "utf8"));
+  const fp = {};
+  for (const v of old.innocents) {
+    const t0 = performance.now();
+    const hits = E.screen(index, { name: v.query });
+    times.push(performance.now() - t0);
+    fp[v.kind] ??= { n: 0, flagged: 0 };
+    fp[v.kind].n++;
+    if (hits.length) fp[v.kind].flagged++;
+  }
   times.sort((a, b) => a - b);
   const kinds = [...new Set(set.items.map((i) => i.kind))];
   console.log("| kind | dev n | dev recall@0.7 | test n | test recall@0.7 |\n|---|---:|---:|---:|---:|");
@@ -157,6 +168,8 @@ async function main() {
     const pct = (s) => (s.n ? `${((100 * s.found) / s.n).toFixed(1)}%` : "–");
     console.log(`| ${k} | ${d.n} | ${pct(d)} | ${t.n} | ${pct(t)} |`);
   }
+  console.log("\n| innocent kind (bench/screen-eval.json) | n | false positives |\n|---|---:|---:|");
+  for (const [k, s] of Object.entries(fp)) console.log(`| ${k} | ${s.n} | ${((100 * s.flagged) / s.n).toFixed(1)}% |`);
   console.log(
     `\nengine p50 ${times[Math.floor(times.length / 2)].toFixed(2)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(2)} ms over ${times.length} queries`,
   );

@@ -26,6 +26,8 @@ const VOWEL_VARIANT_SIM = 0.85;
 export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
 const cvPattern = (key: string) => key.replace(/[aeiou]/g, "V").replace(/[^V]/g, "C");
 
+/** An initial against a name it could stand for (see tokenSim). */
+const INITIAL_SIM = 0.75;
 /** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
 const JOINED_SIM = 0.97;
 /** Factor when the matched tokens appear in another order ("Hassan Ali" / "ALI HASSAN"). */
@@ -105,6 +107,12 @@ function osaSlow(a: string, b: string, max: number): number {
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   if (aNorm === bNorm) return 1;
+  // An initial stands for a name that starts with it ("J. R. DOE" / "DOE, John Robert"); below EVIDENCE_SIM,
+  // so the rest of the name must still carry the match.
+  if ((aNorm.length === 1) !== (bNorm.length === 1)) {
+    const [i, w] = aNorm.length === 1 ? [aNorm, bNorm] : [bNorm, aNorm];
+    return /^[a-z]$/.test(i) && w.startsWith(i) ? INITIAL_SIM : 0;
+  }
   // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
   if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
   const len = Math.max(aKey.length, bKey.length);

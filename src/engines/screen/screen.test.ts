@@ -190,3 +190,20 @@ describe("identifiers", () => {
     expect(screen(vessels, { name: "IMO 7406785" })).toEqual([]);
   });
 });
+
+describe("initials", () => {
+  const people = ScreenIndex.build([
+    { id: "SDN:1", listCode: "SDN", entryType: "individual", name: "RODRIGUEZ OREJUELA, Gilberto Jose", altNames: [] },
+  ]);
+  it("finds a listed person written with initials for the given names", () => {
+    const [hit] = screen(people, { name: "G. J. Rodriguez Orejuela" });
+    expect(hit?.score).toBeGreaterThanOrEqual(0.7);
+    expect(hit?.score).toBeLessThan(1);
+  });
+  it("does not let initials alone, or initials that stand for other names, carry a match", () => {
+    expect(screen(people, { name: "G. J. R. O." })).toEqual([]);
+    expect(score("M. K. Rodriguez Orejuela", "RODRIGUEZ OREJUELA, Gilberto Jose")).toBeLessThan(
+      score("G. J. Rodriguez Orejuela", "RODRIGUEZ OREJUELA, Gilberto Jose"),
+    );
+  });
+});
