@@ -82,6 +82,24 @@ describe("POST /screen: matching", () => {
     expect(hit?.score).toBeGreaterThanOrEqual(min);
   });
 
+  it("a listed IMO number matches its vessel at 1.0, alone or beside another name; an unlisted one does not", async () => {
+    for (const name of ["IMO 7406784", "Sea Breeze IMO 7406784"]) {
+      const { res, json } = await screen({ name });
+      expect(res.status).toBe(200);
+      const hit = json.matches.find((m) => m.entry.source_ref === "4243");
+      expect(hit).toMatchObject({ score: 1, list_code: "SDN", matched_name: "IMO 7406784" });
+      expect(hit?.entry.name).toBe("EBANO");
+    }
+    const { json } = await screen({ name: "IMO 7406785" });
+    expect(json.matches).toEqual([]);
+  });
+
+  it("initials for given names still find a listed person", async () => {
+    const { json } = await screen({ name: "G. J. Rodriguez Orejuela" });
+    const hit = json.matches.find((m) => m.entry.name === "RODRIGUEZ OREJUELA, Gilberto Jose");
+    expect(hit?.score).toBeGreaterThanOrEqual(0.7);
+  });
+
   it("Götz = Gotz = Goetz: diacritics and German transliteration normalize to the same name", async () => {
     for (const name of ["Götz, Alain", "Gotz, Alain", "GOETZ Alain"]) {
       const { json } = await screen({ name });
