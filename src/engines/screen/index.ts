@@ -9,7 +9,17 @@
  * the rest are scored with `scoreTokens` (score.ts).
  */
 import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
-import { allowedEdits, EVIDENCE_SIM, scoreTokens, skeleton, type Tok, tokenSim, toks } from "./score";
+import {
+  allowedEdits,
+  EVIDENCE_SIM,
+  type Explanation,
+  explainTokens,
+  scoreTokens,
+  skeleton,
+  type Tok,
+  tokenSim,
+  toks,
+} from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
@@ -36,6 +46,8 @@ export interface Hit {
   matchedName: string;
   /** Which query produced the best score. */
   query: "name" | "company";
+  /** Aligned words, unmatched words and the features that fired, so a false positive can be cleared fast. */
+  explanation: Explanation;
 }
 
 const THRESHOLD = 0.7;
@@ -429,6 +441,11 @@ export class ScreenIndex {
     return touched;
   }
 
+  /** The alignment behind the score of `query` against listed name `nameId`. */
+  explain(nameId: number, query: string): Explanation {
+    return explainTokens(toks(tokens(query)), this.nameToks[nameId] ?? []);
+  }
+
   nameOf(nameId: number): string {
     return this.nameText[nameId] ?? "";
   }
@@ -457,7 +474,10 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
     const entry = index.entries[e];
     return entry !== undefined && types.has(entry.entryType);
   };
-  const merged = new Map<number, Hit>();
+  const merged = new Map<
+    number,
+    { entry: number; score: number; name: number | string; query: "name" | "company"; text: string }
+  >();
   const queries: ["name" | "company", string][] = [["name", input.name]];
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
     queries.push(["company", input.company]);
@@ -465,11 +485,29 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
     // An identifier is a fact, not a resemblance: a listed IMO number in the query is a certain match (1.0),
     // whatever the name beside it says.
     for (const { entry, identifier } of index.identifierHits(text))
-      if (allow(entry)) merged.set(entry, { entry, score: 1, matchedName: identifier, query });
+      if (allow(entry)) merged.set(entry, { entry, score: 1, name: identifier, query, text });
     for (const [entry, { score, name }] of index.search(text, allow)) {
       const cur = merged.get(entry);
-      if (!cur || score > cur.score) merged.set(entry, { entry, score, matchedName: index.nameOf(name), query });
+      if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text });
     }
   }
-  return [...merged.values()].sort((a, b) => b.score - a.score || a.entry - b.entry).slice(0, limit);
+  // Explanations only for what is returned: the alignment is recomputed for at most `limit` hits.
+  return [...merged.values()]
+    .sort((a, b) => b.score - a.score || a.entry - b.entry)
+    .slice(0, limit)
+    .map(({ entry, score, name, query, text }) => ({
+      entry,
+      score,
+      query,
+      matchedName: typeof name === "string" ? name : index.nameOf(name),
+      explanation:
+        typeof name === "string"
+          ? {
+              matched: [{ query: name, listed: name, sim: 1, feature: "identifier" as const }],
+              unmatched_query: [],
+              unmatched_listed: [],
+              features: ["identifier" as const],
+            }
+          : index.explain(name, text),
+    }));
 }

@@ -124,11 +124,31 @@ describe("screen", () => {
   it("merges name and company, keeping the best score per entry", () => {
     const hits = screen(index, { name: "Banco Nacional de Cuba", company: "Nacional Banco de Cuba" });
     expect(hits.filter((h) => h.entry === 0)).toEqual([
-      { entry: 0, score: 1, matchedName: "BANCO NACIONAL DE CUBA", query: "name" },
+      {
+        entry: 0,
+        score: 1,
+        matchedName: "BANCO NACIONAL DE CUBA",
+        query: "name",
+        explanation: {
+          matched: ["banco", "nacional", "de", "cuba"].map((w) => ({ query: w, listed: w, sim: 1, feature: "exact" })),
+          unmatched_query: [],
+          unmatched_listed: [],
+          features: ["exact"],
+        },
+      },
     ]);
     const viaCompany = screen(index, { name: "Jane Roe", company: "Gazprom Bank" });
     expect(viaCompany).toEqual([
-      { entry: 2, score: expect.any(Number), matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY", query: "company" },
+      {
+        entry: 2,
+        score: expect.any(Number),
+        matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY",
+        query: "company",
+        explanation: expect.objectContaining({
+          matched: [expect.objectContaining({ query: "gazprom bank", listed: "gazprombank", feature: "joined_split" })],
+          unmatched_listed: ["open", "joint", "stock", "company"],
+        }),
+      },
     ]);
   });
 

@@ -15,6 +15,7 @@ import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { type EntryType, type IndexInput, ScreenIndex, type ScreenInput, screen } from "../../engines/screen/index";
+import type { Explanation } from "../../engines/screen/score";
 import { ApiError } from "../../lib/errors";
 
 const DATASET = "sanctions";
@@ -112,6 +113,7 @@ interface Match {
   /** The listed name or alias the best score came from, and which query (`name` or `company`) hit it. */
   matched_name: string;
   matched_query: "name" | "company";
+  explanation: Explanation;
   entry: EntryDetail;
 }
 
@@ -181,6 +183,7 @@ function resolveHits(loaded: Loaded, hits: ReturnType<typeof screen>, found: Map
       list_code: listed.listCode,
       matched_name: h.matchedName,
       matched_query: h.query,
+      explanation: h.explanation,
       entry,
     };
     return { id: listed.id, match };
