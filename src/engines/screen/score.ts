@@ -288,7 +288,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   return Math.min(MAX_FUZZY, score);
 }
 
-export type Feature =
+type Feature =
   | "identifier"
   | "exact"
   | "transliteration"
