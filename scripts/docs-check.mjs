@@ -4,9 +4,10 @@
  *
  * Starts `wrangler dev` on fresh state (port DOCS_PORT, default 8795), provisions a workspace, then drives
  * Debian's headless chromium (CHROMIUM, default `chromium`; `apt-get install chromium`) through the DevTools
- * protocol with every host but localhost unresolvable (--host-resolver-rules). It checks that:
+ * protocol with `trade.internal` and its workspace hosts resolved to this machine and every other host
+ * unresolvable (--host-resolver-rules). It checks that:
  *   1. /docs renders and lists the API's operations (their summaries appear on the page);
- *   2. no request of the page left localhost (the viewer and its assets come from this origin);
+ *   2. no request of the page left this machine (the viewer and its assets come from this origin);
  *   3. a request sent from the page to a workspace host, as "Try it" sends it (cross-origin, with a bearer
  *      token), is answered 200 and its response headers are readable;
  *   4. a platform operation from the page reaches the bare host.
@@ -21,7 +22,11 @@ import { localServer, sleep } from "./lib/local-server.mjs";
 const PORT = Number(process.env.DOCS_PORT ?? 8795);
 const CHROMIUM = process.env.CHROMIUM ?? "chromium";
 const SLUG = "docs";
-const server = localServer({ port: PORT, name: "docs" });
+// Not a localhost name: the viewer treats localhost and *.test hosts as local and would never route them
+// through its vendor's proxy, so only a name like a deployment's shows that Try it goes straight to the API.
+// Chromium resolves it, and its workspace hosts, to this machine; the server takes it as WORKSPACE_BASE_DOMAIN.
+const BASE = "trade.internal";
+const server = localServer({ port: PORT, name: "docs", baseDomain: BASE });
 const log = (msg) => process.stdout.write(`[docs] ${msg}\n`);
 
 /** A minimal DevTools protocol client over Node's WebSocket. */
@@ -70,7 +75,7 @@ async function launchChromium(profile) {
       "--remote-debugging-port=0",
       "--window-size=1440,1000",
       // Offline but for this machine: every other host fails to resolve.
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1",
+      `--host-resolver-rules=MAP ${BASE} 127.0.0.1, MAP *.${BASE} 127.0.0.1, MAP * ~NOTFOUND`,
       "about:blank",
     ],
     { stdio: ["ignore", "ignore", "pipe"], detached: true },
@@ -141,10 +146,10 @@ async function main() {
     const foreign = requested.filter((u) => {
       const { hostname, protocol } = new URL(u);
       if (protocol === "data:" || protocol === "blob:" || protocol === "about:") return false;
-      return !(hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "127.0.0.1");
+      return !(hostname === BASE || hostname.endsWith(`.${BASE}`));
     });
     results.push([
-      "no request left localhost",
+      "no request left this machine",
       foreign.length === 0,
       `${requested.length} requests; ${foreign.slice(0, 3).join(", ")}`,
     ]);
