@@ -288,7 +288,28 @@ const CalculateResult = z
         total_duty: z.number(),
       })
       .passthrough(),
-    fees: z.record(z.string(), z.unknown()).optional(),
+    // Keyed by fee code (MPF, HMF...) beside their sum; a record of either, as TypeScript cannot type an
+    // object whose one named number sits among fee-object entries.
+    fees: z
+      .record(
+        z.string(),
+        z.union([
+          z.object({
+            code: z.string(),
+            name: z.string(),
+            amount: z.number(),
+            estimated: z.literal(true).optional(),
+            basis: z.string(),
+            source_url: z.string(),
+          }),
+          z.number(),
+        ]),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Entry-level fees by code (e.g. MPF, HMF), each a fee object, and `total_fees`, their sum (a number)",
+      }),
     vat: z
       .object({
         rate: z.number(),
