@@ -212,7 +212,22 @@ const CalculateResult = z
     quantity: z.number(),
     rate_found: z.boolean(),
     tariff_line: z
-      .object({ code: z.string(), schedule: z.string(), description: z.string(), resolution: z.unknown() })
+      .object({
+        code: z.string(),
+        schedule: z.string(),
+        description: z.string(),
+        resolution: z
+          .object({
+            requested: z.string(),
+            method: z.enum(["exact", "national_line", "highest_of_range"]),
+            lines_considered: z.number().int(),
+            range: z.string().nullable(),
+            chosen: z.string().nullable(),
+            description: z.string().nullable(),
+          })
+          .nullable()
+          .openapi({ description: "How the requested code was matched to a tariff line" }),
+      })
       .nullable(),
     currencies: z.object({
       declared: z.string(),
