@@ -288,14 +288,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   return Math.min(MAX_FUZZY, score);
 }
 
-type Feature =
-  | "identifier"
-  | "exact"
-  | "transliteration"
-  | "phonetic"
-  | "edit_distance"
-  | "initials"
-  | "joined_split";
+type Feature = "identifier" | "exact" | "transliteration" | "phonetic" | "edit_distance" | "initials" | "joined_split";
 
 export interface Explanation {
   /** Query word(s) ↔ listed word(s), their similarity and what made them alike. */
