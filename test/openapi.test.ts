@@ -54,6 +54,10 @@ describe("docs that work anywhere", () => {
     // No script, stylesheet or font from another host.
     expect(html).not.toMatch(/(src|href)="https?:\/\//);
     expect(html).toContain('"withDefaultFonts": false');
+    // Try it goes straight to the API, never through the viewer vendor's proxy; its hosted services stay off.
+    expect(html).toContain('"proxyUrl": ""');
+    expect(html).toContain('"telemetry": false');
+    expect(html).toMatch(/"agent": \{\s*"disabled": true/);
   });
 
   it("names a workspace server with a variable, and the bare host for platform paths, from the request's host", async () => {

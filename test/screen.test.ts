@@ -10,6 +10,12 @@ interface Result {
     list_code: string;
     matched_name: string;
     matched_query: string;
+    explanation: {
+      matched: { query: string; listed: string; sim: number; feature: string }[];
+      unmatched_query: string[];
+      unmatched_listed: string[];
+      features: string[];
+    };
     entry: {
       name: string;
       alt_names: string[];
@@ -50,6 +56,12 @@ describe("POST /screen: matching", () => {
       list_code: "SDN",
       matched_name: "BANCO NACIONAL DE CUBA",
       matched_query: "name",
+      explanation: {
+        matched: ["banco", "nacional", "de", "cuba"].map((w) => ({ query: w, listed: w, sim: 1, feature: "exact" })),
+        unmatched_query: [],
+        unmatched_listed: [],
+        features: ["exact"],
+      },
       entry: {
         name: "BANCO NACIONAL DE CUBA",
         alt_names: ["NATIONAL BANK OF CUBA"],
@@ -80,6 +92,29 @@ describe("POST /screen: matching", () => {
     const { json } = await screen({ name });
     const hit = json.matches.find((m) => m.entry.source_ref === "306");
     expect(hit?.score).toBeGreaterThanOrEqual(min);
+  });
+
+  it("a listed IMO number matches its vessel at 1.0, alone or beside another name; an unlisted one does not", async () => {
+    for (const name of ["IMO 7406784", "Sea Breeze IMO 7406784"]) {
+      const { res, json } = await screen({ name });
+      expect(res.status).toBe(200);
+      const hit = json.matches.find((m) => m.entry.source_ref === "4243");
+      expect(hit).toMatchObject({ score: 1, list_code: "SDN", matched_name: "IMO 7406784" });
+      expect(hit?.entry.name).toBe("EBANO");
+      expect(hit?.explanation.features).toEqual(["identifier"]);
+    }
+    const { json } = await screen({ name: "IMO 7406785" });
+    expect(json.matches).toEqual([]);
+  });
+
+  it("initials for given names still find a listed person", async () => {
+    const { json } = await screen({ name: "G. J. Rodriguez Orejuela" });
+    const hit = json.matches.find((m) => m.entry.name === "RODRIGUEZ OREJUELA, Gilberto Jose");
+    expect(hit?.score).toBeGreaterThanOrEqual(0.7);
+    // The officer sees which words carried the match and that the given names matched only as initials.
+    expect(hit?.explanation.features).toEqual(["exact", "initials"]);
+    expect(hit?.explanation.matched).toContainEqual({ query: "g", listed: "gilberto", sim: 0.75, feature: "initials" });
+    expect(hit?.explanation.unmatched_query).toEqual([]);
   });
 
   it("Götz = Gotz = Goetz: diacritics and German transliteration normalize to the same name", async () => {

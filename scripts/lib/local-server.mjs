@@ -46,7 +46,11 @@ const alive = (pid) => {
   }
 };
 
-export function localServer({ port, name }) {
+/**
+ * `baseDomain` is the server's WORKSPACE_BASE_DOMAIN (default `localhost`, as wrangler.jsonc sets it): a check
+ * may name another one, reached through a client that resolves it to this machine.
+ */
+export function localServer({ port, name, baseDomain = "localhost" }) {
   const state = mkdtempSync(join(tmpdir(), `trade-compliance-${name}-`));
   const envFile = join(state, "secrets.env");
   const secrets = {
@@ -54,7 +58,7 @@ export function localServer({ port, name }) {
     TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
     WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString("base64url")}`,
   };
-  const bareHost = `localhost:${port}`;
+  const bareHost = `${baseDomain}:${port}`;
   let child = null;
   let armed = [];
 
@@ -124,6 +128,8 @@ export function localServer({ port, name }) {
         envFile,
         "--var",
         "ENVIRONMENT:development",
+        "--var",
+        `WORKSPACE_BASE_DOMAIN:${baseDomain}`,
         "--show-interactive-dev-session=false",
         "--log-level",
         "warn",

@@ -74,6 +74,14 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
       pageTitle: "Trade Compliance API reference",
       cdn: VIEWER_PATH,
       withDefaultFonts: false,
+      // The viewer's own services stay off, so the page needs no network beyond this API and a reader's token
+      // goes nowhere else. An empty proxy sends "Try it" straight to the API (CORS below); left unset, the
+      // viewer may route requests to non-local hosts through proxy.scalar.com, bearer token included.
+      proxyUrl: "",
+      telemetry: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: "never",
     }),
   );
 }

@@ -4,6 +4,8 @@
  */
 import evalTsv from "../../../bench/data/classify-eval.tsv?raw";
 import holdoutTsv from "../../../bench/data/classify-holdout.tsv?raw";
+import rulingsDevTsv from "../../../bench/data/classify-rulings-dev.tsv?raw";
+import rulingsTestTsv from "../../../bench/data/classify-rulings-test.tsv?raw";
 import hs2022 from "../../../data/hs/hs2022.json";
 import linesGb from "../../../data/hs/lines-gb.json";
 import linesUs from "../../../data/hs/lines-us.json";
@@ -29,6 +31,26 @@ export const evaluationSet = (which: "eval" | "holdout" = "eval"): { description
       const [description = "", hs6] = l.split("\t");
       if (hs6 === undefined) throw new Error(`evaluation line without a tab: ${l}`);
       return { description, hs6: hs6.trim() };
+    });
+
+/** A CBP ruling-grade item: the code the ruling gave and where the ruling was read (see the file header). */
+export interface RulingItem {
+  description: string;
+  hs6: string;
+  code: string;
+  ruling: string;
+  date: string;
+  source: string;
+}
+
+export const rulingSet = (split: "dev" | "test"): RulingItem[] =>
+  (split === "dev" ? rulingsDevTsv : rulingsTestTsv)
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"))
+    .map((l) => {
+      const [description = "", code = "", ruling = "", date = "", source = ""] = l.split("\t");
+      const digits = code.replace(/\D/g, "");
+      return { description, hs6: digits.slice(0, 6), code: digits, ruling, date, source };
     });
 
 let index: Index | undefined;

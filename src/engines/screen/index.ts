@@ -9,7 +9,17 @@
  * the rest are scored with `scoreTokens` (score.ts).
  */
 import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
-import { allowedEdits, EVIDENCE_SIM, scoreTokens, skeleton, type Tok, tokenSim, toks } from "./score";
+import {
+  allowedEdits,
+  EVIDENCE_SIM,
+  type Explanation,
+  explainTokens,
+  scoreTokens,
+  skeleton,
+  type Tok,
+  tokenSim,
+  toks,
+} from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
@@ -20,7 +30,13 @@ export interface IndexInput {
   entryType: EntryType;
   name: string;
   altNames: readonly string[];
+  /** Free-text remarks; identifiers the list writes there (vessel IMO numbers) are indexed for exact lookup. */
+  remarks?: string | null | undefined;
 }
+
+/** IMO ship numbers: seven digits, as OFAC and the UN write them in remarks ("IMO 7406784"). */
+const IMO_IN_REMARKS = /\bIMO\s*(\d{7})\b/gi;
+const IMO_IN_QUERY = /(?:\bIMO\s*(?:NO\.?|NUMBER)?\s*:?\s*)?\b(\d{7})\b/gi;
 
 export interface Hit {
   /** Position of the entry in the index's input. */
@@ -30,6 +46,8 @@ export interface Hit {
   matchedName: string;
   /** Which query produced the best score. */
   query: "name" | "company";
+  /** Aligned words, unmatched words and the features that fired, so a false positive can be cleared fast. */
+  explanation: Explanation;
 }
 
 const THRESHOLD = 0.7;
@@ -98,6 +116,8 @@ export class ScreenIndex {
   private readonly neighbourCache = new Map<string, Neighbours>();
   /** Work done by the last search: names reached through the index, and names actually scored. */
   lastStats = { candidates: 0, scored: 0 };
+  /** Identifier ("IMO 7406784") → entries that carry it. */
+  private readonly identifiers = new Map<string, number[]>();
 
   private constructor(input: readonly IndexInput[]) {
     this.entries = input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType }));
@@ -107,6 +127,12 @@ export class ScreenIndex {
     const tokCache = new Map<string, Tok>();
     const post: number[][] = [];
     input.forEach((e, entryIdx) => {
+      for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) {
+        const key = `IMO ${m[1]}`;
+        const l = this.identifiers.get(key);
+        if (!l) this.identifiers.set(key, [entryIdx]);
+        else if (!l.includes(entryIdx)) l.push(entryIdx);
+      }
       const seen = new Set<string>();
       for (const text of [e.name, ...e.altNames]) {
         const norm = tokens(text);
@@ -178,6 +204,16 @@ export class ScreenIndex {
 
   static build(input: readonly IndexInput[]): ScreenIndex {
     return new ScreenIndex(input);
+  }
+
+  /** Entries carrying an identifier written in `text` (an IMO number, with or without the "IMO" prefix). */
+  identifierHits(text: string): { entry: number; identifier: string }[] {
+    const out: { entry: number; identifier: string }[] = [];
+    for (const m of text.matchAll(IMO_IN_QUERY)) {
+      const identifier = `IMO ${m[1]}`;
+      for (const entry of this.identifiers.get(identifier) ?? []) out.push({ entry, identifier });
+    }
+    return out;
   }
 
   get nameCount(): number {
@@ -405,6 +441,11 @@ export class ScreenIndex {
     return touched;
   }
 
+  /** The alignment behind the score of `query` against listed name `nameId`. */
+  explain(nameId: number, query: string): Explanation {
+    return explainTokens(toks(tokens(query)), this.nameToks[nameId] ?? []);
+  }
+
   nameOf(nameId: number): string {
     return this.nameText[nameId] ?? "";
   }
@@ -433,15 +474,40 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
     const entry = index.entries[e];
     return entry !== undefined && types.has(entry.entryType);
   };
-  const merged = new Map<number, Hit>();
+  const merged = new Map<
+    number,
+    { entry: number; score: number; name: number | string; query: "name" | "company"; text: string }
+  >();
   const queries: ["name" | "company", string][] = [["name", input.name]];
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
     queries.push(["company", input.company]);
   for (const [query, text] of queries) {
+    // An identifier is a fact, not a resemblance: a listed IMO number in the query is a certain match (1.0),
+    // whatever the name beside it says.
+    for (const { entry, identifier } of index.identifierHits(text))
+      if (allow(entry)) merged.set(entry, { entry, score: 1, name: identifier, query, text });
     for (const [entry, { score, name }] of index.search(text, allow)) {
       const cur = merged.get(entry);
-      if (!cur || score > cur.score) merged.set(entry, { entry, score, matchedName: index.nameOf(name), query });
+      if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text });
     }
   }
-  return [...merged.values()].sort((a, b) => b.score - a.score || a.entry - b.entry).slice(0, limit);
+  // Explanations only for what is returned: the alignment is recomputed for at most `limit` hits.
+  return [...merged.values()]
+    .sort((a, b) => b.score - a.score || a.entry - b.entry)
+    .slice(0, limit)
+    .map(({ entry, score, name, query, text }) => ({
+      entry,
+      score,
+      query,
+      matchedName: typeof name === "string" ? name : index.nameOf(name),
+      explanation:
+        typeof name === "string"
+          ? {
+              matched: [{ query: name, listed: name, sim: 1, feature: "identifier" as const }],
+              unmatched_query: [],
+              unmatched_listed: [],
+              features: ["identifier" as const],
+            }
+          : index.explain(name, text),
+    }));
 }

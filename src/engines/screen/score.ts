@@ -26,6 +26,8 @@ const VOWEL_VARIANT_SIM = 0.85;
 export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
 const cvPattern = (key: string) => key.replace(/[aeiou]/g, "V").replace(/[^V]/g, "C");
 
+/** An initial against a name it could stand for (see tokenSim). */
+const INITIAL_SIM = 0.75;
 /** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
 const JOINED_SIM = 0.97;
 /** Factor when the matched tokens appear in another order ("Hassan Ali" / "ALI HASSAN"). */
@@ -105,6 +107,12 @@ function osaSlow(a: string, b: string, max: number): number {
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   if (aNorm === bNorm) return 1;
+  // An initial stands for a name that starts with it ("J. R. DOE" / "DOE, John Robert"); below EVIDENCE_SIM,
+  // so the rest of the name must still carry the match.
+  if ((aNorm.length === 1) !== (bNorm.length === 1)) {
+    const [i, w] = aNorm.length === 1 ? [aNorm, bNorm] : [bNorm, aNorm];
+    return /^[a-z]$/.test(i) && w.startsWith(i) ? INITIAL_SIM : 0;
+  }
   // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
   if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
   const len = Math.max(aKey.length, bKey.length);
@@ -192,6 +200,8 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
     ] as const) {
       const key = tokenKey(norm);
       other.forEach((o, j) => {
+        // An initial stands for one word, never for two run together.
+        if (o.norm.length === 1) return;
         const s =
           side === "query"
             ? Math.min(cap, tokenSim(norm, key, o.norm, o.key))
@@ -220,8 +230,7 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
  *    0.99. Zero unless both sides pass the evidence rule (`hasEvidence`), so generic words, particles and legal
  *    forms alone never produce a hit.
  */
-export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
-  if (q.length === 0 || n.length === 0) return 0;
+function align(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]) {
   const units = [...singleUnits(q, n, memo), ...joinedUnits(q, n, "query"), ...joinedUnits(n, q, "name")];
   // Highest similarity first; a joined unit beats single units of equal similarity (it explains more);
   // then by position, so the alignment is deterministic.
@@ -254,6 +263,12 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
       matchedN += (n[j]?.weight ?? 0) * u.sim;
     }
   }
+  return { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN };
+}
+
+export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
+  if (q.length === 0 || n.length === 0) return 0;
+  const { taken, strongQ, strongN, matchedQ, matchedN } = align(q, n, memo);
   if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
   let totalQ = 0;
   for (const t of q) totalQ += t.weight;
@@ -271,4 +286,48 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
     }
   }
   return Math.min(MAX_FUZZY, score);
+}
+
+type Feature = "identifier" | "exact" | "transliteration" | "phonetic" | "edit_distance" | "initials" | "joined_split";
+
+export interface Explanation {
+  /** Query word(s) ↔ listed word(s), their similarity and what made them alike. */
+  matched: { query: string; listed: string; sim: number; feature: Feature }[];
+  unmatched_query: string[];
+  unmatched_listed: string[];
+  features: Feature[];
+}
+
+/** Which word pairs the score aligned and why (the same alignment `scoreTokens` uses), for the officer. */
+export function explainTokens(q: readonly Tok[], n: readonly Tok[]): Explanation {
+  const { taken, usedQ, usedN } = align(q, n);
+  taken.sort((a, b) => a.q0 - b.q0);
+  const words = (t: readonly Tok[], a: number, b: number) =>
+    t
+      .slice(a, b + 1)
+      .map((x) => x.norm)
+      .join(" ");
+  const matched = taken.map((u) => {
+    const query = words(q, u.q0, u.q1);
+    const listed = words(n, u.n0, u.n1);
+    const feature: Feature =
+      u.q1 > u.q0 || u.n1 > u.n0
+        ? "joined_split"
+        : u.sim === 1
+          ? "exact"
+          : u.sim === INITIAL_SIM && (query.length === 1 || listed.length === 1)
+            ? "initials"
+            : u.sim === KEY_EQUAL_SIM
+              ? "transliteration"
+              : u.sim === VOWEL_VARIANT_SIM
+                ? "phonetic"
+                : "edit_distance";
+    return { query, listed, sim: Math.round(u.sim * 1000) / 1000, feature };
+  });
+  return {
+    matched,
+    unmatched_query: q.filter((_, i) => !usedQ[i]).map((t) => t.norm),
+    unmatched_listed: n.filter((_, j) => !usedN[j]).map((t) => t.norm),
+    features: [...new Set(matched.map((m) => m.feature))].sort(),
+  };
 }

@@ -124,11 +124,31 @@ describe("screen", () => {
   it("merges name and company, keeping the best score per entry", () => {
     const hits = screen(index, { name: "Banco Nacional de Cuba", company: "Nacional Banco de Cuba" });
     expect(hits.filter((h) => h.entry === 0)).toEqual([
-      { entry: 0, score: 1, matchedName: "BANCO NACIONAL DE CUBA", query: "name" },
+      {
+        entry: 0,
+        score: 1,
+        matchedName: "BANCO NACIONAL DE CUBA",
+        query: "name",
+        explanation: {
+          matched: ["banco", "nacional", "de", "cuba"].map((w) => ({ query: w, listed: w, sim: 1, feature: "exact" })),
+          unmatched_query: [],
+          unmatched_listed: [],
+          features: ["exact"],
+        },
+      },
     ]);
     const viaCompany = screen(index, { name: "Jane Roe", company: "Gazprom Bank" });
     expect(viaCompany).toEqual([
-      { entry: 2, score: expect.any(Number), matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY", query: "company" },
+      {
+        entry: 2,
+        score: expect.any(Number),
+        matchedName: "GAZPROMBANK OPEN JOINT STOCK COMPANY",
+        query: "company",
+        explanation: expect.objectContaining({
+          matched: [expect.objectContaining({ query: "gazprom bank", listed: "gazprombank", feature: "joined_split" })],
+          unmatched_listed: ["open", "joint", "stock", "company"],
+        }),
+      },
     ]);
   });
 
@@ -163,5 +183,47 @@ describe("screen", () => {
     const hits = screen(many, { name: "Petr Ivanov" });
     expect(hits.length).toBe(20);
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+});
+
+describe("identifiers", () => {
+  const vessels = ScreenIndex.build([
+    {
+      id: "SDN:4243",
+      listCode: "SDN",
+      entryType: "vessel",
+      name: "EBANO",
+      altNames: [],
+      remarks: "Vessel Registration Identification IMO 7406784; f.k.a. 'ANA I'.",
+    },
+    { id: "SDN:9", listCode: "SDN", entryType: "vessel", name: "TIFON", altNames: [], remarks: null },
+  ]);
+  it("matches a listed IMO number exactly, alone or beside any name", () => {
+    for (const name of ["IMO 7406784", "7406784", "Some Other Ship IMO: 7406784"]) {
+      const hits = screen(vessels, { name });
+      expect(hits.map((h) => [vessels.entries[h.entry]?.id, h.score, h.matchedName])).toEqual([
+        ["SDN:4243", 1, "IMO 7406784"],
+      ]);
+    }
+  });
+  it("does not match an unlisted number", () => {
+    expect(screen(vessels, { name: "IMO 7406785" })).toEqual([]);
+  });
+});
+
+describe("initials", () => {
+  const people = ScreenIndex.build([
+    { id: "SDN:1", listCode: "SDN", entryType: "individual", name: "RODRIGUEZ OREJUELA, Gilberto Jose", altNames: [] },
+  ]);
+  it("finds a listed person written with initials for the given names", () => {
+    const [hit] = screen(people, { name: "G. J. Rodriguez Orejuela" });
+    expect(hit?.score).toBeGreaterThanOrEqual(0.7);
+    expect(hit?.score).toBeLessThan(1);
+  });
+  it("does not let initials alone, or initials that stand for other names, carry a match", () => {
+    expect(screen(people, { name: "G. J. R. O." })).toEqual([]);
+    expect(score("M. K. Rodriguez Orejuela", "RODRIGUEZ OREJUELA, Gilberto Jose")).toBeLessThan(
+      score("G. J. Rodriguez Orejuela", "RODRIGUEZ OREJUELA, Gilberto Jose"),
+    );
   });
 });

@@ -212,7 +212,22 @@ const CalculateResult = z
     quantity: z.number(),
     rate_found: z.boolean(),
     tariff_line: z
-      .object({ code: z.string(), schedule: z.string(), description: z.string(), resolution: z.unknown() })
+      .object({
+        code: z.string(),
+        schedule: z.string(),
+        description: z.string(),
+        resolution: z
+          .object({
+            requested: z.string(),
+            method: z.enum(["exact", "national_line", "highest_of_range"]),
+            lines_considered: z.number().int(),
+            range: z.string().nullable(),
+            chosen: z.string().nullable(),
+            description: z.string().nullable(),
+          })
+          .nullable()
+          .openapi({ description: "How the requested code was matched to a tariff line" }),
+      })
       .nullable(),
     currencies: z.object({
       declared: z.string(),
@@ -288,7 +303,28 @@ const CalculateResult = z
         total_duty: z.number(),
       })
       .passthrough(),
-    fees: z.record(z.string(), z.unknown()).optional(),
+    // Keyed by fee code (MPF, HMF...) beside their sum; a record of either, as TypeScript cannot type an
+    // object whose one named number sits among fee-object entries.
+    fees: z
+      .record(
+        z.string(),
+        z.union([
+          z.object({
+            code: z.string(),
+            name: z.string(),
+            amount: z.number(),
+            estimated: z.literal(true).optional(),
+            basis: z.string(),
+            source_url: z.string(),
+          }),
+          z.number(),
+        ]),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Entry-level fees by code (e.g. MPF, HMF), each a fee object, and `total_fees`, their sum (a number)",
+      }),
     vat: z
       .object({
         rate: z.number(),
@@ -337,11 +373,27 @@ export const CalculateResponse = CalculateResult.extend({
     shipping_terms: "FOB",
     quantity: 1,
     rate_found: true,
+    complete: true,
+    entry: {
+      type: "informal",
+      entered_value: 1000,
+      informal_limit: 2500,
+      basis:
+        "Entered value 1,000.00 USD does not exceed the 2,500.00 USD informal entry limit (19 CFR 143.21(a)); de minimis release is not available",
+      source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21",
+    },
     tariff_line: {
       code: "6109.10.00",
       schedule: "US",
       description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
-      resolution: { requested: "61091000", method: "exact", lines_considered: 1, range: null, chosen: "6109.10.00" },
+      resolution: {
+        requested: "61091000",
+        method: "exact",
+        lines_considered: 1,
+        range: null,
+        chosen: "6109.10.00",
+        description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+      },
     },
     currencies: { declared: "USD", destination: "USD", exchange_rate: 1, source: null, rate_date: null },
     values: {
@@ -356,6 +408,7 @@ export const CalculateResponse = CalculateResult.extend({
     exemptions: {
       de_minimis_threshold: null,
       de_minimis_exempt: false,
+      de_minimis_source_url: "https://www.cbp.gov/newsroom/announcements/trade-notices",
       tariff_exemptions: [],
       available_exemptions: [],
     },
@@ -405,33 +458,28 @@ export const CalculateResponse = CalculateResult.extend({
     fees: {
       MPF: {
         code: "MPF",
-        name: "Merchandise Processing Fee",
+        name: "Merchandise Processing Fee (informal entry)",
         amount: 2.69,
-        basis: "Informal entry (entered value 1,000.00 USD, not over 2,500 USD): flat 2.69 USD (19 CFR 24.23(b)(1))",
+        basis: "Flat 2.69 USD per informal entry",
+        source_url: "https://www.federalregister.gov/documents/2025/07/23/2025-13869",
       },
       HMF: {
         code: "HMF",
         name: "Harbor Maintenance Fee",
         amount: 1.25,
         basis: "0.125% of 1,000.00 USD customs value (sea only)",
+        source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-24/section-24.24",
       },
       total_fees: 3.94,
     },
     additional_tariff_measures: [],
     notes: ["De minimis (duty): De minimis ended for goods of China and Hong Kong from 2025-05-02 (EO 14256)"],
-    complete: true,
-    entry: {
-      type: "informal",
-      entered_value: 1000,
-      informal_limit: 2500,
-      basis: "Entered value 1,000.00 USD is not over 2,500 USD: informal entry (19 CFR 143.21(a))",
-      source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21",
-    },
     totals: { duty: 340, fees: 3.94, vat: 0, total: 343.94 },
+    warnings: [],
     data_source: {
       version: "2026-11-22.7",
       source:
-        "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232, Section 122 surcharge 2026-02-24 to 2026-07-23) ...",
+        "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it",
       imported_at: "2026-11-22T02:25:12.430Z",
     },
     request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",

@@ -76,6 +76,16 @@ const EntrySchema = z
   })
   .openapi("ScreeningEntry");
 
+const FEATURES = [
+  "identifier",
+  "exact",
+  "transliteration",
+  "phonetic",
+  "edit_distance",
+  "initials",
+  "joined_split",
+] as const;
+
 const MatchSchema = z
   .object({
     score: z.number().min(0.7).max(1).openapi({ example: 1 }),
@@ -84,6 +94,24 @@ const MatchSchema = z
       .string()
       .openapi({ example: "BANCO NACIONAL DE CUBA", description: "The listed name or alias that scored best" }),
     matched_query: z.enum(["name", "company"]).openapi({ example: "name" }),
+    explanation: z
+      .object({
+        matched: z.array(
+          z.object({
+            query: z.string(),
+            listed: z.string(),
+            sim: z.number(),
+            feature: z.enum(FEATURES),
+          }),
+        ),
+        unmatched_query: z.array(z.string()),
+        unmatched_listed: z.array(z.string()),
+        features: z.array(z.enum(FEATURES)),
+      })
+      .openapi({
+        description:
+          "Why this entry matched: aligned query/listed words with their similarity and the feature that made them alike, words left unmatched on each side, and the features that fired",
+      }),
     entry: EntrySchema,
   })
   .openapi("ScreeningMatch");
@@ -125,6 +153,17 @@ const screenRoute = createRoute({
                 list_code: "SDN",
                 matched_name: "BANCO NACIONAL DE CUBA",
                 matched_query: "name",
+                explanation: {
+                  matched: [
+                    { query: "banco", listed: "banco", sim: 1, feature: "exact" },
+                    { query: "nacional", listed: "nacional", sim: 1, feature: "exact" },
+                    { query: "de", listed: "de", sim: 1, feature: "exact" },
+                    { query: "cuba", listed: "cuba", sim: 1, feature: "exact" },
+                  ],
+                  unmatched_query: [],
+                  unmatched_listed: [],
+                  features: ["exact"],
+                },
                 entry: {
                   name: "BANCO NACIONAL DE CUBA",
                   alt_names: ["NATIONAL BANK OF CUBA"],

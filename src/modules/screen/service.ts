@@ -15,6 +15,7 @@ import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { type EntryType, type IndexInput, ScreenIndex, type ScreenInput, screen } from "../../engines/screen/index";
+import type { Explanation } from "../../engines/screen/score";
 import { ApiError } from "../../lib/errors";
 
 const DATASET = "sanctions";
@@ -70,6 +71,7 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
         entryType: sanctionEntries.entryType,
         name: sanctionEntries.name,
         altNames: sanctionEntries.altNames,
+        remarks: sanctionEntries.remarks,
       })
       .from(sanctionEntries)
       .orderBy(sanctionEntries.listCode, sanctionEntries.id),
@@ -81,6 +83,7 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
     entryType: r.entryType as EntryType,
     name: r.name,
     altNames: JSON.parse(r.altNames) as string[],
+    remarks: r.remarks,
   }));
   return { key, dataSource, lists, index: ScreenIndex.build(input), details: new Map() };
 }
@@ -110,6 +113,7 @@ interface Match {
   /** The listed name or alias the best score came from, and which query (`name` or `company`) hit it. */
   matched_name: string;
   matched_query: "name" | "company";
+  explanation: Explanation;
   entry: EntryDetail;
 }
 
@@ -179,6 +183,7 @@ function resolveHits(loaded: Loaded, hits: ReturnType<typeof screen>, found: Map
       list_code: listed.listCode,
       matched_name: h.matchedName,
       matched_query: h.query,
+      explanation: h.explanation,
       entry,
     };
     return { id: listed.id, match };

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * Deploys to the operator's Cloudflare account: creates or reuses D1, R2 and the queues (each with a
+ * dead-letter queue), sets the secrets, applies D1 migrations and loads the reference data remotely in
+ * chunks within D1's limits, then deploys the Worker (which applies the Durable Object migrations) with the
+ * custom domain for the bare domain and a wildcard route for workspace subdomains.
+ *
+ *   node scripts/deploy.mjs --domain api.example.com          # needs `wrangler login` or CLOUDFLARE_API_TOKEN
+ *   node scripts/deploy.mjs --domain api.example.com --plan   # prints the commands, touches nothing
+ *
+ * Secrets come from the environment variable of the same name, or are asked for on the terminal.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { datasetStatements, loadDatasetModules, root } from "./data/lib.mjs";
+import { chunkStatements, DEPLOY_CONFIG, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const domain = opt("--domain") ?? process.env.DEPLOY_DOMAIN;
+const planOnly = args.includes("--plan");
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const config = parseJsonc(readFileSync(join(root, "wrangler.jsonc"), "utf8"));
+
+function run(cmd, { input, json = false } = {}) {
+  const res = spawnSync(wrangler, cmd, {
+    cwd: root,
+    encoding: "utf8",
+    input,
+    // wrangler needs the Node in node_modules/.bin (the system one may be older).
+    env: { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` },
+    stdio: [input === undefined ? "inherit" : "pipe", json ? "pipe" : "inherit", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (res.status !== 0) throw new Error(`wrangler ${cmd.join(" ")} failed (exit ${res.status})`);
+  return res.stdout;
+}
+const jsonOut = (out) =>
+  JSON.parse(out.slice(Math.min(...["[", "{"].map((c) => out.indexOf(c)).filter((i) => i >= 0))));
+
+/** Loads every dataset into D1 (remote, or local for testing the same path) in chunked import files. */
+export function loadData(statementsByDataset, { remote, configPath, persistTo, runner = run, chunk = {} }) {
+  const tmp = join(root, ".wrangler", "tmp", "deploy-load");
+  mkdirSync(tmp, { recursive: true });
+  for (const [dataset, statements] of statementsByDataset) {
+    const files = chunkStatements(statements, chunk);
+    files.forEach((chunk, i) => {
+      const file = join(tmp, `${dataset}-${String(i).padStart(4, "0")}.sql`);
+      writeFileSync(file, `${chunk.join(";\n")};\n`);
+      const where = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+      runner([
+        "d1",
+        "execute",
+        "DB",
+        ...where,
+        ...(configPath ? ["--config", configPath] : []),
+        "--yes",
+        "--file",
+        file,
+      ]);
+      console.log(`[deploy] ${dataset}: chunk ${i + 1}/${files.length} (${chunk.length} statements)`);
+    });
+  }
+}
+
+async function main() {
+  if (planOnly) {
+    for (const s of deployPlan(config, { domain })) console.log(s.cmd ? `wrangler ${s.cmd.join(" ")}` : `# ${s.name}`);
+    console.log(`# ${DEPLOY_CONFIG}:\n${JSON.stringify(deployConfig(config, { domain }), null, 2)}`);
+    return;
+  }
+  const existing = {
+    d1: jsonOut(run(["d1", "list", "--json"], { json: true })).map((d) => d.name),
+    r2: run(["r2", "bucket", "list"], { json: true })
+      .split("\n")
+      .filter((l) => l.startsWith("name:"))
+      .map((l) => l.slice(5).trim()),
+    queues: run(["queues", "list"], { json: true })
+      .split(/[\s│|]+/)
+      .filter(Boolean),
+  };
+  const steps = deployPlan(config, { domain, existing });
+  const databaseIds = {};
+  const writeConfig = () => {
+    const path = join(root, DEPLOY_CONFIG);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(deployConfig(config, { domain, databaseIds }), null, 2));
+  };
+  const rl = process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : null;
+  for (const step of steps) {
+    console.log(`[deploy] ${step.name}`);
+    if (step.load) {
+      writeConfig();
+      const mods = await loadDatasetModules();
+      const all = [];
+      for (const mod of mods) all.push([mod.dataset, await datasetStatements(mod)]);
+      loadData(all, { remote: true, configPath: DEPLOY_CONFIG });
+    } else if (step.secret) {
+      let value = process.env[step.secret];
+      if (!value && rl) value = (await rl.question(`${step.secret}: `)).trim();
+      if (!value) throw new Error(`${step.secret} is not set (export it or run on a terminal)`);
+      run(step.cmd, { input: value });
+    } else if (step.cmd) {
+      run(step.cmd);
+    }
+    if (step.name.startsWith("create D1") || step.name.startsWith("reuse D1")) {
+      const list = jsonOut(run(["d1", "list", "--json"], { json: true }));
+      for (const d of list) databaseIds[d.name] = d.uuid;
+      writeConfig();
+    }
+  }
+  rl?.close();
+  console.log(`[deploy] done: https://${domain}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e) => {
+    console.error(`[deploy] ${e.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { datasetStatements, loadDatasetModules, root } from "./data/lib.mjs";
+import { loadData } from "./deploy.mjs";
+import { chunkStatements, D1_LIMITS, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
+
+const config = parseJsonc(readFileSync(join(root, "wrangler.jsonc"), "utf8"));
+
+test("plan creates every resource on a fresh account, in dependency order", () => {
+  const cmds = deployPlan(config, { domain: "api.example.org" })
+    .filter((s) => s.cmd)
+    .map((s) => s.cmd.join(" "));
+  assert.ok(cmds.includes("d1 create trade-compliance"));
+  assert.ok(cmds.includes("r2 bucket create trade-compliance-archive"));
+  for (const q of ["trade-compliance-webhooks", "trade-compliance-flows"]) {
+    assert.ok(cmds.indexOf(`queues create ${q}-dlq`) >= 0, q);
+    assert.ok(cmds.indexOf(`queues create ${q}-dlq`) < cmds.indexOf(`queues create ${q}`));
+  }
+  const migrate = cmds.findIndex((c) => c.startsWith("d1 migrations apply DB --remote"));
+  const deploy = cmds.findIndex((c) => c.startsWith("deploy "));
+  assert.ok(migrate >= 0 && deploy > migrate, "migrations before deploy");
+  for (const s of config.secrets.required)
+    assert.ok(cmds.indexOf(`secret put ${s} --config wrangler.deploy.json`) < deploy);
+});
+
+test("plan reuses what the account already has", () => {
+  const plan = deployPlan(config, {
+    domain: "api.example.org",
+    existing: { d1: ["trade-compliance"], r2: ["trade-compliance-archive"], queues: ["trade-compliance-flows"] },
+  });
+  const cmds = plan.filter((s) => s.cmd).map((s) => s.cmd.join(" "));
+  assert.ok(!cmds.some((c) => c.startsWith("d1 create") || c.startsWith("r2 bucket create")));
+  assert.ok(!cmds.includes("queues create trade-compliance-flows"));
+  assert.ok(cmds.includes("queues create trade-compliance-flows-dlq"));
+  assert.throws(() => deployPlan(config, { domain: "not a domain" }));
+});
+
+test("deploy config: production vars, real D1 id, routes, dead-letter queues", () => {
+  const c = deployConfig(config, { domain: "trade.example.net", databaseIds: { "trade-compliance": "abc-123" } });
+  assert.equal(c.vars.ENVIRONMENT, "production");
+  assert.equal(c.vars.WORKSPACE_BASE_DOMAIN, "trade.example.net");
+  assert.equal(c.vars.RATE_LIMIT_MODE, config.env.production.vars.RATE_LIMIT_MODE);
+  assert.equal(c.d1_databases[0].database_id, "abc-123");
+  assert.deepEqual(c.routes, [
+    { pattern: "trade.example.net", custom_domain: true },
+    { pattern: "*.trade.example.net/*", zone_name: "trade.example.net" },
+  ]);
+  for (const q of c.queues.consumers) assert.equal(q.dead_letter_queue, `${q.queue}-dlq`);
+  assert.equal(c.env, undefined);
+  assert.deepEqual(c.migrations, config.migrations, "Durable Object migrations carried over");
+});
+
+test("chunker keeps statements and files within D1's limits and loses nothing", () => {
+  const stmts = Array.from({ length: 1000 }, (_, i) => `INSERT INTO t VALUES (${i}, '${"x".repeat(i % 50_000)}')`);
+  const files = chunkStatements(stmts, { maxFileBytes: 1_000_000, maxStatementsPerFile: 100 });
+  assert.deepEqual(files.flat(), stmts);
+  for (const f of files) {
+    assert.ok(f.length <= 100);
+    assert.ok(f.reduce((n, s) => n + Buffer.byteLength(s) + 2, 0) <= 1_000_000 || f.length === 1);
+  }
+  assert.throws(() => chunkStatements(["x".repeat(D1_LIMITS.maxStatementBytes)]), /exceeds/);
+  assert.throws(() => chunkStatements([], { maxStatementBytes: 200_000 }), /above D1/);
+});
+
+test("chunked load into LOCAL D1 with the remote limits loads every row", { timeout: 600_000 }, async () => {
+  const persist = mkdtempSync(join(tmpdir(), "deploy-d1-"));
+  const wrangler = join(root, "node_modules", ".bin", "wrangler");
+  const run = (cmd) => {
+    const res = spawnSync(wrangler, cmd, {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true", PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}` },
+    });
+    assert.equal(res.status, 0, res.stderr || res.stdout);
+    return res.stdout;
+  };
+  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
+  const mods = (await loadDatasetModules()).filter((m) => ["fx", "vat"].includes(m.dataset));
+  const all = [];
+  for (const m of mods) all.push([m.dataset, await datasetStatements(m)]);
+  // Few statements per file so the datasets span several import files, as the large ones do remotely.
+  loadData(all, { remote: false, persistTo: persist, runner: run, chunk: { maxStatementsPerFile: 3 } });
+  const out = run([
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--persist-to",
+    persist,
+    "--json",
+    "--command",
+    "SELECT dataset, row_count FROM data_sources",
+  ]);
+  const rows = JSON.parse(out.slice(out.indexOf("[")))[0].results;
+  for (const m of mods) {
+    const expected = Object.values(await m.rows({ fixture: false })).reduce((n, t) => n + t.rows.length, 0);
+    assert.equal(rows.find((r) => r.dataset === m.dataset)?.row_count, expected, m.dataset);
+  }
+});
