@@ -10,23 +10,9 @@
  * (fuse.js is not a project dependency: the engine does not use it.) The TypeScript engine is bundled with
  * esbuild, which wrangler installs.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadEngine, readRepoFile as read, referenceData } from "./lib/classify-engine.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(mkdtempSync(join(tmpdir(), "classify-")), "engine.mjs");
-execFileSync(join(root, "node_modules", ".bin", "esbuild"), [
-  join(root, "src/engines/classify/engine.ts"),
-  "--bundle",
-  "--format=esm",
-  "--platform=neutral",
-  `--outfile=${out}`,
-  "--log-level=warning",
-]);
-const E = await import(pathToFileURL(out).href);
+const E = await loadEngine();
 let Fuse;
 try {
   Fuse = (await import(process.env.FUSE_PATH ?? "fuse.js")).default;
@@ -35,25 +21,7 @@ try {
   process.exit(1);
 }
 
-const read = (p) => readFileSync(join(root, p), "utf8");
-const hs = JSON.parse(read("data/hs/hs2022.json")).map(([code, parent, , description]) => ({
-  code,
-  parent,
-  description,
-}));
-const lines = [];
-for (const [schedule, f] of [
-  ["US", "lines-us.json"],
-  ["GB", "lines-gb.json"],
-])
-  for (const [code, description] of JSON.parse(read(`data/hs/${f}`))) lines.push({ schedule, code, description });
-const synonyms = read("data/hs/synonyms.tsv")
-  .split("\n")
-  .filter((l) => l.trim() && !l.startsWith("#"))
-  .flatMap((l) => {
-    const [p, c] = l.split("\t");
-    return p.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: c.trim() }));
-  });
+const { hs, lines, synonyms } = referenceData();
 const sets = Object.fromEntries(
   ["classify-eval", "classify-holdout"].map((name) => [
     name,

@@ -14,43 +14,12 @@
  * (classify-holdout.tsv). A file's rows are `description<TAB>code[<TAB>...provenance]`; the code may be 4-10
  * digits (dots ignored) and is compared on its first 4 and 6 digits. Rows starting with # are comments.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { relative, resolve } from "node:path";
+import { loadEngine, readRepoFile as read, referenceData, root } from "./lib/classify-engine.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(mkdtempSync(join(tmpdir(), "classify-")), "engine.mjs");
-execFileSync(join(root, "node_modules", ".bin", "esbuild"), [
-  join(root, "src/engines/classify/engine.ts"),
-  "--bundle",
-  "--format=esm",
-  "--platform=neutral",
-  `--outfile=${out}`,
-  "--log-level=warning",
-]);
-const E = await import(pathToFileURL(out).href);
+const E = await loadEngine();
 
-const read = (p) => readFileSync(resolve(root, p), "utf8");
-const hs = JSON.parse(read("data/hs/hs2022.json")).map(([code, parent, , description]) => ({
-  code,
-  parent,
-  description,
-}));
-const lines = [];
-for (const [schedule, f] of [
-  ["US", "lines-us.json"],
-  ["GB", "lines-gb.json"],
-])
-  for (const [code, description] of JSON.parse(read(`data/hs/${f}`))) lines.push({ schedule, code, description });
-const synonyms = read("data/hs/synonyms.tsv")
-  .split("\n")
-  .filter((l) => l.trim() && !l.startsWith("#"))
-  .flatMap((l) => {
-    const [p, c] = l.split("\t");
-    return p.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: c.trim() }));
-  });
+const { hs, lines, synonyms } = referenceData();
 const t0 = performance.now();
 const index = E.buildIndex(hs, lines, synonyms);
 console.log(`index built in ${(performance.now() - t0).toFixed(0)} ms`);

@@ -1,0 +1,52 @@
+/**
+ * The classification engine as the offline bench scripts use it: src/engines/classify/engine.ts bundled with
+ * esbuild (which wrangler installs) and imported into Node, and the reference data the Worker loads into it
+ * (HS 2022 nomenclature, the US and GB national lines, the synonym phrases), read from data/hs.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The engine module (buildIndex, rank, ...), bundled fresh from the sources. */
+export async function loadEngine() {
+  const out = join(mkdtempSync(join(tmpdir(), "classify-")), "engine.mjs");
+  execFileSync(join(root, "node_modules", ".bin", "esbuild"), [
+    join(root, "src/engines/classify/engine.ts"),
+    "--bundle",
+    "--format=esm",
+    "--platform=neutral",
+    `--outfile=${out}`,
+    "--log-level=warning",
+  ]);
+  return import(pathToFileURL(out).href);
+}
+
+export const readRepoFile = (p) => readFileSync(resolve(root, p), "utf8");
+
+/** What buildIndex takes: headings and subheadings, national lines, synonym phrases. */
+export function referenceData() {
+  const hs = JSON.parse(readRepoFile("data/hs/hs2022.json")).map(([code, parent, , description]) => ({
+    code,
+    parent,
+    description,
+  }));
+  const lines = [];
+  for (const [schedule, f] of [
+    ["US", "lines-us.json"],
+    ["GB", "lines-gb.json"],
+  ])
+    for (const [code, description] of JSON.parse(readRepoFile(`data/hs/${f}`)))
+      lines.push({ schedule, code, description });
+  const synonyms = readRepoFile("data/hs/synonyms.tsv")
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"))
+    .flatMap((l) => {
+      const [p, c] = l.split("\t");
+      return p.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: c.trim() }));
+    });
+  return { hs, lines, synonyms };
+}
