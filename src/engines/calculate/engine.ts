@@ -253,6 +253,16 @@ type MeasureDecision =
   | (DecisionBase & { status: "exempted"; exclusion: Exclusion; claimed: boolean })
   | (DecisionBase & { status: "conditional"; condition: string });
 
+/** A measure that needs facts the request did not give: listed with what is missing, outside the totals. */
+const conditional = (measure: Measure, condition: string): MeasureDecision => ({
+  measure,
+  status: "conditional",
+  amount: ZERO,
+  basis: "",
+  estimated: false,
+  condition,
+});
+
 const METALS: Record<string, string> = {
   steel: "steel",
   iron: "steel",
@@ -440,14 +450,9 @@ function decideMeasures(
     const rateText = pctText(rate);
     // A measure listed at a longer code than the one given covers only some of the goods under it.
     if (measure.hsPrefix.length > code.length) {
-      decisions.push({
-        measure,
-        status: "conditional",
-        amount: ZERO,
-        basis: "",
-        estimated: false,
-        condition: `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it`,
-      });
+      decisions.push(
+        conditional(measure, `Applies only to goods of ${dotted(measure.hsPrefix)}; give the full code to apply it`),
+      );
       continue;
     }
     // A measure on the metal's own origin whose facts were not given: the other measures stand, this one is shown.
@@ -456,14 +461,7 @@ function decideMeasures(
       const instead = measure.metal
         ? `, in place of the other ${measure.program === "232" ? "Section 232" : measure.program} ${measure.metal} duties,`
         : "";
-      decisions.push({
-        measure,
-        status: "conditional",
-        amount: ZERO,
-        basis: "",
-        estimated: false,
-        condition: `Applies${instead} when ${measure.metalOrigin.text}: give ${fields}`,
-      });
+      decisions.push(conditional(measure, `Applies${instead} when ${measure.metalOrigin.text}: give ${fields}`));
       continue;
     }
     // Section 232 on these goods: charged, or owed on a metal content not yet given. One keyed at a longer code
@@ -544,14 +542,12 @@ function decideMeasures(
     if (portion && measure.basis === "value") {
       const { e, remainder, content } = portion;
       if (remainder === null || content === null || customsValue === null || m === null) {
-        decisions.push({
-          measure,
-          status: "conditional",
-          amount: ZERO,
-          basis: "",
-          estimated: false,
-          condition: `Applies to the value not subject to Section 232 (${e.code} covers the metal content): give the metal content to compute it`,
-        });
+        decisions.push(
+          conditional(
+            measure,
+            `Applies to the value not subject to Section 232 (${e.code} covers the metal content): give the metal content to compute it`,
+          ),
+        );
         continue;
       }
       fired.push(e);
@@ -589,7 +585,7 @@ function decideMeasures(
     const metal = measure.metal ?? "metal";
     const condition = `Duty on the value of the ${metal} content: give components [{material: "${metal}", value}] or metal_weight_percentage`;
     if (customsValue === null || m === null) {
-      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
+      decisions.push(conditional(measure, condition));
       continue;
     }
     const parts = input.components.filter((c) => metalOf(c.material) === measure.metal);
@@ -617,7 +613,7 @@ function decideMeasures(
         base: content,
       });
     } else {
-      decisions.push({ measure, status: "conditional", amount: ZERO, basis: "", estimated: false, condition });
+      decisions.push(conditional(measure, condition));
     }
   }
   // Back in list order (the Section 232-dependent ones were decided last).
