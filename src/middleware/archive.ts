@@ -12,7 +12,8 @@ import { ApiError } from "../lib/errors";
 /** 12 MiB: room for the spec's ~9 MB image data URL inside a JSON body. */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
 
-const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** The methods that change state: their bodies are archived, their audit rows durable, their keys idempotent. */
+export const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\b/i;
 
 const tooLarge = () =>

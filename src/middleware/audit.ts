@@ -25,9 +25,9 @@ import { isoAt } from "../lib/clock";
 import { ApiError } from "../lib/errors";
 import { outcomeOf } from "../modules/audit/service";
 import { type Entry, entryStatements, flushWindow, queueAudit, writeEntries } from "../modules/audit/writer";
+import { MUTATING } from "./archive";
 
 const NOT_AUDITED = new Set(["/health", "/openapi.json", "/docs"]);
-const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** The status a route answers on success (from its documented responses), for the row written at commit. */
 export type SuccessStatus = (method: string, route: string) => number | undefined;

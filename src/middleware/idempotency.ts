@@ -26,9 +26,8 @@ import type { AppEnv } from "../env";
 import { isoAt } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { readBodyLimited } from "./archive";
+import { MUTATING, readBodyLimited } from "./archive";
 
-const METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const IDEMPOTENCY_TTL_HOURS = 24;
 /** How long a holder that has not answered keeps the key; a Worker request cannot run longer. */
 const LOCK_SECONDS = 60;
@@ -173,7 +172,7 @@ async function store(db: D1Database, scope: string, key: string, requestId: stri
 
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const raw = c.req.header("idempotency-key");
-  if (raw === undefined || !METHODS.has(c.req.method)) return next();
+  if (raw === undefined || !MUTATING.has(c.req.method)) return next();
   const key = parseKey(raw.trim());
   const db = c.env.DB; // the raw binding: see the note at the top
   const scope = c.get("workspace")?.id ?? "platform";
