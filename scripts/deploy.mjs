@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { datasetStatements, loadDatasetModules, root } from "./data/lib.mjs";
 import { chunkStatements, DEPLOY_CONFIG, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
+import { runSmoke } from "./lib/smoke.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -91,6 +92,7 @@ async function main() {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, JSON.stringify(deployConfig(config, { domain, databaseIds }), null, 2));
   };
+  const secrets = {};
   const rl = process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : null;
   for (const step of steps) {
     console.log(`[deploy] ${step.name}`);
@@ -104,7 +106,15 @@ async function main() {
       let value = process.env[step.secret];
       if (!value && rl) value = (await rl.question(`${step.secret}: `)).trim();
       if (!value) throw new Error(`${step.secret} is not set (export it or run on a terminal)`);
+      secrets[step.secret] = value;
       run(step.cmd, { input: value });
+    } else if (step.smoke) {
+      const { ok } = await runSmoke({
+        baseUrl: step.smoke.baseUrl,
+        platformToken: secrets.PLATFORM_ADMIN_TOKEN,
+        log: (line) => console.log(`[deploy] smoke: ${line}`),
+      });
+      if (!ok) throw new Error(`the smoke test failed; rerun it with: npm run smoke -- ${step.smoke.baseUrl}`);
     } else if (step.cmd) {
       run(step.cmd);
     }

@@ -25,6 +25,8 @@ test("plan creates every resource on a fresh account, in dependency order", () =
   assert.ok(migrate >= 0 && deploy > migrate, "migrations before deploy");
   for (const s of config.secrets.required)
     assert.ok(cmds.indexOf(`secret put ${s} --config wrangler.deploy.json`) < deploy);
+  const last = deployPlan(config, { domain: "api.example.org" }).at(-1);
+  assert.deepEqual(last.smoke, { baseUrl: "https://api.example.org" }, "ends with the smoke test");
 });
 
 test("plan reuses what the account already has", () => {

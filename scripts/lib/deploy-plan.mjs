@@ -91,6 +91,8 @@ export function deployPlan(config, { domain, existing = {} } = {}) {
     steps.push({ name: `secret ${sec}`, secret: sec, cmd: ["secret", "put", sec, "--config", DEPLOY_CONFIG] });
   // Durable Object migrations (wrangler.jsonc "migrations") are applied by `wrangler deploy` itself.
   steps.push({ name: "deploy Worker (applies Durable Object migrations)", cmd: ["deploy", "--config", DEPLOY_CONFIG] });
+  // The last step proves the deployment answers end to end (scripts/lib/smoke.mjs); it needs no wrangler.
+  steps.push({ name: `smoke test https://${domain}`, smoke: { baseUrl: `https://${domain}` } });
   return steps;
 }
 

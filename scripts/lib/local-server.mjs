@@ -213,5 +213,5 @@ export function localServer({ port, name, baseDomain = "localhost" }) {
     return JSON.parse(token.text).access_token;
   }
 
-  return { state, bareHost, call, portIsFree, prepare, start, armKill, killNow, stop, dispose, provision };
+  return { state, bareHost, secrets, call, portIsFree, prepare, start, armKill, killNow, stop, dispose, provision };
 }
