@@ -6,6 +6,8 @@
  *   route guards:   scope (403) → extra buckets → body archive (413/415, R2)
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { Deps } from "./core/context";
 import type { AppEnv } from "./env";
 import { docsCors, mountDocs } from "./http/docs";
@@ -27,6 +29,7 @@ import { classifyRoutes } from "./modules/classify/routes";
 import { assessmentRoutes } from "./modules/consignments/assessment-routes";
 import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
+import { datasetRoutes, UPLOAD_PATH } from "./modules/datasets/routes";
 import { flowRoutes } from "./modules/flows/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
@@ -61,6 +64,15 @@ function successStatuses(app: OpenAPIHono<AppEnv>): Map<string, number> {
   return map;
 }
 
+/**
+ * A dataset upload streams its body into R2 itself (it may be far larger than the JSON bodies the archive
+ * middleware buffers), and the same files are idempotent by content, so neither middleware reads it.
+ */
+const unlessDatasetUpload = (mw: MiddlewareHandler<AppEnv>) =>
+  createMiddleware<AppEnv>(async (c, next) =>
+    c.req.method === "POST" && UPLOAD_PATH.test(c.req.path) ? next() : mw(c, next),
+  );
+
 export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -77,8 +89,9 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   );
   app.use("*", hostRouting);
 
-  app.use("/platform/v1/*", platformAuth, idempotency, archiveBody);
+  app.use("/platform/v1/*", platformAuth, unlessDatasetUpload(idempotency), unlessDatasetUpload(archiveBody));
   app.route("/platform/v1", platformRoutes);
+  app.route("/platform/v1", datasetRoutes);
 
   app.route("/", tokenRoutes);
 

@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { meteredEnv } from "./core/meter";
 import { runCron } from "./jobs/cron";
+import { consumeDatasetLoads, DATASETS_QUEUE, type DatasetMessage } from "./jobs/datasets";
 import { consumeFlowRuns, FLOWS_QUEUE } from "./jobs/flows";
 import { consumeDeliveries } from "./jobs/webhooks";
 import { systemClock } from "./lib/clock";
@@ -16,11 +17,13 @@ const app = createApp(deps);
 export default {
   // Requests see their bindings metered, for the Server-Timing header (core/meter.ts).
   fetch: (request, env, ctx) => app.fetch(request, meteredEnv(env), ctx),
-  async queue(batch: MessageBatch<DeliveryMessage | FlowRunMessage>, env, _ctx) {
+  async queue(batch: MessageBatch<DeliveryMessage | FlowRunMessage | DatasetMessage>, env, _ctx) {
     if (batch.queue === FLOWS_QUEUE) await consumeFlowRuns(batch as MessageBatch<FlowRunMessage>, env, deps);
+    else if (batch.queue === DATASETS_QUEUE)
+      await consumeDatasetLoads(batch as MessageBatch<DatasetMessage>, env, deps);
     else await consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env, deps);
   },
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runCron(env, deps, controller.scheduledTime));
   },
-} satisfies ExportedHandler<Env, DeliveryMessage | FlowRunMessage>;
+} satisfies ExportedHandler<Env, DeliveryMessage | FlowRunMessage | DatasetMessage>;

@@ -6,6 +6,9 @@
  *   export const source = "OFAC SDN (…); UN SC consolidated list (…)";
  *   export const tables = ["sanction_entries", ...];   // tables this dataset owns (emptied on reload)
  *   export async function rows({ fixture })   // → { [table]: { columns: [...], rows: [[...], ...] } }
+ *   export function registryVersions(data, { fixture })  // optional: the dataset registry's rows
+ *                                                          // ([{dataset, version, source, rows}]) when the
+ *                                                          // registry's datasets are not this one dataset
  *
  * `fixture: true` asks for a small slice for tests that do not need the full data; a module may ignore it.
  * Everything here runs in Node (npm run dev, the vitest config, the bench), never in the Worker.
@@ -66,6 +69,17 @@ export async function datasetStatements(mod, { fixture = false, importedAt = new
   statements.push(
     `INSERT OR REPLACE INTO data_sources (dataset, version, source, imported_at, row_count) VALUES (${[mod.dataset, version, mod.source, importedAt, count].map(sqlValue).join(", ")})`,
   );
+  // The dataset registry: the bundled version is the active one, and a reload replaces every version the
+  // registry held (uploads and fetches included), since the tables were emptied above.
+  const registered = mod.registryVersions
+    ? mod.registryVersions(data, { fixture })
+    : [{ dataset: mod.dataset, version, source: mod.source, rows: count }];
+  for (const r of registered) {
+    statements.push(`DELETE FROM dataset_versions WHERE dataset = ${sqlValue(r.dataset)}`);
+    statements.push(
+      `INSERT INTO dataset_versions (dataset, version, status, source, origin, rows, staged_rows, imported_at, activated_at, updated_at) VALUES (${[r.dataset, r.version, "active", r.source, "bundled", r.rows, r.rows, importedAt, importedAt, importedAt].map(sqlValue).join(", ")})`,
+    );
+  }
   return statements;
 }
 

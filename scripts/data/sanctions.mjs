@@ -8,7 +8,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { tsImport } from "tsx/esm/api";
 import { dataDir } from "./lib.mjs";
+
+// The row hash the dataset registry diffs versions by, from the same code the Worker runs (TypeScript, so
+// loaded through tsx: the loaders run under plain Node).
+const { entryHash } = await tsImport("../../src/engines/datasets/sanctions.ts", import.meta.url);
 
 const dir = join(dataDir, "sanctions");
 const manifest = JSON.parse(readFileSync(join(dir, "lists.json"), "utf8"));
@@ -36,16 +41,21 @@ export function readList(code) {
     .map((l) => JSON.parse(l));
 }
 
+/** The registry's dataset for each list (the platform API's `/datasets/{dataset}`). */
+export const LIST_DATASETS = { SDN: "sanctions-sdn", UN: "sanctions-un" };
+
 export async function rows({ fixture = false } = {}) {
   const entries = [];
   const lists = [];
   for (const list of manifest.lists) {
     let items = readList(list.code);
     if (fixture) items = items.filter((e, i) => i < 40 || FIXTURE_REFS.has(`${list.code}:${e.ref}`));
-    lists.push([list.code, list.name, list.version, list.source, items.length]);
+    const version = fixture ? `${list.version}+fixture` : list.version;
+    lists.push([list.code, version, list.name, list.source, items.length]);
     for (const e of items) {
       entries.push([
         `${list.code}:${e.ref}`,
+        version,
         list.code,
         e.ref,
         e.name,
@@ -54,14 +64,37 @@ export async function rows({ fixture = false } = {}) {
         JSON.stringify(e.programs),
         JSON.stringify(e.addresses),
         e.remarks,
+        entryHash(e),
       ]);
     }
   }
   return {
-    sanction_lists: { columns: ["code", "name", "version", "source", "entry_count"], rows: lists },
+    sanction_lists: { columns: ["code", "version", "name", "source", "entry_count"], rows: lists },
     sanction_entries: {
-      columns: ["id", "list_code", "source_ref", "name", "alt_names", "entry_type", "programs", "addresses", "remarks"],
+      columns: [
+        "id",
+        "list_version",
+        "list_code",
+        "source_ref",
+        "name",
+        "alt_names",
+        "entry_type",
+        "programs",
+        "addresses",
+        "remarks",
+        "row_hash",
+      ],
       rows: entries,
     },
   };
+}
+
+/** One registry row per list, active: each list is versioned, uploaded and activated on its own. */
+export function registryVersions(data) {
+  return data.sanction_lists.rows.map(([code, version, , source, count]) => ({
+    dataset: LIST_DATASETS[code],
+    version,
+    source,
+    rows: count,
+  }));
 }

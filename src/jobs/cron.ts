@@ -2,12 +2,14 @@
  * The every-minute Cron Trigger: enqueue due webhook deliveries and flow runs, the archive retention purge
  * (which records each purge in that workspace's archive, see runArchiveRetention), and re-sealing of webhook
  * secrets still stored under an older key (a key rotation completes in batches, see lib/secret-box.ts), and
- * the removal of idempotency keys past their 24 hours.
+ * the removal of idempotency keys past their 24 hours, and the dataset registry's sweep (stalled loads, the
+ * scheduled fetch of the official lists).
  */
 import { baseContext, type Deps } from "../core/context";
 import { purgeExpiredKeys } from "../middleware/idempotency";
 import { runArchiveRetention } from "../modules/requests/service";
 import { resealSecrets } from "../modules/webhooks/service";
+import { sweepDatasets } from "./datasets";
 import { sweepFlowRuns } from "./flows";
 import { sweepDeliveries } from "./webhooks";
 
@@ -18,6 +20,7 @@ export async function runCron(env: Env, deps: Deps, scheduledTimeMs: number): Pr
   await runArchiveRetention({ ctx, input: { asOfMs: scheduledTimeMs } });
   await resealSecrets({ ctx, input: { limit: RESEAL_PER_RUN } });
   await purgeExpiredKeys(env.DB, scheduledTimeMs);
+  await sweepDatasets(env, deps, scheduledTimeMs);
 }
 
 /** Endpoints re-sealed per minute: small, so a rotation never makes one cron run slow. */

@@ -11,6 +11,7 @@ const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  length_required: 411,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

@@ -4,7 +4,7 @@
  * Times are ISO 8601 strings in UTC so that they sort and compare as text.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
@@ -169,3 +169,53 @@ export const idempotencyKeys = sqliteTable(
     index("idempotency_keys_expires_idx").on(t.expiresAt),
   ],
 );
+
+/**
+ * The dataset registry: every version of every reference dataset, loaded, staged, active or retired. At most one
+ * version per dataset is `active`; activation is one batch that retires the old one and activates the new
+ * one. `report` is the validation report (schema, row counts, diff against the active version). A file given
+ * as published is kept in the ARCHIVE bucket under `source_key`.
+ */
+export const datasetVersions = sqliteTable(
+  "dataset_versions",
+  {
+    dataset: text("dataset").notNull(),
+    version: text("version").notNull(),
+    status: text("status", {
+      enum: ["staging", "staged", "active", "retired", "refused", "failed", "purged"],
+    }).notNull(),
+    /** What the version was read from (publisher, file, date). */
+    source: text("source").notNull(),
+    /** `bundled` (loaded with the deployment), `upload` (platform API) or `fetch` (scheduled fetch). */
+    origin: text("origin").notNull(),
+    format: text("format"),
+    /** The published file(s) in ARCHIVE (JSON array of keys), and their sha256, so an unchanged fetch is skipped. */
+    sourceKeys: text("source_keys").notNull().default("[]"),
+    sourceSha256: text("source_sha256"),
+    rows: integer("rows").notNull().default(0),
+    /** Rows written while staging; the loader resumes from here after an interruption. */
+    stagedRows: integer("staged_rows").notNull().default(0),
+    report: text("report").notNull().default("{}"),
+    error: text("error"),
+    /** Activate as soon as staging completes (scheduled fetch, or `?activate=true` on an upload). */
+    activateWhenStaged: integer("activate_when_staged", { mode: "boolean" }).notNull().default(false),
+    force: integer("force", { mode: "boolean" }).notNull().default(false),
+    importedAt: text("imported_at").notNull(),
+    activatedAt: text("activated_at"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.dataset, t.version] }),
+    index("dataset_versions_status_idx").on(t.dataset, t.status),
+  ],
+);
+
+/** The scheduled fetch's last attempt per dataset: what an operator reads when an update did not arrive. */
+export const datasetFetches = sqliteTable("dataset_fetches", {
+  dataset: text("dataset").primaryKey(),
+  lastAttemptAt: text("last_attempt_at").notNull(),
+  /** `updated`, `unchanged`, `refused` or `failed`. */
+  outcome: text("outcome").notNull(),
+  version: text("version"),
+  error: text("error"),
+});

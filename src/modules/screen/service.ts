@@ -3,20 +3,22 @@
  * row for the usage log. No Hono here.
  *
  * The index is built once per isolate and data version (the `sanctions` row of data_sources: version and
- * imported_at, so a forced reload of the same version counts as new). The version is re-read at most every
+ * imported_at, so a forced reload of the same version counts as new; an activation in the dataset registry
+ * rewrites that row in the same batch as the switch). The version is re-read at most every
  * VERSION_CHECK_MS, so a reloaded list is in use everywhere within that time; the first request after a
  * change rebuilds the index (about 0.3-0.5 s for the full lists) and concurrent requests share that build.
  */
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Call } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
-import { dataSources, sanctionEntries, sanctionLists } from "../../db/schema/index";
+import { dataSources, datasetVersions, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { type EntryType, type IndexInput, ScreenIndex, type ScreenInput, screen } from "../../engines/screen/index";
 import type { Explanation } from "../../engines/screen/score";
 import { ApiError } from "../../lib/errors";
+import { onDatasetActivated } from "../datasets/service";
 
 const DATASET = "sanctions";
 export const VERSION_CHECK_MS = 10_000;
@@ -42,6 +44,12 @@ const indexCache = new DatasetCache<Loaded>("screen-index");
  */
 let probe: { key: string; dataSource: DataSource; checkedAt: number } | undefined;
 
+// An activation or rollback in the dataset registry: this isolate reads the new version on its next screen
+// instead of after VERSION_CHECK_MS (other isolates follow within that interval).
+onDatasetActivated((_ctx, event) => {
+  if (event.dataset.startsWith("sanctions-")) probe = undefined;
+});
+
 const unavailable = () => new ApiError("unavailable", "No sanctions list is loaded; screening is unavailable");
 
 /** The index for the data currently in D1; 503 when no list is loaded. */
@@ -58,11 +66,24 @@ export async function currentIndex(db: Db, nowMs: number): Promise<Loaded> {
   return indexCache.get(key, () => buildIndex(db, key, dataSource));
 }
 
-async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<Loaded> {
-  const [lists, rows] = await db.batch([
+/**
+ * The active version of every list and its entries, read in one batch: D1 runs a batch as one transaction, so
+ * an activation (one batch too, see modules/datasets/service.ts) is seen whole or not at all. The
+ * data_sources row read beside them names what was read, whatever the version probe saw before.
+ */
+async function buildIndex(db: Db, key: string, probed: DataSource): Promise<Loaded> {
+  const [lists, rows, sourceRows] = await db.batch([
     db
       .select({ code: sanctionLists.code, version: sanctionLists.version })
       .from(sanctionLists)
+      .innerJoin(
+        datasetVersions,
+        and(
+          eq(datasetVersions.dataset, sql`'sanctions-' || lower(${sanctionLists.code})`),
+          eq(datasetVersions.version, sanctionLists.version),
+        ),
+      )
+      .where(eq(datasetVersions.status, "active"))
       .orderBy(sanctionLists.code),
     db
       .select({
@@ -73,8 +94,17 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
         altNames: sanctionEntries.altNames,
         remarks: sanctionEntries.remarks,
       })
-      .from(sanctionEntries)
+      .from(datasetVersions)
+      .innerJoin(
+        sanctionEntries,
+        and(
+          eq(sanctionEntries.listCode, sql`upper(substr(${datasetVersions.dataset}, 11))`),
+          eq(sanctionEntries.listVersion, datasetVersions.version),
+        ),
+      )
+      .where(and(eq(datasetVersions.status, "active"), like(datasetVersions.dataset, "sanctions-%")))
       .orderBy(sanctionEntries.listCode, sanctionEntries.id),
+    db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1),
   ]);
   if (lists.length === 0) throw unavailable();
   const input: IndexInput[] = rows.map((r) => ({
@@ -85,6 +115,8 @@ async function buildIndex(db: Db, key: string, dataSource: DataSource): Promise<
     altNames: JSON.parse(r.altNames) as string[],
     remarks: r.remarks,
   }));
+  const src = sourceRows[0];
+  const dataSource = src ? { version: src.version, source: src.source, imported_at: src.importedAt } : probed;
   return { key, dataSource, lists, index: ScreenIndex.build(input), details: new Map() };
 }
 
@@ -146,7 +178,14 @@ async function details(db: Db, loaded: Loaded, ids: string[]): Promise<Map<strin
     return !d;
   });
   if (missing.length) {
-    const rows = await db.select().from(sanctionEntries).where(inArray(sanctionEntries.id, missing));
+    // The versions the index was built from: an entry's id is the same in every version of its list.
+    const versions = or(
+      ...loaded.lists.map((l) => and(eq(sanctionEntries.listCode, l.code), eq(sanctionEntries.listVersion, l.version))),
+    );
+    const rows = await db
+      .select()
+      .from(sanctionEntries)
+      .where(and(inArray(sanctionEntries.id, missing), versions));
     if (loaded.details.size + rows.length > DETAIL_CACHE_SIZE) loaded.details.clear();
     for (const r of rows) {
       const d: EntryDetail = {

@@ -1,0 +1,60 @@
+/**
+ * The datasets the registry can take new versions of without a redeploy: which files, in which published
+ * format, and where the scheduled fetch finds them. The other reference datasets (HS nomenclature, tariffs,
+ * measures, fees, VAT, FX, restriction rules) are versioned in the same registry, loaded with the deployment
+ * (`npm run dev`, `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
+ */
+export type FileFormat = "ofac-csv" | "un-xml";
+
+export interface UploadableDataset {
+  dataset: string;
+  /** The sanctions list code the entries are filed under (`searched_lists`, `list_code`). */
+  listCode: string;
+  listName: string;
+  format: FileFormat;
+  /** The files of one version: the first is required, the others optional (OFAC's aliases and addresses). */
+  files: { part: string; required: boolean; description: string }[];
+  /** Official URLs per file part, for the scheduled fetch. */
+  officialUrls: Record<string, string>;
+  /** The publisher's page describing the format (the registry's `source`). */
+  formatSpec: string;
+}
+
+export const UPLOADABLE: Record<string, UploadableDataset> = {
+  "sanctions-sdn": {
+    dataset: "sanctions-sdn",
+    listCode: "SDN",
+    listName: "OFAC Specially Designated Nationals and Blocked Persons List",
+    format: "ofac-csv",
+    files: [
+      { part: "sdn", required: true, description: "sdn.csv: one row per listed party" },
+      { part: "alt", required: false, description: "alt.csv: aliases" },
+      { part: "add", required: false, description: "add.csv: addresses" },
+    ],
+    // OFAC's Sanctions List Service serves the legacy files under these names.
+    officialUrls: {
+      sdn: "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV",
+      alt: "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ALT.CSV",
+      add: "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ADD.CSV",
+    },
+    formatSpec: "https://ofac.treasury.gov/specially-designated-nationals-list-data-formats-data-schemas",
+  },
+  "sanctions-un": {
+    dataset: "sanctions-un",
+    listCode: "UN",
+    listName: "UN Security Council Consolidated List",
+    format: "un-xml",
+    files: [{ part: "xml", required: true, description: "consolidated.xml (schema sc-sanctions.xsd)" }],
+    officialUrls: { xml: "https://scsanctions.un.org/resources/xml/en/consolidated.xml" },
+    formatSpec: "https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list",
+  },
+};
+
+/** The registry dataset of a sanctions list code. */
+export const datasetOfList = (code: string): string => `sanctions-${code.toLowerCase()}`;
+
+/** A dataset name as the routes accept it (the registry never holds other characters). */
+export const DATASET_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** A version as callers may name it: what fits in a URL path segment without escaping. */
+export const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
