@@ -235,7 +235,7 @@ describe("route security harness", () => {
     const failures: string[] = [];
     expect(platformRoutes().length).toBeGreaterThanOrEqual(3);
     for (const r of platformRoutes()) {
-      const path = fill(r.path, { slug: "no-such-ws" });
+      const path = fill(r.path, { slug: "no-such-ws", dataset: "sanctions-un", version: "v1" });
       for (const token of [undefined, `${ADMIN_TOKEN}x`]) {
         const res = await request(r, path, token);
         if (res.status !== 401) failures.push(`${r.method} ${r.path} (${token ? "wrong" : "no"} token): ${res.status}`);

@@ -16,9 +16,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { baseContext } from "../../core/context";
+import { createDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { ErrorSchema, json, newRouter } from "../../http/router";
-import { ApiError, unprocessable } from "../../lib/errors";
+import { ApiError, unprocessable, validationFailed } from "../../lib/errors";
 import { archiveKey } from "../../middleware/archive";
 import { DATASET_NAME, VERSION_NAME } from "./catalogue";
 import {
@@ -27,9 +28,9 @@ import {
   listDatasets,
   listVersions,
   registerVersion,
+  requireUploadable,
   rollbackDataset,
   type SourceFile,
-  uploadable,
   versionToWire,
 } from "./service";
 
@@ -217,7 +218,11 @@ const rollbackRoute = createRoute({
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Streams `body` (of known length) into R2 while hashing it. */
+/**
+ * Streams `body` into R2 through a FixedLengthStream (R2 needs the length up front; a body that does not
+ * match its Content-Length fails the put), then hashes the stored object as a stream. Reading it back costs
+ * one R2 read, but a tee of the body stalls the put in workerd, and buffering would hold the whole file.
+ */
 async function storeStream(
   bucket: R2Bucket,
   key: string,
@@ -225,15 +230,20 @@ async function storeStream(
   length: number,
   contentType: string,
 ): Promise<{ size: number; sha256: string }> {
-  const [toStore, toHash] = body.tee();
   const fixed = new FixedLengthStream(length);
+  try {
+    await Promise.all([
+      body.pipeTo(fixed.writable),
+      bucket.put(key, fixed.readable, { httpMetadata: { contentType } }),
+    ]);
+  } catch {
+    throw new ApiError("bad_request", `The body did not match its Content-Length of ${length} bytes`);
+  }
+  const stored = await bucket.get(key);
+  if (!stored) throw new ApiError("internal_error", "The uploaded file could not be read back");
   const digest = new crypto.DigestStream("SHA-256");
-  const [, , hashed] = await Promise.all([
-    toStore.pipeTo(fixed.writable),
-    bucket.put(key, fixed.readable, { httpMetadata: { contentType } }),
-    toHash.pipeTo(digest).then(() => digest.digest),
-  ]);
-  return { size: length, sha256: hex(hashed) };
+  await stored.body.pipeTo(digest);
+  return { size: length, sha256: hex(await digest.digest) };
 }
 
 const FORMATS: Record<string, { types: RegExp; part: string }[]> = {
@@ -243,7 +253,7 @@ const FORMATS: Record<string, { types: RegExp; part: string }[]> = {
 
 /** The request's file(s) in R2, and the verbatim request archived (the archive middleware is bypassed). */
 async function receiveFiles(c: Context<AppEnv>, dataset: string): Promise<SourceFile[]> {
-  const def = uploadable(dataset);
+  const def = await requireUploadable(createDb(c.env.DB), dataset);
   const declared = c.req.header("content-length");
   if (declared === undefined || !/^\d+$/.test(declared))
     throw new ApiError("length_required", "Send the file with a Content-Length header");
@@ -271,18 +281,16 @@ async function receiveFiles(c: Context<AppEnv>, dataset: string): Promise<Source
     const stored = await storeStream(c.env.ARCHIVE, key, body, length, contentType);
     return [{ part: single.part, key, ...stored }];
   }
-  // Multipart: the verbatim body goes to the archive while the form is parsed, then each file is stored
-  // on its own so a staging run reads one file as a stream.
-  const [toArchive, toParse] = body.tee();
-  const archived = storeStream(c.env.ARCHIVE, key, toArchive, length, contentType);
+  // Multipart: the verbatim body is archived first, then the form is read back from the archive and each
+  // file stored on its own, so a staging run reads one file as a stream.
+  await storeStream(c.env.ARCHIVE, key, body, length, contentType);
+  const archived = await c.env.ARCHIVE.get(key);
   let form: FormData;
   try {
-    form = await new Response(toParse, { headers: { "content-type": contentType } }).formData();
+    form = await new Response(archived?.body, { headers: { "content-type": contentType } }).formData();
   } catch {
-    await archived.catch(() => undefined);
     throw new ApiError("bad_request", "The multipart body could not be read");
   }
-  await archived;
   const files: SourceFile[] = [];
   const known = new Set(def.files.map((f) => f.part));
   for (const [name, value] of form.entries()) {
@@ -304,7 +312,56 @@ async function receiveFiles(c: Context<AppEnv>, dataset: string): Promise<Source
   return files;
 }
 
-export const datasetRoutes = newRouter()
+const UploadQuery = uploadRoute.request.query;
+
+/**
+ * The upload handler: documented by `uploadRoute`, but mounted as a plain route, because a declared
+ * multipart body would make the OpenAPI router parse the form before the handler could stream the bytes.
+ */
+async function uploadHandler(c: Context<AppEnv>) {
+  const ctx = baseContext(c.env, c.get("deps"));
+  const dataset = c.req.param("dataset") ?? "";
+  const parsed = UploadQuery.safeParse(c.req.query());
+  if (!parsed.success)
+    throw validationFailed(
+      parsed.error.issues.map((i) => ({ field: i.path.join(".") || "query", message: i.message })),
+    );
+  const query = parsed.data;
+  const files = await receiveFiles(c, dataset);
+  const { row, created } = await registerVersion({
+    ctx,
+    input: {
+      dataset,
+      files,
+      version: query.version,
+      force: query.force === "true",
+      activate: query.activate === "true",
+      origin: "upload",
+    },
+  });
+  const wire = versionToWire(row);
+  if (row.status === "refused")
+    throw unprocessable(`Version ${row.version} of ${dataset} was refused: ${row.error}`, { dataset_version: wire });
+  if (!created)
+    return c.json(
+      { success: true as const, message: "These files were registered before", dataset_version: wire },
+      200,
+    );
+  return c.json(
+    {
+      success: true as const,
+      message: `Version ${row.version} validated; loading ${row.rows} entries`,
+      dataset_version: wire,
+    },
+    202,
+  );
+}
+
+const router = newRouter();
+router.openAPIRegistry.registerPath(uploadRoute);
+router.post("/datasets/:dataset/versions", uploadHandler);
+
+export const datasetRoutes = router
   .openapi(listRoute, async (c) => {
     const ctx = baseContext(c.env, c.get("deps"));
     const datasets = await listDatasets({ ctx, input: {} });
@@ -324,41 +381,9 @@ export const datasetRoutes = newRouter()
     const row = await getVersion({ ctx, input: c.req.valid("param") });
     return c.json({ success: true as const, message: "Dataset version", dataset_version: versionToWire(row) }, 200);
   })
-  .openapi(uploadRoute, async (c) => {
-    const ctx = baseContext(c.env, c.get("deps"));
-    const { dataset } = c.req.valid("param");
-    const query = c.req.valid("query");
-    const files = await receiveFiles(c, dataset);
-    const { row, created } = await registerVersion({
-      ctx,
-      input: {
-        dataset,
-        files,
-        version: query.version,
-        force: query.force === "true",
-        activate: query.activate === "true",
-        origin: "upload",
-      },
-    });
-    const wire = versionToWire(row);
-    if (row.status === "refused")
-      throw unprocessable(`Version ${row.version} of ${dataset} was refused: ${row.error}`, { dataset_version: wire });
-    if (!created)
-      return c.json(
-        { success: true as const, message: "These files were registered before", dataset_version: wire },
-        200,
-      );
-    return c.json(
-      {
-        success: true as const,
-        message: `Version ${row.version} validated; loading ${row.rows} entries`,
-        dataset_version: wire,
-      },
-      202,
-    );
-  })
   .openapi(activateRoute, async (c) => {
     const ctx = baseContext(c.env, c.get("deps"));
+    await requireUploadable(ctx.db, c.req.valid("param").dataset);
     const row = await activateVersion({ ctx, input: c.req.valid("param") });
     return c.json(
       { success: true as const, message: `Version ${row.version} is active`, dataset_version: versionToWire(row) },
@@ -367,6 +392,7 @@ export const datasetRoutes = newRouter()
   })
   .openapi(rollbackRoute, async (c) => {
     const ctx = baseContext(c.env, c.get("deps"));
+    await requireUploadable(ctx.db, c.req.valid("param").dataset);
     const row = await rollbackDataset({ ctx, input: c.req.valid("param") });
     return c.json(
       { success: true as const, message: `Rolled back to version ${row.version}`, dataset_version: versionToWire(row) },

@@ -86,16 +86,36 @@ function shrinkLimit(env: Env): number {
   return Number.isFinite(raw) && raw > 0 && raw < 1 ? raw : DEFAULT_SHRINK_LIMIT;
 }
 
+/** The definition of an uploadable dataset; callers have checked the name with `requireUploadable`. */
 export function uploadable(dataset: string): UploadableDataset {
   const def = UPLOADABLE[dataset];
-  if (!def) {
-    if (!DATASET_NAME.test(dataset)) throw notFound(`Unknown dataset ${JSON.stringify(dataset)}`);
-    throw unprocessable(
-      `Dataset ${dataset} cannot take uploads: it is loaded with the deployment. Uploadable: ${Object.keys(UPLOADABLE).join(", ")}`,
-      { uploadable: Object.keys(UPLOADABLE) },
-    );
-  }
+  if (!def) throw notFound(`Unknown dataset ${JSON.stringify(dataset)}`);
   return def;
+}
+
+/**
+ * 404 for a dataset the registry does not know, 422 for one it knows but loads only with the deployment
+ * (the HS nomenclature, tariffs, FX...), so an operator learns which of the two mistakes was made.
+ */
+export async function requireUploadable(db: Db, dataset: string): Promise<UploadableDataset> {
+  const def = UPLOADABLE[dataset];
+  if (def) return def;
+  if (DATASET_NAME.test(dataset)) {
+    const [inRegistry, inSources] = await db.batch([
+      db
+        .select({ d: datasetVersions.dataset })
+        .from(datasetVersions)
+        .where(eq(datasetVersions.dataset, dataset))
+        .limit(1),
+      db.select({ d: dataSources.dataset }).from(dataSources).where(eq(dataSources.dataset, dataset)).limit(1),
+    ]);
+    if (inRegistry.length || inSources.length)
+      throw unprocessable(
+        `Dataset ${dataset} cannot take uploads: it is loaded with the deployment. Uploadable: ${Object.keys(UPLOADABLE).join(", ")}`,
+        { uploadable: Object.keys(UPLOADABLE) },
+      );
+  }
+  throw notFound(`Unknown dataset ${JSON.stringify(dataset)}`);
 }
 
 // ------------------------------------------------------------------------------------------- reading
@@ -165,6 +185,97 @@ export interface RegisterResult {
   created: boolean;
 }
 
+/** The active version's (id, hash) pairs: enough for the diff, without reading what the entries say. */
+async function previousHashes(db: Db, def: UploadableDataset, active: VersionRow | undefined) {
+  const previous = new Map<string, string>();
+  if (!active) return previous;
+  const rows = await db
+    .select({ id: sanctionEntries.id, hash: sanctionEntries.rowHash })
+    .from(sanctionEntries)
+    .where(and(eq(sanctionEntries.listCode, def.listCode), eq(sanctionEntries.listVersion, active.version)));
+  for (const r of rows) previous.set(r.id, r.hash);
+  return previous;
+}
+
+/** Reads the files once as a stream: counts, parse issues, and the diff against the active version. */
+async function scan(ctx: BaseContext, def: UploadableDataset, files: SourceFile[], previous: Map<string, string>) {
+  const issues: ParseIssue[] = [];
+  const info = { dateGenerated: null as string | null };
+  const byType: Record<string, number> = {};
+  const seen = new Set<string>();
+  let added = 0;
+  let changed = 0;
+  try {
+    for await (const e of entriesOf(ctx.env.ARCHIVE, def, files, issues, info)) {
+      const id = `${def.listCode}:${e.ref}`;
+      if (seen.has(id)) {
+        issues.push({ record: seen.size + issues.length + 1, message: `duplicate reference ${e.ref}` });
+        continue;
+      }
+      seen.add(id);
+      byType[e.type] = (byType[e.type] ?? 0) + 1;
+      const before = previous.get(id);
+      if (before === undefined) added++;
+      // Rows loaded before hashes were kept carry "": unknown, so not counted as changed.
+      else if (before !== "" && before !== entryHash(e)) changed++;
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const what = def.format === "un-xml" ? "UN consolidated list XML" : "OFAC CSV";
+    throw unprocessable(`The file is not a valid ${what} file: ${(err as Error).message}`);
+  }
+  let kept = 0;
+  for (const id of previous.keys()) if (seen.has(id)) kept++;
+  return { entries: seen.size, byType, issues, publishedAt: info.dateGenerated, added, changed, kept };
+}
+
+function judge(
+  scanned: Awaited<ReturnType<typeof scan>>,
+  def: UploadableDataset,
+  active: VersionRow | undefined,
+  previousSize: number,
+  limit: number,
+  force: boolean,
+): ValidationReport {
+  const { entries, issues } = scanned;
+  const shrink = previousSize > 0 ? Math.max(0, (previousSize - entries) / previousSize) : 0;
+  const skipped = issues.length;
+  const checks: CheckResult[] = [
+    { check: "not_empty", passed: entries > 0, detail: `${entries} entries` },
+    {
+      check: "records_parse",
+      passed: skipped <= Math.max(1, Math.floor((entries + skipped) * MAX_SKIPPED_SHARE)),
+      detail: `${skipped} of ${entries + skipped} records skipped (at most ${MAX_SKIPPED_SHARE * 100} % may be)`,
+    },
+    {
+      check: "shrink",
+      passed: shrink <= limit || force,
+      detail:
+        previousSize === 0
+          ? "no active version to compare with"
+          : `${(shrink * 100).toFixed(1)} % fewer entries than the active version ${active?.version} (limit ${(limit * 100).toFixed(0)} %${shrink > limit && force ? ", forced" : ""})`,
+    },
+  ];
+  return {
+    format: def.format,
+    entries,
+    by_type: scanned.byType,
+    previous_version: active?.version ?? null,
+    previous_entries: active ? previousSize : null,
+    added: scanned.added,
+    removed: previousSize - scanned.kept,
+    changed: scanned.changed,
+    unchanged: scanned.kept - scanned.changed,
+    shrink_share: Number(shrink.toFixed(4)),
+    skipped_records: skipped,
+    issues: issues.slice(0, 20),
+    published_at: scanned.publishedAt,
+    checks,
+    forced: force,
+    passed: checks.every((c) => c.passed),
+  };
+}
+
 /**
  * Validates a new version from its stored files and records it: `staging` (its load queued) or `refused`.
  * The same files again return the existing version; another file under an existing version name is a 409.
@@ -176,122 +287,43 @@ export async function registerVersion({ ctx, input }: Call<RegisterInput, BaseCo
       throw unprocessable(`Missing file \`${f.part}\` (${f.description})`);
   const sha = await combinedSha(input.files);
   const active = await activeVersionOf(ctx.db, def.dataset);
-
-  // The active version's (id, hash) pairs: enough for the diff, without reading what the entries say.
-  const previous = new Map<string, string>();
-  if (active) {
-    const rows = await ctx.db
-      .select({ id: sanctionEntries.id, hash: sanctionEntries.rowHash })
-      .from(sanctionEntries)
-      .where(and(eq(sanctionEntries.listCode, def.listCode), eq(sanctionEntries.listVersion, active.version)));
-    for (const r of rows) previous.set(r.id, r.hash);
-  }
-
-  const issues: ParseIssue[] = [];
-  const info = { dateGenerated: null as string | null };
-  const byType: Record<string, number> = {};
-  const seen = new Set<string>();
-  let entries = 0;
-  let added = 0;
-  let changed = 0;
-  let duplicates = 0;
-  try {
-    for await (const e of entriesOf(ctx.env.ARCHIVE, def, input.files, issues, info)) {
-      const id = `${def.listCode}:${e.ref}`;
-      if (seen.has(id)) {
-        duplicates++;
-        issues.push({ record: entries + duplicates, message: `duplicate reference ${e.ref}` });
-        continue;
-      }
-      seen.add(id);
-      entries++;
-      byType[e.type] = (byType[e.type] ?? 0) + 1;
-      const before = previous.get(id);
-      if (before === undefined) added++;
-      else if (before !== "" && before !== entryHash(e)) changed++;
-    }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw unprocessable(
-      `The file is not a valid ${def.format === "un-xml" ? "UN consolidated list XML" : "OFAC CSV"} file: ${(err as Error).message}`,
-    );
-  }
-  let kept = 0;
-  for (const id of previous.keys()) if (seen.has(id)) kept++;
-  const removed = previous.size - kept;
-  const shrink = previous.size > 0 ? Math.max(0, (previous.size - entries) / previous.size) : 0;
-  const limit = shrinkLimit(ctx.env);
-  const skipped = issues.length;
-  const checks: CheckResult[] = [
-    { check: "not_empty", passed: entries > 0, detail: `${entries} entries` },
-    {
-      check: "records_parse",
-      passed: skipped <= Math.max(1, Math.floor((entries + skipped) * MAX_SKIPPED_SHARE)),
-      detail: `${skipped} of ${entries + skipped} records skipped (at most ${MAX_SKIPPED_SHARE * 100} % may be)`,
-    },
-    {
-      check: "shrink",
-      passed: shrink <= limit || input.force === true,
-      detail:
-        previous.size === 0
-          ? "no active version to compare with"
-          : `${(shrink * 100).toFixed(1)} % fewer entries than the active version ${active?.version} (limit ${(limit * 100).toFixed(0)} %${shrink > limit && input.force ? ", forced" : ""})`,
-    },
-  ];
-  const passed = checks.every((c) => c.passed);
-  const report: ValidationReport = {
-    format: def.format,
-    entries,
-    by_type: byType,
-    previous_version: active?.version ?? null,
-    previous_entries: active ? previous.size : null,
-    added,
-    removed,
-    changed,
-    unchanged: kept - changed,
-    shrink_share: Number(shrink.toFixed(4)),
-    skipped_records: skipped,
-    issues: issues.slice(0, 20),
-    published_at: info.dateGenerated,
-    checks,
-    forced: input.force === true,
-    passed,
-  };
+  const previous = await previousHashes(ctx.db, def, active);
+  const scanned = await scan(ctx, def, input.files, previous);
+  const force = input.force === true;
+  const report = judge(scanned, def, active, previous.size, shrinkLimit(ctx.env), force);
 
   const now = ctx.deps.clock.now();
-  const version = input.version ?? derivedVersion(def, info.dateGenerated, now, sha);
+  const version = input.version ?? derivedVersion(scanned.publishedAt, now, sha);
   if (!VERSION_NAME.test(version)) throw unprocessable(`Invalid version name ${JSON.stringify(version)}`);
   const [existing] = await ctx.db
     .select()
     .from(datasetVersions)
     .where(and(eq(datasetVersions.dataset, def.dataset), eq(datasetVersions.version, version)))
     .limit(1);
-  if (existing) {
-    if (existing.sourceSha256 === sha && existing.status !== "refused" && existing.status !== "failed")
-      return { row: existing, created: false };
-    if (existing.status !== "refused" && existing.status !== "failed")
-      throw conflict(`Version ${version} of ${def.dataset} exists with other files; name the new version differently`);
-  }
+  const reusable = existing && existing.status !== "refused" && existing.status !== "failed";
+  if (reusable && existing.sourceSha256 === sha) return { row: existing, created: false };
+  if (reusable)
+    throw conflict(`Version ${version} of ${def.dataset} exists with other files; name the new version differently`);
   const row: VersionRow = {
     dataset: def.dataset,
     version,
-    status: passed ? "staging" : "refused",
-    source: sourceLine(def, input.origin, info.dateGenerated, now),
+    status: report.passed ? "staging" : "refused",
+    source: sourceLine(def, input.origin, scanned.publishedAt, now),
     origin: input.origin,
     format: def.format,
     sourceKeys: JSON.stringify(input.files),
     sourceSha256: sha,
-    rows: entries,
+    rows: report.entries,
     stagedRows: 0,
     report: JSON.stringify(report),
-    error: passed
+    error: report.passed
       ? null
-      : checks
+      : report.checks
           .filter((c) => !c.passed)
           .map((c) => `${c.check}: ${c.detail}`)
           .join("; "),
     activateWhenStaged: input.activate === true,
-    force: input.force === true,
+    force,
     importedAt: isoAt(now),
     activatedAt: null,
     updatedAt: isoAt(now),
@@ -304,16 +336,13 @@ export async function registerVersion({ ctx, input }: Call<RegisterInput, BaseCo
     ctx.db
       .insert(datasetVersions)
       .values(row)
-      .onConflictDoUpdate({
-        target: [datasetVersions.dataset, datasetVersions.version],
-        set: { ...row },
-      }),
+      .onConflictDoUpdate({ target: [datasetVersions.dataset, datasetVersions.version], set: { ...row } }),
   ]);
-  if (passed) await ctx.env.DATASETS.send({ dataset: def.dataset, version });
+  if (report.passed) await ctx.env.DATASETS.send({ dataset: def.dataset, version });
   return { row, created: true };
 }
 
-function derivedVersion(def: UploadableDataset, published: string | null, nowMs: number, sha: string): string {
+function derivedVersion(published: string | null, nowMs: number, sha: string): string {
   // The UN file dates itself; the OFAC CSVs do not, so their version is the day it was taken plus the content.
   const day = published && /^\d{4}-\d{2}-\d{2}/.test(published) ? published.slice(0, 10) : isoAt(nowMs).slice(0, 10);
   return `${day}.${sha.slice(0, 8)}`;
@@ -447,17 +476,28 @@ export function onDatasetActivated(listener: ActivationListener): void {
 }
 
 /**
- * The statement that names the active sanctions list versions together in data_sources (screening's
+ * The statements that name the active sanctions list versions together in data_sources (screening's
  * `data_source`), from the registry as it stands inside the same batch.
  */
-function sanctionsSourceStatement(db: Db, importedAt: string) {
-  return db.run(sql`
-    INSERT OR REPLACE INTO data_sources (dataset, version, source, imported_at, row_count)
-    SELECT 'sanctions', group_concat(code || '-' || version, '.'), group_concat(code || ': ' || source, '; '),
-           ${importedAt}, coalesce(sum(entry_count), 0)
-    FROM (SELECT l.code, l.version, l.source, l.entry_count FROM sanction_lists l
-          JOIN dataset_versions v ON v.dataset = 'sanctions-' || lower(l.code) AND v.version = l.version
-          WHERE v.status = 'active' ORDER BY l.code)`);
+function sanctionsSourceStatements(db: Db, importedAt: string) {
+  const active = sql`(SELECT l.code, l.version, l.source, l.entry_count FROM sanction_lists l
+    JOIN dataset_versions v ON v.dataset = 'sanctions-' || lower(l.code) AND v.version = l.version
+    WHERE v.status = 'active' ORDER BY l.code)`;
+  return [
+    db
+      .insert(dataSources)
+      .values({ dataset: "sanctions", version: "", source: "", importedAt, rowCount: 0 })
+      .onConflictDoNothing(),
+    db
+      .update(dataSources)
+      .set({
+        version: sql`(SELECT group_concat(code || '-' || version, '.') FROM ${active})`,
+        source: sql`(SELECT group_concat(code || ': ' || source, '; ') FROM ${active})`,
+        importedAt,
+        rowCount: sql`(SELECT coalesce(sum(entry_count), 0) FROM ${active})`,
+      })
+      .where(eq(dataSources.dataset, "sanctions")),
+  ] as const;
 }
 
 /**
@@ -500,7 +540,7 @@ export async function activateVersion({
           inArray(datasetVersions.status, ["staged", "retired"]),
         ),
       ),
-    sanctionsSourceStatement(ctx.db, now),
+    ...sanctionsSourceStatements(ctx.db, now),
   ]);
   const after = (await activeVersionOf(ctx.db, def.dataset)) as VersionRow;
   if (after.version !== row.version)

@@ -1,0 +1,355 @@
+/**
+ * The dataset registry through the platform API with the real bindings: uploads of the official files
+ * (streamed to R2, validated, loaded through the DATASETS queue), the shrink refusal, atomic activation under
+ * concurrent screening, rollback, the resumable load, and the scheduled fetch with the official URLs stubbed
+ * at the fetch boundary.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { baseContext } from "../src/core/context";
+import { resetDatasetCaches } from "../src/core/dataset-cache";
+import { type SanctionEntry, unEntries } from "../src/engines/datasets/sanctions";
+import { systemClock } from "../src/lib/clock";
+import { systemIds } from "../src/lib/ids";
+import { UPLOADABLE } from "../src/modules/datasets/catalogue";
+import { fetchDueDatasets, stageNext } from "../src/modules/datasets/service";
+import add from "./fixtures/datasets/add.csv?raw";
+import alt from "./fixtures/datasets/alt.csv?raw";
+import sdn from "./fixtures/datasets/sdn.csv?raw";
+import unXml from "./fixtures/datasets/un-consolidated.xml?raw";
+import { ADMIN_TOKEN, call, loadDataset, setup } from "./helpers";
+
+const deps = { clock: systemClock, ids: systemIds };
+const admin = (path: string, opts: Parameters<typeof call>[1] = {}) =>
+  call(`/platform/v1${path}`, { token: ADMIN_TOKEN, ...opts });
+
+/** An upload as a client sends it: the bytes with their Content-Length. */
+function upload(dataset: string, bytes: ArrayBuffer | string, contentType: string, query = "") {
+  const body = typeof bytes === "string" ? new TextEncoder().encode(bytes) : new Uint8Array(bytes);
+  return admin(`/datasets/${dataset}/versions${query}`, {
+    method: "POST",
+    body,
+    headers: { "content-type": contentType, "content-length": String(body.byteLength) },
+  });
+}
+
+async function multipart(files: Record<string, string>) {
+  const form = new FormData();
+  for (const [name, text] of Object.entries(files))
+    form.append(name, new File([text], `${name}.csv`, { type: "text/csv" }));
+  const res = new Response(form);
+  return { bytes: await res.arrayBuffer(), contentType: res.headers.get("content-type") as string };
+}
+
+const json = async (res: Response) => (await res.json()) as any;
+
+async function waitUntilLoaded(dataset: string, version: string) {
+  for (let i = 0; i < 200; i++) {
+    const body = await json(await admin(`/datasets/${dataset}/versions/${version}`));
+    if (body.dataset_version.status !== "staging") return body.dataset_version;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${dataset} ${version} still staging`);
+}
+
+async function parsedUn(): Promise<SanctionEntry[]> {
+  const out: SanctionEntry[] = [];
+  async function* one() {
+    yield unXml;
+  }
+  for await (const e of unEntries(one())) out.push(e);
+  return out;
+}
+
+async function activeUnNames(): Promise<Set<string>> {
+  const rows = await env.DB.prepare(
+    `SELECT e.name FROM sanction_entries e JOIN dataset_versions v
+       ON v.dataset = 'sanctions-un' AND v.version = e.list_version AND v.status = 'active' WHERE e.list_code = 'UN'`,
+  ).all<{ name: string }>();
+  return new Set(rows.results.map((r) => r.name));
+}
+
+describe("dataset registry", () => {
+  it("lists every dataset with its active version; the platform token is required", async () => {
+    await loadDataset("sanctions", { fixture: true });
+    await loadDataset("fx", { fixture: true });
+    expect((await call("/platform/v1/datasets")).status).toBe(401);
+    const body = await json(await admin("/datasets"));
+    const byName = Object.fromEntries(body.datasets.map((d: any) => [d.dataset, d]));
+    expect(byName["sanctions-sdn"]).toMatchObject({ status: "active", uploadable: true });
+    expect(byName["sanctions-sdn"].version).toMatch(/\+fixture$/);
+    expect(byName["sanctions-un"]).toMatchObject({ status: "active", uploadable: true });
+    expect(byName.fx).toMatchObject({ status: "active", uploadable: false });
+    expect(byName.sanctions).toBeUndefined();
+  });
+
+  it("refuses a list that shrinks past the limit unless forced, then activates it atomically and rolls back", async () => {
+    resetDatasetCaches();
+    await loadDataset("sanctions", { fixture: true });
+    const { api } = await setup(["screen:read"]);
+    const before = await activeUnNames();
+    const next = await parsedUn();
+    const gained = next.find((e) => !before.has(e.name)) as SanctionEntry;
+    const lost = [...before].find((n) => !next.some((e) => e.name === n)) as string;
+    expect(gained && lost).toBeTruthy();
+    const screenFor = async (name: string) => json(await api("/screen", { method: "POST", json: { name } }));
+    expect((await screenFor(gained.name)).matches.filter((m: any) => m.list_code === "UN")).toEqual([]);
+
+    // The fixture list holds ~40 UN entries; the file 12: refused, with the report saying why.
+    const refused = await upload("sanctions-un", unXml, "application/xml");
+    expect(refused.status).toBe(422);
+    const r = await json(refused);
+    expect(r.dataset_version).toMatchObject({ status: "refused" });
+    expect(r.dataset_version.report).toMatchObject({
+      entries: 12,
+      passed: false,
+      published_at: "2025-11-18T23:00:09.174Z",
+    });
+    expect(r.dataset_version.report.checks.find((c: any) => c.check === "shrink").passed).toBe(false);
+    expect(r.dataset_version.report.removed).toBeGreaterThan(25);
+    expect(await activeUnNames()).toEqual(before);
+
+    const forced = await upload("sanctions-un", unXml, "application/xml", "?force=true");
+    expect(forced.status).toBe(202);
+    const staged = (await json(forced)).dataset_version;
+    expect(staged.version).toMatch(/^2025-11-18\.[0-9a-f]{8}$/);
+    expect(staged.report).toMatchObject({ forced: true, passed: true });
+    expect(await waitUntilLoaded("sanctions-un", staged.version)).toMatchObject({ status: "staged", staged_rows: 12 });
+    // Staged is not active: screening still answers from the old version.
+    expect((await screenFor(lost)).matches.some((m: any) => m.list_code === "UN" && m.score === 1)).toBe(true);
+
+    // Activation while screenings run: each answer is wholly the old list or wholly the new one.
+    const inFlight = Array.from({ length: 12 }, (_, i) => (i % 2 ? screenFor(lost) : screenFor(gained.name)));
+    const activated = await admin(`/datasets/sanctions-un/versions/${staged.version}/activate`, { method: "POST" });
+    expect(activated.status).toBe(200);
+    for (const answer of await Promise.all(inFlight)) {
+      const newList = answer.data_source.version.includes(`UN-${staged.version}`);
+      const hitsGained = answer.matches.some((m: any) => m.matched_name === gained.name && m.score === 1);
+      const hitsLost = answer.matches.some((m: any) => m.list_code === "UN" && m.score === 1 && m.entry.name === lost);
+      if (newList) expect(hitsLost).toBe(false);
+      else expect(hitsGained).toBe(false);
+    }
+    const after = await screenFor(gained.name);
+    expect(after.data_source.version).toContain(`UN-${staged.version}`);
+    expect(after.matches[0]).toMatchObject({ list_code: "UN", score: 1 });
+    expect((await screenFor(lost)).matches.some((m: any) => m.list_code === "UN" && m.entry.name === lost)).toBe(false);
+
+    const list = await json(await admin("/datasets"));
+    expect(list.datasets.find((d: any) => d.dataset === "sanctions-un")).toMatchObject({
+      version: staged.version,
+      rows: 12,
+    });
+
+    // Rollback: the previous version's rows were kept, so it is active again at once.
+    const back = await admin("/datasets/sanctions-un/rollback", { method: "POST" });
+    expect(back.status).toBe(200);
+    expect((await json(back)).dataset_version.version).toMatch(/\+fixture$/);
+    expect((await screenFor(lost)).matches.some((m: any) => m.list_code === "UN" && m.score === 1)).toBe(true);
+    const versions = (await json(await admin("/datasets/sanctions-un/versions"))).versions;
+    // The refused attempt under the same name was replaced by the forced one, now retired.
+    expect(versions.map((v: any) => [v.version, v.status])).toEqual(
+      expect.arrayContaining([
+        [staged.version, "retired"],
+        [expect.stringMatching(/\+fixture$/), "active"],
+      ]),
+    );
+    expect(versions).toHaveLength(2);
+  });
+
+  it("takes OFAC's three files as multipart, activates on request, and answers the same files idempotently", async () => {
+    await loadDataset("sanctions", { fixture: true });
+    const { bytes, contentType } = await multipart({ sdn, alt, add });
+    const res = await upload("sanctions-sdn", bytes, contentType, "?activate=true&version=2026-11-20");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.report).toMatchObject({ entries: 62, passed: true, skipped_records: 0 });
+    // The fixture held the first 40 rows and three named entries: the new file adds the rest.
+    expect(v.report.added).toBeGreaterThan(15);
+    expect(await waitUntilLoaded("sanctions-sdn", "2026-11-20")).toMatchObject({ status: "active", rows: 62 });
+    const gpb = await env.DB.prepare(
+      "SELECT name, entry_type FROM sanction_entries WHERE list_code = 'SDN' AND list_version = '2026-11-20' AND source_ref = '17016'",
+    ).first<{ name: string; entry_type: string }>();
+    expect(gpb).toMatchObject({ entry_type: "unknown" });
+
+    const again = await upload("sanctions-sdn", bytes, contentType, "?version=2026-11-20");
+    expect(again.status).toBe(200);
+    expect((await json(again)).dataset_version.status).toBe("active");
+    const other = await multipart({ sdn });
+    const clash = await upload("sanctions-sdn", other.bytes, other.contentType, "?version=2026-11-20");
+    expect(clash.status).toBe(409);
+    // The archive holds the verbatim upload.
+    const audit = await env.DB.prepare(
+      "SELECT body_key FROM request_audit WHERE path = '/platform/v1/datasets/sanctions-sdn/versions' ORDER BY created_at LIMIT 1",
+    ).first<{ body_key: string | null }>();
+    expect(audit?.body_key).toBeTruthy();
+    expect((await env.ARCHIVE.head(audit?.body_key as string))?.size).toBe(bytes.byteLength);
+  });
+
+  it("loads a version in runs that resume where the last one stopped", async () => {
+    await loadDataset("sanctions", { fixture: true });
+    const ctx = baseContext(env, deps);
+    // Registered directly (no queue message), then staged ten rows per run.
+    const key = "test/datasets/resume/sdn.csv";
+    await env.ARCHIVE.put(key, sdn);
+    const { registerVersion } = await import("../src/modules/datasets/service");
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sdn)))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    const files = [{ part: "sdn", key, size: sdn.length, sha256: digest }];
+    const { row } = await registerVersion({
+      ctx,
+      input: { dataset: "sanctions-sdn", files, version: "resume-test", origin: "upload" },
+    });
+    // The queue may pick the message up too; runs that overlap leave the rows to one of them.
+    let outcome = "more";
+    let runs = 0;
+    while (outcome === "more" && runs < 20) {
+      try {
+        outcome = await stageNext({ ctx, input: { dataset: "sanctions-sdn", version: row.version, rowsPerRun: 10 } });
+      } catch {
+        outcome = "more";
+      }
+      runs++;
+    }
+    const count = await env.DB.prepare(
+      "SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS d FROM sanction_entries WHERE list_code = 'SDN' AND list_version = 'resume-test'",
+    ).first<{ n: number; d: number }>();
+    expect(count).toEqual({ n: 60, d: 60 });
+    const state = await env.DB.prepare(
+      "SELECT status, staged_rows FROM dataset_versions WHERE dataset = 'sanctions-sdn' AND version = 'resume-test'",
+    ).first();
+    expect(state).toEqual({ status: "staged", staged_rows: 60 });
+    expect(runs).toBeGreaterThanOrEqual(2);
+  });
+
+  it("refuses bad uploads with clear errors and changes nothing", async () => {
+    await loadDataset("sanctions", { fixture: true });
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM dataset_versions").first<{ n: number }>();
+    const expectError = async (res: Response, status: number, pattern: RegExp) => {
+      expect(res.status).toBe(status);
+      const body = await json(res);
+      expect(body.success).toBe(false);
+      expect(body.message).toMatch(pattern);
+    };
+    await expectError(await upload("nope", unXml, "application/xml"), 404, /Unknown dataset/);
+    await expectError(await upload("fx", "a,b\n", "text/csv"), 422, /cannot take uploads/);
+    await expectError(await upload("sanctions-un", unXml, "application/json"), 415, /application\/xml/);
+    await expectError(
+      await upload("sanctions-un", "<CONSOLIDATED_LIST><INDIVIDUALS><INDI", "application/xml"),
+      422,
+      /not a valid/,
+    );
+    await expectError(await upload("sanctions-un", "<catalog><book/></catalog>", "text/xml"), 422, /root element/);
+    await expectError(await upload("sanctions-sdn", "", "text/csv"), 422, /empty/);
+    const unknownField = await multipart({ sdn, extra: "x" });
+    await expectError(
+      await upload("sanctions-sdn", unknownField.bytes, unknownField.contentType),
+      422,
+      /Unknown form field/,
+    );
+    await expectError(
+      await admin("/datasets/sanctions-un/versions", {
+        method: "POST",
+        body: new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode(unXml));
+            c.close();
+          },
+        }),
+        headers: { "content-type": "application/xml" },
+      }),
+      411,
+      /Content-Length/,
+    );
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM dataset_versions").first()).toEqual(before);
+    // A CSV that is not OFAC's: parsed records are not SDN rows, so the version is refused.
+    const notOfac = await upload("sanctions-sdn", "name,price\nwidget,3\n", "text/csv");
+    expect(notOfac.status).toBe(422);
+    const refused = (await json(notOfac)).dataset_version;
+    expect(refused.report.checks.find((c: any) => c.check === "not_empty").passed).toBe(false);
+    await expectError(
+      await admin(`/datasets/sanctions-sdn/versions/${refused.version}/activate`, { method: "POST" }),
+      409,
+      /refused/,
+    );
+    await expectError(
+      await admin("/datasets/sanctions-sdn/versions/none/activate", { method: "POST" }),
+      404,
+      /Unknown version/,
+    );
+    await expectError(await admin("/datasets/sanctions-sdn/rollback", { method: "POST" }), 409, /no previous version/);
+    await expectError(await admin("/datasets/sanctions-un/versions/none"), 404, /Unknown version/);
+  });
+
+  it("scheduled fetch: official URLs through the URL policy, new versions activated, failures reported", async () => {
+    await loadDataset("sanctions", { fixture: true });
+    const ctx = baseContext(env, deps);
+    const asked: string[] = [];
+    const official = UPLOADABLE["sanctions-un"]?.officialUrls.xml as string;
+    let answer = () => new Response(unXml, { headers: { "content-type": "application/xml" } });
+    const fetcher = (async (url: string) => {
+      asked.push(String(url));
+      return answer();
+    }) as unknown as typeof fetch;
+    const t0 = Date.parse("2026-11-24T00:00:00Z");
+
+    // The 12-entry file against a ~40-entry list: refused by the shrink check, the active list kept.
+    const [refused] = await fetchDueDatasets({ ctx, input: { nowMs: t0, fetcher, datasets: ["sanctions-un"] } });
+    expect(asked).toEqual([official]);
+    expect(refused).toMatchObject({ dataset: "sanctions-un", outcome: "refused" });
+    let list = await json(await admin("/datasets"));
+    const un = list.datasets.find((d: any) => d.dataset === "sanctions-un");
+    expect(un.version).toMatch(/\+fixture$/);
+    expect(un.last_fetch).toMatchObject({ outcome: "refused" });
+    expect(un.last_fetch.error).toMatch(/shrink/);
+
+    // Not due again before DATASET_FETCH_HOURS.
+    const [notDue] = await fetchDueDatasets({
+      ctx,
+      input: { nowMs: t0 + 60_000, fetcher, datasets: ["sanctions-un"] },
+    });
+    expect(notDue?.outcome).toBe("not_due");
+
+    // The publisher fails: reported, nothing changes.
+    answer = () => new Response("unavailable", { status: 503 });
+    const [failed] = await fetchDueDatasets({
+      ctx,
+      input: { nowMs: t0 + 7 * 3_600_000, fetcher, datasets: ["sanctions-un"] },
+    });
+    expect(failed).toMatchObject({ outcome: "failed" });
+    expect(failed?.error).toMatch(/503/);
+
+    // A configured URL the policy refuses is never fetched.
+    const local = {
+      ...ctx,
+      env: { ...env, DATASET_URLS: JSON.stringify({ "sanctions-un": { xml: "http://127.0.0.1/x.xml" } }) },
+    };
+    const n = asked.length;
+    const [blocked] = await fetchDueDatasets({
+      ctx: local as typeof ctx,
+      input: { nowMs: t0 + 14 * 3_600_000, fetcher, datasets: ["sanctions-un"] },
+    });
+    expect(blocked).toMatchObject({ outcome: "failed" });
+    expect(blocked?.error).toMatch(/URL policy/);
+    expect(asked.length).toBe(n);
+
+    // With the list at the file's size, the fetched version passes, loads and becomes active by itself.
+    await env.DB.prepare(
+      "DELETE FROM sanction_entries WHERE list_code = 'UN' AND id NOT IN (SELECT id FROM sanction_entries WHERE list_code = 'UN' LIMIT 12)",
+    ).run();
+    answer = () => new Response(unXml, { headers: { "content-type": "application/xml" } });
+    const [updated] = await fetchDueDatasets({
+      ctx,
+      input: { nowMs: t0 + 21 * 3_600_000, fetcher, datasets: ["sanctions-un"] },
+    });
+    expect(updated).toMatchObject({ outcome: "updated" });
+    expect(await waitUntilLoaded("sanctions-un", updated?.version as string)).toMatchObject({ status: "active" });
+    const [same] = await fetchDueDatasets({
+      ctx,
+      input: { nowMs: t0 + 28 * 3_600_000, fetcher, datasets: ["sanctions-un"] },
+    });
+    expect(same).toMatchObject({ outcome: "unchanged", version: updated?.version });
+    list = await json(await admin("/datasets"));
+    expect(list.datasets.find((d: any) => d.dataset === "sanctions-un").last_fetch.outcome).toBe("unchanged");
+  });
+});
