@@ -14,10 +14,10 @@
  */
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ofacEntries, unEntries } from "../src/engines/datasets/sanctions.ts";
-import { ROWS_PER_RUN } from "../src/modules/datasets/service.ts";
 import { root } from "../scripts/data/lib.mjs";
 import { localServer, sleep } from "../scripts/lib/local-server.mjs";
+import { ofacEntries, unEntries } from "../src/engines/datasets/sanctions.ts";
+import { ROWS_PER_RUN } from "../src/modules/datasets/service.ts";
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -71,7 +71,8 @@ const rows = [
 console.log("\nIn process (Node 22, the Worker's parsers):\n");
 console.log("| file | MB | entries | wall ms | CPU ms | heap growth MB |");
 console.log("|---|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.name} | ${r.mb} | ${r.entries} | ${r.wall_ms} | ${r.cpu_ms} | ${r.heap_growth_mb} |`);
+for (const r of rows)
+  console.log(`| ${r.name} | ${r.mb} | ${r.entries} | ${r.wall_ms} | ${r.cpu_ms} | ${r.heap_growth_mb} |`);
 
 if (args.includes("--dev")) {
   const server = localServer({ port: Number(process.env.DATASETS_PORT ?? 8799), name: "datasets" });

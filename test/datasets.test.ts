@@ -6,6 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import lexicon from "../data/restrictions/lexicon.json";
+import rules from "../data/restrictions/rules.json";
 import { baseContext } from "../src/core/context";
 import { resetDatasetCaches } from "../src/core/dataset-cache";
 import { type SanctionEntry, unEntries } from "../src/engines/datasets/sanctions";
@@ -351,5 +353,68 @@ describe("dataset registry", () => {
     expect(same).toMatchObject({ outcome: "unchanged", version: updated?.version });
     list = await json(await admin("/datasets"));
     expect(list.datasets.find((d: any) => d.dataset === "sanctions-un").last_fetch.outcome).toBe("unchanged");
+  });
+
+  it("takes a new restriction rule set: validated rule by rule, activated atomically, rolled back", async () => {
+    await loadDataset("restrictions");
+    const { api } = await setup(["restrict:read"]);
+    const check = async () =>
+      json(
+        await api("/restrict", {
+          json: { destination_country: "NZ", items: [{ sku: "Q", title: "Quokka plush replica passport holder" }] },
+        }),
+      );
+    const before = await check();
+    expect(before.match_count).toBe(0);
+    const maxId = Math.max(...(rules as { id: number }[]).map((r) => r.id));
+    const added = {
+      ...(rules as Record<string, unknown>[])[0],
+      id: maxId + 1,
+      imposing_country: "NZ",
+      direction: "IMPORT",
+      rule_type: "prohibition",
+      hs_prefix: null,
+      keywords: ["replica passport holder"],
+      exclude_keywords: null,
+      title: "Test rule: replica passport holders",
+      source_url: "https://www.customs.govt.nz/personal/prohibited-and-restricted-items/",
+      source_ref: "NZ Customs prohibited items",
+    };
+    const body = JSON.stringify([...(rules as unknown[]), added]);
+    const ruleForm = async (rulesText: string) => {
+      const form = new FormData();
+      form.append("rules", new File([rulesText], "rules.json", { type: "application/json" }));
+      form.append("lexicon", new File([JSON.stringify(lexicon)], "lexicon.json", { type: "application/json" }));
+      const r = new Response(form);
+      return { bytes: await r.arrayBuffer(), contentType: r.headers.get("content-type") as string };
+    };
+    const { bytes, contentType } = await ruleForm(body);
+    const res = await upload("restrictions", bytes, contentType, "?version=rules-test&activate=true");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.report).toMatchObject({ added: 1, removed: 0, changed: 0, passed: true });
+    expect(await waitUntilLoaded("restrictions", "rules-test")).toMatchObject({ status: "active" });
+    const after = await check();
+    expect(after.items[0].restrictions.map((m: any) => m.id)).toContain(`restriction_${maxId + 1}`);
+    expect(after.coverage.data_version).toBe("rules-test");
+
+    // A rule that does not fit the schema, and a rule set without its vocabulary, are refused.
+    const bad = JSON.stringify([
+      ...(rules as unknown[]).slice(1),
+      { ...added, source_url: "ftp://x", rule_type: "ban" },
+    ]);
+    const badForm = await ruleForm(bad);
+    const refused = await upload("restrictions", badForm.bytes, badForm.contentType, "?version=rules-bad");
+    expect(refused.status).toBe(422);
+    const report = (await json(refused)).dataset_version.report;
+    expect(report.issues[0].message).toMatch(/source_url/);
+    expect(report.issues[0].message).toMatch(/rule_type/);
+    const noLexicon = await upload("restrictions", body, "application/json", "?version=rules-nolex");
+    expect(noLexicon.status).toBe(422);
+    expect((await json(noLexicon)).message).toMatch(/unknown concept/);
+
+    const back = await admin("/datasets/restrictions/rollback", { method: "POST" });
+    expect(back.status).toBe(200);
+    expect((await check()).match_count).toBe(0);
   });
 });

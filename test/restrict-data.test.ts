@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import lexicon from "../data/restrictions/lexicon.json";
 import rules from "../data/restrictions/rules.json";
-import { expandRules } from "../scripts/lib/restrictions-lexicon.mjs";
+import { expandRules } from "../src/engines/restrict/lexicon";
 import { tokens } from "../src/engines/restrict/text";
 import { EU_MEMBERS, isCountry } from "../src/lib/iso";
 

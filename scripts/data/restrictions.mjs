@@ -9,8 +9,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expandRules } from "../lib/restrictions-lexicon.mjs";
+import { tsImport } from "tsx/esm/api";
 import { dataDir } from "./lib.mjs";
+
+// The same expansion the dataset registry runs on an uploaded rule set (TypeScript, loaded through tsx).
+const { expandRules } = await tsImport("../../src/engines/restrict/lexicon.ts", import.meta.url);
 
 export const dataset = "restrictions";
 export const version = "2026-11-24.4";
@@ -59,18 +62,20 @@ export function readRules() {
   return expandRules(readRawRules(), readLexicon());
 }
 
-export async function rows() {
+export async function rows({ fixture = false } = {}) {
   const rules = readRules();
+  const ruleVersion = fixture ? `${version}+fixture` : version;
   return {
     restriction_rules: {
-      columns: COLUMNS,
-      rows: rules.map((r) =>
-        COLUMNS.map((c) => {
+      columns: ["version", ...COLUMNS],
+      rows: rules.map((r) => [
+        ruleVersion,
+        ...COLUMNS.map((c) => {
           const v = r[c];
           // JSON arrays are stored as JSON text; sqlValue would do the same, this keeps it explicit.
           return Array.isArray(v) ? JSON.stringify(v) : v;
         }),
-      ),
+      ]),
     },
   };
 }

@@ -13,9 +13,9 @@
 import { SaxesParser } from "saxes";
 import { csvRecords } from "./csv";
 
-export type SanctionEntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
+type SanctionEntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 
-export interface SanctionAddress {
+interface SanctionAddress {
   address?: string;
   city?: string;
   state?: string;

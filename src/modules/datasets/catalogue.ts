@@ -1,17 +1,20 @@
 /**
  * The datasets the registry can take new versions of without a redeploy: which files, in which published
  * format, and where the scheduled fetch finds them. The other reference datasets (HS nomenclature, tariffs,
- * measures, fees, VAT, FX, restriction rules) are versioned in the same registry, loaded with the deployment
- * (`npm run dev`, `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
+ * measures, fees, VAT, FX) are versioned in the same registry, loaded with the deployment (`npm run dev`,
+ * `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
  */
-export type FileFormat = "ofac-csv" | "un-xml";
+type FileFormat = "ofac-csv" | "un-xml" | "rules-json";
 
 export interface UploadableDataset {
   dataset: string;
+  kind: "sanctions-list" | "rule-set";
   /** The sanctions list code the entries are filed under (`searched_lists`, `list_code`). */
-  listCode: string;
-  listName: string;
+  listCode?: string;
+  name: string;
   format: FileFormat;
+  /** Content types accepted as a single-file body, and the file part such a body is. */
+  body: { types: RegExp; part: string; example: string };
   /** The files of one version: the first is required, the others optional (OFAC's aliases and addresses). */
   files: { part: string; required: boolean; description: string }[];
   /** Official URLs per file part, for the scheduled fetch. */
@@ -23,9 +26,11 @@ export interface UploadableDataset {
 export const UPLOADABLE: Record<string, UploadableDataset> = {
   "sanctions-sdn": {
     dataset: "sanctions-sdn",
+    kind: "sanctions-list",
     listCode: "SDN",
-    listName: "OFAC Specially Designated Nationals and Blocked Persons List",
+    name: "OFAC Specially Designated Nationals and Blocked Persons List",
     format: "ofac-csv",
+    body: { types: /^text\/csv\b/i, part: "sdn", example: "text/csv" },
     files: [
       { part: "sdn", required: true, description: "sdn.csv: one row per listed party" },
       { part: "alt", required: false, description: "alt.csv: aliases" },
@@ -41,17 +46,30 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
   },
   "sanctions-un": {
     dataset: "sanctions-un",
+    kind: "sanctions-list",
     listCode: "UN",
-    listName: "UN Security Council Consolidated List",
+    name: "UN Security Council Consolidated List",
     format: "un-xml",
+    body: { types: /^(application|text)\/xml\b/i, part: "xml", example: "application/xml" },
     files: [{ part: "xml", required: true, description: "consolidated.xml (schema sc-sanctions.xsd)" }],
     officialUrls: { xml: "https://scsanctions.un.org/resources/xml/en/consolidated.xml" },
     formatSpec: "https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list",
   },
+  restrictions: {
+    dataset: "restrictions",
+    kind: "rule-set",
+    name: "Restricted and prohibited goods rule set",
+    format: "rules-json",
+    body: { types: /^application\/json\b/i, part: "rules", example: "application/json" },
+    files: [
+      { part: "rules", required: true, description: "rules.json: the rules, as data/restrictions/rules.json" },
+      { part: "lexicon", required: false, description: "lexicon.json: the shared vocabulary the rules name" },
+    ],
+    // The project's own curation of the authorities' publications: no single official file to fetch.
+    officialUrls: {},
+    formatSpec: "data/restrictions/SOURCE.md",
+  },
 };
-
-/** The registry dataset of a sanctions list code. */
-export const datasetOfList = (code: string): string => `sanctions-${code.toLowerCase()}`;
 
 /** A dataset name as the routes accept it (the registry never holds other characters). */
 export const DATASET_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;

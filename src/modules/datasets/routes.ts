@@ -35,7 +35,7 @@ import {
 } from "./service";
 
 /** Workers' request body limit on the Free and Pro plans. */
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** The route the archive middleware leaves to this module (it streams the body itself). */
 export const UPLOAD_PATH = /^\/platform\/v1\/datasets\/[^/]+\/versions\/?$/;
@@ -149,7 +149,8 @@ const uploadRoute = createRoute({
   description:
     "`sanctions-sdn`: OFAC's legacy CSV files, as multipart fields `sdn` (required), `alt` and `add`, or sdn.csv " +
     "alone as a `text/csv` body. `sanctions-un`: the UN consolidated list XML as an `application/xml` body (or " +
-    "multipart field `xml`). The version is validated (every record parses, not empty, diffed against the " +
+    "multipart field `xml`). `restrictions`: the rule set as data/restrictions/rules.json (`application/json` " +
+    "body, or multipart fields `rules` and `lexicon`). The version is validated (every record parses, not empty, diffed against the " +
     "active version; a list shrinking by more than DATASET_SHRINK_LIMIT is refused unless `force=true`) and " +
     "loaded in the background: 202 with the report, then `staging` until every row is in, then `staged` " +
     "(or `active` with `activate=true`). The same files again answer 200 with the existing version. " +
@@ -166,7 +167,13 @@ const uploadRoute = createRoute({
     }),
     body: {
       required: true,
-      content: { "multipart/form-data": binary, "text/csv": binary, "application/xml": binary, "text/xml": binary },
+      content: {
+        "multipart/form-data": binary,
+        "text/csv": binary,
+        "application/xml": binary,
+        "text/xml": binary,
+        "application/json": binary,
+      },
     },
   },
   responses: {
@@ -246,11 +253,6 @@ async function storeStream(
   return { size: length, sha256: hex(await digest.digest) };
 }
 
-const FORMATS: Record<string, { types: RegExp; part: string }[]> = {
-  "sanctions-sdn": [{ types: /^text\/csv\b/i, part: "sdn" }],
-  "sanctions-un": [{ types: /^(application|text)\/xml\b/i, part: "xml" }],
-};
-
 /** The request's file(s) in R2, and the verbatim request archived (the archive middleware is bypassed). */
 async function receiveFiles(c: Context<AppEnv>, dataset: string): Promise<SourceFile[]> {
   const def = await requireUploadable(createDb(c.env.DB), dataset);
@@ -265,11 +267,11 @@ async function receiveFiles(c: Context<AppEnv>, dataset: string): Promise<Source
   if (length === 0) throw unprocessable("The upload is empty");
   const contentType = c.req.header("content-type") ?? "";
   const multipart = /^multipart\/form-data\b/i.test(contentType);
-  const single = FORMATS[dataset]?.find((f) => f.types.test(contentType));
+  const single = def.body.types.test(contentType) ? def.body : undefined;
   if (!multipart && !single)
     throw new ApiError(
       "unsupported_media_type",
-      `Send ${dataset} as multipart/form-data (fields: ${def.files.map((f) => f.part).join(", ")}) or as ${dataset === "sanctions-un" ? "application/xml" : "text/csv"}`,
+      `Send ${dataset} as multipart/form-data (fields: ${def.files.map((f) => f.part).join(", ")}) or as ${def.body.example}`,
       { received: contentType || null },
     );
   const body = c.req.raw.body;

@@ -20,39 +20,27 @@
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BaseContext, Call } from "../../core/context";
-import { bulkInsert } from "../../db/bulk";
 import type { Db } from "../../db/client";
-import { dataSources, datasetFetches, datasetVersions, sanctionEntries, sanctionLists } from "../../db/schema/index";
-import {
-  entryHash,
-  ofacEntries,
-  type ParseIssue,
-  type SanctionEntry,
-  unEntries,
-} from "../../engines/datasets/sanctions";
+import { dataSources, datasetFetches, datasetVersions } from "../../db/schema/index";
+import type { ParseIssue } from "../../engines/datasets/sanctions";
 import { checkUrl } from "../../engines/url-policy/policy";
 import { isoAt } from "../../lib/clock";
 import { isDevelopment } from "../../lib/environment";
 import { ApiError, conflict, notFound, unprocessable } from "../../lib/errors";
 import { DATASET_NAME, UPLOADABLE, type UploadableDataset, VERSION_NAME } from "./catalogue";
+import { type Item, KINDS, type SourceFile, type Statement } from "./kinds";
+
+export type { SourceFile };
 
 export type VersionRow = typeof datasetVersions.$inferSelect;
 
-/** One published file of a version, as stored in the ARCHIVE bucket. */
-export interface SourceFile {
-  part: string;
-  key: string;
-  size: number;
-  sha256: string;
-}
-
-export interface CheckResult {
+interface CheckResult {
   check: string;
   passed: boolean;
   detail: string;
 }
 
-export interface ValidationReport {
+interface ValidationReport {
   format: string;
   entries: number;
   by_type: Record<string, number>;
@@ -74,8 +62,6 @@ export interface ValidationReport {
 }
 
 const DEFAULT_SHRINK_LIMIT = 0.1;
-/** Records the parser may skip before a file is refused as not what it claims to be. */
-const MAX_SKIPPED_SHARE = 0.01;
 /** Rows per bulk INSERT: one JSON parameter each, well under D1's 2 MB value limit for these rows. */
 const ROWS_PER_INSERT = 250;
 /** Rows one staging run writes before it hands over to the next run (a queue message). */
@@ -87,7 +73,7 @@ function shrinkLimit(env: Env): number {
 }
 
 /** The definition of an uploadable dataset; callers have checked the name with `requireUploadable`. */
-export function uploadable(dataset: string): UploadableDataset {
+function uploadable(dataset: string): UploadableDataset {
   const def = UPLOADABLE[dataset];
   if (!def) throw notFound(`Unknown dataset ${JSON.stringify(dataset)}`);
   return def;
@@ -118,46 +104,6 @@ export async function requireUploadable(db: Db, dataset: string): Promise<Upload
   throw notFound(`Unknown dataset ${JSON.stringify(dataset)}`);
 }
 
-// ------------------------------------------------------------------------------------------- reading
-
-/** The text of an R2 object, chunk by chunk, decoded as UTF-8 (a BOM is dropped). */
-async function* objectText(bucket: R2Bucket, key: string): AsyncGenerator<string> {
-  const obj = await bucket.get(key);
-  if (!obj) throw new ApiError("internal_error", `Stored dataset file ${key} is missing`);
-  const reader = obj.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    if (value) yield value;
-  }
-}
-
-/** The entries of a version's files, as a stream. `info` receives what the file says of itself. */
-export function entriesOf(
-  bucket: R2Bucket,
-  def: UploadableDataset,
-  files: SourceFile[],
-  issues: ParseIssue[],
-  info: { dateGenerated: string | null },
-): AsyncGenerator<SanctionEntry> {
-  const part = (name: string) => files.find((f) => f.part === name);
-  if (def.format === "un-xml") {
-    const xml = part("xml");
-    if (!xml) throw unprocessable("The UN list needs its XML file");
-    return unEntries(objectText(bucket, xml.key), info, issues);
-  }
-  const sdn = part("sdn");
-  if (!sdn) throw unprocessable("The SDN list needs sdn.csv (form field `sdn`)");
-  const alt = part("alt");
-  const add = part("add");
-  return ofacEntries({
-    sdn: objectText(bucket, sdn.key),
-    alt: alt ? objectText(bucket, alt.key) : undefined,
-    add: add ? objectText(bucket, add.key) : undefined,
-    issues,
-  });
-}
-
 const activeVersionOf = async (db: Db, dataset: string) =>
   (
     await db
@@ -185,49 +131,41 @@ export interface RegisterResult {
   created: boolean;
 }
 
-/** The active version's (id, hash) pairs: enough for the diff, without reading what the entries say. */
-async function previousHashes(db: Db, def: UploadableDataset, active: VersionRow | undefined) {
-  const previous = new Map<string, string>();
-  if (!active) return previous;
-  const rows = await db
-    .select({ id: sanctionEntries.id, hash: sanctionEntries.rowHash })
-    .from(sanctionEntries)
-    .where(and(eq(sanctionEntries.listCode, def.listCode), eq(sanctionEntries.listVersion, active.version)));
-  for (const r of rows) previous.set(r.id, r.hash);
-  return previous;
-}
-
 /** Reads the files once as a stream: counts, parse issues, and the diff against the active version. */
 async function scan(ctx: BaseContext, def: UploadableDataset, files: SourceFile[], previous: Map<string, string>) {
   const issues: ParseIssue[] = [];
-  const info = { dateGenerated: null as string | null };
+  const info = { publishedAt: null as string | null };
   const byType: Record<string, number> = {};
   const seen = new Set<string>();
   let added = 0;
   let changed = 0;
   try {
-    for await (const e of entriesOf(ctx.env.ARCHIVE, def, files, issues, info)) {
-      const id = `${def.listCode}:${e.ref}`;
-      if (seen.has(id)) {
-        issues.push({ record: seen.size + issues.length + 1, message: `duplicate reference ${e.ref}` });
+    for await (const item of KINDS[def.kind].items(ctx.env.ARCHIVE, def, files, issues, info)) {
+      if (seen.has(item.id)) {
+        issues.push({ record: seen.size + issues.length + 1, message: `duplicate id ${item.id}` });
         continue;
       }
-      seen.add(id);
-      byType[e.type] = (byType[e.type] ?? 0) + 1;
-      const before = previous.get(id);
+      seen.add(item.id);
+      byType[item.type] = (byType[item.type] ?? 0) + 1;
+      const before = previous.get(item.id);
       if (before === undefined) added++;
       // Rows loaded before hashes were kept carry "": unknown, so not counted as changed.
-      else if (before !== "" && before !== entryHash(e)) changed++;
+      else if (before !== "" && before !== item.hash) changed++;
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    const what = def.format === "un-xml" ? "UN consolidated list XML" : "OFAC CSV";
-    throw unprocessable(`The file is not a valid ${what} file: ${(err as Error).message}`);
+    throw unprocessable(`The file is not a valid ${FORMAT_NAMES[def.format]} file: ${(err as Error).message}`);
   }
   let kept = 0;
   for (const id of previous.keys()) if (seen.has(id)) kept++;
-  return { entries: seen.size, byType, issues, publishedAt: info.dateGenerated, added, changed, kept };
+  return { entries: seen.size, byType, issues, publishedAt: info.publishedAt, added, changed, kept };
 }
+
+const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
+  "un-xml": "UN consolidated list XML",
+  "ofac-csv": "OFAC CSV",
+  "rules-json": "rule set JSON",
+};
 
 function judge(
   scanned: Awaited<ReturnType<typeof scan>>,
@@ -238,14 +176,15 @@ function judge(
   force: boolean,
 ): ValidationReport {
   const { entries, issues } = scanned;
+  const share = KINDS[def.kind].maxSkippedShare;
   const shrink = previousSize > 0 ? Math.max(0, (previousSize - entries) / previousSize) : 0;
   const skipped = issues.length;
   const checks: CheckResult[] = [
     { check: "not_empty", passed: entries > 0, detail: `${entries} entries` },
     {
       check: "records_parse",
-      passed: skipped <= Math.max(1, Math.floor((entries + skipped) * MAX_SKIPPED_SHARE)),
-      detail: `${skipped} of ${entries + skipped} records skipped (at most ${MAX_SKIPPED_SHARE * 100} % may be)`,
+      passed: skipped <= (share > 0 ? Math.max(1, Math.floor((entries + skipped) * share)) : 0),
+      detail: `${skipped} of ${entries + skipped} records skipped (at most ${share * 100} % may be)`,
     },
     {
       check: "shrink",
@@ -287,7 +226,7 @@ export async function registerVersion({ ctx, input }: Call<RegisterInput, BaseCo
       throw unprocessable(`Missing file \`${f.part}\` (${f.description})`);
   const sha = await combinedSha(input.files);
   const active = await activeVersionOf(ctx.db, def.dataset);
-  const previous = await previousHashes(ctx.db, def, active);
+  const previous = active ? await KINDS[def.kind].hashes(ctx.db, def, active.version) : new Map<string, string>();
   const scanned = await scan(ctx, def, input.files, previous);
   const force = input.force === true;
   const report = judge(scanned, def, active, previous.size, shrinkLimit(ctx.env), force);
@@ -331,12 +270,10 @@ export async function registerVersion({ ctx, input }: Call<RegisterInput, BaseCo
   // A refused or failed attempt under the same name is replaced: its rows never became readable.
   await ctx.db.batch([
     ctx.db
-      .delete(sanctionEntries)
-      .where(and(eq(sanctionEntries.listCode, def.listCode), eq(sanctionEntries.listVersion, version))),
-    ctx.db
       .insert(datasetVersions)
       .values(row)
       .onConflictDoUpdate({ target: [datasetVersions.dataset, datasetVersions.version], set: { ...row } }),
+    ...KINDS[def.kind].purge(ctx.db, def, [version]),
   ]);
   if (report.passed) await ctx.env.DATASETS.send({ dataset: def.dataset, version });
   return { row, created: true };
@@ -351,7 +288,7 @@ function derivedVersion(published: string | null, nowMs: number, sha: string): s
 function sourceLine(def: UploadableDataset, origin: string, published: string | null, nowMs: number): string {
   const how = origin === "fetch" ? "fetched" : "uploaded";
   const files = def.files.map((f) => f.description.split(":")[0]).join(", ");
-  return `${def.listName}: ${files} ${how} ${isoAt(nowMs).slice(0, 10)}${published ? ` (dateGenerated ${published})` : ""}; format ${def.formatSpec}`;
+  return `${def.name}: ${files} ${how} ${isoAt(nowMs).slice(0, 10)}${published ? ` (dateGenerated ${published})` : ""}; format ${def.formatSpec}`;
 }
 
 async function combinedSha(files: SourceFile[]): Promise<string> {
@@ -365,20 +302,6 @@ async function combinedSha(files: SourceFile[]): Promise<string> {
 }
 
 // --------------------------------------------------------------------------------------------- stage
-
-const entryRow = (def: UploadableDataset, version: string, e: SanctionEntry) => ({
-  id: `${def.listCode}:${e.ref}`,
-  listVersion: version,
-  listCode: def.listCode,
-  sourceRef: e.ref,
-  name: e.name,
-  altNames: JSON.stringify(e.alt_names),
-  entryType: e.type,
-  programs: JSON.stringify(e.programs),
-  addresses: JSON.stringify(e.addresses),
-  remarks: e.remarks,
-  rowHash: entryHash(e),
-});
 
 export type StageOutcome = "more" | "staged" | "activated" | "skipped";
 
@@ -402,14 +325,15 @@ export async function stageNext({
   const seen = new Set<string>();
   let index = 0;
   let written = row.stagedRows;
-  let pending: ReturnType<typeof entryRow>[] = [];
+  let pending: Item[] = [];
   let finished = true;
+  const kind = KINDS[def.kind];
   const flush = async (last: boolean) => {
     const now = isoAt(ctx.deps.clock.now());
     const next = written + pending.length;
-    const statements = [];
+    const statements: Statement[] = [];
     for (let i = 0; i < pending.length; i += ROWS_PER_INSERT)
-      statements.push(bulkInsert(ctx.db, sanctionEntries, pending.slice(i, i + ROWS_PER_INSERT)));
+      statements.push(...kind.inserts(ctx.db, def, row.version, pending.slice(i, i + ROWS_PER_INSERT)));
     const progress = ctx.db
       .update(datasetVersions)
       .set(
@@ -425,23 +349,17 @@ export async function stageNext({
           eq(datasetVersions.stagedRows, written),
         ),
       );
-    const listRow = ctx.db
-      .insert(sanctionLists)
-      .values({ code: def.listCode, version: row.version, name: def.listName, source: row.source, entryCount: next })
-      .onConflictDoUpdate({
-        target: [sanctionLists.code, sanctionLists.version],
-        set: { entryCount: next, source: row.source },
-      });
-    const batch = last ? [...statements, listRow, progress] : [...statements, progress];
+    const batch = last
+      ? [...statements, ...kind.finish(ctx.db, def, row.version, next, row.source), progress]
+      : [...statements, progress];
     await ctx.db.batch(batch as unknown as Parameters<Db["batch"]>[0]);
     written = next;
     pending = [];
   };
   const issues: ParseIssue[] = [];
-  for await (const e of entriesOf(ctx.env.ARCHIVE, def, files, issues, { dateGenerated: null })) {
-    const id = `${def.listCode}:${e.ref}`;
-    if (seen.has(id)) continue; // the validation counted the first occurrence only
-    seen.add(id);
+  for await (const item of kind.items(ctx.env.ARCHIVE, def, files, issues, { publishedAt: null })) {
+    if (seen.has(item.id)) continue; // the validation counted the first occurrence only
+    seen.add(item.id);
     index++;
     if (index <= written) continue;
     // A run that overlaps another (a retried message beside the cron sweep) fails on the primary key and
@@ -450,7 +368,7 @@ export async function stageNext({
       finished = false;
       break;
     }
-    pending.push(entryRow(def, row.version, e));
+    pending.push(item);
     if (pending.length >= ROWS_PER_INSERT * 4) await flush(false);
   }
   await flush(finished);
@@ -473,31 +391,6 @@ const listeners: ActivationListener[] = [];
 /** Called after every activation and rollback, in this isolate, after the switch committed. */
 export function onDatasetActivated(listener: ActivationListener): void {
   listeners.push(listener);
-}
-
-/**
- * The statements that name the active sanctions list versions together in data_sources (screening's
- * `data_source`), from the registry as it stands inside the same batch.
- */
-function sanctionsSourceStatements(db: Db, importedAt: string) {
-  const active = sql`(SELECT l.code, l.version, l.source, l.entry_count FROM sanction_lists l
-    JOIN dataset_versions v ON v.dataset = 'sanctions-' || lower(l.code) AND v.version = l.version
-    WHERE v.status = 'active' ORDER BY l.code)`;
-  return [
-    db
-      .insert(dataSources)
-      .values({ dataset: "sanctions", version: "", source: "", importedAt, rowCount: 0 })
-      .onConflictDoNothing(),
-    db
-      .update(dataSources)
-      .set({
-        version: sql`(SELECT group_concat(code || '-' || version, '.') FROM ${active})`,
-        source: sql`(SELECT group_concat(code || ': ' || source, '; ') FROM ${active})`,
-        importedAt,
-        rowCount: sql`(SELECT coalesce(sum(entry_count), 0) FROM ${active})`,
-      })
-      .where(eq(dataSources.dataset, "sanctions")),
-  ] as const;
 }
 
 /**
@@ -540,7 +433,7 @@ export async function activateVersion({
           inArray(datasetVersions.status, ["staged", "retired"]),
         ),
       ),
-    ...sanctionsSourceStatements(ctx.db, now),
+    ...KINDS[def.kind].activation(ctx.db, def, now),
   ]);
   const after = (await activeVersionOf(ctx.db, def.dataset)) as VersionRow;
   if (after.version !== row.version)
@@ -578,13 +471,10 @@ async function purgeOld(ctx: BaseContext, def: UploadableDataset, active: string
   const now = isoAt(ctx.deps.clock.now());
   await ctx.db.batch([
     ctx.db
-      .delete(sanctionEntries)
-      .where(and(eq(sanctionEntries.listCode, def.listCode), inArray(sanctionEntries.listVersion, old))),
-    ctx.db.delete(sanctionLists).where(and(eq(sanctionLists.code, def.listCode), inArray(sanctionLists.version, old))),
-    ctx.db
       .update(datasetVersions)
       .set({ status: "purged", updatedAt: now })
       .where(and(eq(datasetVersions.dataset, def.dataset), inArray(datasetVersions.version, old))),
+    ...KINDS[def.kind].purge(ctx.db, def, old),
   ]);
 }
 
@@ -710,7 +600,7 @@ export function versionToWire(r: VersionRow) {
 
 // --------------------------------------------------------------------------------------- scheduled fetch
 
-export type FetchOutcome = "updated" | "unchanged" | "refused" | "failed" | "not_due";
+type FetchOutcome = "updated" | "unchanged" | "refused" | "failed" | "not_due";
 
 export interface FetchReport {
   dataset: string;
@@ -755,6 +645,7 @@ export async function fetchDueDatasets({
   const out: FetchReport[] = [];
   for (const def of Object.values(UPLOADABLE)) {
     if (input.datasets && !input.datasets.includes(def.dataset)) continue;
+    if (Object.keys(def.officialUrls).length === 0) continue; // curated here: nothing to fetch
     const previous = last.get(def.dataset);
     if (previous !== undefined && input.nowMs - previous < hours * 3_600_000) {
       out.push({ dataset: def.dataset, outcome: "not_due", version: null, error: null });

@@ -7,13 +7,13 @@
  * workspace settings are re-read, at most every CACHE_TTL_MS. Writes made in this isolate drop the entries
  * at once, so a new rule applies immediately here and within CACHE_TTL_MS in every other isolate.
  */
-import { and, count, desc, eq, isNull, lt } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, isNull, lt } from "drizzle-orm";
 import { type Call, type ConfigScope, configKey, configScope } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
-import { dataSources, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
+import { dataSources, datasetVersions, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
 import {
   type Coverage,
   checkItem,
@@ -28,6 +28,7 @@ import { type Clock, isoAt } from "../../lib/clock";
 import { forbidden, notFound, unprocessable } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { TtlCache } from "../../lib/ttl-cache";
+import { onDatasetActivated } from "../datasets/service";
 import type { SettingsDocument } from "../settings/registry";
 import { cachedSettings, SETTINGS_TTL_MS } from "../settings/service";
 
@@ -55,6 +56,12 @@ const platformCache = new DatasetCache<Platform>("restrict-platform-rules");
  * version's build, so a reset or a failed build re-reads it at once.
  */
 let probe: { key: string; dataSource: DataSource | null; checkedAt: number } | undefined;
+
+// A new rule set activated in the dataset registry: this isolate reads it on its next check instead of after
+// CACHE_TTL_MS (other isolates follow within that interval).
+onDatasetActivated((_ctx, event) => {
+  if (event.dataset === DATASET) probe = undefined;
+});
 /**
  * Custom rules have no dataset version to key on (they change with every write), so they stay in a short
  * per-organization TTL cache that this isolate's writes drop at once.
@@ -304,10 +311,31 @@ async function platformIndex(db: Db, clock: Clock): Promise<Platform> {
   }
   const { key, dataSource } = current;
   return platformCache.get(key, async () => {
-    const rows = key ? await db.select().from(restrictionRules) : [];
+    if (!key) {
+      const index = compileRules([]);
+      return { index, rules: [], importCountries: importCountries(index), dataSource };
+    }
+    // The active version's rules and the data_sources row that names it, in one batch: an activation in the
+    // dataset registry (one batch too) is seen whole or not at all.
+    const [rows, ds] = await db.batch([
+      db
+        .select(getTableColumns(restrictionRules))
+        .from(restrictionRules)
+        .innerJoin(
+          datasetVersions,
+          and(
+            eq(datasetVersions.dataset, DATASET),
+            eq(datasetVersions.version, restrictionRules.version),
+            eq(datasetVersions.status, "active"),
+          ),
+        ),
+      db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1),
+    ]);
     const rules = rows.map(platformRule);
     const index = compileRules(rules);
-    return { index, rules, importCountries: importCountries(index), dataSource };
+    const src = ds[0];
+    const read = src ? { version: src.version, source: src.source, imported_at: src.importedAt } : dataSource;
+    return { index, rules, importCountries: importCountries(index), dataSource: read };
   });
 }
 

@@ -1,13 +1,26 @@
 /**
  * Expansion of the shared vocabulary (data/restrictions/lexicon.json) into rule keywords. Pure (no file
- * access), so the loader and the rule-file test run the same code.
+ * access), so the loader, the dataset registry's upload of a new rule set and the rule-file test run the same
+ * code.
  */
 
+/** A rule as the rule file holds it: keyword lists may name `@concept`s. */
+export interface LexiconRule {
+  id: number;
+  keywords: string[] | null;
+  exclude_keywords: string[] | null;
+}
+
+export interface Lexicon {
+  contexts: Record<string, string[]>;
+  concepts: Record<string, { terms: string[]; exclude: string[] }>;
+}
+
 /** `fresh {apple|apples}` → `fresh apple`, `fresh apples`: one brace group per term, for word families. */
-const alternatives = (term) => {
+const alternatives = (term: string): string[] => {
   const m = /\{([^}]*)\}/.exec(term);
   if (!m) return [term];
-  return m[1]
+  return (m[1] as string)
     .split("|")
     .flatMap((alt) => alternatives(term.slice(0, m.index) + alt + term.slice(m.index + m[0].length)));
 };
@@ -18,8 +31,8 @@ const alternatives = (term) => {
  * rule into one that never matches. A term may hold one or more `{a|b}` groups. Duplicates are dropped, order
  * kept.
  */
-export function expandRules(rules, lexicon) {
-  const excludes = (list, where) =>
+export function expandRules<R extends LexiconRule>(rules: R[], lexicon: Lexicon): R[] {
+  const excludes = (list: string[], where: string) =>
     list.flatMap((x) => {
       if (!x.startsWith("@")) return [x];
       const ctx = lexicon.contexts[x.slice(1)];
@@ -28,8 +41,8 @@ export function expandRules(rules, lexicon) {
     });
   return rules.map((r) => {
     if (!r.keywords) return r;
-    const keywords = [];
-    const exclude = [];
+    const keywords: string[] = [];
+    const exclude: string[] = [];
     for (const k of r.keywords) {
       if (!k.startsWith("@")) {
         keywords.push(k);

@@ -1,0 +1,368 @@
+/**
+ * What differs between the kinds of dataset the registry takes at run time; everything else (validation
+ * report, staging runs, activation, rollback, fetch) is shared in service.ts.
+ *
+ * - A **sanctions list** (`sanctions-sdn`, `sanctions-un`): the published CSV or XML, parsed as a stream;
+ *   rows in `sanction_entries` under their `list_version`, plus one `sanction_lists` row per version; the
+ *   `sanctions` row of data_sources names the active versions of both lists together.
+ * - The **restriction rule set** (`restrictions`): the project's own rule file and its vocabulary (the two
+ *   JSON files of data/restrictions), validated rule by rule and expanded with the same lexicon code the
+ *   loader runs; rows in `restriction_rules` under their `version`.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { z } from "zod";
+import { bulkInsert } from "../../db/bulk";
+import type { Db } from "../../db/client";
+import { dataSources, restrictionRules, sanctionEntries, sanctionLists } from "../../db/schema/index";
+import { entryHash, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
+import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
+import { ApiError, unprocessable } from "../../lib/errors";
+import type { UploadableDataset } from "./catalogue";
+
+/** One published file of a version, as stored in the ARCHIVE bucket. */
+export interface SourceFile {
+  part: string;
+  key: string;
+  size: number;
+  sha256: string;
+}
+
+/** One row of a version: its id (unique in the version), a hash of what it says, and its insert values. */
+export interface Item {
+  id: string;
+  hash: string;
+  type: string;
+  values: Record<string, unknown>;
+}
+
+export type Statement = BatchItem<"sqlite">;
+
+export interface DatasetKind {
+  /**
+   * Share of records the parser may skip before the version is refused: a publisher's file may carry a few
+   * malformed rows, a curated rule set none.
+   */
+  maxSkippedShare: number;
+  /** The items of a version's files, as a stream; `info.publishedAt` gets the file's own date, if any. */
+  items(
+    bucket: R2Bucket,
+    def: UploadableDataset,
+    files: SourceFile[],
+    issues: ParseIssue[],
+    info: { publishedAt: string | null },
+  ): AsyncIterable<Item>;
+  /** The (id, hash) pairs of a loaded version (a hash of "" means unknown: never counted as changed). */
+  hashes(db: Db, def: UploadableDataset, version: string): Promise<Map<string, string>>;
+  /** Inserts for some items of `version`. */
+  inserts(db: Db, def: UploadableDataset, version: string, items: Item[]): Statement[];
+  /** Written with the last staging batch (a version's own header row). */
+  finish(db: Db, def: UploadableDataset, version: string, rows: number, source: string): Statement[];
+  /** Rewrites the data_sources row(s) from the registry as it stands inside the activation batch. */
+  activation(db: Db, def: UploadableDataset, now: string): Statement[];
+  /** Deletes the rows of these versions. */
+  purge(db: Db, def: UploadableDataset, versions: string[]): Statement[];
+}
+
+/** The text of an R2 object, chunk by chunk, decoded as UTF-8. */
+async function* objectText(bucket: R2Bucket, key: string): AsyncGenerator<string> {
+  const obj = await bucket.get(key);
+  if (!obj) throw new ApiError("internal_error", `Stored dataset file ${key} is missing`);
+  const reader = obj.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (value) yield value;
+  }
+}
+
+const part = (files: SourceFile[], name: string) => files.find((f) => f.part === name);
+
+// ------------------------------------------------------------------------------------------ sanctions
+
+const sanctionsList: DatasetKind = {
+  maxSkippedShare: 0.01,
+  async *items(bucket, def, files, issues, info) {
+    const code = def.listCode as string;
+    let entries: AsyncIterable<Parameters<typeof entryHash>[0]>;
+    if (def.format === "un-xml") {
+      const xml = part(files, "xml");
+      if (!xml) throw unprocessable("The UN list needs its XML file");
+      const un = { dateGenerated: null as string | null };
+      entries = unEntries(objectText(bucket, xml.key), un, issues);
+      for await (const e of entries) {
+        info.publishedAt = un.dateGenerated;
+        yield sanctionItem(code, e);
+      }
+      info.publishedAt = un.dateGenerated;
+      return;
+    }
+    const sdn = part(files, "sdn");
+    if (!sdn) throw unprocessable("The SDN list needs sdn.csv (form field `sdn`)");
+    const alt = part(files, "alt");
+    const add = part(files, "add");
+    entries = ofacEntries({
+      sdn: objectText(bucket, sdn.key),
+      alt: alt ? objectText(bucket, alt.key) : undefined,
+      add: add ? objectText(bucket, add.key) : undefined,
+      issues,
+    });
+    for await (const e of entries) yield sanctionItem(code, e);
+  },
+  async hashes(db, def, version) {
+    const rows = await db
+      .select({ id: sanctionEntries.id, hash: sanctionEntries.rowHash })
+      .from(sanctionEntries)
+      .where(and(eq(sanctionEntries.listCode, def.listCode as string), eq(sanctionEntries.listVersion, version)));
+    return new Map(rows.map((r) => [r.id, r.hash]));
+  },
+  inserts(db, _def, version, items) {
+    return [
+      bulkInsert(
+        db,
+        sanctionEntries,
+        items.map((i) => ({ ...(i.values as typeof sanctionEntries.$inferInsert), listVersion: version })),
+      ),
+    ];
+  },
+  finish(db, def, version, rows, source) {
+    return [
+      db
+        .insert(sanctionLists)
+        .values({ code: def.listCode as string, version, name: def.name, source, entryCount: rows })
+        .onConflictDoUpdate({ target: [sanctionLists.code, sanctionLists.version], set: { entryCount: rows, source } }),
+    ];
+  },
+  activation(db, _def, importedAt) {
+    const active = sql`(SELECT l.code, l.version, l.source, l.entry_count FROM sanction_lists l
+      JOIN dataset_versions v ON v.dataset = 'sanctions-' || lower(l.code) AND v.version = l.version
+      WHERE v.status = 'active' ORDER BY l.code)`;
+    return [
+      db
+        .insert(dataSources)
+        .values({ dataset: "sanctions", version: "", source: "", importedAt, rowCount: 0 })
+        .onConflictDoNothing(),
+      db
+        .update(dataSources)
+        .set({
+          version: sql`(SELECT group_concat(code || '-' || version, '.') FROM ${active})`,
+          source: sql`(SELECT group_concat(code || ': ' || source, '; ') FROM ${active})`,
+          importedAt,
+          rowCount: sql`(SELECT coalesce(sum(entry_count), 0) FROM ${active})`,
+        })
+        .where(eq(dataSources.dataset, "sanctions")),
+    ];
+  },
+  purge(db, def, versions) {
+    const code = def.listCode as string;
+    return [
+      db
+        .delete(sanctionEntries)
+        .where(and(eq(sanctionEntries.listCode, code), inArray(sanctionEntries.listVersion, versions))),
+      db.delete(sanctionLists).where(and(eq(sanctionLists.code, code), inArray(sanctionLists.version, versions))),
+    ];
+  },
+};
+
+function sanctionItem(code: string, e: Parameters<typeof entryHash>[0]): Item {
+  const hash = entryHash(e);
+  return {
+    id: `${code}:${e.ref}`,
+    hash,
+    type: e.type,
+    values: {
+      id: `${code}:${e.ref}`,
+      listCode: code,
+      sourceRef: e.ref,
+      name: e.name,
+      altNames: JSON.stringify(e.alt_names),
+      entryType: e.type,
+      programs: JSON.stringify(e.programs),
+      addresses: JSON.stringify(e.addresses),
+      remarks: e.remarks,
+      rowHash: hash,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------- restrictions
+
+const iso2 = z.string().regex(/^[A-Z]{2}$/);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const phrases = z.array(z.string().trim().min(1).max(200)).min(1).max(2_000).nullable();
+
+/** One rule of data/restrictions/rules.json: the registry refuses a rule set whose rule does not fit. */
+const RuleFileRule = z
+  .object({
+    id: z.number().int().positive(),
+    imposing_country: z.union([iso2, z.literal("EU")]),
+    direction: z.enum(["IMPORT", "EXPORT"]),
+    rule_type: z.enum(["prohibition", "restriction", "observation"]),
+    hs_prefix: z
+      .string()
+      .regex(/^\d{2,10}$/)
+      .nullable(),
+    keywords: phrases,
+    exclude_keywords: phrases,
+    origin_country: iso2.nullable(),
+    destination_countries: z.array(iso2).nullable(),
+    except_countries: z.array(iso2).nullable(),
+    title: z.string().trim().min(1).max(300),
+    summary: z.string().trim().min(1).max(4_000),
+    agency: z.string().max(200).nullable(),
+    agency_flag: z.string().max(100).nullable(),
+    requirement: z.enum(["required", "may_be_required"]).nullable(),
+    source_url: z.url({ protocol: /^https$/ }),
+    source_ref: z.string().trim().min(1).max(500),
+    valid_from: isoDate.nullable(),
+    valid_to: isoDate.nullable(),
+    family: z.string().max(60).nullable(),
+    reviewed_on: isoDate.nullable(),
+  })
+  .strict()
+  .refine((r) => r.hs_prefix !== null || r.keywords !== null || r.origin_country !== null, {
+    message: "a rule needs an hs_prefix, keywords or an origin_country to match on",
+  });
+
+const LexiconFile = z.object({
+  description: z.string().optional(),
+  contexts: z.record(z.string(), z.array(z.string())),
+  concepts: z.record(z.string(), z.object({ terms: z.array(z.string()).min(1), exclude: z.array(z.string()) })),
+});
+
+async function readJson(bucket: R2Bucket, file: SourceFile, what: string): Promise<unknown> {
+  let text = "";
+  for await (const chunk of objectText(bucket, file.key)) text += chunk;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw unprocessable(`${what} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** A stable hash of a rule's JSON (53-bit, as for sanctions entries), for the diff against the active set. */
+function ruleHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+const RULE_COLUMNS = [
+  "imposingCountry",
+  "direction",
+  "ruleType",
+  "hsPrefix",
+  "keywords",
+  "excludeKeywords",
+  "originCountry",
+  "destinationCountries",
+  "exceptCountries",
+  "title",
+  "summary",
+  "agency",
+  "agencyFlag",
+  "requirement",
+  "sourceUrl",
+  "sourceRef",
+  "validFrom",
+  "validTo",
+  "family",
+  "reviewedOn",
+] as const;
+
+const ruleSet: DatasetKind = {
+  maxSkippedShare: 0,
+  async *items(bucket, _def, files, issues, _info) {
+    const rulesFile = part(files, "rules");
+    if (!rulesFile) throw unprocessable("The rule set needs its rules file (form field `rules`)");
+    const raw = await readJson(bucket, rulesFile, "rules.json");
+    const lexiconFile = part(files, "lexicon");
+    const lexiconRaw = lexiconFile
+      ? await readJson(bucket, lexiconFile, "lexicon.json")
+      : { contexts: {}, concepts: {} };
+    const lexicon = LexiconFile.safeParse(lexiconRaw);
+    if (!lexicon.success) throw unprocessable(`lexicon.json: ${lexicon.error.issues[0]?.message ?? "invalid"}`);
+    if (!Array.isArray(raw)) throw unprocessable("rules.json must be a JSON array of rules");
+    const rules: z.infer<typeof RuleFileRule>[] = [];
+    raw.forEach((r, i) => {
+      const parsed = RuleFileRule.safeParse(r);
+      if (parsed.success) rules.push(parsed.data);
+      else
+        issues.push({
+          record: i + 1,
+          message: `rule ${(r as { id?: unknown })?.id ?? `#${i + 1}`}: ${parsed.error.issues.map((x) => `${x.path.join(".") || "rule"}: ${x.message}`).join("; ")}`,
+        });
+    });
+    let expanded: typeof rules;
+    try {
+      expanded = expandRules(rules, lexicon.data as Lexicon);
+    } catch (err) {
+      throw unprocessable(`The rule set does not expand: ${(err as Error).message}`);
+    }
+    for (const r of expanded) {
+      const values: Record<string, unknown> = { id: r.id };
+      const wire = r as unknown as Record<string, unknown>;
+      for (const c of RULE_COLUMNS) {
+        const key = c.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+        const v = wire[key];
+        values[c] = Array.isArray(v) ? JSON.stringify(v) : (v ?? null);
+      }
+      yield { id: String(r.id), hash: ruleHash(JSON.stringify(values)), type: r.rule_type, values };
+    }
+  },
+  async hashes(db, _def, version) {
+    const rows = await db.select().from(restrictionRules).where(eq(restrictionRules.version, version));
+    return new Map(
+      rows.map((r) => {
+        const values: Record<string, unknown> = { id: r.id };
+        for (const c of RULE_COLUMNS) values[c] = r[c] ?? null;
+        return [String(r.id), ruleHash(JSON.stringify(values))];
+      }),
+    );
+  },
+  inserts(db, _def, version, items) {
+    return [
+      bulkInsert(
+        db,
+        restrictionRules,
+        items.map((i) => ({ ...(i.values as typeof restrictionRules.$inferInsert), version })),
+      ),
+    ];
+  },
+  finish() {
+    return [];
+  },
+  activation(db, def, importedAt) {
+    const active = sql`(SELECT version, source, rows FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')`;
+    return [
+      db
+        .insert(dataSources)
+        .values({ dataset: def.dataset, version: "", source: "", importedAt, rowCount: 0 })
+        .onConflictDoNothing(),
+      db
+        .update(dataSources)
+        .set({
+          version: sql`(SELECT version FROM ${active})`,
+          source: sql`(SELECT source FROM ${active})`,
+          importedAt,
+          rowCount: sql`(SELECT rows FROM ${active})`,
+        })
+        .where(eq(dataSources.dataset, def.dataset)),
+    ];
+  },
+  purge(db, _def, versions) {
+    return [db.delete(restrictionRules).where(inArray(restrictionRules.version, versions))];
+  },
+};
+
+export const KINDS: Record<UploadableDataset["kind"], DatasetKind> = {
+  "sanctions-list": sanctionsList,
+  "rule-set": ruleSet,
+};
