@@ -548,7 +548,7 @@ describe("lookups use indexes, never a scan", () => {
     ["exclusions by prefix", "SELECT * FROM calc_exclusions WHERE hs_prefix IN ('', '39', '3926909910')"],
     [
       "FX on or before a date",
-      "SELECT currency, date, rate FROM fx_rates WHERE currency = 'USD' AND date <= '2026-03-01' ORDER BY date DESC LIMIT 1",
+      "SELECT currency, date, rate FROM fx_rates WHERE version = '2026-04-13' AND currency = 'USD' AND date <= '2026-03-01' ORDER BY date DESC LIMIT 1",
     ],
   ])("%s", async (_n, sql) => {
     const { env } = await import("cloudflare:workers");

@@ -17,6 +17,8 @@ import { UPLOADABLE } from "../src/modules/datasets/catalogue";
 import { fetchDueDatasets, stageNext } from "../src/modules/datasets/service";
 import add from "./fixtures/datasets/add.csv?raw";
 import alt from "./fixtures/datasets/alt.csv?raw";
+import ecbDaily from "./fixtures/datasets/eurofxref.csv?raw";
+import ecbDailyXml from "./fixtures/datasets/eurofxref-daily.xml?raw";
 import sdn from "./fixtures/datasets/sdn.csv?raw";
 import unXml from "./fixtures/datasets/un-consolidated.xml?raw";
 import { ADMIN_TOKEN, call, loadDataset, setup } from "./helpers";
@@ -75,13 +77,15 @@ describe("dataset registry", () => {
   it("lists every dataset with its active version; the platform token is required", async () => {
     await loadDataset("sanctions", { fixture: true });
     await loadDataset("fx", { fixture: true });
+    await loadDataset("vat", { fixture: true });
     expect((await call("/platform/v1/datasets")).status).toBe(401);
     const body = await json(await admin("/datasets"));
     const byName = Object.fromEntries(body.datasets.map((d: any) => [d.dataset, d]));
     expect(byName["sanctions-sdn"]).toMatchObject({ status: "active", uploadable: true });
     expect(byName["sanctions-sdn"].version).toMatch(/\+fixture$/);
     expect(byName["sanctions-un"]).toMatchObject({ status: "active", uploadable: true });
-    expect(byName.fx).toMatchObject({ status: "active", uploadable: false });
+    expect(byName.fx).toMatchObject({ status: "active", uploadable: true });
+    expect(byName.vat).toMatchObject({ status: "active", uploadable: false });
     expect(byName.sanctions).toBeUndefined();
   });
 
@@ -234,7 +238,8 @@ describe("dataset registry", () => {
       expect(body.message).toMatch(pattern);
     };
     await expectError(await upload("nope", unXml, "application/xml"), 404, /Unknown dataset/);
-    await expectError(await upload("fx", "a,b\n", "text/csv"), 422, /cannot take uploads/);
+    await loadDataset("vat", { fixture: true });
+    await expectError(await upload("vat", "a,b\n", "text/csv"), 422, /cannot take uploads/);
     await expectError(await upload("sanctions-un", unXml, "application/json"), 415, /application\/xml/);
     await expectError(
       await upload("sanctions-un", "<CONSOLIDATED_LIST><INDIVIDUALS><INDI", "application/xml"),
@@ -416,5 +421,53 @@ describe("dataset registry", () => {
     const back = await admin("/datasets/restrictions/rollback", { method: "POST" });
     expect(back.status).toBe(200);
     expect((await check()).match_count).toBe(0);
+  });
+
+  it("FX: the ECB's daily file adds its day to the history, and calculate converts with the new version", async () => {
+    await loadDataset("fx", { fixture: true });
+    await loadDataset("tariffs", { fixture: true });
+    await loadDataset("vat", { fixture: true });
+    await loadDataset("customs_rules", { fixture: true });
+    const { api } = await setup(["calculate:read"]);
+    // The active history without its last day (13 April 2026), which the ECB's daily file then brings.
+    await env.DB.prepare("DELETE FROM fx_rates WHERE date = '2026-04-13'").run();
+    resetDatasetCaches();
+    const quote = async () =>
+      json(
+        await api("/calculate", {
+          json: {
+            hs_code: "6109.10",
+            origin_country: "CN",
+            destination_country: "DE",
+            declared_value: 100,
+            currency: "USD",
+            entry_date: "2026-04-13",
+          },
+        }),
+      );
+    const before = await quote();
+    expect(before.currencies).toMatchObject({ rate_date: "2026-04-10" });
+
+    const res = await upload("fx", ecbDaily, "text/csv", "?activate=true");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.version).toMatch(/^2026-04-13\./);
+    expect(v.report).toMatchObject({ added: 29, removed: 0, changed: 0, published_at: "2026-04-13", passed: true });
+    const loaded = await waitUntilLoaded("fx", v.version);
+    expect(loaded.status).toBe("active");
+    const carried = await env.DB.prepare("SELECT COUNT(*) AS n FROM fx_rates WHERE version = ?")
+      .bind(v.version)
+      .first<{ n: number }>();
+    expect(carried?.n).toBe(loaded.rows);
+    expect(loaded.rows).toBe(v.report.previous_entries + 29);
+
+    const after = await quote();
+    expect(after.currencies).toMatchObject({ rate_date: "2026-04-13" });
+    expect(after.currencies.source).toContain(`fx dataset version ${v.version}`);
+
+    // The same day as XML changes nothing: every rate is already there.
+    const xml = await upload("fx", ecbDailyXml, "application/xml");
+    expect(xml.status).toBe(202);
+    expect((await json(xml)).dataset_version.report).toMatchObject({ added: 0, changed: 0, passed: true });
   });
 });

@@ -9,6 +9,8 @@ export const source = "ECB euro foreign exchange reference rates (eurofxref-hist
 export const tables = ["fx_rates"];
 
 export async function rows({ fixture }) {
+  // Rows carry the version the registry records for them (see lib.mjs datasetStatements).
+  const fxVersion = fixture ? `${version}+fixture` : version;
   const [head, ...lines] = readFileSync(join(dataDir, "fx", "ecb-rates.csv"), "utf8")
     .trim()
     .split("\n");
@@ -18,8 +20,8 @@ export async function rows({ fixture }) {
     const [date, ...rates] = line.split(",");
     if (fixture && date < "2024-01-01") continue;
     rates.forEach((rate, i) => {
-      if (rate) out.push([currencies[i], date, rate]);
+      if (rate) out.push([fxVersion, currencies[i], date, rate]);
     });
   }
-  return { fx_rates: { columns: ["currency", "date", "rate"], rows: out } };
+  return { fx_rates: { columns: ["version", "currency", "date", "rate"], rows: out } };
 }

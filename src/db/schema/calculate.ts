@@ -202,15 +202,19 @@ export const calcFees = sqliteTable(
   (t) => [index("calc_fees_idx").on(t.country)],
 );
 
-/** ECB euro reference rates: units of `currency` per 1 EUR on `date`. */
+/**
+ * ECB euro reference rates: units of `currency` per 1 EUR on `date`, per version of the `fx` dataset (the
+ * registry names the active one; a new version holds the previous one's rates plus the new days).
+ */
 export const fxRates = sqliteTable(
   "fx_rates",
   {
+    version: text("version").notNull(),
     currency: text("currency").notNull(),
     date: text("date").notNull(),
     rate: text("rate").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.currency, t.date] })],
+  (t) => [primaryKey({ columns: [t.version, t.currency, t.date] })],
 );
 
 /** A workspace's own validation rules for calculate requests, per destination. */

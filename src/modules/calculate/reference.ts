@@ -43,6 +43,7 @@ import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../lib/errors";
 import { EU_MEMBERS, country as isoCountry } from "../../lib/iso";
 import { TtlCache } from "../../lib/ttl-cache";
+import { onDatasetActivated } from "../datasets/service";
 import { normalizeRegion } from "./regions";
 
 /** What reading reference data needs: the database and the clock (for the version re-check and the memo). */
@@ -76,6 +77,12 @@ const smallCache = new DatasetCache<Small>("calculate-reference");
  * versions, so a reset or a failed build re-reads them at once.
  */
 let probe: { key: string; sources: Record<string, DataSource>; checkedAt: number } | undefined;
+
+// A new FX version activated in the dataset registry: this isolate reads it on its next quote instead of after
+// VERSION_CHECK_MS (other isolates follow within that interval).
+onDatasetActivated((_ctx, event) => {
+  if (DATASETS.includes(event.dataset)) probe = undefined;
+});
 
 const j = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
 
@@ -365,7 +372,14 @@ function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found:
       const query = db
         .select({ date: fxRates.date, rate: fxRates.rate })
         .from(fxRates)
-        .where(and(eq(fxRates.currency, currency), lte(fxRates.date, req.entryDate)))
+        // The version this build was read under: a newer one activated meanwhile is used from the next build.
+        .where(
+          and(
+            eq(fxRates.version, s.sources.fx?.version ?? ""),
+            eq(fxRates.currency, currency),
+            lte(fxRates.date, req.entryDate),
+          ),
+        )
         .orderBy(desc(fxRates.date))
         .limit(1);
       jobs.push(
@@ -427,7 +441,8 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     fx: {
       date,
       perEur,
-      source: "ECB euro foreign exchange reference rates (cross rates through EUR)",
+      // The FX dataset version the rates were read under (it changes without a redeploy, see the registry).
+      source: `ECB euro foreign exchange reference rates (cross rates through EUR), fx dataset version ${s.sources.fx?.version ?? "none"}`,
     } satisfies FxTable,
   };
   return { data, dataSource: s.sources.tariffs ?? null, sources: s.sources };

@@ -1,14 +1,14 @@
 /**
  * The datasets the registry can take new versions of without a redeploy: which files, in which published
  * format, and where the scheduled fetch finds them. The other reference datasets (HS nomenclature, tariffs,
- * measures, fees, VAT, FX) are versioned in the same registry, loaded with the deployment (`npm run dev`,
+ * measures, fees, VAT) are versioned in the same registry, loaded with the deployment (`npm run dev`,
  * `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
  */
-type FileFormat = "ofac-csv" | "un-xml" | "rules-json";
+type FileFormat = "ofac-csv" | "un-xml" | "rules-json" | "ecb-csv-xml";
 
 export interface UploadableDataset {
   dataset: string;
-  kind: "sanctions-list" | "rule-set";
+  kind: "sanctions-list" | "rule-set" | "fx-series";
   /** The sanctions list code the entries are filed under (`searched_lists`, `list_code`). */
   listCode?: string;
   name: string;
@@ -54,6 +54,28 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     files: [{ part: "xml", required: true, description: "consolidated.xml (schema sc-sanctions.xsd)" }],
     officialUrls: { xml: "https://scsanctions.un.org/resources/xml/en/consolidated.xml" },
     formatSpec: "https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list",
+  },
+  fx: {
+    dataset: "fx",
+    kind: "fx-series",
+    name: "ECB euro foreign exchange reference rates",
+    format: "ecb-csv-xml",
+    body: {
+      types: /^(text\/csv|application\/xml|text\/xml)\b/i,
+      part: "rates",
+      example: "text/csv or application/xml",
+    },
+    files: [
+      {
+        part: "rates",
+        required: true,
+        description: "eurofxref.csv, eurofxref-hist.csv or the daily/90-day/history XML: the ECB's reference rates",
+      },
+    ],
+    // The daily file: each fetch adds the new business day to the history the active version holds.
+    officialUrls: { rates: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml" },
+    formatSpec:
+      "https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html",
   },
   restrictions: {
     dataset: "restrictions",

@@ -14,7 +14,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import { bulkInsert } from "../../db/bulk";
 import type { Db } from "../../db/client";
-import { dataSources, restrictionRules, sanctionEntries, sanctionLists } from "../../db/schema/index";
+import { dataSources, fxRates, restrictionRules, sanctionEntries, sanctionLists } from "../../db/schema/index";
+import { ecbCsvRates, ecbXmlRates } from "../../engines/datasets/fx";
 import { entryHash, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
 import { ApiError, unprocessable } from "../../lib/errors";
@@ -44,6 +45,13 @@ export interface DatasetKind {
    * malformed rows, a curated rule set none.
    */
   maxSkippedShare: number;
+  /**
+   * A merging dataset's version is the previous version plus the file (the ECB's daily file adds a day to the
+   * history): its rows are carried over when the load starts, and it can never shrink.
+   */
+  merges?: boolean;
+  /** Copies the previous version's rows under the new version (merging datasets), in the first load batch. */
+  carryOver?(db: Db, version: string, previous: string): Statement[];
   /** The items of a version's files, as a stream; `info.publishedAt` gets the file's own date, if any. */
   items(
     bucket: R2Bucket,
@@ -339,30 +347,91 @@ const ruleSet: DatasetKind = {
   finish() {
     return [];
   },
-  activation(db, def, importedAt) {
-    const active = sql`(SELECT version, source, rows FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')`;
-    return [
-      db
-        .insert(dataSources)
-        .values({ dataset: def.dataset, version: "", source: "", importedAt, rowCount: 0 })
-        .onConflictDoNothing(),
-      db
-        .update(dataSources)
-        .set({
-          version: sql`(SELECT version FROM ${active})`,
-          source: sql`(SELECT source FROM ${active})`,
-          importedAt,
-          rowCount: sql`(SELECT rows FROM ${active})`,
-        })
-        .where(eq(dataSources.dataset, def.dataset)),
-    ];
-  },
+  activation: singleSourceActivation,
   purge(db, _def, versions) {
     return [db.delete(restrictionRules).where(inArray(restrictionRules.version, versions))];
   },
 };
 
+// ------------------------------------------------------------------------------------------------- FX
+
+const fxSeries: DatasetKind = {
+  maxSkippedShare: 0.01,
+  merges: true,
+  async *items(bucket, _def, files, issues, info) {
+    const file = part(files, "rates");
+    if (!file) throw unprocessable("The FX dataset needs the ECB file (form field `rates`)");
+    // The ECB publishes the same rates as CSV and as XML: the first character tells which this is.
+    const text = objectText(bucket, file.key);
+    const first = await text.next();
+    const head = first.done ? "" : first.value;
+    async function* again() {
+      yield head;
+      yield* text;
+    }
+    const rates = head.trimStart().startsWith("<") ? ecbXmlRates(again(), issues) : ecbCsvRates(again(), issues);
+    for await (const r of rates) {
+      if (!info.publishedAt || r.date > info.publishedAt) info.publishedAt = r.date;
+      yield { id: `${r.currency}:${r.date}`, hash: r.rate, type: r.currency, values: { ...r } };
+    }
+  },
+  async hashes(db, _def, version) {
+    const rows = await db
+      .select({ currency: fxRates.currency, date: fxRates.date, rate: fxRates.rate })
+      .from(fxRates)
+      .where(eq(fxRates.version, version));
+    return new Map(rows.map((r) => [`${r.currency}:${r.date}`, r.rate]));
+  },
+  carryOver(db, version, previous) {
+    return [
+      db.insert(fxRates).select(sql`SELECT ${version}, currency, date, rate FROM fx_rates WHERE version = ${previous}`),
+    ];
+  },
+  inserts(db, _def, version, items) {
+    // A corrected rate in the file replaces the carried-over one. `WHERE true` resolves SQLite's parsing
+    // ambiguity between an INSERT … SELECT and its ON CONFLICT clause.
+    const payload = JSON.stringify(items.map((i) => [version, i.values.currency, i.values.date, i.values.rate]));
+    return [
+      db
+        .insert(fxRates)
+        .select(sql`SELECT value->>0, value->>1, value->>2, value->>3 FROM json_each(${payload}) WHERE true`)
+        .onConflictDoUpdate({
+          target: [fxRates.version, fxRates.currency, fxRates.date],
+          set: { rate: sql`excluded.rate` },
+        }),
+    ];
+  },
+  finish() {
+    return [];
+  },
+  activation: singleSourceActivation,
+  purge(db, _def, versions) {
+    return [db.delete(fxRates).where(inArray(fxRates.version, versions))];
+  },
+};
+
+/** The dataset's data_sources row follows its active registry row (one dataset, one row). */
+function singleSourceActivation(db: Db, def: UploadableDataset, importedAt: string): Statement[] {
+  const active = sql`(SELECT version, source, rows FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')`;
+  return [
+    db
+      .insert(dataSources)
+      .values({ dataset: def.dataset, version: "", source: "", importedAt, rowCount: 0 })
+      .onConflictDoNothing(),
+    db
+      .update(dataSources)
+      .set({
+        version: sql`(SELECT version FROM ${active})`,
+        source: sql`(SELECT source FROM ${active})`,
+        importedAt,
+        rowCount: sql`(SELECT rows FROM ${active})`,
+      })
+      .where(eq(dataSources.dataset, def.dataset)),
+  ];
+}
+
 export const KINDS: Record<UploadableDataset["kind"], DatasetKind> = {
   "sanctions-list": sanctionsList,
   "rule-set": ruleSet,
+  "fx-series": fxSeries,
 };

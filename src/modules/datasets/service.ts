@@ -165,6 +165,7 @@ const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
   "un-xml": "UN consolidated list XML",
   "ofac-csv": "OFAC CSV",
   "rules-json": "rule set JSON",
+  "ecb-csv-xml": "ECB reference rate CSV or XML",
 };
 
 function judge(
@@ -175,12 +176,15 @@ function judge(
   limit: number,
   force: boolean,
 ): ValidationReport {
-  const { entries, issues } = scanned;
-  const share = KINDS[def.kind].maxSkippedShare;
+  const { issues } = scanned;
+  const kind = KINDS[def.kind];
+  const share = kind.maxSkippedShare;
+  // A merging dataset keeps every previous row: the version holds them plus the file's new ones.
+  const entries = kind.merges ? previousSize + scanned.added : scanned.entries;
   const shrink = previousSize > 0 ? Math.max(0, (previousSize - entries) / previousSize) : 0;
   const skipped = issues.length;
   const checks: CheckResult[] = [
-    { check: "not_empty", passed: entries > 0, detail: `${entries} entries` },
+    { check: "not_empty", passed: scanned.entries > 0, detail: `${scanned.entries} records in the file` },
     {
       check: "records_parse",
       passed: skipped <= (share > 0 ? Math.max(1, Math.floor((entries + skipped) * share)) : 0),
@@ -202,9 +206,9 @@ function judge(
     previous_version: active?.version ?? null,
     previous_entries: active ? previousSize : null,
     added: scanned.added,
-    removed: previousSize - scanned.kept,
+    removed: kind.merges ? 0 : previousSize - scanned.kept,
     changed: scanned.changed,
-    unchanged: scanned.kept - scanned.changed,
+    unchanged: kind.merges ? previousSize - scanned.changed : scanned.kept - scanned.changed,
     shrink_share: Number(shrink.toFixed(4)),
     skipped_records: skipped,
     issues: issues.slice(0, 20),
@@ -338,7 +342,7 @@ export async function stageNext({
       .update(datasetVersions)
       .set(
         last
-          ? { stagedRows: next, rows: next, status: "staged", updatedAt: now }
+          ? { stagedRows: next, rows: kind.merges ? row.rows : next, status: "staged", updatedAt: now }
           : { stagedRows: next, updatedAt: now },
       )
       .where(
@@ -349,9 +353,12 @@ export async function stageNext({
           eq(datasetVersions.stagedRows, written),
         ),
       );
+    // A merging dataset starts from the previous version's rows, copied in the load's first batch.
+    const previous = (JSON.parse(row.report) as { previous_version?: string | null }).previous_version ?? null;
+    const carry = written === 0 && kind.carryOver && previous ? kind.carryOver(ctx.db, row.version, previous) : [];
     const batch = last
-      ? [...statements, ...kind.finish(ctx.db, def, row.version, next, row.source), progress]
-      : [...statements, progress];
+      ? [...carry, ...statements, ...kind.finish(ctx.db, def, row.version, next, row.source), progress]
+      : [...carry, ...statements, progress];
     await ctx.db.batch(batch as unknown as Parameters<Db["batch"]>[0]);
     written = next;
     pending = [];

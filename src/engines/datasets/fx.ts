@@ -1,0 +1,150 @@
+/**
+ * Parsers for the ECB euro foreign exchange reference rates as the ECB publishes them
+ * (https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html),
+ * shared by the dataset registry (uploads and the scheduled fetch) and usable by the build:
+ *
+ * - CSV: `eurofxref-hist.csv` (header `Date,USD,JPY,…`, ISO dates, `N/A` where a currency was not quoted) and
+ *   the daily `eurofxref.csv` (the same columns, the date written `13 April 2026`, spaces after commas);
+ * - XML: `eurofxref-daily.xml`, `eurofxref-hist-90d.xml`, `eurofxref-hist.xml` (gesmes envelope; a
+ *   `<Cube time="…">` per day holding `<Cube currency="USD" rate="1.1684"/>` per currency).
+ *
+ * Rates are kept as the decimal strings the ECB writes (money stays exact downstream): units of the currency
+ * per 1 EUR.
+ */
+import { SaxesParser } from "saxes";
+import { csvRecords } from "./csv";
+import type { ParseIssue } from "./sanctions";
+
+export interface FxRate {
+  currency: string;
+  date: string;
+  rate: string;
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+const RATE = /^\d+(\.\d+)?$/;
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+/** `2026-04-13` or `13 April 2026` → `2026-04-13`; null for anything else (or an impossible date). */
+export function ecbDate(text: string): string | null {
+  const t = text.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  const long = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(t);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (long) [d, m, y] = [Number(long[1]), MONTHS.indexOf((long[2] as string).toLowerCase()) + 1, Number(long[3])];
+  else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (m < 1 || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+function rateOf(raw: string): string | null {
+  const v = raw.trim();
+  if (v === "" || v.toUpperCase() === "N/A") return null;
+  return RATE.test(v) && Number(v) > 0 ? v : "invalid";
+}
+
+/** The rates of an ECB CSV file (historical or daily), row by row. */
+export async function* ecbCsvRates(chunks: AsyncIterable<string>, issues: ParseIssue[] = []): AsyncGenerator<FxRate> {
+  let header: string[] | null = null;
+  let record = 0;
+  for await (const r of csvRecords(chunks)) {
+    record++;
+    const cells = r.map((c) => c.trim());
+    if (cells.every((c) => c === "")) continue;
+    if (!header) {
+      if ((cells[0] ?? "").toLowerCase() !== "date")
+        throw new Error(
+          `not an ECB reference rate CSV: the first column is ${JSON.stringify(cells[0] ?? "")}, not Date`,
+        );
+      header = cells;
+      continue;
+    }
+    const date = ecbDate(cells[0] ?? "");
+    if (!date) {
+      issues.push({ record, message: `unreadable date ${JSON.stringify(cells[0])}` });
+      continue;
+    }
+    for (let i = 1; i < cells.length; i++) {
+      const currency = header[i] ?? "";
+      if (currency === "") continue; // the ECB's trailing comma
+      const rate = rateOf(cells[i] ?? "");
+      if (rate === null) continue;
+      if (!CURRENCY.test(currency) || rate === "invalid") {
+        issues.push({ record, message: `${date} ${currency}: unreadable rate ${JSON.stringify(cells[i])}` });
+        continue;
+      }
+      yield { currency, date, rate };
+    }
+  }
+  if (!header) throw new Error("not an ECB reference rate CSV: the file is empty");
+}
+
+/** The rates of an ECB XML file (daily, 90 days or full history), as each `<Cube currency=…>` is read. */
+export async function* ecbXmlRates(chunks: AsyncIterable<string>, issues: ParseIssue[] = []): AsyncGenerator<FxRate> {
+  const parser = new SaxesParser();
+  const ready: FxRate[] = [];
+  let day: string | null = null;
+  let root: string | null = null;
+  let seen = 0;
+  let error: Error | null = null;
+  parser.on("error", (e) => {
+    error ??= e;
+  });
+  // Namespaces are not resolved (the ECB's prefixes are fixed): an element is known by its local name.
+  const local = (name: string) => name.slice(name.indexOf(":") + 1);
+  parser.on("opentag", (tag) => {
+    if (root === null) {
+      root = tag.name;
+      if (local(tag.name) !== "Envelope")
+        error ??= new Error(`not an ECB reference rate XML: the root element is <${tag.name}>`);
+      return;
+    }
+    if (local(tag.name) !== "Cube") return;
+    const attr = (name: string) => {
+      const v = tag.attributes[name];
+      return typeof v === "string" ? v : undefined;
+    };
+    const time = attr("time");
+    if (time !== undefined) {
+      day = ecbDate(time);
+      if (!day) issues.push({ record: seen + 1, message: `unreadable date ${JSON.stringify(time)}` });
+      return;
+    }
+    const currency = attr("currency");
+    const raw = attr("rate");
+    if (currency === undefined || raw === undefined) return;
+    seen++;
+    const rate = rateOf(raw);
+    if (!day || !CURRENCY.test(currency) || rate === null || rate === "invalid") {
+      issues.push({ record: seen, message: `${day ?? "?"} ${currency}: unreadable rate ${JSON.stringify(raw)}` });
+      return;
+    }
+    ready.push({ currency, date: day, rate });
+  });
+  for await (const chunk of chunks) {
+    parser.write(chunk);
+    if (error) throw error;
+    while (ready.length) yield ready.shift() as FxRate;
+  }
+  parser.close();
+  if (error) throw error;
+  if (root === null) throw new Error("not an ECB reference rate XML: the document has no root element");
+  while (ready.length) yield ready.shift() as FxRate;
+}
