@@ -20,6 +20,7 @@ import alt from "./fixtures/datasets/alt.csv?raw";
 import ecbDaily from "./fixtures/datasets/eurofxref.csv?raw";
 import ecbDailyXml from "./fixtures/datasets/eurofxref-daily.xml?raw";
 import sdn from "./fixtures/datasets/sdn.csv?raw";
+import ukXml from "./fixtures/datasets/uk-sanctions-list.xml?raw";
 import unXml from "./fixtures/datasets/un-consolidated.xml?raw";
 import { ADMIN_TOKEN, call, loadDataset, setup } from "./helpers";
 
@@ -469,5 +470,21 @@ describe("dataset registry", () => {
     const xml = await upload("fx", ecbDailyXml, "application/xml");
     expect(xml.status).toBe(202);
     expect((await json(xml)).dataset_version.report).toMatchObject({ added: 0, changed: 0, passed: true });
+  });
+
+  it("a list new to the deployment (the UK's) loads through the same path and joins screening", async () => {
+    resetDatasetCaches();
+    await loadDataset("sanctions", { fixture: true });
+    const { api } = await setup(["screen:read"]);
+    const res = await upload("sanctions-uk", ukXml, "application/xml", "?activate=true");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.report).toMatchObject({ entries: 3, previous_version: null, passed: true, published_at: "08/10/2026" });
+    expect(v.version).toMatch(/^2026-10-08\.[0-9a-f]{8}$/);
+    expect(await waitUntilLoaded("sanctions-uk", v.version)).toMatchObject({ status: "active" });
+    const hit = await json(await api("/screen", { method: "POST", json: { name: "PJSC Rosneft Oil Company" } }));
+    expect(hit.searched_lists).toEqual(["SDN", "UK", "UN"]);
+    expect(hit.matches[0]).toMatchObject({ list_code: "UK", score: 1, entry: { source_ref: "RUS3064" } });
+    expect(hit.data_source.version).toContain(`UK-${v.version}`);
   });
 });

@@ -15,7 +15,7 @@ import { csvRecords } from "./csv";
 
 type SanctionEntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 
-interface SanctionAddress {
+export interface SanctionAddress {
   address?: string;
   city?: string;
   state?: string;

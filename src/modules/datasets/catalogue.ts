@@ -4,7 +4,7 @@
  * measures, fees, VAT) are versioned in the same registry, loaded with the deployment (`npm run dev`,
  * `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
  */
-type FileFormat = "ofac-csv" | "un-xml" | "rules-json" | "ecb-csv-xml";
+type FileFormat = "ofac-csv" | "un-xml" | "eu-xml" | "uk-xml" | "csl-csv" | "rules-json" | "ecb-csv-xml";
 
 export interface UploadableDataset {
   dataset: string;
@@ -54,6 +54,63 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     files: [{ part: "xml", required: true, description: "consolidated.xml (schema sc-sanctions.xsd)" }],
     officialUrls: { xml: "https://scsanctions.un.org/resources/xml/en/consolidated.xml" },
     formatSpec: "https://main.un.org/securitycouncil/en/content/un-sc-consolidated-list",
+  },
+  "sanctions-cons": {
+    dataset: "sanctions-cons",
+    kind: "sanctions-list",
+    listCode: "CONS",
+    name: "OFAC Consolidated (non-SDN) Sanctions List",
+    format: "ofac-csv",
+    body: { types: /^text\/csv\b/i, part: "cons_prim", example: "text/csv" },
+    files: [
+      { part: "cons_prim", required: true, description: "cons_prim.csv: one row per listed party" },
+      { part: "cons_alt", required: false, description: "cons_alt.csv: aliases" },
+      { part: "cons_add", required: false, description: "cons_add.csv: addresses" },
+    ],
+    // The same legacy CSV layout as the SDN files, under the CONS_ names.
+    officialUrls: {
+      cons_prim: "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/CONS_PRIM.CSV",
+      cons_alt: "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/CONS_ALT.CSV",
+      cons_add: "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/CONS_ADD.CSV",
+    },
+    formatSpec: "https://ofac.treasury.gov/consolidated-sanctions-list-non-sdn-lists",
+  },
+  "sanctions-eu": {
+    dataset: "sanctions-eu",
+    kind: "sanctions-list",
+    listCode: "EU",
+    name: "EU Consolidated Financial Sanctions List",
+    format: "eu-xml",
+    body: { types: /^(application|text)\/xml\b/i, part: "xml", example: "application/xml" },
+    files: [{ part: "xml", required: true, description: "xmlFullSanctionsList_1_1: the full list, XML 1.1" }],
+    // The token is the public one the EU's open data portal publishes with the link.
+    officialUrls: {
+      xml: "https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw",
+    },
+    formatSpec:
+      "https://data.europa.eu/data/datasets/consolidated-list-of-persons-groups-and-entities-subject-to-eu-financial-sanctions",
+  },
+  "sanctions-uk": {
+    dataset: "sanctions-uk",
+    kind: "sanctions-list",
+    listCode: "UK",
+    name: "UK Sanctions List",
+    format: "uk-xml",
+    body: { types: /^(application|text)\/xml\b/i, part: "xml", example: "application/xml" },
+    files: [{ part: "xml", required: true, description: "UK-Sanctions-List.xml: the FCDO's designations" }],
+    officialUrls: { xml: "https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml" },
+    formatSpec: "https://www.gov.uk/guidance/format-guide-for-the-uk-sanctions-list",
+  },
+  "sanctions-csl": {
+    dataset: "sanctions-csl",
+    kind: "sanctions-list",
+    listCode: "CSL",
+    name: "US Consolidated Screening List",
+    format: "csl-csv",
+    body: { types: /^text\/csv\b/i, part: "csv", example: "text/csv" },
+    files: [{ part: "csv", required: true, description: "consolidated.csv: the eleven US screening lists" }],
+    officialUrls: { csv: "https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.csv" },
+    formatSpec: "https://www.trade.gov/consolidated-screening-list",
   },
   fx: {
     dataset: "fx",

@@ -16,6 +16,7 @@ import { bulkInsert } from "../../db/bulk";
 import type { Db } from "../../db/client";
 import { dataSources, fxRates, restrictionRules, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { ecbCsvRates, ecbXmlRates } from "../../engines/datasets/fx";
+import { cslEntries, euEntries, ukEntries } from "../../engines/datasets/lists";
 import { entryHash, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
 import { ApiError, unprocessable } from "../../lib/errors";
@@ -93,29 +94,32 @@ const sanctionsList: DatasetKind = {
   async *items(bucket, def, files, issues, info) {
     const code = def.listCode as string;
     let entries: AsyncIterable<Parameters<typeof entryHash>[0]>;
-    if (def.format === "un-xml") {
-      const xml = part(files, "xml");
-      if (!xml) throw unprocessable("The UN list needs its XML file");
-      const un = { dateGenerated: null as string | null };
-      entries = unEntries(objectText(bucket, xml.key), un, issues);
-      for await (const e of entries) {
-        info.publishedAt = un.dateGenerated;
-        yield sanctionItem(code, e);
-      }
-      info.publishedAt = un.dateGenerated;
-      return;
+    const dated = { dateGenerated: null as string | null, generated: null as string | null };
+    const only = (name: string) => {
+      const f = part(files, name);
+      if (!f) throw unprocessable(`${def.name} needs its file (form field \`${name}\`)`);
+      return objectText(bucket, f.key);
+    };
+    if (def.format === "un-xml") entries = unEntries(only("xml"), dated, issues);
+    else if (def.format === "eu-xml") entries = euEntries(only("xml"), dated, issues);
+    else if (def.format === "uk-xml") entries = ukEntries(only("xml"), dated, issues);
+    else if (def.format === "csl-csv") entries = cslEntries(only("csv"), issues);
+    else {
+      const primary = def.files[0]?.part as string;
+      const alt = part(files, def.files[1]?.part ?? "alt");
+      const add = part(files, def.files[2]?.part ?? "add");
+      entries = ofacEntries({
+        sdn: only(primary),
+        alt: alt ? objectText(bucket, alt.key) : undefined,
+        add: add ? objectText(bucket, add.key) : undefined,
+        issues,
+      });
     }
-    const sdn = part(files, "sdn");
-    if (!sdn) throw unprocessable("The SDN list needs sdn.csv (form field `sdn`)");
-    const alt = part(files, "alt");
-    const add = part(files, "add");
-    entries = ofacEntries({
-      sdn: objectText(bucket, sdn.key),
-      alt: alt ? objectText(bucket, alt.key) : undefined,
-      add: add ? objectText(bucket, add.key) : undefined,
-      issues,
-    });
-    for await (const e of entries) yield sanctionItem(code, e);
+    for await (const e of entries) {
+      info.publishedAt = dated.dateGenerated ?? dated.generated;
+      yield sanctionItem(code, e);
+    }
+    info.publishedAt = dated.dateGenerated ?? dated.generated;
   },
   async hashes(db, def, version) {
     const rows = await db

@@ -164,6 +164,9 @@ async function scan(ctx: BaseContext, def: UploadableDataset, files: SourceFile[
 const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
   "un-xml": "UN consolidated list XML",
   "ofac-csv": "OFAC CSV",
+  "eu-xml": "EU financial sanctions XML",
+  "uk-xml": "UK Sanctions List XML",
+  "csl-csv": "Consolidated Screening List CSV",
   "rules-json": "rule set JSON",
   "ecb-csv-xml": "ECB reference rate CSV or XML",
 };
@@ -284,8 +287,14 @@ export async function registerVersion({ ctx, input }: Call<RegisterInput, BaseCo
 }
 
 function derivedVersion(published: string | null, nowMs: number, sha: string): string {
-  // The UN file dates itself; the OFAC CSVs do not, so their version is the day it was taken plus the content.
-  const day = published && /^\d{4}-\d{2}-\d{2}/.test(published) ? published.slice(0, 10) : isoAt(nowMs).slice(0, 10);
+  // The UN and EU files date themselves (ISO), the UK's too (dd/mm/yyyy); the OFAC CSVs do not, so their
+  // version is the day it was taken. The content hash tells two files of one day apart.
+  const uk = published ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(published) : null;
+  const day = uk
+    ? `${uk[3]}-${uk[2]}-${uk[1]}`
+    : published && /^\d{4}-\d{2}-\d{2}/.test(published)
+      ? published.slice(0, 10)
+      : isoAt(nowMs).slice(0, 10);
   return `${day}.${sha.slice(0, 8)}`;
 }
 
