@@ -36,5 +36,7 @@ export async function sweepDatasets(env: Env, deps: Deps, nowMs: number): Promis
   const stalled = await stalledStaging({ ctx, input: { nowMs, olderThanMs: STALLED_MS } });
   if (stalled.length)
     await env.DATASETS.sendBatch(stalled.map((s) => ({ body: { dataset: s.dataset, version: s.version } })));
-  if (fetchEnabled(env)) await fetchDueDatasets({ ctx, input: { nowMs } });
+  // One list per minute: a full list is tens of megabytes to download and validate, and one invocation of
+  // the every-minute cron should not carry several.
+  if (fetchEnabled(env)) await fetchDueDatasets({ ctx, input: { nowMs, limit: 1 } });
 }

@@ -652,13 +652,17 @@ function officialUrls(env: Env, def: UploadableDataset): Record<string, string> 
 export async function fetchDueDatasets({
   ctx,
   input,
-}: Call<{ nowMs: number; fetcher?: typeof fetch; datasets?: string[] }, BaseContext>): Promise<FetchReport[]> {
+}: Call<
+  { nowMs: number; fetcher?: typeof fetch; datasets?: string[]; /** Datasets fetched at most. */ limit?: number },
+  BaseContext
+>): Promise<FetchReport[]> {
   const fetcher = input.fetcher ?? fetch;
   const hours = Number(ctx.env.DATASET_FETCH_HOURS) > 0 ? Number(ctx.env.DATASET_FETCH_HOURS) : 6;
   const last = new Map(
     (await ctx.db.select().from(datasetFetches)).map((f) => [f.dataset, Date.parse(f.lastAttemptAt)]),
   );
   const out: FetchReport[] = [];
+  let fetched = 0;
   for (const def of Object.values(UPLOADABLE)) {
     if (input.datasets && !input.datasets.includes(def.dataset)) continue;
     if (Object.keys(def.officialUrls).length === 0) continue; // curated here: nothing to fetch
@@ -667,6 +671,8 @@ export async function fetchDueDatasets({
       out.push({ dataset: def.dataset, outcome: "not_due", version: null, error: null });
       continue;
     }
+    if (fetched >= (input.limit ?? Number.POSITIVE_INFINITY)) break;
+    fetched++;
     const report = await fetchOne(ctx, def, input.nowMs, fetcher);
     out.push(report);
     await ctx.db
