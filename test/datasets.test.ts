@@ -359,6 +359,12 @@ describe("dataset registry", () => {
     expect(same).toMatchObject({ outcome: "unchanged", version: updated?.version });
     list = await json(await admin("/datasets"));
     expect(list.datasets.find((d: any) => d.dataset === "sanctions-un").last_fetch.outcome).toBe("unchanged");
+
+    // The cron fetches one list per run: a full list is too much to carry several in one invocation.
+    const before = asked.length;
+    const one = await fetchDueDatasets({ ctx, input: { nowMs: t0 + 35 * 3_600_000, fetcher, limit: 1 } });
+    expect(asked.length - before).toBe(1);
+    expect(one.filter((r) => r.outcome !== "not_due")).toHaveLength(1);
   });
 
   it("takes a new restriction rule set: validated rule by rule, activated atomically, rolled back", async () => {
