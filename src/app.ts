@@ -35,6 +35,7 @@ import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
 import { restrictRoutes } from "./modules/restrict/routes";
 import { screenRoutes } from "./modules/screen/routes";
+import { screeningRoutes } from "./modules/screening/routes";
 import { settingsRoutes } from "./modules/settings/routes";
 import { validationRuleRoutes } from "./modules/validation-rules/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
@@ -111,6 +112,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, calculateRoutes);
   app.route(API_PREFIX, settingsRoutes);
   app.route(API_PREFIX, restrictRoutes);
+  app.route(API_PREFIX, screeningRoutes);
   app.route(API_PREFIX, classifyRoutes);
   app.route(API_PREFIX, screenRoutes);
 

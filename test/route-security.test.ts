@@ -11,8 +11,13 @@
  * Path parameters are filled from RESOURCES: one fixture per kind of resource, created in a second workspace.
  * A route whose parameter has no fixture fails here with a message saying which fixture to add.
  */
+
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ADMIN_TOKEN, ALL_SCOPES, call, createClient, getToken, insertCustomer, setup } from "./helpers";
+import { baseContext } from "../src/core/context";
+import { systemIds } from "../src/lib/ids";
+import { discoverParties, rescreenParties } from "../src/modules/screening/service";
+import { ADMIN_TOKEN, ALL_SCOPES, call, createClient, getToken, insertCustomer, loadDataset, setup } from "./helpers";
 
 type Operation = {
   security?: Record<string, string[]>[];
@@ -170,6 +175,38 @@ describe("route security harness", () => {
       { name: "B client", scopes: ["consignments:read"] },
       (x) => x.api_client.id,
     );
+    // A screening alert of B: a party matching a listed entry, filed and screened by the cron steps.
+    await loadDataset("sanctions", { fixture: true });
+    await made(
+      "/consignments",
+      {
+        shipment_ref: "B-2",
+        sender: { company_name: "S", address_1: "1 St", city: "London", country_code: "GB" },
+        receiver: { company_name: "Banco Nacional de Cuba", address_1: "2 St", city: "Havana", country_code: "CU" },
+        parcels: [
+          {
+            weight_value: 1,
+            items: [
+              {
+                sku: "B",
+                title: "Cotton T-shirt",
+                quantity: 1,
+                unit_value: 5,
+                country_of_origin: "PT",
+                hs_code: "6109.10",
+              },
+            ],
+          },
+        ],
+      },
+      (x) => x.data.consignment.id,
+    );
+    const cronCtx = baseContext(env, { clock: { now: () => Date.now() + 60_000 }, ids: systemIds });
+    await discoverParties({ ctx: cronCtx, input: {} });
+    while ((await rescreenParties({ ctx: cronCtx, input: {} })) > 0);
+    const alerts = (await (await b.api("/screening/alerts")).json()) as { alerts: { id: string }[] };
+    if (!alerts.alerts[0]) throw new Error("fixture: no screening alert");
+    other[`${API}/screening/alerts:id`] = alerts.alerts[0].id;
     const anyB = await b.api("/me");
     const bRequest = anyB.headers.get("x-request-id");
     if (!bRequest) throw new Error("no request id");

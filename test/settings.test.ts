@@ -11,7 +11,12 @@ describe("workspace settings", () => {
     expect(initial).toEqual({
       success: true,
       message: "",
-      settings: { "restrict.enabled_destinations": null, "consignments.delete_guards": null },
+      settings: {
+        "restrict.enabled_destinations": null,
+        "consignments.delete_guards": null,
+        "screening.alert_threshold": null,
+        "screening.hold_on": null,
+      },
       updated_at: null,
     });
 

@@ -3,7 +3,8 @@
  * (which records each purge in that workspace's archive, see runArchiveRetention), and re-sealing of webhook
  * secrets still stored under an older key (a key rotation completes in batches, see lib/secret-box.ts), and
  * the removal of idempotency keys past their 24 hours, and the dataset registry's sweep (stalled loads, the
- * scheduled fetch of the official lists).
+ * scheduled fetch of the official lists), and ongoing screening (new parties, and parties whose screening
+ * predates the active list versions).
  */
 import { baseContext, type Deps } from "../core/context";
 import { purgeExpiredKeys } from "../middleware/idempotency";
@@ -11,6 +12,7 @@ import { runArchiveRetention } from "../modules/requests/service";
 import { resealSecrets } from "../modules/webhooks/service";
 import { sweepDatasets } from "./datasets";
 import { sweepFlowRuns } from "./flows";
+import { sweepScreening } from "./screening";
 import { sweepDeliveries } from "./webhooks";
 
 export async function runCron(env: Env, deps: Deps, scheduledTimeMs: number): Promise<void> {
@@ -21,6 +23,7 @@ export async function runCron(env: Env, deps: Deps, scheduledTimeMs: number): Pr
   await resealSecrets({ ctx, input: { limit: RESEAL_PER_RUN } });
   await purgeExpiredKeys(env.DB, scheduledTimeMs);
   await sweepDatasets(env, deps, scheduledTimeMs);
+  await sweepScreening(env, deps);
 }
 
 /** Endpoints re-sealed per minute: small, so a rotation never makes one cron run slow. */

@@ -16,6 +16,8 @@ type IdPrefix =
   | "cev"
   | "asm"
   | "hld"
+  | "pty"
+  | "sca"
   | "doc"
   | "pal"
   | "we"

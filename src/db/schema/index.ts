@@ -9,6 +9,7 @@ export * from "./flows";
 export * from "./platform";
 export * from "./restrict";
 export * from "./screen";
+export * from "./screening";
 export * from "./usage";
 export * from "./validation-rules";
 export * from "./webhooks";

@@ -85,6 +85,28 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
       properties: { webhook_id: str, message: str, request_id: str },
     },
   },
+  {
+    type: "screening.match",
+    description:
+      "Ongoing screening opened an alert: a party the workspace holds matched a listed entry (on its first screening or after a list changed).",
+    data: {
+      type: "object",
+      required: ["alert_id", "party", "entry_id", "list_code", "list_version", "score", "matched_name"],
+      properties: {
+        alert_id: { ...str, description: "`sca_…`" },
+        party: {
+          type: "object",
+          required: ["id", "name", "company", "country_code"],
+          properties: { id: str, name: str, company: nullableStr, country_code: nullableStr },
+        },
+        entry_id: { ...str, description: "`{list_code}:{source_ref}`" },
+        list_code: str,
+        list_version: str,
+        score: { type: "number" },
+        matched_name: str,
+      },
+    },
+  },
 ];
 
 /**

@@ -653,7 +653,7 @@ export async function fetchDueDatasets({
   ctx,
   input,
 }: Call<
-  { nowMs: number; fetcher?: typeof fetch; datasets?: string[]; /** Datasets fetched at most. */ limit?: number },
+  { nowMs: number; fetcher?: typeof fetch; datasets?: string[] /** Datasets fetched at most. */; limit?: number },
   BaseContext
 >): Promise<FetchReport[]> {
   const fetcher = input.fetcher ?? fetch;

@@ -276,3 +276,43 @@ export async function screenParty({ ctx, input }: Call<ScreenRequest>): Promise<
     data_source: loaded.dataSource,
   };
 }
+
+/** One stored party's match, for ongoing screening: which entry, in which list version, and the whole match. */
+export interface PartyHit {
+  entryId: string;
+  listCode: string;
+  listVersion: string;
+  score: number;
+  match: Match;
+}
+
+/**
+ * Screens many parties against the current index at once (ongoing screening's batches): the index key they
+ * were screened against, and each party's matches at or above `threshold`. No usage row: this is not a
+ * client's request.
+ */
+export async function screenMany(
+  db: Db,
+  nowMs: number,
+  inputs: ScreenRequest[],
+  threshold: number,
+): Promise<{ key: string; hits: PartyHit[][] }> {
+  const loaded = await currentIndex(db, nowMs);
+  const versions = new Map(loaded.lists.map((l) => [l.code, l.version]));
+  const raw = inputs.map((input) => screen(loaded.index, input).filter((h) => h.score >= threshold));
+  const ids = [...new Set(raw.flat().flatMap((h) => loaded.index.entries[h.entry]?.id ?? []))];
+  // D1 binds at most 100 parameters per statement: the ids go in slices, beside the list-version pairs.
+  const found = new Map<string, EntryDetail>();
+  for (let i = 0; i < ids.length; i += 60)
+    for (const [id, d] of await details(db, loaded, ids.slice(i, i + 60))) found.set(id, d);
+  const hits = raw.map((list) =>
+    resolveHits(loaded, list, found).map(({ id, match }) => ({
+      entryId: id,
+      listCode: match.list_code,
+      listVersion: versions.get(match.list_code) ?? "",
+      score: match.score,
+      match,
+    })),
+  );
+  return { key: loaded.key, hits };
+}

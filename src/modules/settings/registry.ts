@@ -25,6 +25,16 @@ export const SETTINGS = {
     description:
       'Why DELETE /consignments/{id} is refused (409): `active_holds` (the consignment has a hold not yet released), `assessed` (a duty assessment is stored for it). Default (null): ["active_holds"]; [] allows every deletion.',
   },
+  "screening.alert_threshold": {
+    schema: z.number().min(0.7).max(1).openapi({ example: 0.85 }),
+    description:
+      "Ongoing screening: the score from which a stored party's match opens an alert (GET /screening/alerts). Default (null): 0.85, the score from which a match is worth an officer's review (README, Screen, Scoring).",
+  },
+  "screening.hold_on": {
+    schema: z.enum(["off", "confirmed", "high_score"]).openapi({ example: "confirmed" }),
+    description:
+      'Ongoing screening: when a match places a `screening` hold on the party\'s consignments. `confirmed`: when an officer confirms the alert; `high_score`: also as soon as an alert scoring 0.95 or more opens; `off`: never. Default (null): "confirmed".',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
