@@ -38,6 +38,56 @@ export interface IndexInput {
 const IMO_IN_REMARKS = /\bIMO\s*(\d{7})\b/gi;
 const IMO_IN_QUERY = /(?:\bIMO\s*(?:NO\.?|NUMBER)?\s*:?\s*)?\b(\d{7})\b/gi;
 
+/**
+ * Other identifiers the lists write in remarks, one per `;`-separated segment: a label that names a document
+ * or a register ("Passport", "National ID No.", "Tax ID No.", "Registration Number", "SWIFT/BIC", "C.U.R.P.",
+ * "NIT #"…), the value, and often the issuing country in brackets ("Passport 1084010 (Egypt)").
+ */
+const ID_LABEL =
+  /\b(passport|id|no\.?|number|#|cedula|c\.u\.r\.p\.|swift|bic|code|license|licence|registration|registry|register|certificate|card|v\.a\.t\.|vat|folio|c\.r\.|credencial|cartilla|permit|nit|ruc|rfc|r\.f\.c\.|d\.n\.i\.|uscc|lei)\b/i;
+/** Not identifiers even when followed by a number: dates, ages, positions, vessel particulars. */
+const NOT_ID_LABEL =
+  /\b(dob|born|birth date|age|tonnage|grt|call sign|flag|title|listed on|gender|nationality|phone|fax|telephone|website|email)\b/i;
+
+/** An identifier's value as compared: letters and digits only, upper case. */
+const idValue = (raw: string) => raw.toUpperCase().replace(/[^A-Z0-9]/g, "");
+
+/**
+ * Whether a normalized value is specific enough to identify: at least 5 characters with 3 digits, or a
+ * SWIFT/BIC code (8 or 11 characters) when the label says so. Short or all-letter values would meet names.
+ */
+function identifying(value: string, label: string): boolean {
+  const bic = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value);
+  if (/swift|bic/i.test(label)) return bic;
+  const digits = value.match(/\d/g)?.length ?? 0;
+  // A bare BIC-shaped token with a digit in it is no name (names carry no digits): taken without its label.
+  return (value.length >= 5 && digits >= 3) || (bic && digits >= 1);
+}
+
+/** The labelled identifiers of a text ("Passport 1084010 (Egypt); Tax ID No. 7706107510 (Russia)"). */
+export function identifiersIn(text: string): { key: string; display: string }[] {
+  const out: { key: string; display: string }[] = [];
+  for (const segment of text.split(/;|\n/)) {
+    // The value is the trailing run of tokens that hold a digit ("265 216", "800018928-0"), or, after a
+    // SWIFT/BIC label, the last token; the label is what comes before it.
+    const words = segment
+      .trim()
+      .replace(/\s*\([^)]*\)\.?$/, "")
+      .replace(/\.$/, "")
+      .split(/\s+/);
+    let cut = words.length;
+    while (cut > 1 && /\d/.test(words[cut - 1] as string)) cut--;
+    if (cut === words.length && /swift|bic/i.test(words.slice(0, -1).join(" "))) cut = words.length - 1;
+    if (cut === words.length || cut === 0) continue;
+    const label = words.slice(0, cut).join(" ");
+    const raw = words.slice(cut).join(" ");
+    if (!ID_LABEL.test(label) || NOT_ID_LABEL.test(label) || /\bIMO\b/i.test(label)) continue;
+    const value = idValue(raw);
+    if (identifying(value, label)) out.push({ key: `ID ${value}`, display: `${label} ${raw}` });
+  }
+  return out;
+}
+
 export interface Hit {
   /** Position of the entry in the index's input. */
   entry: number;
@@ -116,8 +166,10 @@ export class ScreenIndex {
   private readonly neighbourCache = new Map<string, Neighbours>();
   /** Work done by the last search: names reached through the index, and names actually scored. */
   lastStats = { candidates: 0, scored: 0 };
-  /** Identifier ("IMO 7406784") → entries that carry it. */
+  /** Identifier ("IMO 7406784", "ID 1084010") → entries that carry it. */
   private readonly identifiers = new Map<string, number[]>();
+  /** How each entry writes an identifier ("Passport 1084010 (Egypt)" → "Passport 1084010"), for the answer. */
+  private readonly identifierDisplay = new Map<string, string>();
 
   private constructor(input: readonly IndexInput[]) {
     this.entries = input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType }));
@@ -127,12 +179,14 @@ export class ScreenIndex {
     const tokCache = new Map<string, Tok>();
     const post: number[][] = [];
     input.forEach((e, entryIdx) => {
-      for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) {
-        const key = `IMO ${m[1]}`;
+      const file = (key: string, display: string) => {
         const l = this.identifiers.get(key);
         if (!l) this.identifiers.set(key, [entryIdx]);
         else if (!l.includes(entryIdx)) l.push(entryIdx);
-      }
+        this.identifierDisplay.set(`${key}#${entryIdx}`, display);
+      };
+      for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) file(`IMO ${m[1]}`, `IMO ${m[1]}`);
+      for (const id of identifiersIn(e.remarks ?? "")) file(id.key, id.display);
       const seen = new Set<string>();
       for (const text of [e.name, ...e.altNames]) {
         const norm = tokens(text);
@@ -206,13 +260,26 @@ export class ScreenIndex {
     return new ScreenIndex(input);
   }
 
-  /** Entries carrying an identifier written in `text` (an IMO number, with or without the "IMO" prefix). */
+  /**
+   * Entries carrying an identifier written in `text`: an IMO number (with or without the "IMO" prefix), or a
+   * passport, national id, tax id, register number or SWIFT/BIC the list gives in its remarks.
+   */
   identifierHits(text: string): { entry: number; identifier: string }[] {
     const out: { entry: number; identifier: string }[] = [];
     for (const m of text.matchAll(IMO_IN_QUERY)) {
       const identifier = `IMO ${m[1]}`;
       for (const entry of this.identifiers.get(identifier) ?? []) out.push({ entry, identifier });
     }
+    // Other identifiers: as labelled in the query ("Passport 265 216"), or a bare token specific enough to
+    // identify ("7706107510"); either is looked up by its normalized value, whatever label the list used.
+    const keys = new Set(identifiersIn(text).map((i) => i.key));
+    for (const token of text.split(/[\s,;]+/)) {
+      const value = idValue(token);
+      if (identifying(value, "")) keys.add(`ID ${value}`);
+    }
+    for (const key of keys)
+      for (const entry of this.identifiers.get(key) ?? [])
+        out.push({ entry, identifier: this.identifierDisplay.get(`${key}#${entry}`) ?? key });
     return out;
   }
 

@@ -209,6 +209,56 @@ describe("identifiers", () => {
   it("does not match an unlisted number", () => {
     expect(screen(vessels, { name: "IMO 7406785" })).toEqual([]);
   });
+
+  // Remarks as OFAC writes them (SDN entries 2676, 906 and 6531 of the bundled list).
+  const parties = ScreenIndex.build([
+    {
+      id: "SDN:2676",
+      listCode: "SDN",
+      entryType: "individual",
+      name: "AL-ZAWAHIRI, Dr. Ayman",
+      altNames: [],
+      remarks:
+        "DOB 19 Jun 1951; POB Giza, Egypt; Passport 1084010 (Egypt); alt. Passport 19820215; Operational and Military Leader of JIHAD GROUP.",
+    },
+    {
+      id: "SDN:906",
+      listCode: "SDN",
+      entryType: "entity",
+      name: "HAVANA INTERNATIONAL BANK LTD.",
+      altNames: [],
+      remarks: "SWIFT/BIC HAVIGB2L; Company Number 01074897 (United Kingdom).",
+    },
+    {
+      id: "SDN:6531",
+      listCode: "SDN",
+      entryType: "entity",
+      name: "AGROPECUARIA LA ROSITA S.A.",
+      altNames: [],
+      remarks: "NIT # 800018928-0 (Colombia).",
+    },
+  ]);
+  const ids = (name: string) =>
+    screen(parties, { name }).map((h) => [parties.entries[h.entry]?.id, h.score, h.matchedName]);
+
+  it("matches passports, registry numbers, tax ids and SWIFT/BIC codes the lists give, labelled or bare", () => {
+    expect(ids("Passport 1084010")).toEqual([["SDN:2676", 1, "Passport 1084010"]]);
+    expect(ids("19820215")).toEqual([["SDN:2676", 1, "alt. Passport 19820215"]]);
+    expect(ids("Some Importer 01074897")).toEqual([["SDN:906", 1, "Company Number 01074897"]]);
+    expect(ids("SWIFT: HAVIGB2L")).toEqual([["SDN:906", 1, "SWIFT/BIC HAVIGB2L"]]);
+    expect(ids("HAVIGB2L")).toEqual([["SDN:906", 1, "SWIFT/BIC HAVIGB2L"]]);
+    // Punctuation and spacing in the value do not matter: "800018928-0" = "8000189280".
+    expect(ids("NIT 8000189280")).toEqual([["SDN:6531", 1, "NIT # 800018928-0"]]);
+    const [hit] = screen(parties, { name: "Passport 1084010" });
+    expect(hit?.explanation.features).toEqual(["identifier"]);
+  });
+
+  it("never takes a date, a short number or a plain word for an identifier", () => {
+    expect(ids("19 Jun 1951")).toEqual([]);
+    expect(ids("1084")).toEqual([]);
+    expect(ids("Giza Trading")).toEqual([]);
+    expect(ids("Passport 1084011")).toEqual([]);
+  });
 });
 
 describe("initials", () => {
