@@ -264,6 +264,13 @@ function unEntry(b: XmlNode, kind: "INDIVIDUAL" | "ENTITY"): SanctionEntry | nul
     listValues("TITLE").length && `Title ${listValues("TITLE").join(", ")}`,
     listValues("DESIGNATION").length && `Designation ${listValues("DESIGNATION").join(", ")}`,
     weak.length && `Low-quality a.k.a. (not screened): ${weak.join("; ")}`,
+    // Identity documents, as OFAC writes them ("Passport 1084010 (Egypt)"), so screening indexes them too.
+    ...all(b, "INDIVIDUAL_DOCUMENT").flatMap((d) => {
+      const number = one(d, "NUMBER");
+      if (!number) return [];
+      const country = one(d, "ISSUING_COUNTRY") ?? one(d, "COUNTRY_OF_ISSUE");
+      return [`${one(d, "TYPE_OF_DOCUMENT") ?? "Document"} ${number}${country ? ` (${country})` : ""}`];
+    }),
     one(b, "COMMENTS1"),
   ].filter(Boolean);
   return {

@@ -44,7 +44,7 @@ const IMO_IN_QUERY = /(?:\bIMO\s*(?:NO\.?|NUMBER)?\s*:?\s*)?\b(\d{7})\b/gi;
  * "NIT #"…), the value, and often the issuing country in brackets ("Passport 1084010 (Egypt)").
  */
 const ID_LABEL =
-  /\b(passport|id|no\.?|number|#|cedula|c\.u\.r\.p\.|swift|bic|code|license|licence|registration|registry|register|certificate|card|v\.a\.t\.|vat|folio|c\.r\.|credencial|cartilla|permit|nit|ruc|rfc|r\.f\.c\.|d\.n\.i\.|uscc|lei)\b/i;
+  /\b(passport|pasaporte|passeport|id|no\.?|number|n[uú]mero|num[eé]ro|#|cedula|c\.u\.r\.p\.|swift|bic|code|license|licence|registration|registry|register|certificate|card|v\.a\.t\.|vat|folio|c\.r\.|credencial|cartilla|permit|nit|ruc|rfc|r\.f\.c\.|d\.n\.i\.|uscc|lei)\b/i;
 /** Not identifiers even when followed by a number: dates, ages, positions, vessel particulars. */
 const NOT_ID_LABEL =
   /\b(dob|born|birth date|age|tonnage|grt|call sign|flag|title|listed on|gender|nationality|phone|fax|telephone|website|email)\b/i;
