@@ -14,6 +14,9 @@
  *   legal_form       a company's legal form swapped for an equivalent in another language (LLC ↔ ООО ↔ GmbH …)
  *   vessel_imo       a listed vessel name followed by its IMO number from the list's remarks
  *   imo_only         the IMO number alone
+ *   cross_script     a person the SDN list writes only in Latin letters (Russia-related programmes), written in
+ *                    Cyrillic as a Russian writer would: the list's BGN/PCGN-style romanization mapped back
+ *                    letter group by letter group (shch→щ, kh→х, ts→ц, yu→ю, iy→ий…), in natural order
  * Split: a seeded hash of the entry id puts each entry in dev (70%) or test (30%); both are reported, tuning
  * looks only at dev. Innocent-name sets per culture are not part of this file: no public name-frequency list
  * was sourced in time (see bench/results/screen.md).
@@ -55,6 +58,55 @@ function legalFormSwap(name) {
   return null;
 }
 
+// Latin → Cyrillic, the reverse of the BGN/PCGN-style romanization the SDN list uses for Russian names; longest
+// letter groups first. Only for generating queries: the engine never sees this table.
+const TO_CYRILLIC = [
+  ["shch", "щ"],
+  ["zh", "ж"],
+  ["kh", "х"],
+  ["ts", "ц"],
+  ["ch", "ч"],
+  ["sh", "ш"],
+  ["yu", "ю"],
+  ["ya", "я"],
+  ["ye", "е"],
+  ["yo", "ё"],
+  ["iy", "ий"],
+  ["yy", "ый"],
+  ["a", "а"],
+  ["b", "б"],
+  ["v", "в"],
+  ["g", "г"],
+  ["d", "д"],
+  ["e", "е"],
+  ["z", "з"],
+  ["i", "и"],
+  ["y", "ы"],
+  ["k", "к"],
+  ["l", "л"],
+  ["m", "м"],
+  ["n", "н"],
+  ["o", "о"],
+  ["p", "п"],
+  ["r", "р"],
+  ["s", "с"],
+  ["t", "т"],
+  ["u", "у"],
+  ["f", "ф"],
+  ["'", "ь"],
+];
+function toCyrillic(word) {
+  let out = "";
+  const w = word.toLowerCase();
+  for (let i = 0; i < w.length; ) {
+    const hit = TO_CYRILLIC.find(([lat]) => w.startsWith(lat, i));
+    if (!hit) return null;
+    out += hit[1];
+    i += hit[0].length;
+  }
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
 const personParts = (name) => {
   const [last, first] = name.split(",").map((s) => s.trim());
   if (!first || !last) return null;
@@ -83,6 +135,12 @@ export function buildSet() {
           add("initials", `${p.given.map((g) => `${g[0]}.`).join(" ")} ${p.last}`, e.name);
         if (p && p.given.length >= 2 && hash(`mid:${id}`) % 4 === 0)
           add("missing_middle", `${p.given[0]} ${p.last}`, e.name);
+        const russian = e.programs.some((g) => /RUSSIA|UKRAINE-EO1366/.test(g));
+        const hasCyrillic = e.alt_names.some((a) => /\p{Script=Cyrillic}/u.test(a));
+        if (p && russian && !hasCyrillic && hash(`cyr:${id}`) % 3 === 0) {
+          const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
+          if (words.every(Boolean)) add("cross_script", words.join(" "), e.name);
+        }
       }
       if (e.type === "entity") {
         const sw = legalFormSwap(e.name);

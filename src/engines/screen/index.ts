@@ -8,7 +8,7 @@
  * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
-import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { latinize, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
 import {
   allowedEdits,
   EVIDENCE_SIM,
@@ -188,7 +188,15 @@ export class ScreenIndex {
       for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) file(`IMO ${m[1]}`, `IMO ${m[1]}`);
       for (const id of identifiersIn(e.remarks ?? "")) file(id.key, id.display);
       const seen = new Set<string>();
+      // Names in another script are also indexed in Latin letters, so a Latin query finds an entry the list
+      // gives only in Cyrillic, Greek, Hebrew, CJK or Hangul (and a query in those scripts, latinized, finds
+      // the Latin names).
+      const spellings = [e.name, ...e.altNames];
       for (const text of [e.name, ...e.altNames]) {
+        const latin = latinize(text);
+        if (latin) spellings.push(latin);
+      }
+      for (const text of spellings) {
         const norm = tokens(text);
         const full = norm.join(" ");
         // "LAST, First Middle" (OFAC's form for people) is scored in natural order, First Middle LAST, so
@@ -548,6 +556,11 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
   const queries: ["name" | "company", string][] = [["name", input.name]];
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
     queries.push(["company", input.company]);
+  // A query in another script is also searched in Latin letters (the best score of the two spellings counts).
+  for (const [query, text] of [...queries]) {
+    const latin = latinize(text);
+    if (latin) queries.push([query, latin]);
+  }
   for (const [query, text] of queries) {
     // An identifier is a fact, not a resemblance: a listed IMO number in the query is a certain match (1.0),
     // whatever the name beside it says.

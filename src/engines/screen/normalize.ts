@@ -11,6 +11,29 @@
  * Both are pure and deterministic; the list side and the query side go through the same functions.
  */
 
+import anyAscii from "any-ascii";
+
+/** A letter of a script other than Latin (Cyrillic, Arabic, Greek, Hebrew, CJK, Hangul…). */
+const NON_LATIN_RE = /(?![\p{Script=Latin}])\p{L}/u;
+const ABJAD_RE = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+
+/**
+ * The Latin spelling of a name written in another script, or null when it is Latin already. Transliteration
+ * is any-ascii's (per-character tables for every script, kept up to date with Unicode, small enough for the
+ * Worker: chosen over hand-written tables and over ICU, which workerd does not carry). CJK and Hangul come
+ * out one capitalized syllable after another ("XiJinPing"); they are split into syllables so that the
+ * joined/split comparison can align them with "XI Jinping".
+ */
+export function latinize(raw: string): string | null {
+  if (!NON_LATIN_RE.test(raw)) return null;
+  // Arabic and Hebrew write no short vowels: their letter-by-letter Latin ("mhmd hsn") resembles no listed
+  // spelling, so it is not produced (the lists carry Latin spellings of those names beside the original).
+  if (ABJAD_RE.test(raw)) return null;
+  return anyAscii(raw)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .trim();
+}
+
 /** Letters NFKD does not decompose. */
 const SPECIAL: Record<string, string> = {
   ß: "ss",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allowedTypes, ScreenIndex, screen } from "./index";
-import { normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { latinize, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
 import { osaDistance, scoreTokens, toks } from "./score";
 
 describe("normalization", () => {
@@ -275,5 +275,45 @@ describe("initials", () => {
     expect(score("M. K. Rodriguez Orejuela", "RODRIGUEZ OREJUELA, Gilberto Jose")).toBeLessThan(
       score("G. J. Rodriguez Orejuela", "RODRIGUEZ OREJUELA, Gilberto Jose"),
     );
+  });
+});
+
+describe("cross-script", () => {
+  const index = ScreenIndex.build([
+    {
+      id: "SDN:35096",
+      listCode: "SDN",
+      entryType: "individual",
+      name: "PUTIN, Vladimir Vladimirovich",
+      altNames: [],
+      remarks: null,
+    },
+    {
+      id: "SDN:17022",
+      listCode: "SDN",
+      entryType: "entity",
+      name: "OJSC ROSNEFT OIL COMPANY",
+      altNames: ["ROSNEFT"],
+      remarks: null,
+    },
+    // Listed only in Cyrillic: a Latin query must find it.
+    { id: "X:1", listCode: "X", entryType: "entity", name: "ООО Ромашка", altNames: [], remarks: null },
+  ]);
+  const top = (name: string) => {
+    const [h] = screen(index, { name });
+    return h ? [index.entries[h.entry]?.id, h.score >= 0.85] : null;
+  };
+  it("a query in Cyrillic finds a name the list writes in Latin letters", () => {
+    expect(latinize("Владимир Владимирович Путин")).toBe("Vladimir Vladimirovich Putin");
+    expect(top("Владимир Владимирович Путин")).toEqual(["SDN:35096", true]);
+    expect(top("Роснефть")).toEqual(["SDN:17022", true]);
+  });
+  it("a Latin query finds a name the list writes only in Cyrillic", () => {
+    expect(top("OOO Romashka")).toEqual(["X:1", true]);
+  });
+  it("leaves Latin text alone and does not spell out abjads letter by letter", () => {
+    expect(latinize("Müller GmbH")).toBeNull();
+    expect(latinize("محمد حسن")).toBeNull();
+    expect(latinize("习近平")).toBe("Xi Jin Ping");
   });
 });
