@@ -65,7 +65,7 @@ function identifying(value: string, label: string): boolean {
 }
 
 /** The labelled identifiers of a text ("Passport 1084010 (Egypt); Tax ID No. 7706107510 (Russia)"). */
-export function identifiersIn(text: string): { key: string; display: string }[] {
+function identifiersIn(text: string): { key: string; display: string }[] {
   const out: { key: string; display: string }[] = [];
   for (const segment of text.split(/;|\n/)) {
     // The value is the trailing run of tokens that hold a digit ("265 216", "800018928-0"), or, after a

@@ -412,7 +412,7 @@ function alertEvent(a: AlertRow, party: Pick<PartyRow, "id" | "name" | "company"
 
 // ------------------------------------------------------------------------------------------ alerts API
 
-export function alertToWire(a: AlertRow, party?: PartyRow) {
+function alertToWire(a: AlertRow, party?: PartyRow) {
   return {
     id: a.id,
     status: a.status,
