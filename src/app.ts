@@ -31,6 +31,7 @@ import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
 import { datasetRoutes, UPLOAD_PATH } from "./modules/datasets/routes";
 import { flowRoutes } from "./modules/flows/routes";
+import { manifestRoutes } from "./modules/manifests/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
 import { restrictRoutes } from "./modules/restrict/routes";
@@ -113,6 +114,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, settingsRoutes);
   app.route(API_PREFIX, restrictRoutes);
   app.route(API_PREFIX, screeningRoutes);
+  app.route(API_PREFIX, manifestRoutes);
   app.route(API_PREFIX, classifyRoutes);
   app.route(API_PREFIX, screenRoutes);
 

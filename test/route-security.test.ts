@@ -139,6 +139,7 @@ describe("route security harness", () => {
       (x) => x.data.consignment.id,
     );
     other[`${API}/consignments:id`] = consignment;
+    other[`${API}/manifests:id`] = await made("/manifests", { consignment_ids: [consignment] }, (x) => x.manifest.id);
     other[`${API}/restrict/rules:id`] = await made(
       "/restrict/rules",
       {
@@ -288,4 +289,5 @@ const RESOURCE_FALLBACKS: Record<string, string> = {
   assessment_id: "00000000-0000-7000-8000-000000000000",
   document_id: "00000000-0000-7000-8000-000000000000",
   hold_id: "00000000-0000-7000-8000-000000000000",
+  consignment_id: "con_00000000000070008000000000000000",
 };

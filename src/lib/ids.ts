@@ -18,6 +18,7 @@ type IdPrefix =
   | "hld"
   | "pty"
   | "sca"
+  | "man"
   | "doc"
   | "pal"
   | "we"

@@ -107,11 +107,40 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
       },
     },
   },
+  {
+    type: "manifest.created",
+    description: "A manifest was created with its first consignments.",
+    data: {
+      type: "object",
+      required: ["manifest_id", "carrier", "reference", "consignment_ids"],
+      properties: {
+        manifest_id: { ...str, description: "`man_…`" },
+        carrier: nullableStr,
+        reference: nullableStr,
+        consignment_ids: { type: "array", items: str },
+      },
+    },
+  },
+  {
+    type: "manifest.closed",
+    description: "A manifest was closed: its consignments are final and its PDF generated.",
+    data: {
+      type: "object",
+      required: ["manifest_id", "carrier", "reference", "consignment_ids", "closed_at"],
+      properties: {
+        manifest_id: { ...str, description: "`man_…`" },
+        carrier: nullableStr,
+        reference: nullableStr,
+        consignment_ids: { type: "array", items: str },
+        closed_at: str,
+      },
+    },
+  },
 ];
 
 /**
- * Categories a wildcard may name: the categories of the types above, and `manifest`, which the spec reserves
- * for manifest events (`manifest.*` subscriptions are accepted ahead of them).
+ * Categories a wildcard may name: the categories of the types above (`manifest` among them, which the spec
+ * reserves for manifest events).
  */
 export const EVENT_CATEGORIES: readonly string[] = [
   ...new Set([...EVENT_TYPES.map((e) => e.type.split(".")[0] ?? ""), "manifest"]),

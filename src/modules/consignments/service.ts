@@ -16,11 +16,13 @@ import {
   consignments,
   customers,
   flowRuns,
+  manifestConsignments,
 } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { conflict } from "../../lib/errors";
 import { eventInsert } from "../consignment-records/rows";
 import type { ConsignmentRow, Tree } from "../consignment-records/tree";
+import { manifestOfConsignment } from "../manifests/service";
 import { parseDocument, settingsQuery } from "../settings/service";
 import { consignmentHeadQuery, consignmentNotFound, visibleConsignment } from "./access";
 import { consignmentOut, retrievalTree } from "./output";
@@ -179,17 +181,24 @@ export async function deleteConsignment({ ctx, input }: Call<{ id: string }>): P
 /** The workspace's guards and why they refuse this consignment now; 404 when it is not visible (or gone). */
 async function deleteCheck(ctx: ServiceContext, id: string): Promise<{ guards: readonly Guard[]; reasons: string[] }> {
   const { db } = ctx;
-  const [head, settingsRows, active, assessed] = await db.batch([
+  const [head, settingsRows, active, assessed, manifested] = await db.batch([
     consignmentHeadQuery(ctx, id),
     settingsQuery(db, ctx.workspace.id),
     db.select({ n: count() }).from(consignmentHolds).where(activeHoldsOf(id)),
     db.select({ n: count() }).from(consignmentAssessments).where(eq(consignmentAssessments.consignmentId, id)),
+    manifestOfConsignment(db, id),
   ]);
   if (!head.length) throw consignmentNotFound(id);
   const guards = parseDocument(settingsRows[0]?.settings)["consignments.delete_guards"] ?? DEFAULT_DELETE_GUARDS;
   const holds = active[0]?.n ?? 0;
   const assessments = assessed[0]?.n ?? 0;
   const reasons: string[] = [];
+  // The spec's own guard, whatever the workspace settings: a consignment handed over on a manifest stays.
+  const onManifest = manifested[0]?.manifestId;
+  if (onManifest)
+    reasons.push(
+      `it is on manifest ${onManifest}; remove it from the manifest first (DELETE /manifests/${onManifest}/consignments/${id}) while the manifest is open`,
+    );
   if (guards.includes("active_holds") && holds > 0)
     reasons.push(
       `it has ${holds} active hold(s); release them first (POST /consignments/${id}/holds/{hold_id}/release)`,
@@ -219,7 +228,14 @@ const CHILD_TABLES = [
  */
 async function deleteGuarded(ctx: ServiceContext, id: string, guards: readonly Guard[]): Promise<string[] | null> {
   const { db } = ctx;
-  const blockers: SQL[] = [];
+  const blockers: SQL[] = [
+    notExists(
+      db
+        .select({ id: manifestConsignments.consignmentId })
+        .from(manifestConsignments)
+        .where(eq(manifestConsignments.consignmentId, id)),
+    ),
+  ];
   if (guards.includes("active_holds"))
     blockers.push(notExists(db.select({ id: consignmentHolds.id }).from(consignmentHolds).where(activeHoldsOf(id))));
   if (guards.includes("assessed"))

@@ -34,7 +34,7 @@ import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import type { Statement } from "../consignment-records/rows";
 import { screenMany } from "../screen/service";
-import { outboxStatements } from "../webhooks/service";
+import { enqueue, outboxStatements } from "../webhooks/service";
 
 const DISCOVERY_LAG_MS = 10_000;
 const DEFAULT_THRESHOLD = 0.85;
@@ -394,7 +394,7 @@ export async function rescreenParties({ ctx, input }: Call<{ limit?: number }, B
   );
   for (let i = 0; i < statements.length; i += 200)
     await ctx.db.batch(statements.slice(i, i + 200) as [Statement, ...Statement[]]);
-  if (deliveryIds.length) await ctx.env.WEBHOOKS.sendBatch(deliveryIds.map((id) => ({ body: { delivery_id: id } })));
+  if (deliveryIds.length) await enqueue(ctx.env.WEBHOOKS, deliveryIds);
   return parties.length;
 }
 
