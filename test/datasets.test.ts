@@ -492,6 +492,11 @@ describe("dataset registry", () => {
     expect(await waitUntilLoaded("sanctions-uk", v.version)).toMatchObject({ status: "active" });
     const hit = await json(await api("/screen", { method: "POST", json: { name: "PJSC Rosneft Oil Company" } }));
     expect(hit.searched_lists).toEqual(["SDN", "UK", "UN"]);
+    expect(hit.lists.find((l: any) => l.code === "UK")).toEqual({
+      code: "UK",
+      version: v.version,
+      published_at: "08/10/2026",
+    });
     expect(hit.matches[0]).toMatchObject({ list_code: "UK", score: 1, entry: { source_ref: "RUS3064" } });
     expect(hit.data_source.version).toContain(`UK-${v.version}`);
   });

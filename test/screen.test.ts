@@ -201,8 +201,8 @@ describe("POST /screen: evidence", () => {
       address: { line_1: "1 Main St", city: "Zurich", country_code: "CH" },
     });
     expect(detail.lists).toEqual([
-      { code: "SDN", version: expect.stringMatching(/^2024-05-03/) },
-      { code: "UN", version: "2025-11-18" },
+      { code: "SDN", version: expect.stringMatching(/^2024-05-03/), published_at: null },
+      { code: "UN", version: "2025-11-18", published_at: null },
     ]);
     expect(detail.data_source.version).toBe(json.data_source.version);
     expect(detail.matches[0]).toEqual({

@@ -121,6 +121,15 @@ const ScreenResponse = z
     matches: z.array(MatchSchema).openapi({ description: "Best score first; only scores ≥ 0.7; at most 20" }),
     match_count: z.number().int().openapi({ example: 1 }),
     searched_lists: z.array(z.string()).openapi({ example: ["SDN", "UN"] }),
+    lists: z
+      .array(
+        z.object({
+          code: z.string(),
+          version: z.string(),
+          published_at: z.string().nullable().openapi({ description: "The list's own date, when its file gives one" }),
+        }),
+      )
+      .openapi({ description: "Each searched list's version (dataset registry) and publication date (extension)" }),
     data_source: z.object({
       version: z.string().openapi({ example: "SDN-2024-05-03+2026-06-02.UN-2025-11-18.r1" }),
       source: z.string(),
@@ -186,6 +195,10 @@ const screenRoute = createRoute({
             ],
             match_count: 1,
             searched_lists: ["SDN", "UN"],
+            lists: [
+              { code: "SDN", version: "2024-05-03+alt-add-2026-06-02", published_at: null },
+              { code: "UN", version: "2025-11-18", published_at: "2025-11-18T23:00:09.174Z" },
+            ],
             data_source: {
               version: "SDN-2024-05-03+2026-06-02.UN-2025-11-18.r1",
               source: "SDN: ...; UN: ...",

@@ -26,6 +26,8 @@ export const VERSION_CHECK_MS = 10_000;
 interface ListInfo {
   code: string;
   version: string;
+  /** The list's own date (UN/EU/UK files give one), from the registry's validation report. */
+  publishedAt: string | null;
 }
 
 interface Loaded {
@@ -74,7 +76,11 @@ export async function currentIndex(db: Db, nowMs: number): Promise<Loaded> {
 async function buildIndex(db: Db, key: string, probed: DataSource): Promise<Loaded> {
   const [lists, rows, sourceRows] = await db.batch([
     db
-      .select({ code: sanctionLists.code, version: sanctionLists.version })
+      .select({
+        code: sanctionLists.code,
+        version: sanctionLists.version,
+        publishedAt: sql<string | null>`json_extract(${datasetVersions.report}, '$.published_at')`,
+      })
       .from(sanctionLists)
       .innerJoin(
         datasetVersions,
@@ -165,6 +171,7 @@ export interface ScreenResult {
   matches: Match[];
   match_count: number;
   searched_lists: string[];
+  lists: { code: string; version: string; published_at: string | null }[];
   data_source: DataSource;
 }
 
@@ -255,7 +262,7 @@ export async function screenParty({ ctx, input }: Call<ScreenRequest>): Promise<
         type: input.type ?? null,
         address: input.address ?? null,
       },
-      lists: loaded.lists,
+      lists: loaded.lists.map((l) => ({ code: l.code, version: l.version, published_at: l.publishedAt })),
       data_source: loaded.dataSource,
       threshold: 0.7,
       matches: resolved.map(({ id, match: m }) => ({
@@ -273,6 +280,7 @@ export async function screenParty({ ctx, input }: Call<ScreenRequest>): Promise<
     matches,
     match_count: matches.length,
     searched_lists: loaded.lists.map((l) => l.code),
+    lists: loaded.lists.map((l) => ({ code: l.code, version: l.version, published_at: l.publishedAt })),
     data_source: loaded.dataSource,
   };
 }
