@@ -31,6 +31,7 @@ import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
 import { datasetRoutes, UPLOAD_PATH } from "./modules/datasets/routes";
 import { flowRoutes } from "./modules/flows/routes";
+import { labelRoutes } from "./modules/labels/routes";
 import { manifestRoutes } from "./modules/manifests/routes";
 import { meRoutes } from "./modules/me/routes";
 import { requestRoutes } from "./modules/requests/routes";
@@ -115,6 +116,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, restrictRoutes);
   app.route(API_PREFIX, screeningRoutes);
   app.route(API_PREFIX, manifestRoutes);
+  app.route(API_PREFIX, labelRoutes);
   app.route(API_PREFIX, classifyRoutes);
   app.route(API_PREFIX, screenRoutes);
 

@@ -6,6 +6,7 @@ export * from "./catalogue";
 export * from "./classify";
 export * from "./consignments";
 export * from "./flows";
+export * from "./labels";
 export * from "./manifests";
 export * from "./platform";
 export * from "./restrict";

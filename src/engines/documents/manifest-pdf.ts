@@ -6,7 +6,7 @@
  */
 import { PDFDocument, StandardFonts } from "pdf-lib";
 
-export interface ManifestLine {
+interface ManifestLine {
   consignmentId: string;
   shipmentRef: string;
   receiver: string;

@@ -65,6 +65,12 @@ const DocumentSchema = z
     sha256: z.string(),
     invoice_number: z.string().optional(),
     totals: z.record(z.string(), z.string()).optional(),
+    carrier: z.string().optional().openapi({ description: "Labels: the carrier that issued them" }),
+    service: z.string().optional().openapi({ description: "Labels: the carrier's service" }),
+    tracking_numbers: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Labels: one per parcel, in parcel order" }),
     flow_id: z.number().int().nullable(),
     download_path: z.string().openapi({ description: "GET it under {api} for the document itself" }),
     created_at: z.string(),

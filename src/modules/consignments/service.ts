@@ -17,6 +17,7 @@ import {
   customers,
   flowRuns,
   manifestConsignments,
+  parcelLabels,
 } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { conflict } from "../../lib/errors";
@@ -220,6 +221,7 @@ const CHILD_TABLES = [
   consignmentAssessments,
   consignmentPreAlerts,
   flowRuns,
+  parcelLabels,
 ] as const;
 
 /**
