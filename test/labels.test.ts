@@ -95,4 +95,33 @@ describe("labels", () => {
       (await call(`/admin/api/v1/consignments/${con}/labels`, { method: "POST", host: ws.host, token: reader })).status,
     ).toBe(403);
   });
+
+  it("a generate_label flow action: inline it puts tracking numbers on the 201's parcels, a bad carrier rejects the create", async () => {
+    const { api } = await setup();
+    const flow = await api("/settings/flows", {
+      json: { name: "Label everything", actions: [{ type: "generate_label", wait: true }] },
+    });
+    expect(flow.status).toBe(201);
+    const body = {
+      ...sampleConsignment("L-4"),
+      parcels: [{ ...sampleConsignment("L-4").parcels[0], barcode: "OWN-1" }],
+    };
+    const created = await json(await api("/consignments", { json: body }));
+    const [parcel] = created.data.parcels;
+    expect(parcel.barcode).toBe("OWN-1");
+    expect(isS10(parcel.tracking_number)).toBe(true);
+    expect(created.data.documents.map((d: any) => d.type)).toEqual(["label"]);
+    expect(created.data.documents[0].tracking_numbers).toEqual([parcel.tracking_number]);
+    // The labels are stored: a second issue is refused until they are cancelled.
+    expect((await api(`/consignments/${created.data.consignment.id}/labels`, { method: "POST" })).status).toBe(409);
+
+    const flowId = (await json(flow)).flow.id;
+    await api(`/settings/flows/${flowId}`, {
+      method: "PATCH",
+      json: { actions: [{ type: "generate_label", carrier: "no-such-carrier", wait: true }] },
+    });
+    const rejected = await api("/consignments", { json: sampleConsignment("L-5") });
+    expect(rejected.status).toBe(422);
+    expect(JSON.stringify(await json(rejected))).toContain("Unknown carrier");
+  });
 });

@@ -60,6 +60,8 @@ export interface CreateResult {
   runIds: string[];
   /** Documents made by inline flow actions. */
   documents: DocumentRow[];
+  /** Tracking numbers issued by inline label actions, per parcel. */
+  labels: { parcelId: string; trackingNumber: string }[];
   /** Inline flow actions and their results (empty when none ran). */
   flowsRan: { flow_id: number; name: string; actions: Record<string, unknown>[] }[];
 }
@@ -107,6 +109,7 @@ export async function createConsignment({ ctx, input }: Call<CreateInput>): Prom
     runIds: runs.map((r) => r.id),
     warnings,
     documents: inline.succeeded.flatMap((o) => (o.document ? [o.document] : [])),
+    labels: inline.succeeded.flatMap((o) => o.labels ?? []),
     flowsRan: inline.ran.map(({ flow, outcomes }) => ({
       flow_id: flow.id,
       name: flow.name,

@@ -390,7 +390,7 @@ export const consignmentRoutes = newWorkspaceRouter()
       const ctx = c.get("ctx");
       const gate = c.get("archiveGate");
       if (!gate) throw new Error("consignment create must run behind scopedWrite, which sets the archive gate");
-      const { tree, customer, deliveryIds, runIds, warnings, documents, flowsRan } = await createConsignment({
+      const { tree, customer, deliveryIds, runIds, warnings, documents, labels, flowsRan } = await createConsignment({
         ctx,
         input: { consignment: c.req.valid("json"), beforeCommit: gate },
       });
@@ -398,9 +398,14 @@ export const consignmentRoutes = newWorkspaceRouter()
       if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
       if (runIds.length) c.executionCtx.waitUntil(enqueueRuns(c.env.FLOWS, runIds));
       const { parcels, orders } = createdTree(tree);
+      // An inline label action put a tracking number on every parcel (the caller's own `barcode` stays).
+      const tracking = new Map(labels.map((l) => [l.parcelId, l.trackingNumber]));
       const data = {
         consignment: consignmentOut(tree.consignment, customer),
-        parcels,
+        parcels: parcels.map((p) => {
+          const number = tracking.get(p.id);
+          return number ? { ...p, tracking_number: number } : p;
+        }),
         orders,
         documents: documents.map(documentToWire),
         ...(warnings.length ? { validation_warnings: warnings } : {}),

@@ -142,6 +142,9 @@ const ParcelOut = z
     depth_cm: dimension,
     declared_value: z.string().nullable(),
     currency_code: text(),
+    tracking_number: z.string().optional().openapi({
+      description: "Issued by an inline `generate_label` flow action (the parcel's own `barcode` is never changed)",
+    }),
     items: z.array(ItemOut).openapi({ description: "Items of the parcel outside its nested orders" }),
     orders: z.array(OrderOut).openapi({ description: "Orders given inside the parcel (the legacy shape)" }),
   })

@@ -18,6 +18,7 @@ import {
   consignmentPreAlerts,
   type flowRuns,
   flows,
+  parcelLabels,
 } from "../../db/schema/index";
 import { commercialInvoice } from "../../engines/documents/commercial-invoice";
 import { isoAt } from "../../lib/clock";
@@ -25,6 +26,7 @@ import { sha256Hex } from "../../lib/crypto";
 import { dec } from "../../lib/money";
 import { eventInsert, insertChild, type Statement, withdrawOutboxUnless } from "../consignment-records/rows";
 import type { DocumentRow, HoldRow, PreAlertRow, Tree } from "../consignment-records/tree";
+import { labelsForTree } from "../labels/service";
 import { type EndpointRow, outboxStatements } from "../webhooks/service";
 import type { ActionT, ActionType } from "./schemas";
 
@@ -70,6 +72,8 @@ export type ActionOutcome =
       hold?: HoldRow;
       document?: DocumentRow;
       preAlert?: PreAlertRow;
+      /** Tracking numbers issued by a label action, per parcel. */
+      labels?: { parcelId: string; trackingNumber: string }[];
       r2Keys: string[];
       deliveryIds: string[];
     }
@@ -98,6 +102,8 @@ export async function runAction({ ctx, input }: Call<ActionInput, ActionContext>
       return generateInvoice(step, action);
     case "send_pre_alert":
       return sendPreAlert(step, action);
+    case "generate_label":
+      return generateLabel(step, action);
   }
 }
 
@@ -195,6 +201,63 @@ async function generateInvoice(
   ];
   return done(action.type, { document_id: id, invoice_number: made.invoiceNumber }, statements, {
     document,
+    r2Keys: [key],
+  });
+}
+
+/** Tracking numbers and a label for every parcel (see modules/labels); the rows commit with the caller's batch. */
+async function generateLabel(
+  { ctx, tree, run, event }: Step,
+  action: ActionOf<"generate_label">,
+): Promise<ActionOutcome> {
+  const c = tree.consignment;
+  const made = await labelsForTree(ctx, tree, action, run.nowMs);
+  if ("error" in made) return { ok: false, type: action.type, errors: [made.error as string] };
+  const id = ctx.deps.ids.prefixed("doc");
+  const key = `documents/${ctx.workspace.id}/${c.id}/${id}.pdf`;
+  await ctx.env.ARCHIVE.put(key, made.document.bytes, {
+    httpMetadata: { contentType: made.document.contentType },
+    customMetadata: { consignment_id: c.id, type: "label" },
+  });
+  const now = isoAt(run.nowMs);
+  const trackingNumbers = made.parcels.map((p) => p.trackingNumber);
+  const document: DocumentRow = {
+    id,
+    workspaceId: ctx.workspace.id,
+    consignmentId: c.id,
+    type: "label",
+    storageKey: key,
+    contentType: made.document.contentType,
+    size: made.document.bytes.byteLength,
+    sha256: await sha256Hex(made.document.bytes),
+    meta: JSON.stringify({ carrier: made.carrier, service: made.service, tracking_numbers: trackingNumbers }),
+    flowId: run.flow.id,
+    createdAt: now,
+  };
+  const statements = [
+    insertChild(ctx.db, consignmentDocuments, document),
+    ...made.parcels.map((p) =>
+      insertChild(ctx.db, parcelLabels, {
+        parcelId: p.parcelId,
+        consignmentId: c.id,
+        workspaceId: ctx.workspace.id,
+        carrier: made.carrier,
+        service: made.service,
+        trackingNumber: p.trackingNumber,
+        documentId: id,
+        createdAt: now,
+      }),
+    ),
+    event("labels.issued", {
+      carrier: made.carrier,
+      service: made.service,
+      document_id: id,
+      tracking_numbers: trackingNumbers,
+    }),
+  ];
+  return done(action.type, { document_id: id, carrier: made.carrier, tracking_numbers: trackingNumbers }, statements, {
+    document,
+    labels: made.parcels,
     r2Keys: [key],
   });
 }

@@ -47,7 +47,7 @@ const routes = {
     tags,
     summary: "Create a flow",
     description:
-      "Runs on every `consignment.created` (or only those with `external_code`). Actions: `add_tags`, `place_hold`, `generate_commercial_invoice` (HTML, listed under the consignment's documents), `send_pre_alert` (recorded and sent as a `consignment.pre_alert` webhook event). Actions run in the background after the create unless `wait: true`: then they run inside the create, their results are in its response, and a failure rejects the create with 422.",
+      "Runs on every `consignment.created` (or only those with `external_code`). Actions: `add_tags`, `place_hold`, `generate_commercial_invoice` (HTML, listed under the consignment's documents), `send_pre_alert` (recorded and sent as a `consignment.pre_alert` webhook event), `generate_label` (a tracking number on every parcel and a PDF label document; see POST /consignments/{id}/labels). Actions run in the background after the create unless `wait: true`: then they run inside the create, their results are in its response, and a failure rejects the create with 422.",
     ...scoped("settings:write"),
     request: { body: jsonBody(FlowInput.openapi("FlowInput", { example })) },
     responses: { 201: json(ok({ flow: FlowSchema }), "Created"), ...errorResponses },

@@ -6,7 +6,13 @@
 import { z } from "@hono/zod-openapi";
 
 const TRIGGERS = ["consignment.created"] as const;
-const ACTION_TYPES = ["add_tags", "place_hold", "generate_commercial_invoice", "send_pre_alert"] as const;
+const ACTION_TYPES = [
+  "add_tags",
+  "place_hold",
+  "generate_commercial_invoice",
+  "send_pre_alert",
+  "generate_label",
+] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 const wait = z.boolean().default(false).openapi({
@@ -51,7 +57,25 @@ const SendPreAlert = z
   })
   .strict();
 
-const Action = z.discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert]).openapi("FlowAction");
+const GenerateLabel = z
+  .object({
+    type: z.literal("generate_label"),
+    carrier: z.string().trim().min(1).max(50).optional().openapi({
+      description: "The carrier; default: the consignment's `carrier.code`, else `postal` (UPU S10)",
+      example: "postal",
+    }),
+    service: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .optional()
+      .openapi({ description: "The carrier's service (postal: CP, RR, EE)", example: "CP" }),
+    wait,
+  })
+  .strict();
+
+const Action = z
+  .discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert, GenerateLabel])
+  .openapi("FlowAction");
 export type ActionT = z.output<typeof Action>;
 
 export const FlowInput = z

@@ -55,7 +55,12 @@ const addressOf = (raw: string | null) => {
 };
 
 /** Reserves `count` serials of the workspace's range in one statement and returns the first. */
-async function reserveSerials(ctx: ServiceContext, carrier: string, service: string, count: number): Promise<number> {
+async function reserveSerials(
+  ctx: { db: ServiceContext["db"]; workspace: { id: string } },
+  carrier: string,
+  service: string,
+  count: number,
+): Promise<number> {
   const [row] = await ctx.db
     .insert(carrierSerials)
     .values({ workspaceId: ctx.workspace.id, carrier, service, next: count })
@@ -233,4 +238,62 @@ export async function cancelLabels({ ctx, input }: Call<{ id: string }>) {
   ]);
   if (gone.length) await ctx.env.ARCHIVE.delete(gone.map((g) => g.key));
   return { cancelled: rows.map((r) => r.trackingNumber) };
+}
+
+/**
+ * Labels for a consignment as a flow action sees it (inline: the rows about to be inserted): serials
+ * reserved, labels drawn, the PDF stored; the caller commits the rows. Returns null when the carrier or
+ * service is unknown (the action's failure, 422 inline).
+ */
+export async function labelsForTree(
+  ctx: { db: ServiceContext["db"]; env: Env; deps: ServiceContext["deps"]; workspace: { id: string } },
+  tree: {
+    consignment: ConsignmentRow;
+    parcels: (typeof consignmentParcels.$inferSelect)[];
+    items: (typeof consignmentItems.$inferSelect)[];
+  },
+  choice: { carrier?: string | undefined; service?: string | undefined },
+  nowMs: number,
+) {
+  const c = tree.consignment;
+  const stored = (JSON.parse(c.extra) as { carrier?: { code?: string } }).carrier?.code;
+  const code = choice.carrier ?? stored ?? "postal";
+  const carrier = carrierFor(code, c.senderCountry ?? "XX");
+  if (!carrier) return { error: `Unknown carrier '${code}'; this deployment has: ${CARRIERS.join(", ")}` };
+  const service = choice.service ?? carrier.services[0] ?? "CP";
+  if (!carrier.services.includes(service))
+    return { error: `Carrier '${code}' has no service '${service}'; it offers ${carrier.services.join(", ")}` };
+  if (!tree.parcels.length) return { error: "The consignment has no parcels to label" };
+  const parcels = [...tree.parcels].sort((a, b) => a.position - b.position);
+  const first = await reserveSerials(ctx, code, service, parcels.length);
+  const labels = await carrier.createLabels({
+    service,
+    serials: parcels.map((_, i) => first + i),
+    label: {
+      createdAt: isoAt(nowMs),
+      shipmentRef: c.shipmentRef,
+      sender: addressOf(c.sender),
+      receiver: addressOf(c.receiver),
+      parcels: parcels.map((p) => ({
+        position: p.position + 1,
+        weightKg: Number(p.weightKg).toFixed(3),
+        contents: tree.items
+          .filter((i) => i.parcelId === p.id)
+          .map((i) => ({
+            description: i.title ?? i.description ?? i.sku ?? "-",
+            quantity: i.quantity,
+            hsCode: i.hsCode,
+            origin: i.countryOfOrigin,
+            value: i.unitValue,
+            currency: i.currencyCode,
+          })),
+      })),
+    },
+  });
+  return {
+    carrier: code,
+    service,
+    document: labels.document,
+    parcels: parcels.map((p, i) => ({ parcelId: p.id, trackingNumber: labels.trackingNumbers[i] as string })),
+  };
 }
