@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { readList } from "../scripts/data/sanctions.mjs";
 import { ScreenIndex, screen } from "../src/engines/screen/index.ts";
 import { PARTIES_PER_RUN } from "../src/modules/screening/service.ts";
 
@@ -20,13 +20,8 @@ const ROOT = join(import.meta.dirname, "..");
 const COUNT = Number(process.argv[2] ?? 100_000);
 const input = [];
 const listed = [];
-for (const code of ["SDN", "UN"]) {
-  const lines = gunzipSync(readFileSync(join(ROOT, "data", "sanctions", `${code.toLowerCase()}.jsonl.gz`)))
-    .toString("utf8")
-    .split("\n")
-    .filter(Boolean);
-  for (const line of lines) {
-    const e = JSON.parse(line);
+for (const code of ["SDN", "UN"])
+  for (const e of readList(code)) {
     input.push({
       id: `${code}:${e.ref}`,
       listCode: code,
@@ -37,7 +32,6 @@ for (const code of ["SDN", "UN"]) {
     });
     listed.push(e.name);
   }
-}
 let t = performance.now();
 const index = ScreenIndex.build(input);
 const buildMs = performance.now() - t;

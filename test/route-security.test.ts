@@ -114,28 +114,29 @@ describe("route security harness", () => {
       { sku: "B-SKU", title: "Cotton T-shirt", hs_code: "6109.10", unit_value: 5, currency: "usd" },
       (x) => x.item.id,
     );
+    const consignmentBody = (ref: string, receiver: Record<string, string>) => ({
+      shipment_ref: ref,
+      sender: { company_name: "S", address_1: "1 St", city: "London", country_code: "GB" },
+      receiver,
+      parcels: [
+        {
+          weight_value: 1,
+          items: [
+            {
+              sku: "B",
+              title: "Cotton T-shirt",
+              quantity: 1,
+              unit_value: 5,
+              country_of_origin: "PT",
+              hs_code: "6109.10",
+            },
+          ],
+        },
+      ],
+    });
     const consignment = await made(
       "/consignments",
-      {
-        shipment_ref: "B-1",
-        sender: { company_name: "S", address_1: "1 St", city: "London", country_code: "GB" },
-        receiver: { company_name: "R", address_1: "2 St", city: "Austin", country_code: "US" },
-        parcels: [
-          {
-            weight_value: 1,
-            items: [
-              {
-                sku: "B",
-                title: "Cotton T-shirt",
-                quantity: 1,
-                unit_value: 5,
-                country_of_origin: "PT",
-                hs_code: "6109.10",
-              },
-            ],
-          },
-        ],
-      },
+      consignmentBody("B-1", { company_name: "R", address_1: "2 St", city: "Austin", country_code: "US" }),
       (x) => x.data.consignment.id,
     );
     other[`${API}/consignments:id`] = consignment;
@@ -180,26 +181,12 @@ describe("route security harness", () => {
     await loadDataset("sanctions", { fixture: true });
     await made(
       "/consignments",
-      {
-        shipment_ref: "B-2",
-        sender: { company_name: "S", address_1: "1 St", city: "London", country_code: "GB" },
-        receiver: { company_name: "Banco Nacional de Cuba", address_1: "2 St", city: "Havana", country_code: "CU" },
-        parcels: [
-          {
-            weight_value: 1,
-            items: [
-              {
-                sku: "B",
-                title: "Cotton T-shirt",
-                quantity: 1,
-                unit_value: 5,
-                country_of_origin: "PT",
-                hs_code: "6109.10",
-              },
-            ],
-          },
-        ],
-      },
+      consignmentBody("B-2", {
+        company_name: "Banco Nacional de Cuba",
+        address_1: "2 St",
+        city: "Havana",
+        country_code: "CU",
+      }),
       (x) => x.data.consignment.id,
     );
     const cronCtx = baseContext(env, { clock: { now: () => Date.now() + 60_000 }, ids: systemIds });

@@ -10,6 +10,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import sample from "../../test/fixtures/sample-consignment.json" with { type: "json" };
 
 /** One HTTP exchange; the JSON body parsed when there is one. */
 function exchange(url, { method = "GET", headers = {}, body, connect }) {
@@ -48,31 +49,8 @@ function exchange(url, { method = "GET", headers = {}, body, connect }) {
   });
 }
 
-const CONSIGNMENT = {
-  shipment_ref: "SMOKE-1",
-  incoterm: "DDP",
-  weight_unit: "kg",
-  sender: { company_name: "Smoke Sender Ltd", address_1: "1 High St", city: "London", country_code: "GB" },
-  receiver: { company_name: "Smoke Receiver Inc", address_1: "5 Main St", city: "Austin", country_code: "US" },
-  orders: [{ order_ref: "SMOKE-ORD-1", amount: 25, currency_code: "GBP" }],
-  parcels: [
-    {
-      weight_value: 0.4,
-      items: [
-        {
-          order_ref: "SMOKE-ORD-1",
-          sku: "TSHIRT-M",
-          title: "Cotton T-shirt",
-          quantity: 2,
-          unit_value: 12.5,
-          currency_code: "GBP",
-          country_of_origin: "PT",
-          hs_code: "6109.10",
-        },
-      ],
-    },
-  ],
-};
+/** The same consignment the tests and the fault script send (test/fixtures/sample-consignment.json). */
+const CONSIGNMENT = { ...sample, shipment_ref: "SMOKE-1" };
 
 /**
  * Runs every step in order and stops at the first failure. Returns the step results

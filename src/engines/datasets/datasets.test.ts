@@ -4,18 +4,9 @@ import add from "../../../test/fixtures/datasets/add.csv?raw";
 import alt from "../../../test/fixtures/datasets/alt.csv?raw";
 import sdn from "../../../test/fixtures/datasets/sdn.csv?raw";
 import unXml from "../../../test/fixtures/datasets/un-consolidated.xml?raw";
+import { chunks, collect } from "../../../test/streams";
 import { CsvReader, parseCsvText } from "./csv";
 import { entryHash, ofacEntries, type ParseIssue, type SanctionEntry, unEntries } from "./sanctions";
-
-async function* chunks(text: string, size: number) {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
-}
-
-async function collect<T>(iter: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of iter) out.push(x);
-  return out;
-}
 
 describe("CsvReader", () => {
   const text = 'a,"b ""quoted"", c",d\r\n"multi\r\nline",,x\n1,2,3';

@@ -2,17 +2,9 @@
 import { describe, expect, it } from "vitest";
 import dailyCsv from "../../../test/fixtures/datasets/eurofxref.csv?raw";
 import dailyXml from "../../../test/fixtures/datasets/eurofxref-daily.xml?raw";
+import { chunks, collect } from "../../../test/streams";
 import { ecbCsvRates, ecbDate, ecbXmlRates, type FxRate } from "./fx";
 import type { ParseIssue } from "./sanctions";
-
-async function* chunks(text: string, size: number) {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
-}
-async function collect<T>(iter: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of iter) out.push(x);
-  return out;
-}
 
 describe("ECB reference rates", () => {
   it("reads the daily CSV (long dates, spaces, trailing comma) and the XML feed to the same rates", async () => {

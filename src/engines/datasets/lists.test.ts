@@ -3,17 +3,9 @@ import { describe, expect, it } from "vitest";
 import csl from "../../../test/fixtures/datasets/csl.csv?raw";
 import eu from "../../../test/fixtures/datasets/eu-fsf.xml?raw";
 import uk from "../../../test/fixtures/datasets/uk-sanctions-list.xml?raw";
+import { chunks, collect } from "../../../test/streams";
 import { cslEntries, euEntries, ukEntries } from "./lists";
 import type { ParseIssue } from "./sanctions";
-
-async function* chunks(text: string, size: number) {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
-}
-async function collect<T>(iter: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of iter) out.push(x);
-  return out;
-}
 
 describe("EU consolidated list XML", () => {
   it("reads persons and enterprises: strong names screened, weak ones in remarks, ids and births kept", async () => {

@@ -17,7 +17,7 @@ import type { Db } from "../../db/client";
 import { dataSources, fxRates, restrictionRules, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { ecbCsvRates, ecbXmlRates } from "../../engines/datasets/fx";
 import { cslEntries, euEntries, ukEntries } from "../../engines/datasets/lists";
-import { entryHash, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
+import { entryHash, hash53, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
 import { ApiError, unprocessable } from "../../lib/errors";
 import type { UploadableDataset } from "./catalogue";
@@ -252,20 +252,6 @@ async function readJson(bucket: R2Bucket, file: SourceFile, what: string): Promi
   }
 }
 
-/** A stable hash of a rule's JSON (53-bit, as for sanctions entries), for the diff against the active set. */
-function ruleHash(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
-
 const RULE_COLUMNS = [
   "imposingCountry",
   "direction",
@@ -326,7 +312,7 @@ const ruleSet: DatasetKind = {
         const v = wire[key];
         values[c] = Array.isArray(v) ? JSON.stringify(v) : (v ?? null);
       }
-      yield { id: String(r.id), hash: ruleHash(JSON.stringify(values)), type: r.rule_type, values };
+      yield { id: String(r.id), hash: hash53(JSON.stringify(values)), type: r.rule_type, values };
     }
   },
   async hashes(db, _def, version) {
@@ -335,7 +321,7 @@ const ruleSet: DatasetKind = {
       rows.map((r) => {
         const values: Record<string, unknown> = { id: r.id };
         for (const c of RULE_COLUMNS) values[c] = r[c] ?? null;
-        return [String(r.id), ruleHash(JSON.stringify(values))];
+        return [String(r.id), hash53(JSON.stringify(values))];
       }),
     );
   },

@@ -104,6 +104,15 @@ export async function requireUploadable(db: Db, dataset: string): Promise<Upload
   throw notFound(`Unknown dataset ${JSON.stringify(dataset)}`);
 }
 
+async function versionRow(db: Db, dataset: string, version: string): Promise<VersionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(datasetVersions)
+    .where(and(eq(datasetVersions.dataset, dataset), eq(datasetVersions.version, version)))
+    .limit(1);
+  return row;
+}
+
 const activeVersionOf = async (db: Db, dataset: string) =>
   (
     await db
@@ -327,11 +336,7 @@ export async function stageNext({
   input,
 }: Call<{ dataset: string; version: string; rowsPerRun?: number }, BaseContext>): Promise<StageOutcome> {
   const def = uploadable(input.dataset);
-  const [row] = await ctx.db
-    .select()
-    .from(datasetVersions)
-    .where(and(eq(datasetVersions.dataset, def.dataset), eq(datasetVersions.version, input.version)))
-    .limit(1);
+  const row = await versionRow(ctx.db, def.dataset, input.version);
   if (!row || row.status !== "staging") return "skipped";
   const budget = input.rowsPerRun ?? ROWS_PER_RUN;
   const files = JSON.parse(row.sourceKeys) as SourceFile[];
@@ -418,11 +423,7 @@ export async function activateVersion({
   input,
 }: Call<{ dataset: string; version: string }, BaseContext>): Promise<VersionRow> {
   const def = uploadable(input.dataset);
-  const [row] = await ctx.db
-    .select()
-    .from(datasetVersions)
-    .where(and(eq(datasetVersions.dataset, def.dataset), eq(datasetVersions.version, input.version)))
-    .limit(1);
+  const row = await versionRow(ctx.db, def.dataset, input.version);
   if (!row) throw notFound(`Unknown version ${input.version} of ${def.dataset}`);
   if (row.status === "active") return row;
   if (row.status !== "staged" && row.status !== "retired")
@@ -588,11 +589,7 @@ export async function getVersion({
   ctx,
   input,
 }: Call<{ dataset: string; version: string }, BaseContext>): Promise<VersionRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(datasetVersions)
-    .where(and(eq(datasetVersions.dataset, input.dataset), eq(datasetVersions.version, input.version)))
-    .limit(1);
+  const row = await versionRow(ctx.db, input.dataset, input.version);
   if (!row) throw notFound(`Unknown version ${input.version} of ${input.dataset}`);
   return row;
 }

@@ -76,47 +76,6 @@ async function reserveSerials(
 
 type ConsignmentRow = typeof consignments.$inferSelect;
 
-/** What the carrier needs to draw the labels: addresses, and each parcel's weight and contents. */
-async function labelRequest(ctx: ServiceContext, c: ConsignmentRow, service: string) {
-  const [parcels, items] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(consignmentParcels)
-      .where(eq(consignmentParcels.consignmentId, c.id))
-      .orderBy(asc(consignmentParcels.position)),
-    ctx.db
-      .select()
-      .from(consignmentItems)
-      .where(eq(consignmentItems.consignmentId, c.id))
-      .orderBy(asc(consignmentItems.position)),
-  ]);
-  if (!parcels.length) throw unprocessable(`Consignment '${c.id}' has no parcels to label`);
-  const request = {
-    service,
-    label: {
-      createdAt: isoAt(ctx.deps.clock.now()),
-      shipmentRef: c.shipmentRef,
-      sender: addressOf(c.sender),
-      receiver: addressOf(c.receiver),
-      parcels: parcels.map((p) => ({
-        position: p.position + 1,
-        weightKg: Number(p.weightKg).toFixed(3),
-        contents: items
-          .filter((i) => i.parcelId === p.id)
-          .map((i) => ({
-            description: i.title ?? i.description ?? i.sku ?? "-",
-            quantity: i.quantity,
-            hsCode: i.hsCode,
-            origin: i.countryOfOrigin,
-            value: i.unitValue,
-            currency: i.currencyCode,
-          })),
-      })),
-    },
-  };
-  return { parcels, request };
-}
-
 export async function issueLabels({
   ctx,
   input,
@@ -131,19 +90,21 @@ export async function issueLabels({
   const c = heads[0];
   if (!c) throw consignmentNotFound(input.id);
   if (existing.length) throw conflict(`Consignment '${c.id}' already has labels; cancel them first to issue new ones`);
-  const stored = (JSON.parse(c.extra) as { carrier?: { code?: string } }).carrier?.code;
-  const code = input.carrier ?? stored ?? "postal";
-  const origin = c.senderCountry ?? "XX";
-  const carrier = carrierFor(code, origin);
-  if (!carrier) throw unprocessable(`Unknown carrier '${code}'; this deployment has: ${CARRIERS.join(", ")}`);
-  const service = input.service ?? carrier.services[0] ?? "CP";
-  if (!carrier.services.includes(service))
-    throw unprocessable(`Carrier '${code}' has no service '${service}'; it offers ${carrier.services.join(", ")}`);
-
-  const { parcels, request } = await labelRequest(ctx, c, service);
-  const first = await reserveSerials(ctx, code, service, parcels.length);
-  const now = request.label.createdAt;
-  const labels = await carrier.createLabels({ ...request, serials: parcels.map((_, i) => first + i) });
+  const [parcels, items] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(consignmentParcels)
+      .where(eq(consignmentParcels.consignmentId, c.id))
+      .orderBy(asc(consignmentParcels.position)),
+    ctx.db.select().from(consignmentItems).where(eq(consignmentItems.consignmentId, c.id)),
+  ]);
+  const nowMs = ctx.deps.clock.now();
+  const made = await labelsForTree(ctx, { consignment: c, parcels, items }, input, nowMs);
+  if ("error" in made) throw unprocessable(made.error as string);
+  const { carrier: code, service } = made;
+  const now = isoAt(nowMs);
+  const labels = { document: made.document, trackingNumbers: made.parcels.map((p) => p.trackingNumber) };
+  // The rows only go in while the consignment exists and has no labels: a concurrent issue or delete wins.
   const documentId = ctx.deps.ids.prefixed("doc");
   const key = `documents/${ctx.workspace.id}/${c.id}/${documentId}.pdf`;
   await ctx.env.ARCHIVE.put(key, labels.document.bytes, {
@@ -154,27 +115,9 @@ export async function issueLabels({
   const noLabels = notExists(
     ctx.db.select({ id: parcelLabels.parcelId }).from(parcelLabels).where(eq(parcelLabels.consignmentId, c.id)),
   );
-  const rows = parcels.map((p, i) => ({
-    parcelId: p.id,
-    consignmentId: c.id,
-    workspaceId: ctx.workspace.id,
-    carrier: code,
-    service,
-    trackingNumber: labels.trackingNumbers[i] as string,
-    documentId,
-    createdAt: now,
-  }));
+  // Column order of parcel_labels: parcel, consignment, workspace, carrier, service, number, document, time.
   const payload = JSON.stringify(
-    rows.map((r) => [
-      r.parcelId,
-      r.consignmentId,
-      r.workspaceId,
-      r.carrier,
-      r.service,
-      r.trackingNumber,
-      r.documentId,
-      r.createdAt,
-    ]),
+    made.parcels.map((p) => [p.parcelId, c.id, ctx.workspace.id, code, service, p.trackingNumber, documentId, now]),
   );
   const [inserted] = await ctx.db.batch([
     ctx.db
@@ -205,7 +148,7 @@ export async function issueLabels({
     carrier: code,
     service,
     document: { id: documentId, content_type: labels.document.contentType, size: labels.document.bytes.byteLength },
-    parcels: rows.map((r) => ({ parcel_id: r.parcelId, tracking_number: r.trackingNumber })),
+    parcels: made.parcels.map((p) => ({ parcel_id: p.parcelId, tracking_number: p.trackingNumber })),
   };
 }
 
