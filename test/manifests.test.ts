@@ -4,10 +4,15 @@
  */
 import { env } from "cloudflare:workers";
 import { PDFDocument } from "pdf-lib";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { call, createClient, getToken, insertCustomer, sampleConsignment, setup } from "./helpers";
 
 const json = async (res: Response) => (await res.json()) as any;
+
+// Manifest events go out through the real webhook queue: the receiver is stubbed at the fetch boundary.
+beforeAll(() => {
+  vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
+});
 
 async function consignment(api: Awaited<ReturnType<typeof setup>>["api"], ref: string) {
   const res = await api("/consignments", { json: sampleConsignment(ref) });
@@ -118,4 +123,16 @@ describe("manifests", () => {
     const pinned = await getToken(ws, await createClient(ws, ["consignments:read"], await insertCustomer(ws, "P")));
     expect((await call("/admin/api/v1/manifests", { host: ws.host, token: pinned })).status).toBe(403);
   });
+
+  it("holds more consignments than D1 binds parameters in one statement, and closes with a multi-page PDF", async () => {
+    const { api } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 130; i++) ids.push(await consignment(api, `BIG-${i}`));
+    const m = (await json(await api("/manifests", { json: { consignment_ids: ids } }))).manifest;
+    expect(m.consignment_count).toBe(130);
+    const closed = await json(await api(`/manifests/${m.id}/close`, { method: "POST" }));
+    expect(closed.manifest.status).toBe("closed");
+    const pdf = await PDFDocument.load(new Uint8Array(await (await api(`/manifests/${m.id}/document`)).arrayBuffer()));
+    expect(pdf.getPageCount()).toBeGreaterThan(1);
+  }, 60_000);
 });

@@ -33,7 +33,7 @@ import {
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import type { Statement } from "../consignment-records/rows";
-import { screenMany } from "../screen/service";
+import { currentIndex, screenMany } from "../screen/service";
 import { enqueue, outboxStatements } from "../webhooks/service";
 
 const DISCOVERY_LAG_MS = 10_000;
@@ -245,10 +245,18 @@ interface WorkspacePolicy {
 }
 
 async function policies(db: Db, ids: string[]): Promise<Map<string, WorkspacePolicy>> {
-  const [rows, settings] = await db.batch([
-    db.select({ id: workspaces.id, mode: workspaces.mode }).from(workspaces).where(inArray(workspaces.id, ids)),
-    db.select().from(workspaceSettings).where(inArray(workspaceSettings.workspaceId, ids)),
-  ]);
+  const rows: { id: string; mode: string }[] = [];
+  const settings: { workspaceId: string; settings: string }[] = [];
+  // D1 binds at most 100 parameters a statement: a batch of parties can span more workspaces than that.
+  for (let i = 0; i < ids.length; i += 90) {
+    const slice = ids.slice(i, i + 90);
+    const [w, s] = await db.batch([
+      db.select({ id: workspaces.id, mode: workspaces.mode }).from(workspaces).where(inArray(workspaces.id, slice)),
+      db.select().from(workspaceSettings).where(inArray(workspaceSettings.workspaceId, slice)),
+    ]);
+    rows.push(...w);
+    settings.push(...s);
+  }
   const doc = new Map(settings.map((s) => [s.workspaceId, JSON.parse(s.settings) as Record<string, unknown>]));
   return new Map(
     rows.map((w) => {
@@ -268,24 +276,27 @@ async function unheldConsignments(db: Db, partyId: string): Promise<string[]> {
     .from(screeningPartyRefs)
     .where(and(eq(screeningPartyRefs.partyId, partyId), eq(screeningPartyRefs.refType, "consignment")));
   const ids = [...new Set(refs.map((r) => r.id))];
-  if (!ids.length) return [];
-  const held = await db
-    .select({ id: consignmentHolds.consignmentId })
-    .from(consignmentHolds)
-    .where(
-      and(
-        inArray(consignmentHolds.consignmentId, ids.slice(0, 90)),
-        eq(consignmentHolds.code, "screening"),
-        eq(consignmentHolds.status, "active"),
-      ),
-    );
-  const existing = new Set(held.map((h) => h.id));
-  // Consignments that were deleted since are gone from the table: hold only those still there.
-  const alive = await db
-    .select({ id: consignments.id })
-    .from(consignments)
-    .where(inArray(consignments.id, ids.slice(0, 90)));
-  return alive.map((a) => a.id).filter((id) => !existing.has(id));
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    const slice = ids.slice(i, i + 90);
+    const [held, alive] = await db.batch([
+      db
+        .select({ id: consignmentHolds.consignmentId })
+        .from(consignmentHolds)
+        .where(
+          and(
+            inArray(consignmentHolds.consignmentId, slice),
+            eq(consignmentHolds.code, "screening"),
+            eq(consignmentHolds.status, "active"),
+          ),
+        ),
+      // Consignments deleted since are gone from the table: hold only those still there.
+      db.select({ id: consignments.id }).from(consignments).where(inArray(consignments.id, slice)),
+    ]);
+    const existing = new Set(held.map((h) => h.id));
+    out.push(...alive.map((a) => a.id).filter((id) => !existing.has(id)));
+  }
+  return out;
 }
 
 function holdStatements(
@@ -322,7 +333,7 @@ export async function rescreenParties({ ctx, input }: Call<{ limit?: number }, B
   const now = isoAt(nowMs);
   let key: string;
   try {
-    key = (await screenMany(ctx.db, nowMs, [], 1)).key;
+    key = (await currentIndex(ctx.db, nowMs)).key;
   } catch (err) {
     if (err instanceof ApiError && err.code === "unavailable") return 0;
     throw err;
