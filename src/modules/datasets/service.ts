@@ -337,7 +337,7 @@ export async function stageNext({
 }: Call<{ dataset: string; version: string; rowsPerRun?: number }, BaseContext>): Promise<StageOutcome> {
   const def = uploadable(input.dataset);
   const row = await versionRow(ctx.db, def.dataset, input.version);
-  if (!row || row.status !== "staging") return "skipped";
+  if (row?.status !== "staging") return "skipped";
   const budget = input.rowsPerRun ?? ROWS_PER_RUN;
   const files = JSON.parse(row.sourceKeys) as SourceFile[];
   const seen = new Set<string>();

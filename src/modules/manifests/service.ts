@@ -91,7 +91,7 @@ async function checkConsignments(ctx: ServiceContext, ids: string[], manifestId:
   return unique.filter((id) => !taken.some((t) => t.id === id));
 }
 
-const stillOpen = (db: Db, id: string) =>
+const stillOpen = (id: string) =>
   sql`EXISTS (SELECT 1 FROM ${manifests} WHERE ${manifests.id} = ${id} AND ${manifests.status} = 'open')`;
 
 /** Adds rows for `ids` only while the manifest is open (the condition is evaluated inside the batch). */
@@ -102,7 +102,7 @@ function addStatements(ctx: ServiceContext, manifestId: string, ids: string[], n
     ctx.db
       .insert(manifestConsignments)
       .select(
-        sql`SELECT ${manifestId}, value, ${ctx.workspace.id}, ${now} FROM json_each(${payload}) WHERE ${stillOpen(ctx.db, manifestId)}`,
+        sql`SELECT ${manifestId}, value, ${ctx.workspace.id}, ${now} FROM json_each(${payload}) WHERE ${stillOpen(manifestId)}`,
       ),
   ];
 }
@@ -237,7 +237,7 @@ export async function removeConsignment({ ctx, input }: Call<{ id: string; consi
         and(
           eq(manifestConsignments.manifestId, row.id),
           eq(manifestConsignments.consignmentId, input.consignment_id),
-          stillOpen(ctx.db, row.id),
+          stillOpen(row.id),
         ),
       ),
     ctx.db.update(manifests).set({ updatedAt: now }).where(eq(manifests.id, row.id)),
