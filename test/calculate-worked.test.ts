@@ -124,11 +124,13 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     "Section 301 List 4A: lithium-ion batteries at 7.5% in 2025 (before the four-year-review increase)",
     { ...US, entry_date: "2025-06-02", hs_code: "8507.60.00", origin_country: "CN", declared_value: 1000 },
-    // MFN 3.4% × 1,000 = 34; 301 7.5% × 1,000 = 75; duty 109; EV batteries (8507.60.00.10) are told apart.
+    // MFN 3.4% × 1,000 = 34; 301 7.5% × 1,000 = 75; duty 109; EV batteries (8507.60.00.10) are told apart, and
+    // the Section 232 auto-parts duty (from 2025-05-03) hangs on the batteries being vehicle parts.
     {
       "estimated_duties.tariffs.1.code": "9903.88.15",
       "estimated_duties.tariffs.1.amount": 75,
-      "additional_tariff_measures.0.code": "9903.91.01",
+      "additional_tariff_measures.0.code": "9903.94.05",
+      "additional_tariff_measures.1.code": "9903.91.01",
       "totals.duty": 109,
     },
   ],
@@ -176,17 +178,20 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "estimated_duties.tariffs.1.rate": "25%", "totals.duty": 250 },
   ],
   [
-    "four-year-review 301 (100%) on an EV",
+    "four-year-review 301 (100%) on an EV, on top of the Section 232 autos duty",
     { ...US, hs_code: "8703.80.00", origin_country: "CN", declared_value: 40000 },
+    // MFN 2.5% = 1,000; 232 autos 25% = 10,000; 301 100% = 40,000 (note 33(a): other chapter 99 duties stack);
+    // no Section 122 on a car under 232 autos (note 2(aa)(v)(2)); duty 51,000 + MPF 138.56 + HMF 50.
     {
       "estimated_duties.tariffs.0.amount": 1000,
-      "estimated_duties.tariffs.1.code": "9903.91.03",
-      "estimated_duties.tariffs.1.amount": 40000,
-      "estimated_duties.tariffs.2.amount": 4000,
-      "exemptions.available_exemptions.0.code": "9903.03.06",
+      "estimated_duties.tariffs.1.code": "9903.94.01",
+      "estimated_duties.tariffs.1.amount": 10000,
+      "estimated_duties.tariffs.2.code": "9903.91.03",
+      "estimated_duties.tariffs.2.amount": 40000,
+      "estimated_duties.tariffs.3.exempted": true,
       "fees.MPF.amount": 138.56,
       "fees.HMF.amount": 50,
-      "totals.total": 45188.56,
+      "totals.total": 51188.56,
     },
   ],
   [
@@ -1003,13 +1008,15 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     },
   ],
   [
-    "Section 122: unmodelled 232 (passenger vehicles) is a claim; claimed, the surcharge goes",
-    { ...US, hs_code: "8703.80.00", origin_country: "CN", declared_value: 40000, manual_claims: ["9903.03.06"] },
+    "Section 122: a car under the Section 232 autos duty is exempt on the code alone (note 2(aa)(v)(2))",
+    { ...US, hs_code: "8703.80.00", origin_country: "CN", declared_value: 40000 },
     {
-      "estimated_duties.tariffs.2.exempted": true,
-      "exemptions.tariff_exemptions.0.claimed": true,
-      "totals.duty": 41000,
-      "totals.total": 41188.56,
+      "estimated_duties.tariffs.3.code": "9903.03.01",
+      "estimated_duties.tariffs.3.exempted": true,
+      "estimated_duties.tariffs.3.exclusion_code": "9903.03.06",
+      "exemptions.tariff_exemptions.0.claimed": false,
+      "totals.duty": 51000,
+      "totals.total": 51188.56,
     },
   ],
   [
@@ -1579,6 +1586,147 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { rate_found: false, "totals.duty": 0 },
   ],
 ];
+
+// Section 232 sectors beyond the metals (U.S. notes 33, 37 and 38 to subchapter III of chapter 99, HTS 2026 Rev 6).
+// 2026-09-01 is after the Section 122 window and inside FY2026: a formal entry pays 0.3464% MPF within
+// 33.58-651.50 (CBP Dec. 25-10); by air, so no HMF. MFN rates from the USITC tariff database: 8703.23.01 2.5%,
+// 8704.31.01 25%, 8704.23.01 25%, 8708.30.50 2.5%, 8507.60.00 3.4%, 9401.61.40 free, 4407.11.00 free.
+const US_SEP26 = { ...US, entry_date: "2026-09-01", transport_mode: "air" };
+const sectorCases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  [
+    "232 autos: a car of Vietnam pays 25% on top of the MFN rate (9903.94.01, Proclamation 10908)",
+    { ...US_SEP26, hs_code: "8703.23.01", origin_country: "VN", declared_value: 40000 },
+    // MFN 2.5% × 40,000 = 1,000; 25% × 40,000 = 10,000; MPF 0.3464% × 40,000 = 138.56; total 11,138.56.
+    {
+      "estimated_duties.tariffs.1.code": "9903.94.01",
+      "estimated_duties.tariffs.1.amount": 10000,
+      "estimated_duties.tariffs.length": 2,
+      "totals.duty": 11000,
+      "totals.total": 11138.56,
+    },
+  ],
+  [
+    "232 autos, EU deal: 15% all-in, the MFN duty topped up to 15% (9903.94.51, from 2025-08-01)",
+    { ...US_SEP26, hs_code: "8703.23.01", origin_country: "DE", declared_value: 40000 },
+    // 15% × 40,000 = 6,000 less the 1,000 MFN duty = 5,000; duty 6,000; total 6,138.56.
+    {
+      "estimated_duties.tariffs.1.code": "9903.94.51",
+      "estimated_duties.tariffs.1.amount": 5000,
+      "estimated_duties.tariffs.1.basis":
+        "15% all-in: 15% of 40,000.00 USD customs value (6,000.00 USD) less 1,000.00 USD duty under the subheading",
+      "totals.duty": 6000,
+      "totals.total": 6138.56,
+    },
+  ],
+  [
+    "232 autos, Japan the day before its deal (2025-09-15): the general 25%",
+    { ...US_SEP26, hs_code: "8703.23.01", origin_country: "JP", declared_value: 40000, entry_date: "2025-09-15" },
+    // FY2025 MPF 0.3464% × 40,000 = 138.56 (within 32.71-634.62); duty 1,000 + 10,000.
+    { "estimated_duties.tariffs.1.code": "9903.94.01", "totals.duty": 11000, "totals.total": 11138.56 },
+  ],
+  [
+    "232 autos, Japan from 2025-09-16: 15% all-in (9903.94.41)",
+    { ...US_SEP26, hs_code: "8703.23.01", origin_country: "JP", declared_value: 40000, entry_date: "2025-09-16" },
+    { "estimated_duties.tariffs.1.code": "9903.94.41", "totals.duty": 6000 },
+  ],
+  [
+    "232 light truck of Japan with a 25% MFN rate: already above 15%, nothing added (note 33(m))",
+    { ...US_SEP26, hs_code: "8704.31.01", origin_country: "JP", declared_value: 30000 },
+    // MFN 25% × 30,000 = 7,500 ≥ 15% × 30,000 = 4,500: the all-in heading adds 0.
+    { "estimated_duties.tariffs.1.code": "9903.94.41", "estimated_duties.tariffs.1.amount": 0, "totals.duty": 7500 },
+  ],
+  [
+    "232 autos, United Kingdom in quota: 7.5% on top of the 2.5% MFN, 10% in all (9903.94.31)",
+    { ...US_SEP26, hs_code: "8703.23.01", origin_country: "GB", declared_value: 40000 },
+    { "estimated_duties.tariffs.1.code": "9903.94.31", "estimated_duties.tariffs.1.amount": 3000, "totals.duty": 4000 },
+  ],
+  [
+    "232 auto parts: brakes of Vietnam, 25% (9903.94.05), and no metal duty beside it (note 33(f)(1))",
+    { ...US_SEP26, hs_code: "8708.30.50", origin_country: "VN", declared_value: 10000 },
+    // MFN 250 + 2,500; MPF 34.64; total 2,784.64.
+    {
+      "estimated_duties.tariffs.1.code": "9903.94.05",
+      "estimated_duties.tariffs.length": 2,
+      "totals.duty": 2750,
+      "totals.total": 2784.64,
+    },
+  ],
+  [
+    "232 auto parts before they began (2025-05-02): none",
+    { ...US_SEP26, hs_code: "8708.30.50", origin_country: "VN", declared_value: 10000, entry_date: "2025-05-02" },
+    { "estimated_duties.tariffs.length": 1, "totals.duty": 250 },
+  ],
+  [
+    "232 auto parts of Mexico entered under USMCA: exempt (9903.94.06)",
+    { ...US_SEP26, hs_code: "8708.30.50", origin_country: "MX", declared_value: 10000 },
+    {
+      "estimated_duties.tier": "preferential_tariff",
+      "estimated_duties.tariffs.1.code": "9903.94.05",
+      "estimated_duties.tariffs.1.exempted": true,
+      "estimated_duties.tariffs.1.exclusion_code": "9903.94.06",
+      "totals.duty": 0,
+    },
+  ],
+  [
+    "232 auto parts on a dual-use line (lithium-ion batteries): conditional on being a vehicle part",
+    { ...US_SEP26, hs_code: "8507.60.00", origin_country: "VN", declared_value: 10000 },
+    // MFN 3.4% × 10,000 = 340; the parts duty is shown, outside the totals.
+    {
+      "estimated_duties.tariffs.length": 1,
+      "additional_tariff_measures.0.code": "9903.94.05",
+      complete: false,
+      "totals.duty": 340,
+    },
+  ],
+  [
+    "232 auto parts on a dual-use line entered under the heading (manual_claims): charged",
+    { ...US_SEP26, hs_code: "8507.60.00", origin_country: "VN", declared_value: 10000, manual_claims: ["9903.94.05"] },
+    { "estimated_duties.tariffs.1.code": "9903.94.05", "totals.duty": 2840 },
+  ],
+  [
+    "232 medium- and heavy-duty truck of Germany: 25% on top of the 25% MFN (9903.74.01, from 2025-11-01)",
+    { ...US_SEP26, hs_code: "8704.23.01", origin_country: "DE", declared_value: 100000 },
+    // 25,000 + 25,000; MPF 0.3464% × 100,000 = 346.40; total 50,346.40.
+    { "estimated_duties.tariffs.1.code": "9903.74.01", "totals.duty": 50000, "totals.total": 50346.4 },
+  ],
+  [
+    "232 wood: an upholstered wooden chair of Vietnam, 25% (9903.76.02, from 2025-10-14)",
+    { ...US_SEP26, hs_code: "9401.61.4011", origin_country: "VN", declared_value: 5000 },
+    // Free MFN; 25% × 5,000 = 1,250; MPF 0.3464% × 5,000 = 17.32, raised to 33.58; total 1,283.58.
+    { "estimated_duties.tariffs.1.code": "9903.76.02", "totals.duty": 1250, "totals.total": 1283.58 },
+  ],
+  [
+    "232 wood: the chair of Italy, 15% all-in (9903.76.22)",
+    { ...US_SEP26, hs_code: "9401.61.4011", origin_country: "IT", declared_value: 5000 },
+    { "estimated_duties.tariffs.1.code": "9903.76.22", "totals.duty": 750 },
+  ],
+  [
+    "232 wood: the chair of the United Kingdom, 10% (9903.76.20)",
+    { ...US_SEP26, hs_code: "9401.61.4011", origin_country: "GB", declared_value: 5000 },
+    { "estimated_duties.tariffs.1.code": "9903.76.20", "totals.duty": 500 },
+  ],
+  [
+    "232 wood: the chair of Vietnam from 2027-01-01, 30% (the increase deferred from 2026-01-01)",
+    { ...US_SEP26, hs_code: "9401.61.4011", origin_country: "VN", declared_value: 5000, entry_date: "2027-01-15" },
+    { "estimated_duties.tariffs.1.code": "9903.76.02", "estimated_duties.tariffs.1.rate": "30%", "totals.duty": 1500 },
+  ],
+  [
+    "232 wood: the chair the day before (2025-10-13): none",
+    { ...US_SEP26, hs_code: "9401.61.4011", origin_country: "VN", declared_value: 5000, entry_date: "2025-10-13" },
+    { "estimated_duties.tariffs.length": 1, "totals.duty": 0 },
+  ],
+  [
+    "232 wood given at 8 digits: the 10-digit furniture line is conditional",
+    { ...US_SEP26, hs_code: "9401.61.40", origin_country: "VN", declared_value: 5000 },
+    { "additional_tariff_measures.0.code": "9903.76.02", complete: false, "totals.duty": 0 },
+  ],
+  [
+    "232 softwood lumber of Canada: 10% with no USMCA relief (9903.76.01)",
+    { ...US_SEP26, hs_code: "4407.11.00", origin_country: "CA", declared_value: 10000 },
+    { "estimated_duties.tariffs.1.code": "9903.76.01", "estimated_duties.tariffs.1.amount": 1000, "totals.duty": 1000 },
+  ],
+];
+cases.push(...sectorCases);
 
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));

@@ -408,12 +408,6 @@ const yamlScalar = (block, key) => {
   if (!m) throw new Error(`policy_params.yaml: no ${key}`);
   return m[1];
 };
-/** The `prefixes: [...]` list of one entry of a block (it may span lines). */
-const yamlPrefixes = (block, key) => {
-  const m = new RegExp(`^  ${key}:\\n\\s+prefixes:\\s*\\[([^\\]]*)\\]`, "m").exec(block);
-  if (!m) throw new Error(`policy_params.yaml: no prefixes for ${key}`);
-  return [...m[1].matchAll(/'(\d+)'/g)].map((x) => x[1]);
-};
 
 /** HTS numbers in note text: "0201.10.05" → "02011005", "8505.11.0070" → "8505110070"; Chapter 99 headings skipped. */
 const noteCodes = (lines) => {
@@ -536,34 +530,9 @@ function section122(text) {
       "A Section 232 duty applies to the goods",
     ),
   );
-  const s232 = yamlBlock("section_232_headings");
-  const file = (f) =>
-    readFileSync(join(yale, "resources", f), "utf8")
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => /^\d+$/.test(l));
+  // The vehicle, parts and wood sectors are computed (sector232), so the engine decides their exemption from the
+  // line itself; semiconductors (9903.79.01) are not, so their products are claims.
   const unmodelled = [
-    [
-      "passenger vehicles and light trucks",
-      "9903.94",
-      [...yamlPrefixes(s232, "autos_passenger"), ...yamlPrefixes(s232, "autos_light_trucks")],
-    ],
-    ["parts of passenger vehicles and light trucks", "9903.94", file("s232_auto_parts.txt")],
-    [
-      "wood products",
-      "9903.76",
-      [
-        ...yamlPrefixes(s232, "softwood"),
-        ...yamlPrefixes(s232, "wood_furniture"),
-        ...yamlPrefixes(s232, "kitchen_cabinets"),
-      ],
-    ],
-    [
-      "medium- and heavy-duty vehicles and buses",
-      "9903.74",
-      [...yamlPrefixes(s232, "mhd_vehicles"), ...yamlPrefixes(s232, "buses")],
-    ],
-    ["parts of medium- and heavy-duty vehicles", "9903.74", file("s232_mhd_parts.txt")],
     [
       "semiconductor articles",
       "9903.79.01",
@@ -879,8 +848,306 @@ function assertOneBasisPer232Metal(measures) {
   }
 }
 
-function ch99() {
-  const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, metal_origin]
+/**
+ * Section 232 sector measures other than the metals, read from their U.S. notes to subchapter III of chapter 99
+ * (HTS 2026 Rev 6), each dated from its proclamation or implementing notice:
+ * - note 33, automobiles and light trucks (9903.94.01, 25 %, Proclamation 10908, 90 FR 14705, from 2025-04-03) and
+ *   their parts (9903.94.05, 25 %, from 2025-05-03, heading 9903.94.06's date);
+ * - the country deals in place of those headings: the United Kingdom's in-quota cars at 7.5 % on top of the MFN
+ *   rate and its parts at 10 % (9903.94.31/.32, 90 FR 27851, from 2025-06-30; the 100,000-car quota is taken as not
+ *   exhausted), and a 15 % all-in rate for the European Union (9903.94.50-.53, from 2025-08-01, 90 FR 46096,
+ *   CSMS #66336270), Japan (9903.94.40-.43, from 2025-09-16, FR Doc 2025-17908, 90 FR 44638) and South Korea
+ *   (9903.94.60-.63, from 2025-11-01, FR Doc 2025-21940, 90 FR 55964): the MFN duty raised to 15 % of the value,
+ *   nothing added where it is already 15 % or more (note 33(m));
+ * - note 37, wood products (Proclamation 10976, from 2025-10-14, CSMS #66492057): softwood timber and lumber
+ *   (9903.76.01, 10 %), upholstered wooden furniture (9903.76.02, 25 %) and wooden kitchen cabinets and vanities
+ *   (9903.76.03, 25 %), the last two rising to 30 % and 50 % on 2027-01-01 (the proclamation of 2025-12-31 moved
+ *   the increase from 2026-01-01); the United Kingdom's furniture and cabinets at 10 % on top of the MFN rate
+ *   (9903.76.20), the EU's and Japan's at 15 % all-in (9903.76.22, 9903.76.21) and South Korea's from 2025-11-14
+ *   (9903.76.23, FR Doc 2025-21940);
+ * - note 38, medium- and heavy-duty vehicles (9903.74.01, 25 %), buses (9903.74.02, 10 %) and their parts
+ *   (9903.74.08, 25 %), Proclamation 10984 (90 FR 48451) from 2025-11-01.
+ * Parts of USMCA-originating goods entered under the agreement pay none (9903.94.06(i), 9903.74.10): a
+ * `preference` exclusion. A parts line whose tariff text does not itself say it is for motor vehicles (ball
+ * bearings, electric motors, lithium-ion batteries...) carries a use condition: the duty applies only to parts of
+ * the vehicles concerned (9903.94.06(ii), note 38(l)), which the code alone does not show.
+ */
+const SECTOR_DEALS = {
+  GB: "2025-06-30",
+  EU: "2025-08-01",
+  JP: "2025-09-16",
+  KR: "2025-11-01",
+};
+const VEHICLE_TEXT =
+  /motor[- ]?vehicle|motor car|automobile|vehicles? of (sub)?heading|tractor|for vehicles|of vehicles|\bvehicles\b/i;
+
+function noteList(text, startRe, endRe) {
+  const i = text.findIndex((l) => startRe.test(l.trim()));
+  const j = text.findIndex((l, k) => k > i && endRe.test(l.trim()));
+  if (i < 0 || j < 0) throw new Error(`chapter 99 text: list ${startRe} not found`);
+  const out = [];
+  for (const l of text.slice(i + 1, j))
+    if (/^\s{10,}\d{4}[\d.\s]*$/.test(l)) for (const t of l.trim().split(/\s+/)) out.push(t.replace(/\./g, ""));
+  if (!out.length) throw new Error(`chapter 99 text: list ${startRe} is empty`);
+  return [...new Set(out)];
+}
+
+/** Date ranges between the breaks, each with the deal origins in force over all of it. */
+function dealSegments(from, deals, end = null) {
+  const day = (d, n) => new Date(Date.parse(d) + n * 86_400_000).toISOString().slice(0, 10);
+  const starts = [...new Set([from, ...Object.values(deals).filter((d) => d > from)])].sort();
+  return starts.map((f, i) => [
+    f,
+    i + 1 < starts.length ? day(starts[i + 1], -1) : end,
+    Object.entries(deals)
+      .filter(([, d]) => d <= f)
+      .flatMap(([c]) => (c === "EU" ? EU27 : [c]))
+      .sort(),
+  ]);
+}
+
+function sector232(text, descriptions) {
+  const measures = [];
+  const exclusions = [];
+  const autos = noteList(
+    text,
+    /^\(b\) The rates of duty set forth in headings 9903\.94\.01/,
+    /^\(c\) Heading 9903\.94\.02/,
+  );
+  const autoParts = noteList(
+    text,
+    /^\(g\) Subject to a manufacturer's import adjustment/,
+    /^\(h\) Heading 9903\.94\.06/,
+  );
+  const softwood = noteList(
+    text,
+    /^\(b\) The rates of duty set forth in heading 9903\.76\.01/,
+    /^\(c\) Heading 9903\.76\.02/,
+  );
+  const furniture = noteList(
+    text,
+    /^\(d\) The rates of duty set forth in headings 9903\.76\.02/,
+    /^\(e\) Except for as provided by 9903\.76\.04/,
+  );
+  const cabinets = noteList(
+    text,
+    /^\(f\) Except for as provided by 9903\.76\.04, the rates/,
+    /^\(g\) Heading 9903\.76\.04/,
+  );
+  const mhd = noteList(
+    text,
+    /^\(b\) The rate of duty set forth in heading 9903\.74\.01/,
+    /^\(c\) Heading 9903\.74\.02/,
+  );
+  const buses = noteList(text, /^\(c\) Heading 9903\.74\.02 applies/, /^\(d\) Heading 9903\.74\.03/);
+  const mhdParts = noteList(
+    text,
+    /^\(i\) The rates of duty set forth in heading 9903\.74\.08/,
+    /^\(j\) Heading 9903\.74\.09/,
+  );
+
+  // [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to, metalOrigin, sector, useCondition]
+  const add = (
+    code,
+    name,
+    prefixes,
+    rate,
+    basis,
+    sector,
+    from,
+    to,
+    { origins = null, excluded = null, condition } = {},
+  ) => {
+    for (const p of prefixes)
+      measures.push([
+        "232",
+        code,
+        name,
+        p,
+        origins,
+        excluded?.length ? excluded : null,
+        rate,
+        basis,
+        null,
+        from,
+        to,
+        null,
+        sector,
+        condition ? condition(p) : null,
+      ]);
+  };
+  // Whether the tariff itself says a parts line is for vehicles: chapter 87, a statistical line the note picked
+  // out, or the description of every line under it ("not suitable for motor vehicles" is not).
+  const partUse = (what) => (p) => {
+    if (p.startsWith("87") || p.length === 10) return null;
+    const texts = [...descriptions].filter(([k]) => k.startsWith(p)).map(([, d]) => d);
+    const forVehicles =
+      texts.length > 0 && texts.every((d) => VEHICLE_TEXT.test(d) && !/\bnot (suitable|for|of a kind)/i.test(d));
+    return forVehicles ? null : `the goods are ${what}`;
+  };
+  const deal = (c) => (c === "EU" ? EU27 : [c]);
+
+  for (const [f, t, excluded] of dealSegments("2025-04-03", SECTOR_DEALS))
+    add("9903.94.01", "Section 232 automobiles and light trucks", autos, "0.25", "value", "autos", f, t, { excluded });
+  for (const [f, t, excluded] of dealSegments("2025-05-03", SECTOR_DEALS))
+    add("9903.94.05", "Section 232 automobile parts", autoParts, "0.25", "value", "auto_parts", f, t, {
+      excluded,
+      condition: partUse(
+        "parts of passenger vehicles or light trucks (U.S. note 33(g); others enter under 9903.94.06)",
+      ),
+    });
+  add(
+    "9903.94.31",
+    "Section 232 automobiles, United Kingdom (in quota)",
+    autos,
+    "0.075",
+    "value",
+    "autos",
+    SECTOR_DEALS.GB,
+    null,
+    { origins: ["GB"] },
+  );
+  add(
+    "9903.94.32",
+    "Section 232 automobile parts, United Kingdom",
+    autoParts,
+    "0.10",
+    "all_in",
+    "auto_parts",
+    SECTOR_DEALS.GB,
+    null,
+    {
+      origins: ["GB"],
+      condition: partUse("parts of passenger vehicles or light trucks (U.S. note 33(j))"),
+    },
+  );
+  for (const [c, cars, parts] of [
+    ["EU", "9903.94.51", "9903.94.53"],
+    ["JP", "9903.94.41", "9903.94.43"],
+    ["KR", "9903.94.61", "9903.94.63"],
+  ]) {
+    const who = { EU: "European Union", JP: "Japan", KR: "South Korea" }[c];
+    add(
+      cars,
+      `Section 232 automobiles, ${who} (15 % all-in)`,
+      autos,
+      "0.15",
+      "all_in",
+      "autos",
+      SECTOR_DEALS[c],
+      null,
+      { origins: deal(c) },
+    );
+    add(
+      parts,
+      `Section 232 automobile parts, ${who} (15 % all-in)`,
+      autoParts,
+      "0.15",
+      "all_in",
+      "auto_parts",
+      SECTOR_DEALS[c],
+      null,
+      {
+        origins: deal(c),
+        condition: partUse("parts of passenger vehicles or light trucks (U.S. note 33(g))"),
+      },
+    );
+  }
+  for (const hs of autoParts)
+    for (const [code, name, origins] of [
+      ["9903.94.06", "Automobile parts originating under USMCA (U.S. note 33(h)(i))", ["CA", "MX"]],
+    ])
+      exclusions.push([
+        code,
+        name,
+        "9903.94.05",
+        hs,
+        "preference",
+        "Originating under USMCA and entered under it (special programme S/S+)",
+        "2025-05-03",
+        null,
+        origins,
+        "S",
+      ]);
+
+  // Wood (note 37). Countries with a deal have their own headings from their dates.
+  const WOOD = "2025-10-14";
+  const WOOD_RISE = "2027-01-01";
+  const woodDeals = { GB: WOOD, EU: WOOD, JP: WOOD, KR: "2025-11-14" };
+  add("9903.76.01", "Section 232 softwood timber and lumber", softwood, "0.10", "value", "wood", WOOD, null);
+  for (const [code, name, list, rate, risen] of [
+    ["9903.76.02", "Section 232 upholstered wooden furniture", furniture, "0.25", "0.30"],
+    ["9903.76.03", "Section 232 wooden kitchen cabinets and vanities", cabinets, "0.25", "0.50"],
+  ]) {
+    for (const [f, t, excluded] of dealSegments(WOOD, woodDeals, "2026-12-31"))
+      add(code, name, list, rate, "value", "wood", f, t, { excluded });
+    add(code, name, list, risen, "value", "wood", WOOD_RISE, null, { excluded: [...EU27, "GB", "JP", "KR"].sort() });
+  }
+  const woodGoods = [...furniture, ...cabinets];
+  add("9903.76.20", "Section 232 wood products, United Kingdom", woodGoods, "0.10", "value", "wood", WOOD, null, {
+    origins: ["GB"],
+  });
+  add("9903.76.21", "Section 232 wood products, Japan (15 % all-in)", woodGoods, "0.15", "all_in", "wood", WOOD, null, {
+    origins: ["JP"],
+  });
+  add(
+    "9903.76.22",
+    "Section 232 wood products, European Union (15 % all-in)",
+    woodGoods,
+    "0.15",
+    "all_in",
+    "wood",
+    WOOD,
+    null,
+    { origins: EU27 },
+  );
+  add(
+    "9903.76.23",
+    "Section 232 wood products, South Korea (15 % all-in)",
+    woodGoods,
+    "0.15",
+    "all_in",
+    "wood",
+    woodDeals.KR,
+    null,
+    { origins: ["KR"] },
+  );
+
+  // Medium- and heavy-duty vehicles, buses and their parts (note 38).
+  const MHD = "2025-11-01";
+  add("9903.74.01", "Section 232 medium- and heavy-duty vehicles", mhd, "0.25", "value", "mhd", MHD, null);
+  add("9903.74.02", "Section 232 buses", buses, "0.10", "value", "mhd", MHD, null);
+  add(
+    "9903.74.08",
+    "Section 232 medium- and heavy-duty vehicle parts",
+    mhdParts,
+    "0.25",
+    "value",
+    "mhd_parts",
+    MHD,
+    null,
+    {
+      condition: partUse("parts of medium- or heavy-duty vehicles (U.S. note 38(i))"),
+    },
+  );
+  for (const hs of mhdParts)
+    exclusions.push([
+      "9903.74.10",
+      "Medium- and heavy-duty vehicle parts originating under USMCA (U.S. note 38(k))",
+      "9903.74.08",
+      hs,
+      "preference",
+      "Originating under USMCA and entered under it (special programme S/S+)",
+      MHD,
+      null,
+      ["CA", "MX"],
+      "S",
+    ]);
+  return { measures, exclusions };
+}
+
+function ch99(descriptions) {
+  const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, metal_origin, sector, use_condition]
   const s301 = corrected301(table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv")));
   for (const r of s301) {
     const m = S301[r.ch99_code];
@@ -1239,10 +1506,28 @@ function ch99() {
   const s122 = section122(text);
   measures.push(s122.measure);
   exclusions.push(...s122.exclusions);
+  const sectors = sector232(text, descriptions);
+  measures.push(...sectors.measures);
+  exclusions.push(...sectors.exclusions);
   assertOneBasisPer232Metal(measures);
   // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
   const groups = new Map();
-  for (const [program, code, name, prefix, origins, excluded, rate, basis, metal, from, to, metalOrigin] of measures) {
+  for (const [
+    program,
+    code,
+    name,
+    prefix,
+    origins,
+    excluded,
+    rate,
+    basis,
+    metal,
+    from,
+    to,
+    metalOrigin,
+    sector,
+    useCondition,
+  ] of measures) {
     const key = JSON.stringify([
       program,
       code,
@@ -1255,6 +1540,8 @@ function ch99() {
       from,
       to,
       metalOrigin ?? null,
+      sector ?? null,
+      useCondition ?? null,
     ]);
     if (!groups.has(key))
       groups.set(key, {
@@ -1269,6 +1556,8 @@ function ch99() {
         valid_from: from,
         valid_to: to,
         metal_origin: metalOrigin ?? null,
+        ...(sector ? { sector } : {}),
+        ...(useCondition ? { use_condition: useCondition } : {}),
         prefixes: [],
       });
     groups.get(key).prefixes.push(prefix);
@@ -1495,9 +1784,10 @@ function fx() {
   return `${out.join("\n")}\n`;
 }
 
-write("tariffs/us-hts8.json", usTariff());
+const us = usTariff();
+write("tariffs/us-hts8.json", us);
 write("tariffs/uk-eu.json", ukEu());
-const c = ch99();
+const c = ch99(new Map(us.rows.map((r) => [r[0], r[3]])));
 write("tariffs/us-ch99.json", c);
 write("vat/vat-rates.json", vat());
 write("vat/vat-reduced-goods.json", vatReduced());

@@ -9,7 +9,7 @@ import { dataDir } from "./lib.mjs";
 export const dataset = "tariffs";
 export const version = "2026-11-22.7";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum and metal-origin rules, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -97,6 +97,8 @@ export async function rows({ fixture }) {
           m.valid_from,
           m.valid_to,
           json(m.metal_origin ?? null),
+          m.sector ?? null,
+          m.use_condition ?? null,
         ]);
   const exclusions = ch99.exclusions.rows.filter((r) => keep(r[3]));
   const origin = [];
@@ -140,6 +142,8 @@ export async function rows({ fixture }) {
         "valid_from",
         "valid_to",
         "metal_origin",
+        "sector",
+        "use_condition",
       ],
       rows: measures,
     },

@@ -55,6 +55,13 @@ export const calcMeasures = sqliteTable(
     validTo: text("valid_to"),
     /** JSON MetalOriginRule: the measure applies only where the metal was smelted, cast or melted and poured so. */
     metalOrigin: text("metal_origin"),
+    /**
+     * Section 232 product sector other than a metal (`autos`, `auto_parts`, `mhd`, `mhd_parts`, `wood`); null for
+     * the metal measures and the other programmes. A vehicle or parts sector displaces the metal duties.
+     */
+    sector: text("sector"),
+    /** What the goods must be for the measure to apply, where the code alone does not say (reported as conditional). */
+    useCondition: text("use_condition"),
   },
   (t) => [index("calc_measures_prefix_idx").on(t.hsPrefix, t.validFrom)],
 );

@@ -375,14 +375,48 @@ export function applicableMeasures(
   // One line per programme and metal (the most specific prefix wins), so overlapping lists never double-charge.
   const byKey = new Map<string, Measure>();
   for (const m of kept) {
-    const key = `${m.program}|${m.metal ?? ""}|${m.code.startsWith("9903.88") || m.program !== "301" ? "" : m.code}|${m.basis}`;
+    const key = `${m.program}|${m.metal ?? ""}|${m.sector ?? ""}|${m.code.startsWith("9903.88") || m.program !== "301" ? "" : m.code}|${m.basis}`;
     const prev = byKey.get(key);
     if (!prev || m.hsPrefix.length > prev.hsPrefix.length) byKey.set(key, m);
   }
   const conditional = [...unknown.values()].filter((m) => !replaced(m));
-  return [...byKey.values(), ...met.values(), ...conditional].sort(
-    (a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code),
-  );
+  return bySector([...byKey.values()], code)
+    .concat(...met.values(), ...conditional)
+    .sort((a, b) => listOrder(a) - listOrder(b) || a.program.localeCompare(b.program) || a.code.localeCompare(b.code));
+}
+
+/**
+ * Section 232 sectors in the order the proclamations give way to each other: an article is charged under one
+ * sector only (autos before wood, Proclamation 10976 cl. 4; vehicles before their parts), and a vehicle or
+ * vehicle-parts duty replaces the steel, aluminium and copper duties and the wood duties (U.S. note 33(a)(1),
+ * 33(f)(1)-(4); note 38(a)(1), 38(h)(1)-(4) to subchapter III of chapter 99).
+ */
+const SECTOR_ORDER = ["autos", "mhd", "auto_parts", "mhd_parts", "wood"];
+const DISPLACES_METAL = new Set(["autos", "mhd", "auto_parts", "mhd_parts"]);
+
+/**
+ * Keeps one Section 232 sector measure per article: the first in SECTOR_ORDER that covers the whole code and
+ * does not hang on a use the code leaves open; when it is a vehicle or parts sector, the metal duties go. A
+ * sector measure that depends on the use, or covers only longer codes, is kept to be shown as conditional when
+ * no other sector applies.
+ */
+function bySector(measures: Measure[], code?: string): Measure[] {
+  const sectors = measures.filter((m) => m.program === "232" && m.sector);
+  if (!sectors.length) return measures;
+  const rank = (m: Measure) => SECTOR_ORDER.indexOf(m.sector ?? "");
+  const whole = (m: Measure) => code === undefined || m.hsPrefix.length <= code.length;
+  const firm = sectors.filter((m) => whole(m) && !m.useCondition).sort((a, b) => rank(a) - rank(b));
+  const chosen = firm[0];
+  if (!chosen) {
+    const open = [...sectors].sort((a, b) => rank(a) - rank(b))[0];
+    return measures.filter((m) => !(m.program === "232" && m.sector) || m === open);
+  }
+  const dropMetal = DISPLACES_METAL.has(chosen.sector ?? "");
+  return measures.filter((m) => {
+    if (m.program !== "232") return true;
+    if (m.sector) return m === chosen;
+    return !(dropMetal && m.metal);
+  });
 }
 
 type Decided = MeasureDecision;
@@ -414,6 +448,8 @@ function portionOutside232(
 interface EntryBasis {
   program: string | null;
   special: Record<string, Component[]> | null;
+  /** The duty under the tariff line itself, which an all-in measure tops up; null when not computed. */
+  baseDuty?: Big | null;
 }
 
 /**
@@ -464,13 +500,24 @@ function decideMeasures(
       decisions.push(conditional(measure, `Applies${instead} when ${measure.metalOrigin.text}: give ${fields}`));
       continue;
     }
+    // A measure on goods of one use the code does not settle (a part of a passenger vehicle, not of a machine):
+    // shown with its condition, and charged once the importer enters it under its heading (manual_claims).
+    if (measure.useCondition && !claims.has(measure.code)) {
+      decisions.push(
+        conditional(
+          measure,
+          `Applies when ${measure.useCondition}; list ${measure.code} in manual_claims to enter the goods under it`,
+        ),
+      );
+      continue;
+    }
     // Section 232 on these goods: charged, or owed on a metal content not yet given. One keyed at a longer code
-    // covers only some of them. A metal-origin measure not yet decided is neither.
+    // covers only some of them. A metal-origin or use-dependent measure not yet decided is neither.
     const s232 = decisions.filter(
       (d) =>
         d.measure.program === "232" &&
         d.status !== "exempted" &&
-        !(d.status === "conditional" && d.measure.metalOrigin),
+        !(d.status === "conditional" && (d.measure.metalOrigin || d.measure.useCondition)),
     );
     const on232 = s232.find((d) => d.measure.hsPrefix.length <= code.length);
     const under232 = s232.find((d) => d.measure.hsPrefix.length > code.length);
@@ -558,6 +605,31 @@ function decideMeasures(
         basis: `${rateText} of ${formatMoney(remainder, m.currency)} value not subject to Section 232 (${formatMoney(customsValue, m.currency)} customs value less ${formatMoney(content, m.currency)} metal content, which ${e.code} exempts)`,
         estimated: s232.some((d) => d.estimated),
         base: remainder,
+      });
+      continue;
+    }
+    if (measure.basis === "all_in") {
+      // The rate is the whole duty on the article: the measure charges what the tariff line's own duty leaves.
+      if (customsValue === null || m === null || entry.baseDuty === undefined || entry.baseDuty === null) {
+        decisions.push({
+          measure,
+          status: "applied",
+          amount: ZERO,
+          basis: `${rateText} all-in: the duty under the subheading, raised to ${rateText} of the customs value`,
+          estimated: false,
+        });
+        continue;
+      }
+      const whole = customsValue.times(rate);
+      const topUp = whole.gt(entry.baseDuty) ? whole.minus(entry.baseDuty) : ZERO;
+      decisions.push({
+        measure,
+        status: "applied",
+        amount: topUp,
+        basis: topUp.gt(0)
+          ? `${rateText} all-in: ${rateText} of ${formatMoney(customsValue, m.currency)} customs value (${formatMoney(whole, m.currency)}) less ${formatMoney(entry.baseDuty, m.currency)} duty under the subheading`
+          : `${rateText} all-in: the duty under the subheading (${formatMoney(entry.baseDuty, m.currency)}) is already at least ${rateText} of the customs value, so nothing is added`,
+        estimated: false,
       });
       continue;
     }
@@ -1011,6 +1083,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const entry: EntryBasis = {
     program: tier?.tier === "preferential_tariff" ? tier.program : null,
     special: line?.special ?? null,
+    baseDuty: tier && tier.line.type !== "text" ? tier.line.amount : null,
   };
   const { decisions, available } = line
     ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m, entry)

@@ -32,12 +32,20 @@ export interface Measure {
   origins: string[] | null;
   originsExcluded: string[] | null;
   rate: string;
-  basis: "value" | "content";
+  /**
+   * `value`: the customs value; `content`: the value of the metal content; `all_in`: the rate is the whole duty
+   * (a negotiated ceiling such as the 15 % of U.S. note 33(m)), so the measure charges what the base duty leaves.
+   */
+  basis: "value" | "content" | "all_in";
   metal: string | null;
   validFrom: string;
   validTo: string | null;
   /** Set on measures that depend on where the metal was smelted, cast or melted and poured; null = none. */
   metalOrigin?: MetalOriginRule | null;
+  /** Section 232 product sector other than a metal (`autos`, `auto_parts`, `mhd`, `mhd_parts`, `wood`). */
+  sector?: string | null;
+  /** What the goods must be for the measure to apply where the code does not settle it: reported as conditional. */
+  useCondition?: string | null;
 }
 
 /** A declared metals-traceability fact: `smelt` (primary and secondary country of smelt), `cast`, `melt_pour`. */
