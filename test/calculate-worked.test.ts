@@ -934,14 +934,16 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "estimated_duties.tariffs.length": 2, "totals.duty": 240, "totals.total": 243.94, "notes.0": S122_ENDED },
   ],
   [
-    "Section 122: not yet on 2026-02-23, the last IEEPA day (left out as held unlawful)",
+    "Section 122: not yet on 2026-02-23, the last IEEPA day (its duties refundable, outside the totals)",
     { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000, entry_date: "2026-02-23" },
+    // Refundable: fentanyl 10% (from 2025-11-10) = 100 + reciprocal 10% = 100.
     {
       "estimated_duties.tariffs.length": 2,
       "totals.duty": 240,
       "totals.total": 243.94,
-      "notes.0":
-        "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time",
+      "refundable_duties.total": 200,
+      "notes.1":
+        "IEEPA duties deposited on an entry of 2026-02-23 are in refundable_duties, not in the totals: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24",
     },
   ],
   [
@@ -1727,6 +1729,90 @@ const sectorCases: [string, Record<string, unknown>, Record<string, unknown>][] 
   ],
 ];
 cases.push(...sectorCases);
+
+// IEEPA duties on entries of 2025-02-04..2026-02-23: deposited then, refundable since Learning Resources v. Trump
+// (2026-02-20), shown in refundable_duties and never in the totals. Rates from the headings' texts (HTS 2026 Rev 6,
+// chapter 99) and EO 14326 Annex I; dates from the executive orders. By air: no HMF.
+const US_IEEPA = { ...US, transport_mode: "air" };
+const ieepaCases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  [
+    "IEEPA: a T-shirt of Vietnam on 2025-09-02 deposited 20% (9903.02.69), refundable, outside the duty owed",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000, entry_date: "2025-09-02" },
+    // MFN 16.5% × 1,000 = 165 owed; 20% × 1,000 = 200 refundable; FY2025 informal MPF 2.62; total 167.62.
+    {
+      "refundable_duties.status": "deposited_refundable",
+      "refundable_duties.tariffs.0.code": "9903.02.69",
+      "refundable_duties.tariffs.0.amount": 200,
+      "refundable_duties.total": 200,
+      "totals.duty": 165,
+      "totals.total": 167.62,
+    },
+  ],
+  [
+    "IEEPA: China on 2025-06-02, fentanyl 20% and reciprocal 10% refundable; Section 301 owed",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000, entry_date: "2025-06-02" },
+    // Owed: MFN 165 + List 4A 7.5% = 75 → 240. Refundable: 9903.01.24 20% = 200, 9903.01.25 10% = 100 → 300.
+    {
+      "refundable_duties.tariffs.0.code": "9903.01.24",
+      "refundable_duties.tariffs.0.amount": 200,
+      "refundable_duties.tariffs.1.code": "9903.01.25",
+      "refundable_duties.tariffs.1.amount": 100,
+      "refundable_duties.total": 300,
+      "totals.duty": 240,
+    },
+  ],
+  [
+    "IEEPA: China on 2025-04-10, reciprocal 125% (9903.01.63)",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000, entry_date: "2025-04-10" },
+    // 9903.01.24 20% = 200 + 125% = 1,250 → 1,450.
+    { "refundable_duties.tariffs.1.code": "9903.01.63", "refundable_duties.total": 1450 },
+  ],
+  [
+    "IEEPA: the EU's 15% all-in on a free-MFN toy of Germany (9903.02.20)",
+    { ...US_IEEPA, hs_code: "9503.00.00", origin_country: "DE", declared_value: 1000, entry_date: "2025-09-02" },
+    { "refundable_duties.tariffs.0.code": "9903.02.20", "refundable_duties.total": 150, "totals.duty": 0 },
+  ],
+  [
+    "IEEPA: the EU's 15% all-in adds nothing where the MFN rate is 16.5%",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "DE", declared_value: 1000, entry_date: "2025-09-02" },
+    { "refundable_duties.tariffs.0.amount": 0, "refundable_duties.total": 0, "totals.duty": 165 },
+  ],
+  [
+    "IEEPA: a Canadian T-shirt entered free under USMCA paid no fentanyl duty (9903.01.14)",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "CA", declared_value: 1000, entry_date: "2025-09-02" },
+    {
+      "refundable_duties.tariffs.0.exempted": true,
+      "refundable_duties.tariffs.0.exclusion_code": "9903.01.14",
+      "refundable_duties.total": 0,
+    },
+  ],
+  [
+    "IEEPA: aluminium under Section 232 paid no reciprocal duty (9903.01.33)",
+    { ...US_IEEPA, hs_code: "7606.12.30", origin_country: "VN", declared_value: 10000, entry_date: "2025-09-02" },
+    {
+      "refundable_duties.tariffs.0.code": "9903.02.69",
+      "refundable_duties.tariffs.0.exempted": true,
+      "refundable_duties.tariffs.0.exclusion_code": "9903.01.33",
+      "refundable_duties.total": 0,
+    },
+  ],
+  [
+    "IEEPA: within the 800 USD de minimis before 2025-08-29 nothing was deposited",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "VN", declared_value: 100, entry_date: "2025-06-02" },
+    { "refundable_duties.tariffs.0.amount": 0, "refundable_duties.total": 0, "totals.duty": 0 },
+  ],
+  [
+    "IEEPA: India on 2025-09-02, 25% plus the 25% Russian-oil duty (9903.02.26, 9903.01.84)",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "IN", declared_value: 1000, entry_date: "2025-09-02" },
+    { "refundable_duties.total": 500 },
+  ],
+  [
+    "IEEPA: none after 2026-02-23",
+    { ...US_IEEPA, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000, entry_date: "2026-02-24" },
+    { refundable_duties: undefined },
+  ],
+];
+cases.push(...ieepaCases);
 
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));

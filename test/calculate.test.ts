@@ -130,16 +130,21 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
 });
 
 describe("notes on what the data does not cover", () => {
-  it("a US quote in the IEEPA window says IEEPA duties are left out as held unlawful; outside it, no such note", async () => {
+  it("a US quote in the IEEPA window shows the IEEPA duties as refundable, outside the totals; outside it, nothing", async () => {
     const { api } = await setup();
     const inWindow = (await (
       await api("/calculate", { json: { ...base, origin_country: "CN", entry_date: "2025-09-02" } })
-    ).json()) as { notes: string[] };
-    expect(inWindow.notes.join(" ")).toMatch(/IEEPA .* not included: the Supreme Court held them unlawful/);
+    ).json()) as { notes: string[]; refundable_duties?: { total: number } };
+    expect(inWindow.notes.join(" ")).toMatch(
+      /IEEPA .* in refundable_duties, not in the totals: the Supreme Court held them unlawful/,
+    );
+    expect(inWindow.refundable_duties?.total).toBeGreaterThan(0);
     const after = (await (await api("/calculate", { json: { ...base, origin_country: "CN" } })).json()) as {
       notes: string[];
+      refundable_duties?: unknown;
     };
     expect(after.notes.join(" ")).not.toMatch(/IEEPA/);
+    expect(after.refundable_duties).toBeUndefined();
   });
 });
 

@@ -1146,6 +1146,381 @@ function sector232(text, descriptions) {
   return { measures, exclusions };
 }
 
+/**
+ * IEEPA duties (fentanyl: 9903.01.01-.24; "reciprocal": 9903.01.25-.76, 9903.02.02-.91; India: 9903.01.84),
+ * collected from 2025-02-04 until the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20)
+ * and out of the HTS from 2026-02-24. They are built so a quote for an entry in that window can show what was
+ * deposited and is refundable, never as duty owed (programs `ieepa_*`, which the engine keeps out of the totals).
+ * Headings, countries and rates are read from their texts in the Chapter 99 text of HTS 2026 Rev 6 (the expired
+ * provisions keep their text); dates from the executive orders (whitehouse.gov presidential actions):
+ * - fentanyl, China and Hong Kong: 10 % from 2025-02-04 (EO 14195), 20 % from 2025-03-04 (EO 14228), 10 % from
+ *   2025-11-10 (EO of 2025-11-04); Canada 25 % (9903.01.10) and Mexico 25 % (9903.01.01) from 2025-03-04 (the
+ *   pause of EO 14197/14198 ended), Canada 35 % from 2025-08-01 (9903.01.16, EO of 2025-07-31); Canadian energy
+ *   (9903.01.13, taken as chapter 27) and potash (3104.20; 9903.01.15 and Mexico's 9903.01.05) 10 %; goods entered
+ *   free under USMCA exempt from 2025-03-07 (EO 14231/14232; 9903.01.14, 9903.01.04);
+ * - reciprocal: 10 % on every country but Canada and Mexico from 2025-04-05 (EO 14257, 9903.01.25); China, Hong
+ *   Kong and Macau 84 % on 2025-04-09 and 125 % from 2025-04-10 (9903.01.63, EO of 2025-04-08 and 14266), 10 %
+ *   again from 2025-05-14 (EO 14298); from 2025-08-07 the country headings of EO 14326 Annex I (9903.02.02-.71),
+ *   with the EU's 15 % all-in (9903.02.19/.20), Japan's 15 % all-in from the same date (9903.02.72/.73, EO 14345,
+ *   retroactive), South Korea's (9903.02.79/.80) and Switzerland's and Liechtenstein's (9903.02.82/.83,
+ *   9903.02.87/.88) 15 % all-in from 2025-11-14 (FR Doc 2025-21940; FR Doc 2025-23316); products of Annex II
+ *   (note 2(v)(iii)(a), 9903.01.32), informational materials (50 U.S.C. 1702(b), 9903.01.31, taken as chapters
+ *   49 and 97) and goods under Section 232 (9903.01.33) exempt;
+ * - India: 25 % more from 2025-08-27 (9903.01.84, EO 14329), with the same exemptions.
+ * Not built: Brazil's 40 % (9903.01.77; its exemption list, 9903.01.81), the agricultural exemptions from
+ * 2025-11-13, transshipment penalties, in-transit relief.
+ */
+const IEEPA_END = "2026-02-23";
+const ISO_ALIASES = {
+  "Bosnia and Herzegovina": "BA",
+  "Côte d`Ivoire": "CI",
+  "Cote d'Ivoire": "CI",
+  // The text file's one non-ASCII letter (ô) does not survive the UTF-8 read.
+  "C\uFFFDte d'Ivoire": "CI",
+  "Democratic Republic of the Congo": "CD",
+  "Falkland Islands": "FK",
+  Laos: "LA",
+  "Myanmar (Burma)": "MM",
+  "South Korea": "KR",
+  Syria: "SY",
+  Taiwan: "TW",
+  Turkey: "TR",
+  Vietnam: "VN",
+  "Trinidad and Tobago": "TT",
+  Brunei: "BN",
+  Moldova: "MD",
+  "North Macedonia": "MK",
+  Venezuela: "VE",
+  Bolivia: "BO",
+  "United Kingdom": "GB",
+  Philippines: "PH",
+  "the Philippines": "PH",
+  "the United Kingdom": "GB",
+  "Papua New Guinea": "PG",
+};
+
+function ieepa(text) {
+  const countries = JSON.parse(readFileSync(join(root, "data", "iso", "countries.json"), "utf8"));
+  const byName = new Map(countries.map((c) => [c.name, c.alpha2]));
+  const iso = (name) => {
+    const code = ISO_ALIASES[name] ?? byName.get(name);
+    if (!code) throw new Error(`IEEPA heading: no ISO code for ${name}`);
+    return code;
+  };
+  // The heading blocks of 9903.02.02-.71: country and added rate, as the text gives them.
+  const start = text.findIndex((l) => l.startsWith("9903.02.02 "));
+  const end = text.findIndex((l) => l.startsWith("9903.02.72 "));
+  if (start < 0 || end < start) throw new Error("chapter 99 text: IEEPA country headings not found");
+  const heads = [];
+  for (let i = start; i < end; i++) {
+    const m = /^(9903\.02\.\d{2}) /.exec(text[i]);
+    if (m) heads.push({ code: m[1], lines: [] });
+    heads.at(-1).lines.push(text[i]);
+  }
+  const annex = [];
+  for (const h of heads) {
+    // The description column is the left 100 characters; the rate columns sit to its right.
+    const desc = h.lines
+      .map((l) => l.slice(0, 100))
+      .join(" ")
+      .replace(/\s+/g, " ");
+    const cols = h.lines
+      .map((l) => l.slice(100))
+      .join(" ")
+      .replace(/\s+/g, " ");
+    const who = /product of (.+?), as provided for in subdivision/.exec(desc)?.[1];
+    if (!who) throw new Error(`${h.code}: no country in its text`);
+    const plus = /\+\s*(\d+(?:\.\d+)?)%/.exec(cols) ?? /\+\s*(\d+(?:\.\d+)?)%/.exec(h.lines.join(" "));
+    const flat = /(?:^|\s)(\d+(?:\.\d+)?)%/.exec(cols);
+    annex.push({
+      code: h.code,
+      who,
+      rate: plus ? num(new Big(plus[1]).div(100)) : null,
+      allIn: !plus && flat ? num(new Big(flat[1]).div(100)) : null,
+    });
+  }
+  const measures = [];
+  const m = (program, code, name, prefix, origins, excluded, rate, basis, from, to) =>
+    measures.push([program, code, name, prefix, origins, excluded, rate, basis, null, from, to, null, null, null]);
+  const F = "ieepa_fentanyl";
+  const R = "ieepa_reciprocal";
+  const CN = ["CN", "HK"];
+  m(
+    F,
+    "9903.01.20",
+    "IEEPA fentanyl duty, China and Hong Kong",
+    "",
+    CN,
+    null,
+    "0.10",
+    "value",
+    "2025-02-04",
+    "2025-03-03",
+  );
+  m(
+    F,
+    "9903.01.24",
+    "IEEPA fentanyl duty, China and Hong Kong",
+    "",
+    CN,
+    null,
+    "0.20",
+    "value",
+    "2025-03-04",
+    "2025-11-09",
+  );
+  m(
+    F,
+    "9903.01.24",
+    "IEEPA fentanyl duty, China and Hong Kong",
+    "",
+    CN,
+    null,
+    "0.10",
+    "value",
+    "2025-11-10",
+    IEEPA_END,
+  );
+  m(F, "9903.01.10", "IEEPA fentanyl duty, Canada", "", ["CA"], null, "0.25", "value", "2025-03-04", "2025-07-31");
+  m(F, "9903.01.16", "IEEPA fentanyl duty, Canada", "", ["CA"], null, "0.35", "value", "2025-08-01", IEEPA_END);
+  m(
+    F,
+    "9903.01.13",
+    "IEEPA fentanyl duty, Canadian energy",
+    "27",
+    ["CA"],
+    null,
+    "0.10",
+    "value",
+    "2025-03-04",
+    IEEPA_END,
+  );
+  m(
+    F,
+    "9903.01.15",
+    "IEEPA fentanyl duty, Canadian potash",
+    "310420",
+    ["CA"],
+    null,
+    "0.10",
+    "value",
+    "2025-03-07",
+    IEEPA_END,
+  );
+  m(F, "9903.01.01", "IEEPA fentanyl duty, Mexico", "", ["MX"], null, "0.25", "value", "2025-03-04", IEEPA_END);
+  m(
+    F,
+    "9903.01.05",
+    "IEEPA fentanyl duty, Mexican potash",
+    "310420",
+    ["MX"],
+    null,
+    "0.10",
+    "value",
+    "2025-03-07",
+    IEEPA_END,
+  );
+  const CHINA = ["CN", "HK", "MO"];
+  const annexIso = annex
+    .map((a) => (a.code === "9903.02.19" || a.code === "9903.02.20" ? null : iso(a.who)))
+    .filter(Boolean);
+  const notGeneral = (extra) => [...new Set(["CA", "MX", ...CHINA, ...extra, ...EU27])].sort();
+  const nameOf = (c) => countries.find((x) => x.alpha2 === c)?.name ?? c;
+  m(
+    R,
+    "9903.01.25",
+    "IEEPA reciprocal duty (baseline)",
+    "",
+    null,
+    ["CA", "MX"],
+    "0.10",
+    "value",
+    "2025-04-05",
+    "2025-04-08",
+  );
+  m(
+    R,
+    "9903.01.25",
+    "IEEPA reciprocal duty (baseline)",
+    "",
+    null,
+    ["CA", "MX", ...CHINA].sort(),
+    "0.10",
+    "value",
+    "2025-04-09",
+    "2025-05-13",
+  );
+  m(
+    R,
+    "9903.01.25",
+    "IEEPA reciprocal duty (baseline)",
+    "",
+    null,
+    ["CA", "MX"],
+    "0.10",
+    "value",
+    "2025-05-14",
+    "2025-08-06",
+  );
+  m(
+    R,
+    "9903.01.25",
+    "IEEPA reciprocal duty (baseline)",
+    "",
+    null,
+    notGeneral(annexIso),
+    "0.10",
+    "value",
+    "2025-08-07",
+    IEEPA_END,
+  );
+  m(R, "9903.01.63", "IEEPA reciprocal duty, China", "", CHINA, null, "0.84", "value", "2025-04-09", "2025-04-09");
+  m(R, "9903.01.63", "IEEPA reciprocal duty, China", "", CHINA, null, "1.25", "value", "2025-04-10", "2025-05-13");
+  m(
+    R,
+    "9903.01.25",
+    "IEEPA reciprocal duty, China (baseline)",
+    "",
+    CHINA,
+    null,
+    "0.10",
+    "value",
+    "2025-08-07",
+    IEEPA_END,
+  );
+  const REPLACED = {
+    JP: [null, "9903.02.73", "2025-08-07"],
+    KR: ["2025-11-13", "9903.02.80", "2025-11-14"],
+    CH: ["2025-11-13", "9903.02.83", "2025-11-14"],
+    LI: ["2025-11-13", "9903.02.88", "2025-11-14"],
+  };
+  for (const a of annex) {
+    if (a.code === "9903.02.19") continue; // the EU's column-1-over-15 % heading adds nothing
+    if (a.code === "9903.02.20") {
+      m(
+        R,
+        a.code,
+        "IEEPA reciprocal duty, European Union (15 % all-in)",
+        "",
+        EU27,
+        null,
+        a.allIn ?? "0.15",
+        "all_in",
+        "2025-08-07",
+        IEEPA_END,
+      );
+      continue;
+    }
+    const c = iso(a.who);
+    if (a.rate === null) throw new Error(`${a.code} (${a.who}): no rate in its text`);
+    const r = REPLACED[c];
+    if (r && r[0] === null) continue;
+    m(
+      R,
+      a.code,
+      `IEEPA reciprocal duty, ${nameOf(c)}`,
+      "",
+      [c],
+      null,
+      a.rate,
+      "value",
+      "2025-08-07",
+      r ? r[0] : IEEPA_END,
+    );
+  }
+  for (const [c, [, code, from]] of Object.entries(REPLACED))
+    m(R, code, `IEEPA reciprocal duty, ${nameOf(c)} (15 % all-in)`, "", [c], null, "0.15", "all_in", from, IEEPA_END);
+  m(
+    "ieepa_india",
+    "9903.01.84",
+    "IEEPA duty, India (Russian oil)",
+    "",
+    ["IN"],
+    null,
+    "0.25",
+    "value",
+    "2025-08-27",
+    IEEPA_END,
+  );
+
+  // Exemptions: [code, name, applies_to, hs_prefix, kind, condition, valid_from, valid_to, origins, preference]
+  const exclusions = [];
+  for (const [code, name, origins] of [
+    ["9903.01.14", "Product of Canada entered free of duty under USMCA", ["CA"]],
+    ["9903.01.04", "Product of Mexico entered free of duty under USMCA", ["MX"]],
+  ])
+    exclusions.push([
+      code,
+      name,
+      F,
+      "",
+      "preference",
+      "Originating under USMCA and entered free of duty under it (special programme S/S+)",
+      "2025-03-07",
+      IEEPA_END,
+      origins,
+      "S",
+    ]);
+  const annexII = noteList(
+    text,
+    /^\(a\) As provided for in heading 9903\.01\.32/,
+    /^\(b\) As provided in heading 9903\.02\.78/,
+  );
+  for (const program of [R, "ieepa_india"]) {
+    for (const hs of annexII)
+      exclusions.push([
+        "9903.01.32",
+        "Product listed in Annex II (note 2(v)(iii)(a))",
+        program,
+        hs,
+        "auto",
+        null,
+        "2025-04-05",
+        IEEPA_END,
+        null,
+        null,
+      ]);
+    for (const hs of ["49", "97"])
+      exclusions.push([
+        "9903.01.31",
+        "Informational materials (50 U.S.C. 1702(b)), taken as chapters 49 and 97",
+        program,
+        hs,
+        "auto",
+        null,
+        "2025-04-05",
+        IEEPA_END,
+        null,
+        null,
+      ]);
+    exclusions.push([
+      "9903.01.33",
+      "Article subject to Section 232",
+      program,
+      "",
+      "auto_with_232",
+      "A Section 232 duty applies to the goods",
+      "2025-04-05",
+      IEEPA_END,
+      null,
+      null,
+    ]);
+  }
+  exclusions.push([
+    "9903.01.33",
+    "Article subject to Section 232 (EO 14289 and the later proclamations: no Canada or Mexico IEEPA duty on it)",
+    F,
+    "",
+    "auto_with_232",
+    "A Section 232 duty applies to the goods",
+    "2025-04-03",
+    IEEPA_END,
+    ["CA", "MX"],
+    null,
+  ]);
+  return { measures, exclusions };
+}
+
 function ch99(descriptions) {
   const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, metal_origin, sector, use_condition]
   const s301 = corrected301(table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv")));
@@ -1509,6 +1884,9 @@ function ch99(descriptions) {
   const sectors = sector232(text, descriptions);
   measures.push(...sectors.measures);
   exclusions.push(...sectors.exclusions);
+  const emergency = ieepa(text);
+  measures.push(...emergency.measures);
+  exclusions.push(...emergency.exclusions);
   assertOneBasisPer232Metal(measures);
   // Grouped: one entry per measure period with its product prefixes (the dataset module expands them to rows).
   const groups = new Map();

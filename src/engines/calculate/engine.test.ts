@@ -512,9 +512,9 @@ describe("Section 122 surcharge (9903.03.01)", () => {
     expect(codes(r)).toEqual(lines);
   });
 
-  it("notes: IEEPA left out as held unlawful before the surcharge; the surcharge's end after it", () => {
+  it("notes: IEEPA refundable (none on these data) before the surcharge; the surcharge's end after it", () => {
     const before = calculate(on("2026-02-23"), d()).notes.join(" ");
-    expect(before).toMatch(/IEEPA .* not included: the Supreme Court held them unlawful/);
+    expect(before).toMatch(/No IEEPA duty applied .* nothing is refundable \(Learning Resources v\. Trump/);
     expect(before).not.toMatch(/Section 122/);
     expect(calculate(on("2026-03-02"), d()).notes.join(" ")).not.toMatch(/IEEPA|Section 122/);
     expect(calculate(on("2026-07-24"), d()).notes.join(" ")).toMatch(

@@ -279,6 +279,15 @@ const exclusionMatches = (e: Exclusion, m: Measure) =>
   e.appliesTo === m.program ||
   (m.metal !== null && e.appliesTo === `${m.program}:${m.metal}`);
 
+/**
+ * IEEPA duties (programmes `ieepa_*`): void since Learning Resources v. Trump (2026-02-20), so never duty owed. They
+ * are decided on their own, beside the Section 232 measures they yield to, to show what an entry of their time
+ * deposited and may reclaim.
+ */
+const isEmergency = (m: Measure) => m.program.startsWith("ieepa");
+const IEEPA_FROM = "2025-02-04";
+const IEEPA_TO = "2026-02-23";
+
 /** Section 122 surcharge (HTSUS 9903.03.01): stacks on the others, so it is listed after them. */
 const LAST_PROGRAMS = ["122"];
 const listOrder = (m: Measure) => (LAST_PROGRAMS.includes(m.program) ? 1 : 0);
@@ -335,10 +344,12 @@ export function applicableMeasures(
   date: string,
   facts: MetalOrigins = NO_METAL_ORIGINS,
   code?: string,
+  emergency = false,
 ): Measure[] {
   const ms = data.measures
     .filter(
       (m) =>
+        (emergency ? isEmergency(m) || m.program === "232" : !isEmergency(m)) &&
         inForce(m, date) &&
         (m.origins === null || m.origins.includes(origin)) &&
         !(m.originsExcluded ?? []).includes(origin),
@@ -466,6 +477,7 @@ function decideMeasures(
   customsValue: Big | null,
   m: Money | null,
   entry: EntryBasis = { program: null, special: null },
+  emergency = false,
 ): { decisions: MeasureDecision[]; available: Exclusion[]; fired: Exclusion[] } {
   const code = input.hsCode;
   const claims = new Set(input.manualClaims.map((c) => c.replace(/\s/g, "")));
@@ -473,7 +485,7 @@ function decideMeasures(
   const fired: Exclusion[] = [];
   const decisions: MeasureDecision[] = [];
   const facts = input.metalOrigins;
-  const measures = applicableMeasures(data, input.origin, input.entryDate, facts, code);
+  const measures = applicableMeasures(data, input.origin, input.entryDate, facts, code, emergency);
   const exclusionsOf = (measure: Measure) =>
     data.exclusions.filter(
       (e) =>
@@ -690,7 +702,59 @@ function decideMeasures(
   }
   // Back in list order (the Section 232-dependent ones were decided last).
   decisions.sort((a, b) => measures.indexOf(a.measure) - measures.indexOf(b.measure));
+  if (emergency)
+    return {
+      decisions: decisions.filter((d) => isEmergency(d.measure)),
+      available: [...available.values()].filter((e) => e.appliesTo.startsWith("ieepa")),
+      fired: fired.filter((e) => e.appliesTo.startsWith("ieepa")),
+    };
   return { decisions, available: [...available.values()], fired };
+}
+
+export interface Refundable {
+  lines: DutyLine[];
+  /** Measures that hang on facts not given (a metal content), outside the sum. */
+  conditional: { name: string; code: string; rate: string; type: string; note: string }[];
+  total: Big;
+}
+
+/** The IEEPA lines of an entry, waived like the other duties where de minimis waived them. */
+function refundableDuties(
+  decisions: MeasureDecision[],
+  waived: boolean,
+  goodsValue: Big,
+  threshold: Big | null,
+  m: Money,
+): Refundable {
+  const lines: DutyLine[] = [];
+  const conditional: Refundable["conditional"] = [];
+  for (const d of decisions) {
+    const base = {
+      name: d.measure.name,
+      code: d.measure.code,
+      rate: pctText(d.measure.rate),
+      type: "additional" as const,
+    };
+    if (d.status === "conditional") conditional.push({ ...base, note: d.condition });
+    else if (d.status === "exempted")
+      lines.push({
+        ...base,
+        rate: "0%",
+        amount: ZERO,
+        basis: d.basis,
+        exempted: true,
+        exclusion_code: d.exclusion.code,
+        exclusion_name: d.exclusion.name,
+      });
+    else if (waived && d.amount.gt(0))
+      lines.push({
+        ...base,
+        amount: ZERO,
+        basis: `${d.basis}; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(threshold ?? ZERO, m.currency)} de minimis`,
+      });
+    else lines.push({ ...base, amount: d.amount, basis: d.basis });
+  }
+  return { lines, conditional, total: lines.reduce((s, l) => s.plus(l.amount), ZERO) };
 }
 
 /** The most specific de minimis row: origin-limited over general, channel-specific over `any`. */
@@ -915,6 +979,8 @@ export interface CalcResult {
   vat: { rate: Big; amount: Big; code: string | null; name: string; basis: string } | null;
   /** A tax the seller charges at the sale (not at import), outside the totals. */
   pointOfSale: { rate: Big; amount: Big; code: string | null; name: string; basis: string; sourceUrl: string } | null;
+  /** IEEPA duties an entry of 2025-02-04..2026-02-23 deposited, refundable, never in the totals; null outside it. */
+  refundable: Refundable | null;
   totals: { duty: Big; fees: Big; vat: Big; total: Big };
   notes: string[];
 }
@@ -1058,12 +1124,10 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const tier = line ? dutyTier(line, input, data, customsValue, m) : null;
   if (tier?.note) notes.push(tier.note);
   // IEEPA duties (fentanyl and "reciprocal", 9903.01 / 9903.02) were collected from 2025-02-04 until the Supreme
-  // Court held them unlawful (Learning Resources v. Trump, 2026-02-20; out of the HTS from Rev 4, 2026-02-24). They
-  // are left out as invalid, and a quote in that window says so rather than look like what was assessed then.
-  if (line && data.rule.schedule === "US" && input.entryDate >= "2025-02-04" && input.entryDate <= "2026-02-23")
-    notes.push(
-      "IEEPA additional duties (fentanyl and reciprocal, HTSUS 9903.01/9903.02) are not included: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24, though they were collected on entries of this date at the time",
-    );
+  // Court held them unlawful (Learning Resources v. Trump, 2026-02-20; out of the HTS from Rev 4, 2026-02-24). An
+  // entry of that window deposited them: they are shown on their own lines as refundable, outside the duty owed.
+  const ieepaWindow =
+    line !== null && data.rule.schedule === "US" && input.entryDate >= IEEPA_FROM && input.entryDate <= IEEPA_TO;
   // The Section 122 surcharge is limited to 150 days; the data has no extension, so a later quote says it ended.
   const s122 =
     line && data.rule.schedule === "US"
@@ -1085,9 +1149,11 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     special: line?.special ?? null,
     baseDuty: tier && tier.line.type !== "text" ? tier.line.amount : null,
   };
+  const onLine = line && input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input;
   const { decisions, available } = line
-    ? decideMeasures(input.hsCode.length < 8 ? { ...input, hsCode: line.code } : input, data, customsValue, m, entry)
+    ? decideMeasures(onLine, data, customsValue, m, entry)
     : { decisions: [], available: [] };
+  const emergency = ieepaWindow ? decideMeasures(onLine, data, customsValue, m, entry, true) : null;
   for (const d of decisions) {
     const base = {
       name: d.measure.name,
@@ -1133,6 +1199,13 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     }
   }
   const totalDuty = duties.reduce((s, d) => s.plus(d.amount), ZERO);
+  const refundable = emergency ? refundableDuties(emergency.decisions, dutyExempt, goodsValue, dutyWaivedBy, m) : null;
+  if (refundable)
+    notes.push(
+      refundable.lines.length
+        ? `IEEPA duties deposited on an entry of ${input.entryDate} are in refundable_duties, not in the totals: the Supreme Court held them unlawful (Learning Resources v. Trump, 2026-02-20) and they left the HTS on 2026-02-24`
+        : `No IEEPA duty applied to these goods on ${input.entryDate}, so nothing is refundable (Learning Resources v. Trump, 2026-02-20)`,
+    );
 
   // Fees: US MPF/HMF. Low-value shipments released under de minimis pay no entry fees.
   // In a batch the floor and cap apply to the entry as a whole, so lines carry the plain ad valorem part.
@@ -1265,6 +1338,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     totalFees,
     vat,
     pointOfSale,
+    refundable,
     totals: { duty: totalDuty, fees: totalFees, vat: vatAmount, total: totalDuty.plus(totalFees).plus(vatAmount) },
     notes,
   };

@@ -56,6 +56,37 @@ function entryWire(r: CalcResult, n: (b: Big) => number) {
     : {};
 }
 
+/** VAT/GST the seller charges at the sale (low-value UK and AU goods): not import VAT, outside the totals. */
+function pointOfSaleWire(r: CalcResult, n: (b: Big) => number) {
+  if (!r.pointOfSale) return {};
+  return {
+    point_of_sale_tax: {
+      rate: Number(r.pointOfSale.rate.toString()),
+      amount: n(r.pointOfSale.amount),
+      name: r.pointOfSale.name,
+      collected_by: "seller at the point of sale",
+      basis: r.pointOfSale.basis,
+      source_url: r.pointOfSale.sourceUrl,
+    },
+  };
+}
+
+/** IEEPA duties deposited on an entry of their time: refundable, on their own lines, never in the totals. */
+function refundableWire(r: CalcResult, ccy: string) {
+  if (!r.refundable) return {};
+  return {
+    refundable_duties: {
+      status: "deposited_refundable" as const,
+      authority: "IEEPA (HTSUS 9903.01, 9903.02)",
+      reason:
+        "Held unlawful by the Supreme Court in Learning Resources v. Trump (2026-02-20); removed from the HTS from 2026-02-24. Deposited on entries from 2025-02-04 to 2026-02-23 and refundable (post-summary correction before liquidation, protest after).",
+      tariffs: r.refundable.lines.map((d) => dutyLineWire(d, ccy)),
+      ...(r.refundable.conditional.length ? { conditional: r.refundable.conditional } : {}),
+      total: moneyNumber(r.refundable.total, ccy),
+    },
+  };
+}
+
 export function calcWire(input: CalcInput, r: CalcResult) {
   const ccy = r.currencies.destination;
   const n = (b: Big) => moneyNumber(b, ccy);
@@ -132,18 +163,8 @@ export function calcWire(input: CalcInput, r: CalcResult) {
           },
         }
       : {}),
-    ...(r.pointOfSale
-      ? {
-          point_of_sale_tax: {
-            rate: Number(r.pointOfSale.rate.toString()),
-            amount: n(r.pointOfSale.amount),
-            name: r.pointOfSale.name,
-            collected_by: "seller at the point of sale",
-            basis: r.pointOfSale.basis,
-            source_url: r.pointOfSale.sourceUrl,
-          },
-        }
-      : {}),
+    ...pointOfSaleWire(r, n),
+    ...refundableWire(r, ccy),
     additional_tariff_measures: r.conditional,
     notes: r.notes,
     totals: { duty: n(r.totals.duty), fees: n(r.totals.fees), vat: n(r.totals.vat), total: n(r.totals.total) },

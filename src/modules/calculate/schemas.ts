@@ -199,6 +199,13 @@ const TariffLineWire = z.object({
   exclusion_name: z.string().optional(),
   basis: z.string(),
 });
+const ConditionalMeasure = z.object({
+  name: z.string(),
+  code: z.string(),
+  rate: z.string(),
+  type: z.string(),
+  note: z.string(),
+});
 const Tier = z.object({ tariffs: z.array(TariffLineWire), total_duty: z.number() });
 
 const CalculateResult = z
@@ -348,9 +355,21 @@ const CalculateResult = z
         description:
           "VAT/GST the seller charges at the sale (UK consignments up to 135 GBP, AU goods up to 1,000 AUD): not import VAT, not in the totals",
       }),
-    additional_tariff_measures: z.array(
-      z.object({ name: z.string(), code: z.string(), rate: z.string(), type: z.string(), note: z.string() }),
-    ),
+    refundable_duties: z
+      .object({
+        status: z.literal("deposited_refundable"),
+        authority: z.string(),
+        reason: z.string(),
+        tariffs: z.array(TariffLineWire),
+        conditional: z.array(ConditionalMeasure).optional(),
+        total: z.number(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "US entries dated 2025-02-04 to 2026-02-23: the IEEPA duties (fentanyl, reciprocal) deposited at the time, each on its own line, refundable since Learning Resources v. Trump; never in the totals",
+      }),
+    additional_tariff_measures: z.array(ConditionalMeasure),
     notes: z.array(z.string()),
     totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
   })
