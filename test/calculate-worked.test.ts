@@ -1814,6 +1814,45 @@ const ieepaCases: [string, Record<string, unknown>, Record<string, unknown>][] =
 ];
 cases.push(...ieepaCases);
 
+// The EU's interim flat customs duty on low-value goods: 3 EUR per item category (tariff subheading) from
+// 2026-07-01 on goods the 150 EUR relief covered, sold by IOSS-registered sellers (Council, approved February
+// 2026). VAT in Germany 19% on the customs value plus duty.
+const DE_JUL = {
+  destination_country: "DE",
+  currency: "EUR",
+  entry_date: "2026-07-15",
+  hs_code: "6109.10.00",
+  origin_country: "CN",
+};
+cases.push(
+  [
+    "EU flat duty: a 100 EUR T-shirt pays 3 EUR in place of the relief; VAT 19% of 103 = 19.57",
+    { ...DE_JUL, declared_value: 100 },
+    {
+      "totals.duty": 3,
+      "estimated_duties.tariffs.1.name": "Flat customs duty on low-value goods",
+      "estimated_duties.tariffs.1.amount": 3,
+      "vat.amount": 19.57,
+      "totals.total": 22.57,
+    },
+  ],
+  [
+    "EU flat duty: not before 2026-07-01 (the 150 EUR relief)",
+    { ...DE_JUL, declared_value: 100, entry_date: "2026-06-30" },
+    { "totals.duty": 0, "vat.amount": 19, "totals.total": 19 },
+  ],
+  [
+    "EU flat duty: a seller outside the IOSS keeps the relief",
+    { ...DE_JUL, declared_value: 100, ioss: false },
+    { "totals.duty": 0, "estimated_duties.tariffs.length": 1 },
+  ],
+  [
+    "EU flat duty: above 150 EUR the tariff rate applies (12% × 200 = 24)",
+    { ...DE_JUL, declared_value: 200 },
+    { "totals.duty": 24, "estimated_duties.tariffs.length": 1 },
+  ],
+);
+
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));
   it.each(cases)("%s", async (_name, body, expected) => {
@@ -1822,6 +1861,23 @@ describe("calculate: worked cases", () => {
     expect(res.status, JSON.stringify(json)).toBe(200);
     for (const [path, value] of Object.entries(expected))
       expect(get(json, path), `${path} in ${JSON.stringify(json, null, 1)}`).toEqual(value);
+  });
+});
+
+describe("calculate/multiple: the EU flat duty once per item category", () => {
+  const run = async (codes: Record<string, unknown>[]) => {
+    const res = await api("/calculate/multiple", {
+      json: { destination_country: "DE", currency: "EUR", entry_date: "2026-07-15", codes },
+    });
+    const body = (await res.json()) as { totals: { duty: number } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return body;
+  };
+  it("two T-shirts (one subheading) pay 3 EUR; a T-shirt and a jersey (two) pay 6 EUR", async () => {
+    const shirt = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 40 };
+    expect((await run([shirt, { ...shirt, declared_value: 30 }])).totals.duty).toBe(3);
+    const jersey = { hs_code: "6110.20.91", origin_country: "CN", declared_value: 30 };
+    expect((await run([shirt, jersey])).totals.duty).toBe(6);
   });
 });
 

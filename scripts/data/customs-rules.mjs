@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "customs_rules";
-export const version = "2026-11-22.2";
+export const version = "2026-11-25.1";
 export const source =
   "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK, CBSA, ABF/ATO); a source_url on every row";
 export const tables = ["calc_de_minimis", "calc_fees"];
@@ -29,6 +29,7 @@ export async function rows() {
         "valid_to",
         "source_url",
         "note",
+        "amount",
       ],
       rows: dm.map((r) => [
         r.country,
@@ -42,6 +43,7 @@ export async function rows() {
         r.valid_to,
         r.source_url,
         r.note ?? null,
+        r.amount ?? null,
       ]),
     },
     calc_fees: {

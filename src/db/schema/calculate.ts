@@ -174,6 +174,8 @@ export const calcDeMinimis = sqliteTable(
     validTo: text("valid_to"),
     sourceUrl: text("source_url").notNull(),
     note: text("note"),
+    /** `flat_duty` rows: the flat duty per item category (in `currency`) that replaces the relief. */
+    amount: text("amount"),
   },
   (t) => [index("calc_de_minimis_idx").on(t.country)],
 );

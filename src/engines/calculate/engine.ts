@@ -757,6 +757,42 @@ function refundableDuties(
   return { lines, conditional, total: lines.reduce((s, l) => s.plus(l.amount), ZERO) };
 }
 
+/**
+ * A flat customs duty per item category on goods the duty de minimis would relieve (the EU's 3 EUR from
+ * 2026-07-01, on goods of sellers registered in the IOSS): one charge per 6-digit subheading of the shipment.
+ */
+function flatDuty(
+  data: ResolvedData,
+  input: CalcInput,
+  ctx: ShipmentContext,
+  goodsValue: Big,
+  m: Money,
+): DutyLine | null {
+  const row = deMinimisRow(data.deMinimis, "flat_duty", input);
+  if (!row?.amount || row.threshold === null || input.ioss === false) return null;
+  if (goodsValue.gt(m.toDest(dec(row.threshold), row.currency))) return null;
+  const category = input.hsCode.replace(/\D/g, "").slice(0, 6);
+  const per = m.toDest(dec(row.amount), row.currency);
+  const rate = `${formatMoney(dec(row.amount), row.currency)} per item category`;
+  const name = "Flat customs duty on low-value goods";
+  if (ctx.flatDutyCategories?.has(category))
+    return {
+      name,
+      rate,
+      amount: ZERO,
+      type: "specific",
+      basis: `${rate}: subheading ${dotted(category)} is already charged on another line of the shipment`,
+    };
+  ctx.flatDutyCategories?.add(category);
+  return {
+    name,
+    rate,
+    amount: per,
+    type: "specific",
+    basis: `${rate} (subheading ${dotted(category)}) in place of the relief for goods of ${formatMoney(goodsValue, m.currency)}, within ${formatMoney(dec(row.threshold), row.currency)}; for a seller registered in the IOSS (ioss: false if not)`,
+  };
+}
+
 /** The most specific de minimis row: origin-limited over general, channel-specific over `any`. */
 export function deMinimisRow(rows: DeMinimisRow[], kind: DeMinimisRow["kind"], input: CalcInput): DeMinimisRow | null {
   const candidates = rows.filter(
@@ -992,6 +1028,11 @@ export interface ShipmentContext {
   feesAtShipmentLevel?: boolean;
   /** Entered value of the whole entry (calculate/multiple), which decides formal or informal entry. */
   entryValue?: Big;
+  /**
+   * Item categories (6-digit subheadings) of the shipment already charged a flat low-value duty: the EU's 3 EUR
+   * falls once per category, so later lines of the same subheading add nothing (calculate/multiple fills it).
+   */
+  flatDutyCategories?: Set<string>;
 }
 
 /** Why a quote is not final: each part of the duty, fees or taxes that could not be determined from the request. */
@@ -1198,6 +1239,8 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       d.amount = ZERO;
     }
   }
+  const flat = dutyExempt ? flatDuty(data, input, ctx, goodsValue, m) : null;
+  if (flat) duties.push(flat);
   const totalDuty = duties.reduce((s, d) => s.plus(d.amount), ZERO);
   const refundable = emergency ? refundableDuties(emergency.decisions, dutyExempt, goodsValue, dutyWaivedBy, m) : null;
   if (refundable)

@@ -140,8 +140,11 @@ export interface VatReducedRow {
 
 export interface DeMinimisRow {
   country: string;
-  /** point_of_sale: up to the threshold the tax is the seller's, charged at sale, not import VAT. */
-  kind: "duty" | "tax" | "point_of_sale";
+  /**
+   * point_of_sale: up to the threshold the tax is the seller's, charged at sale, not import VAT; flat_duty: a flat
+   * customs duty per item category (`amount`) on goods the duty de minimis would relieve.
+   */
+  kind: "duty" | "tax" | "point_of_sale" | "flat_duty";
   channel: "any" | "postal" | "courier";
   origins: string[] | null;
   currency: string;
@@ -151,6 +154,8 @@ export interface DeMinimisRow {
   validTo: string | null;
   sourceUrl: string;
   note: string | null;
+  /** flat_duty: the amount per item category, in `currency`. */
+  amount?: string | null;
 }
 
 export interface FeeRow {
@@ -201,6 +206,8 @@ export interface CalcInput {
   transportMode: "sea" | "air" | "road" | "rail";
   shippingTerms: "FOB" | "CIF" | "EXW" | "DDP";
   channel: "postal" | "courier" | null;
+  /** The seller is registered in the EU's Import One-Stop Shop (default assumed; false = not). */
+  ioss?: boolean | null;
   entryDate: string;
   components: { material: string; value: string }[];
   metalWeightPercentage: string | null;

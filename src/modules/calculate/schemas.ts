@@ -55,6 +55,10 @@ export const CalculateBody = z
     transport_mode: z.enum(["sea", "air", "road", "rail"]).default("sea"),
     shipping_terms: z.enum(["FOB", "CIF", "EXW", "DDP"]).default("FOB"),
     shipment_channel: z.enum(["postal", "courier"]).optional(),
+    ioss: z.boolean().optional().openapi({
+      description:
+        "The seller is registered in the EU's Import One-Stop Shop (assumed when absent); decides the EU flat duty on low-value goods from 2026-07-01",
+    }),
     entry_date: IsoDate.optional().openapi({ description: "Rates are resolved as of this date; default today (UTC)" }),
     components: z.array(Component).max(10, "at most 10 components").default([]),
     metal_weight_percentage: z.number().finite().min(0).max(100).optional(),
@@ -128,6 +132,10 @@ export const MultipleBody = z
     transport_mode: z.enum(["sea", "air", "road", "rail"]).default("sea"),
     shipping_terms: z.enum(["FOB", "CIF", "EXW", "DDP"]).default("FOB"),
     shipment_channel: z.enum(["postal", "courier"]).optional(),
+    ioss: z.boolean().optional().openapi({
+      description:
+        "The seller is registered in the EU's Import One-Stop Shop (assumed when absent); decides the EU flat duty on low-value goods from 2026-07-01",
+    }),
     entry_date: IsoDate.optional(),
     destination_region: z.string().trim().min(1).max(20).optional(),
   })

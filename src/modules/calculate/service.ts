@@ -72,6 +72,7 @@ function toInput(b: CalcBody, clock: Clock): CalcInput {
     transportMode: b.transport_mode,
     shippingTerms: b.shipping_terms,
     channel: b.shipment_channel ?? null,
+    ioss: b.ioss ?? null,
     entryDate: b.entry_date ?? today(clock),
     components: b.components.map((c) => ({ material: c.material, value: String(c.value) })),
     metalWeightPercentage: s(b.metal_weight_percentage),
@@ -248,6 +249,7 @@ function lineInput(b: MultiBody, l: z.output<typeof MultipleLine>, entryDate: st
     transportMode: b.transport_mode,
     shippingTerms: b.shipping_terms,
     channel: b.shipment_channel ?? null,
+    ioss: b.ioss ?? null,
     entryDate,
     components: (l.components ?? []).map((c) => ({ material: c.material, value: String(c.value) })),
     metalWeightPercentage: s(l.metal_weight_percentage),
@@ -368,6 +370,8 @@ function priceLines(
     dataSource: null,
     first: null,
   };
+  // The EU's flat low-value duty falls once per item category of the whole shipment.
+  const flatDutyCategories = new Set<string>();
   for (const p of parsed) {
     if (!p.ok) {
       results.push(failedLine(p.index, p.hs, p.origin, p.error));
@@ -380,7 +384,12 @@ function priceLines(
       continue;
     }
     entry.dataSource = r.dataSource;
-    const result = calculate(p.input, r.data, { goodsValue, feesAtShipmentLevel: true, entryValue: goodsValue });
+    const result = calculate(p.input, r.data, {
+      goodsValue,
+      feesAtShipmentLevel: true,
+      entryValue: goodsValue,
+      flatDutyCategories,
+    });
     // A code the destination's tariff does not hold is a failed line: no duty, no share of the entry's fees.
     if (r.data.rule.schedule && !result.rateFound) {
       results.push(failedLine(p.index, p.input.hsCode, p.input.origin, result.message));

@@ -1,0 +1,1 @@
+ALTER TABLE `calc_de_minimis` ADD `amount` text;
