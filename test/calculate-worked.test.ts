@@ -300,7 +300,8 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     "column 2 specific per litre with the volume in hl",
     { ...US, hs_code: "2203.00.00", origin_country: "RU", declared_value: 500, volume: 2, volume_unit: "hl" },
-    { "estimated_duties.tariffs.0.amount": 26.4, "totals.total": 79.72 },
+    // 79.715 of duty and fees, plus beer excise 18 USD × 200 l / 117.3478 l per barrel = 30.678: 110.393.
+    { "estimated_duties.tariffs.0.amount": 26.4, "totals.excise": 30.68, "totals.total": 110.39 },
   ],
   [
     "Section 232 steel on the full value (50%)",
@@ -1853,6 +1854,107 @@ cases.push(
   ],
 );
 
+// US federal excise, collected by CBP with the duty (26 U.S.C. 5001, 5041, 5051, 5701; TTB rate table): per wine
+// gallon (3.785411784 l), proof gallon (a wine gallon at 50% alcohol) or barrel (31 gallons), by alcohol band.
+const US_EXCISE = { ...US_SEP26, transport_mode: "sea" };
+const exciseCases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  [
+    "excise: 9 l of still wine at 12.5% pay 1.07 USD per wine gallon (9 / 3.785411784 = 2.3775 gal) = 2.54",
+    {
+      ...US_EXCISE,
+      hs_code: "2204.21.50",
+      origin_country: "FR",
+      declared_value: 120,
+      volume: 9,
+      alcohol_percentage: 12.5,
+    },
+    {
+      "excise.taxes.0.code": "IRC 5041(b)(1)",
+      "excise.taxes.0.amount": 2.54,
+      "excise.total": 2.54,
+      "excise.taxes.0.quantity": "9 l = 2.3775 wine gallons",
+      "totals.excise": 2.54,
+      // MFN 0.063 USD/l × 9 = 0.567; informal MPF 2.69; HMF 0.125% × 120 = 0.15; 0.567 + 2.84 + 2.544 = 5.95.
+      "totals.total": 5.95,
+      complete: true,
+    },
+  ],
+  [
+    "excise: still wine at 18% falls in the 16-21% band, 1.57 USD per gallon (2.3775 gal = 3.73)",
+    {
+      ...US_EXCISE,
+      hs_code: "2204.21.50",
+      origin_country: "PT",
+      declared_value: 120,
+      volume: 9,
+      alcohol_percentage: 18,
+    },
+    { "excise.taxes.0.code": "IRC 5041(b)(2)", "excise.total": 3.73 },
+  ],
+  [
+    "excise: 7 l of whisky at 40% are 1.4794 proof gallons at 13.50 USD = 19.97",
+    {
+      ...US_EXCISE,
+      hs_code: "2208.30.30",
+      origin_country: "GB",
+      declared_value: 200,
+      volume: 7,
+      alcohol_percentage: 40,
+    },
+    { "excise.taxes.0.code": "IRC 5001", "excise.total": 19.97, "totals.excise": 19.97 },
+  ],
+  [
+    "excise: 100 l of beer are 0.852168 barrels at 18 USD = 15.34, no alcohol needed",
+    { ...US_EXCISE, hs_code: "2203.00.00", origin_country: "MX", declared_value: 150, volume: 1, volume_unit: "hl" },
+    { "excise.taxes.0.code": "IRC 5051", "excise.total": 15.34, complete: true },
+  ],
+  [
+    "excise: sparkling wine has one band: without alcohol_percentage it is taken as not over 24% (9 l = 8.08)",
+    { ...US_EXCISE, hs_code: "2204.10.00", origin_country: "FR", declared_value: 300, volume: 9000, volume_unit: "ml" },
+    { "excise.taxes.0.code": "IRC 5041(b)(4)", "excise.total": 8.08 },
+  ],
+  [
+    "excise: 10,000 cigarettes at 50.33 USD per thousand = 503.30",
+    { ...US_EXCISE, hs_code: "2402.20.80", origin_country: "DO", declared_value: 0.2, quantity: 10000, weight: 10 },
+    { "excise.taxes.0.code": "IRC 5701(b)(1)", "excise.total": 503.3, "totals.excise": 503.3 },
+  ],
+  [
+    "excise: still wine without alcohol_percentage is not computed and the quote is not complete",
+    { ...US_EXCISE, hs_code: "2204.21.50", origin_country: "FR", declared_value: 120, volume: 9 },
+    {
+      complete: false,
+      "incomplete_reasons.0.code": "excise_not_computed",
+      "excise.taxes": [],
+      "excise.not_computed.0.code": "IRC 5041(b)(1)",
+      "excise.total": 0,
+      "totals.excise": 0,
+    },
+  ],
+  [
+    "excise: spirits without a volume are not computed (proof gallons need litres)",
+    { ...US_EXCISE, hs_code: "2208.30.30", origin_country: "GB", declared_value: 200, alcohol_percentage: 40 },
+    { complete: false, "excise.not_computed.0.code": "IRC 5001", "excise.total": 0 },
+  ],
+  [
+    "excise: still wine over 24% has no wine rate (taxed as spirits): not computed, named",
+    {
+      ...US_EXCISE,
+      hs_code: "2204.29.61",
+      origin_country: "ES",
+      declared_value: 100,
+      volume: 9,
+      alcohol_percentage: 25,
+    },
+    { complete: false, "excise.not_computed.0.code": "IRC 5041(b)(1)" },
+  ],
+  [
+    "excise: goods without excise keep four totals",
+    { ...US_EXCISE, hs_code: "6109.10.00", origin_country: "VN", declared_value: 1000 },
+    { excise: undefined, "totals.excise": undefined },
+  ],
+];
+cases.push(...exciseCases);
+
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));
   it.each(cases)("%s", async (_name, body, expected) => {
@@ -1878,6 +1980,45 @@ describe("calculate/multiple: the EU flat duty once per item category", () => {
     expect((await run([shirt, { ...shirt, declared_value: 30 }])).totals.duty).toBe(3);
     const jersey = { hs_code: "6110.20.91", origin_country: "CN", declared_value: 30 };
     expect((await run([shirt, jersey])).totals.duty).toBe(6);
+  });
+});
+
+describe("calculate/multiple: excise in the entry's totals", () => {
+  it("a wine line's excise is in totals.excise and the total; a batch without excise has no excise key", async () => {
+    const wine = {
+      hs_code: "2204.21.50",
+      origin_country: "FR",
+      declared_value: 120,
+      volume: 9,
+      alcohol_percentage: 12.5,
+    };
+    const shirt = { hs_code: "6109.10.00", origin_country: "VN", declared_value: 100 };
+    const run = async (codes: Record<string, unknown>[]) => {
+      const res = await api("/calculate/multiple", {
+        json: { destination_country: "US", currency: "USD", entry_date: "2026-09-01", codes },
+      });
+      const body = (await res.json()) as { totals: Record<string, number> };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      return body.totals;
+    };
+    // Duty 0.567 + 16.5; MPF 2.69 + HMF 0.125% × 220 = 0.275; excise 2.544: 22.576.
+    expect(await run([wine, shirt])).toEqual({ duty: 17.07, fees: 2.97, vat: 0, excise: 2.54, total: 22.58 });
+    expect(await run([shirt])).not.toHaveProperty("excise");
+  });
+  it("alcohol_percentage out of range fails that line only", async () => {
+    const res = await api("/calculate/multiple", {
+      json: {
+        destination_country: "US",
+        codes: [
+          { hs_code: "2204.21.50", origin_country: "FR", declared_value: 120, volume: 9, alcohol_percentage: 140 },
+          { hs_code: "6109.10.00", origin_country: "VN", declared_value: 100 },
+        ],
+      },
+    });
+    const body = (await res.json()) as { results: { error?: string }[] };
+    expect(res.status).toBe(200);
+    expect(body.results[0]?.error).toMatch(/alcohol_percentage/);
+    expect(body.results[1]?.error).toBeUndefined();
   });
 });
 

@@ -29,6 +29,8 @@ describe("POST /calculate validation: the shared envelope with errors [{field, m
     ["21 manual claims", { manual_claims: Array.from({ length: 21 }, (_, i) => `C${i}`) }, "manual_claims"],
     ["metal_weight_percentage over 100", { metal_weight_percentage: 101 }, "metal_weight_percentage"],
     ["volume_unit gallons", { volume_unit: "gal" }, "volume_unit"],
+    ["alcohol_percentage over 100", { alcohol_percentage: 101 }, "alcohol_percentage"],
+    ["alcohol_percentage as a string", { alcohol_percentage: "40%" }, "alcohol_percentage"],
     ["primary_country_of_smelt not ISO", { primary_country_of_smelt: "XX" }, "primary_country_of_smelt"],
     ["country_of_cast alpha-3", { country_of_cast: "RUS" }, "country_of_cast"],
     ["country_of_melt_pour a number", { country_of_melt_pour: 7 }, "country_of_melt_pour"],

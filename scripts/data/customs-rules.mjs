@@ -6,8 +6,8 @@ import { dataDir } from "./lib.mjs";
 export const dataset = "customs_rules";
 export const version = "2026-11-25.1";
 export const source =
-  "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK, CBSA, ABF/ATO); a source_url on every row";
-export const tables = ["calc_de_minimis", "calc_fees"];
+  "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK, CBSA, ABF/ATO, 26 U.S.C. and TTB for excise); a source_url on every row";
+export const tables = ["calc_de_minimis", "calc_fees", "calc_excise"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
 const json = (v) => (v === null || v === undefined ? null : JSON.stringify(v));
@@ -15,6 +15,7 @@ const json = (v) => (v === null || v === undefined ? null : JSON.stringify(v));
 export async function rows() {
   const dm = read("customs/de-minimis.json").rows;
   const fees = read("customs/fees.json").rows;
+  const excise = read("customs/excise.json").rows;
   return {
     calc_de_minimis: {
       columns: [
@@ -86,6 +87,38 @@ export async function rows() {
         r.flat ?? null,
         r.entry_value_max ?? null,
         r.estimated ? 1 : 0,
+      ]),
+    },
+    calc_excise: {
+      columns: [
+        "country",
+        "code",
+        "name",
+        "hs_prefix",
+        "rate",
+        "unit",
+        "currency",
+        "abv_over",
+        "abv_max",
+        "valid_from",
+        "valid_to",
+        "source_url",
+        "note",
+      ],
+      rows: excise.map((r) => [
+        r.country,
+        r.code,
+        r.name,
+        r.hs_prefix,
+        r.rate,
+        r.unit,
+        r.currency,
+        r.abv_over,
+        r.abv_max,
+        r.valid_from,
+        r.valid_to,
+        r.source_url,
+        r.note ?? null,
       ]),
     },
   };

@@ -145,6 +145,32 @@ export const calcVatReduced = sqliteTable(
   (t) => [index("calc_vat_reduced_idx").on(t.country, t.hsPrefix)],
 );
 
+/**
+ * Excise taxes collected at import, per HS prefix: an amount per `unit` (`proof_gallon`, `wine_gallon`, `barrel`
+ * of 31 US gallons, `thousand` pieces), within an alcohol band where the rate depends on it.
+ */
+export const calcExcise = sqliteTable(
+  "calc_excise",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    country: text("country").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    hsPrefix: text("hs_prefix").notNull(),
+    rate: text("rate").notNull(),
+    unit: text("unit").notNull(),
+    currency: text("currency").notNull(),
+    /** Alcohol by volume, percent: the band is over `abv_over` up to and including `abv_max`; null = open. */
+    abvOver: text("abv_over"),
+    abvMax: text("abv_max"),
+    validFrom: text("valid_from").notNull(),
+    validTo: text("valid_to"),
+    sourceUrl: text("source_url").notNull(),
+    note: text("note"),
+  },
+  (t) => [index("calc_excise_idx").on(t.country, t.hsPrefix)],
+);
+
 /** Per destination (EU members share `EU`): schedule, customs value basis, what the VAT base includes. */
 export const calcDestinationRules = sqliteTable("calc_destination_rules", {
   country: text("country").primaryKey(),

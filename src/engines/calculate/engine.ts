@@ -13,6 +13,7 @@ import type {
   CalcInput,
   Component,
   DeMinimisRow,
+  ExciseRow,
   Exclusion,
   FeeRow,
   Measure,
@@ -793,6 +794,116 @@ function flatDuty(
   };
 }
 
+/** One excise tax on the line: rate per unit, the quantity in that unit, the amount in the destination currency. */
+export interface ExciseLine {
+  code: string;
+  name: string;
+  rate: string;
+  quantity: string;
+  amount: Big;
+  basis: string;
+  sourceUrl: string;
+}
+
+export interface ExciseResult {
+  lines: ExciseLine[];
+  /** Excise the data holds for the goods but the request does not give the facts for (volume, alcohol). */
+  notComputed: { code: string; name: string; reason: string }[];
+  total: Big;
+}
+
+const US_GALLON_L = "3.785411784";
+const UNIT_TEXT: Record<ExciseRow["unit"], string> = {
+  proof_gallon: "proof gallon",
+  wine_gallon: "wine gallon",
+  barrel: "barrel of 31 gallons",
+  thousand: "thousand",
+};
+
+const inBand = (r: ExciseRow, abv: Big) =>
+  (r.abvOver === null || abv.gt(r.abvOver)) && (r.abvMax === null || abv.lte(r.abvMax));
+const banded = (r: ExciseRow) => r.abvOver !== null || r.abvMax !== null;
+const bandText = (r: ExciseRow) =>
+  [r.abvOver === null ? null : `over ${r.abvOver}%`, r.abvMax === null ? null : `not over ${r.abvMax}%`]
+    .filter(Boolean)
+    .join(" and ");
+
+/** The quantity of an excise unit from the line's volume, alcohol and count; a reason when the facts are missing. */
+function exciseQuantity(row: ExciseRow, input: CalcInput, abv: Big | null): { qty: Big; text: string } | string {
+  if (row.unit === "thousand") {
+    const q = dec(input.quantity);
+    return { qty: q.div(1000), text: `${q.toString()} pieces (quantity) = ${q.div(1000).toString()} thousand` };
+  }
+  const litres = unitQuantity("L", input);
+  if (!litres) return "volume not given: give the line's volume (total, in l, hl or ml)";
+  const gallons = litres.qty.div(US_GALLON_L);
+  if (row.unit === "wine_gallon")
+    return { qty: gallons, text: `${litres.text} = ${gallons.round(4).toString()} wine gallons` };
+  if (row.unit === "barrel") {
+    const barrels = gallons.div(31);
+    return { qty: barrels, text: `${litres.text} = ${barrels.round(6).toString()} barrels` };
+  }
+  if (!abv) return "alcohol_percentage not given: proof gallons depend on the alcohol content";
+  const proof = gallons.times(abv).div(50);
+  return {
+    qty: proof,
+    text: `${litres.text} at ${abv.toString()}% alcohol = ${proof.round(4).toString()} proof gallons`,
+  };
+}
+
+/**
+ * Excise taxes collected at import on the line (US federal excise on beer, wine, spirits and cigarettes, which CBP
+ * collects with the duty). The most specific HS prefix wins (sparkling wine over wine); within it the alcohol band.
+ * What the request lacks the facts for is named and the quote is not complete.
+ */
+export function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Money): ExciseResult | null {
+  const rows = (data.excise ?? []).filter((r) => code.startsWith(r.hsPrefix));
+  if (!rows.length) return null;
+  const longest = Math.max(...rows.map((r) => r.hsPrefix.length));
+  const own = rows.filter((r) => r.hsPrefix.length === longest);
+  const [first] = own;
+  if (!first) return null;
+  const abv = input.alcoholPercentage == null ? null : dec(input.alcoholPercentage);
+  const out: ExciseResult = { lines: [], notComputed: [], total: ZERO };
+  // Alcohol decides the rate among several bands, and the proof gallons of spirits; a single band is assumed met.
+  if (abv === null && (own.length > 1 || first.unit === "proof_gallon")) {
+    out.notComputed.push({
+      code: first.code,
+      name: first.name,
+      reason: `alcohol_percentage not given: the excise rate on HS ${dotted(first.hsPrefix)} depends on the alcohol content`,
+    });
+    return out;
+  }
+  const row = abv === null ? first : own.find((r) => inBand(r, abv));
+  if (!row) {
+    out.notComputed.push({
+      code: first.code,
+      name: first.name,
+      reason: `no excise rate under HS ${dotted(first.hsPrefix)} for ${abv?.toString()}% alcohol in the data (over 24% the goods are taxed as distilled spirits)`,
+    });
+    return out;
+  }
+  const q = exciseQuantity(row, input, abv);
+  if (typeof q === "string") {
+    out.notComputed.push({ code: row.code, name: row.name, reason: q });
+    return out;
+  }
+  const rate = `${formatMoney(dec(row.rate), row.currency)} per ${UNIT_TEXT[row.unit]}`;
+  const assumed = abv === null && banded(row) ? `; alcohol_percentage not given: taken as ${bandText(row)}` : "";
+  const amount = m.toDest(q.qty.times(row.rate), row.currency);
+  out.lines.push({
+    code: row.code,
+    name: row.name,
+    rate,
+    quantity: q.text,
+    amount,
+    basis: `${rate} × ${q.text}${assumed}${row.note ? `; ${row.note}` : ""}`,
+    sourceUrl: row.sourceUrl,
+  });
+  out.total = amount;
+  return out;
+}
+
 /** The most specific de minimis row: origin-limited over general, channel-specific over `any`. */
 export function deMinimisRow(rows: DeMinimisRow[], kind: DeMinimisRow["kind"], input: CalcInput): DeMinimisRow | null {
   const candidates = rows.filter(
@@ -961,7 +1072,13 @@ export function computeFees(
 }
 
 interface Incomplete {
-  code: "no_tariff" | "unknown_code" | "estimated_duty" | "conditional_measure" | "estimated_fee";
+  code:
+    | "no_tariff"
+    | "unknown_code"
+    | "estimated_duty"
+    | "conditional_measure"
+    | "estimated_fee"
+    | "excise_not_computed";
   message: string;
 }
 
@@ -1017,7 +1134,9 @@ export interface CalcResult {
   pointOfSale: { rate: Big; amount: Big; code: string | null; name: string; basis: string; sourceUrl: string } | null;
   /** IEEPA duties an entry of 2025-02-04..2026-02-23 deposited, refundable, never in the totals; null outside it. */
   refundable: Refundable | null;
-  totals: { duty: Big; fees: Big; vat: Big; total: Big };
+  /** Excise taxes collected at import (null when the data holds none for the goods); in the totals. */
+  excise: ExciseResult | null;
+  totals: { duty: Big; fees: Big; vat: Big; excise: Big; total: Big };
   notes: string[];
 }
 
@@ -1268,6 +1387,11 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const unknownCode = Boolean(data.rule.schedule) && !line;
   const fees = dutyExempt || unknownCode ? [] : computeFees(feeRows, input, customsValue, m, entryType?.type ?? null);
   const totalFees = fees.reduce((s, f) => s.plus(f.amount), ZERO);
+  // Excise (alcohol, tobacco) is collected with the duty; no de minimis rule in the data waives it.
+  const excise = unknownCode ? null : exciseTaxes(data, input, line?.code ?? input.hsCode, m);
+  const totalExcise = excise?.total ?? ZERO;
+  if (excise?.lines.length && dutyExempt)
+    notes.push("Excise is charged although the duty is within the de minimis: the data holds no de minimis for excise");
 
   // VAT / GST on the customs value (+ freight for FOB destinations that tax it) + duty + fees, per the destination.
   let vat: CalcResult["vat"] = null;
@@ -1286,6 +1410,10 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     if (data.rule.vatIncludesDuty && totalDuty.gt(0)) {
       base = base.plus(totalDuty);
       parts.push(`duty ${formatMoney(totalDuty, m.currency)}`);
+    }
+    if (data.rule.vatIncludesDuty && totalExcise.gt(0)) {
+      base = base.plus(totalExcise);
+      parts.push(`excise ${formatMoney(totalExcise, m.currency)}`);
     }
     if (data.rule.vatIncludesFees && totalFees.gt(0)) {
       base = base.plus(totalFees);
@@ -1328,6 +1456,8 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   }
   const vatAmount = vat?.amount ?? ZERO;
   const incomplete = incompleteReasons(data, input, line, duties, conditional, fees);
+  for (const e of excise?.notComputed ?? [])
+    incomplete.push({ code: "excise_not_computed", message: `${e.code} ${e.name} not in the totals: ${e.reason}` });
   return {
     complete: incomplete.length === 0,
     incomplete,
@@ -1382,7 +1512,14 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     vat,
     pointOfSale,
     refundable,
-    totals: { duty: totalDuty, fees: totalFees, vat: vatAmount, total: totalDuty.plus(totalFees).plus(vatAmount) },
+    excise,
+    totals: {
+      duty: totalDuty,
+      fees: totalFees,
+      vat: vatAmount,
+      excise: totalExcise,
+      total: totalDuty.plus(totalFees).plus(totalExcise).plus(vatAmount),
+    },
     notes,
   };
 }

@@ -185,6 +185,23 @@ export interface FeeRow {
   estimated?: number | boolean | null;
 }
 
+/** An excise tax collected at import on goods under an HS prefix, per unit, within an alcohol band. */
+export interface ExciseRow {
+  country: string;
+  code: string;
+  name: string;
+  hsPrefix: string;
+  rate: string;
+  unit: "proof_gallon" | "wine_gallon" | "barrel" | "thousand";
+  currency: string;
+  abvOver: string | null;
+  abvMax: string | null;
+  validFrom: string;
+  validTo: string | null;
+  sourceUrl: string;
+  note: string | null;
+}
+
 /** ECB reference rates of one day: units per EUR (EUR itself is 1). */
 export interface FxTable {
   date: string | null;
@@ -210,6 +227,8 @@ export interface CalcInput {
   ioss?: boolean | null;
   entryDate: string;
   components: { material: string; value: string }[];
+  /** Alcohol by volume, percent (excise on wine and spirits); null = not given. */
+  alcoholPercentage?: string | null;
   metalWeightPercentage: string | null;
   /** Where the metal was smelted, cast, or melted and poured; all null when not declared. */
   metalOrigins: MetalOrigins;
@@ -234,5 +253,7 @@ export interface ResolvedData {
   vatReduced: VatReducedRow[];
   deMinimis: DeMinimisRow[];
   fees: FeeRow[];
+  /** The destination's excise rows (any code; the engine matches the line's); absent = none. */
+  excise?: ExciseRow[];
   fx: FxTable;
 }

@@ -87,6 +87,37 @@ function refundableWire(r: CalcResult, ccy: string) {
   };
 }
 
+/** Excise collected with the duty: each tax with its quantity, and what the request lacks the facts for. */
+function exciseWire(r: CalcResult, n: (b: Big) => number) {
+  if (!r.excise) return {};
+  return {
+    excise: {
+      taxes: r.excise.lines.map((e) => ({
+        code: e.code,
+        name: e.name,
+        rate: e.rate,
+        quantity: e.quantity,
+        amount: n(e.amount),
+        basis: e.basis,
+        source_url: e.sourceUrl,
+      })),
+      ...(r.excise.notComputed.length ? { not_computed: r.excise.notComputed } : {}),
+      total: n(r.excise.total),
+    },
+  };
+}
+
+/** Totals: `excise` only where the goods carry excise, so other quotes keep their four keys. */
+function totalsWire(r: CalcResult, n: (b: Big) => number) {
+  return {
+    duty: n(r.totals.duty),
+    fees: n(r.totals.fees),
+    vat: n(r.totals.vat),
+    ...(r.excise ? { excise: n(r.totals.excise) } : {}),
+    total: n(r.totals.total),
+  };
+}
+
 export function calcWire(input: CalcInput, r: CalcResult) {
   const ccy = r.currencies.destination;
   const n = (b: Big) => moneyNumber(b, ccy);
@@ -165,9 +196,10 @@ export function calcWire(input: CalcInput, r: CalcResult) {
       : {}),
     ...pointOfSaleWire(r, n),
     ...refundableWire(r, ccy),
+    ...exciseWire(r, n),
     additional_tariff_measures: r.conditional,
     notes: r.notes,
-    totals: { duty: n(r.totals.duty), fees: n(r.totals.fees), vat: n(r.totals.vat), total: n(r.totals.total) },
+    totals: totalsWire(r, n),
   };
 }
 

@@ -16,6 +16,7 @@ import type { Db } from "../../db/client";
 import {
   calcDeMinimis,
   calcDestinationRules,
+  calcExcise,
   calcExclusions,
   calcFees,
   calcMeasures,
@@ -29,6 +30,7 @@ import {
 import type {
   DeMinimisRow,
   DestinationRule,
+  ExciseRow,
   Exclusion,
   FeeRow,
   FxTable,
@@ -60,6 +62,8 @@ interface Small {
   programs: ProgramRow[];
   /** Reduced VAT rates on goods, by destination country. */
   vatReduced: Map<string, VatReducedRow[]>;
+  /** Excise taxes collected at import (every destination; filtered per request). */
+  excise: ExciseRow[];
   /** Per code and per currency and date: what earlier requests read under these versions. */
   memo: TtlCache<CodeData | FxHit>;
 }
@@ -125,13 +129,14 @@ async function loadSmall(ctx: ReferenceContext): Promise<Small> {
 }
 
 async function buildSmall(db: Db, sources: Record<string, DataSource>): Promise<Small> {
-  const [rules, vat, fees, dm, programs, vatReduced] = await db.batch([
+  const [rules, vat, fees, dm, programs, vatReduced, excise] = await db.batch([
     db.select().from(calcDestinationRules),
     db.select().from(calcVatRates),
     db.select().from(calcFees),
     db.select().from(calcDeMinimis),
     db.select().from(calcOriginPrograms),
     db.select().from(calcVatReduced),
+    db.select().from(calcExcise),
   ]);
   return {
     sources,
@@ -148,6 +153,7 @@ async function buildSmall(db: Db, sources: Record<string, DataSource>): Promise<
       origins: j<string[]>(r.origins),
     })),
     vatReduced: byCountry(vatReduced.map(({ id: _, ...r }) => r)),
+    excise: excise.map(({ id: _, ...r }) => ({ ...r, unit: r.unit as ExciseRow["unit"] })),
     programs: programs.map(({ id: _, ...r }) => r),
     memo: new TtlCache<CodeData | FxHit>(10 * 60_000, 20_000),
   };
@@ -438,6 +444,9 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     vatReduced: s.vatReduced.get(req.destination) ?? [],
     deMinimis,
     fees,
+    excise: s.excise.filter(
+      (e) => e.country === rule.country && inForce(e, req.entryDate) && req.hsCode.startsWith(e.hsPrefix),
+    ),
     fx: {
       date,
       perEur,

@@ -25,6 +25,19 @@ const Component = z.object({
  * smelted or cast. Section 232 measures that depend on them (aluminium smelted or cast in Russia; Mexican steel
  * melted and poured outside North America) are charged when they hold and listed as conditional when not given.
  */
+const AlcoholPercentage = z.number().finite().min(0).max(100).optional().openapi({
+  example: 13.5,
+  description:
+    "Alcohol by volume, percent: decides the excise rate band of wine and the proof gallons of spirits (US federal excise)",
+});
+/** Totals of a quote; `excise` only when the goods carry excise. */
+const Totals = z.object({
+  duty: z.number(),
+  fees: z.number(),
+  vat: z.number(),
+  excise: z.number().optional(),
+  total: z.number(),
+});
 const metalCountry = (description: string) => CountryCode.optional().openapi({ description });
 const MetalOriginFields = {
   country_of_melt_pour: metalCountry("ISO alpha-2 country where the steel was melted and poured"),
@@ -78,6 +91,7 @@ export const CalculateBody = z
       description: "Total volume of the line (not per unit, like weight), for per-litre rates",
     }),
     volume_unit: z.enum(["l", "hl", "ml"]).default("l"),
+    alcohol_percentage: AlcoholPercentage,
   })
   .strict()
   .openapi("CalculateRequest", {
@@ -107,6 +121,7 @@ export const MultipleLine = z
     manual_claims: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
     volume: measureNumber().optional().openapi({ description: "Total volume of the line (not per unit)" }),
     volume_unit: z.enum(["l", "hl", "ml"]).optional(),
+    alcohol_percentage: AlcoholPercentage,
   })
   .strict();
 
@@ -117,7 +132,7 @@ export const MultipleBody = z
       .array(
         z.record(z.string(), z.unknown()).openapi({
           description:
-            "A line: hs_code (4-10 digits), origin_country, declared_value (per unit) required; currency, quantity, weight, weight_unit, components, metal_weight_percentage, country_of_melt_pour, primary_country_of_smelt, secondary_country_of_smelt, country_of_cast, manual_claims, volume, volume_unit optional (missing values fall back to the batch-level ones). A line that fails validation is reported in `results` and does not fail the batch.",
+            "A line: hs_code (4-10 digits), origin_country, declared_value (per unit) required; currency, quantity, weight, weight_unit, components, metal_weight_percentage, country_of_melt_pour, primary_country_of_smelt, secondary_country_of_smelt, country_of_cast, manual_claims, volume, volume_unit, alcohol_percentage optional (missing values fall back to the batch-level ones). A line that fails validation is reported in `results` and does not fail the batch.",
         }),
       )
       .min(1, "at least 1 line")
@@ -281,7 +296,14 @@ const CalculateResult = z
     incomplete_reasons: z
       .array(
         z.object({
-          code: z.enum(["no_tariff", "unknown_code", "estimated_duty", "conditional_measure", "estimated_fee"]),
+          code: z.enum([
+            "no_tariff",
+            "unknown_code",
+            "estimated_duty",
+            "conditional_measure",
+            "estimated_fee",
+            "excise_not_computed",
+          ]),
           message: z.string(),
         }),
       )
@@ -377,9 +399,30 @@ const CalculateResult = z
         description:
           "US entries dated 2025-02-04 to 2026-02-23: the IEEPA duties (fentanyl, reciprocal) deposited at the time, each on its own line, refundable since Learning Resources v. Trump; never in the totals",
       }),
+    excise: z
+      .object({
+        taxes: z.array(
+          z.object({
+            code: z.string(),
+            name: z.string(),
+            rate: z.string(),
+            quantity: z.string(),
+            amount: z.number(),
+            basis: z.string(),
+            source_url: z.string(),
+          }),
+        ),
+        not_computed: z.array(z.object({ code: z.string(), name: z.string(), reason: z.string() })).optional(),
+        total: z.number(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "Excise taxes collected at import with the duty (US federal excise on beer, wine, spirits, cigarettes), in the totals; present only for goods the data holds excise for. What the request lacks the facts for (volume, alcohol_percentage) is in not_computed and the quote is not complete",
+      }),
     additional_tariff_measures: z.array(ConditionalMeasure),
     notes: z.array(z.string()),
-    totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
+    totals: Totals,
   })
   .passthrough();
 
@@ -533,7 +576,7 @@ export const MultipleResponse = z
     complete: z.boolean().openapi({
       description: "False when a line failed or any line's duty, fees or taxes could not be determined (see each line)",
     }),
-    totals: z.object({ duty: z.number(), fees: z.number(), vat: z.number(), total: z.number() }),
+    totals: Totals,
     data_source: DataSourceSchema,
     request_id: z.string().nullable(),
     execution_time: z.number(),

@@ -81,6 +81,7 @@ function toInput(b: CalcBody, clock: Clock): CalcInput {
     destinationRegion: b.destination_region ?? null,
     volume: s(b.volume),
     volumeUnit: b.volume_unit,
+    alcoholPercentage: s(b.alcohol_percentage),
   };
 }
 
@@ -258,6 +259,7 @@ function lineInput(b: MultiBody, l: z.output<typeof MultipleLine>, entryDate: st
     destinationRegion: b.destination_region ?? null,
     volume: s(l.volume),
     volumeUnit: l.volume_unit ?? "l",
+    alcoholPercentage: s(l.alcohol_percentage),
   };
 }
 
@@ -318,6 +320,8 @@ function checkLines(rules: CountryRule[], oks: ParsedOk[], byIndex: Map<number, 
 interface Entry {
   duty: Big;
   vat: Big;
+  /** Excise of the lines; null while no line carries any (the totals then have no excise key). */
+  excise: Big | null;
   customs: Big;
   ccy: string | null;
   found: number;
@@ -361,6 +365,7 @@ function priceLines(
   const entry: Entry = {
     duty: dec(0),
     vat: dec(0),
+    excise: null,
     customs: dec(0),
     ccy: null,
     found: 0,
@@ -400,6 +405,7 @@ function priceLines(
     entry.ccy = result.currencies.destination;
     entry.duty = entry.duty.plus(result.totals.duty);
     entry.vat = entry.vat.plus(result.totals.vat);
+    if (result.excise) entry.excise = (entry.excise ?? dec(0)).plus(result.excise.total);
     entry.customs = entry.customs.plus(result.values.customsValue);
     for (const code of new Set(r.data.fees.map((f) => f.code)))
       if (!result.exemptFees.includes(code))
@@ -510,7 +516,14 @@ export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingCo
     duty: moneyNumber(entry.duty, c),
     fees: moneyNumber(fees, c),
     vat: moneyNumber(entry.vat, c),
-    total: moneyNumber(entry.duty.plus(fees).plus(entry.vat), c),
+    ...(entry.excise ? { excise: moneyNumber(entry.excise, c) } : {}),
+    total: moneyNumber(
+      entry.duty
+        .plus(fees)
+        .plus(entry.vat)
+        .plus(entry.excise ?? 0),
+      c,
+    ),
   };
   const quote = {
     reference: b.reference ?? null,

@@ -379,7 +379,8 @@ function assessedItems(
       customs_value: m(r.values.customs_value),
       // Without a tariff line the duty is unknown, not zero.
       duty: r.rate_found ? m(r.totals.duty) : null,
-      tax: m(r.totals.vat),
+      // Excise (alcohol, tobacco) is a tax collected at import beside the VAT.
+      tax: moneyString(dec(r.totals.vat).plus(r.totals.excise ?? 0), currency),
       rates_applied: ratesApplied(r, m),
       notes: r.notes,
       message: r.message || null,
@@ -436,7 +437,12 @@ function assessmentRow(ctx: ServiceContext, p: RowParts): Row {
     currency,
     entryDate: p.entryDate,
     totalDuty: m(totals.duty),
-    totalTax: moneyString(dec(totals.vat).plus(totals.fees), currency),
+    totalTax: moneyString(
+      dec(totals.vat)
+        .plus(totals.fees)
+        .plus("excise" in totals ? (totals.excise ?? 0) : 0),
+      currency,
+    ),
     totalVat: m(totals.vat),
     totalFees: m(totals.fees),
     complete: p.items.every((i) => i.error === null && i.rate_found),
