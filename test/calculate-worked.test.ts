@@ -697,13 +697,46 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       entry_date: "2026-03-02",
       declared_value: 1000,
     },
+    // The EU customs rate for March 2026: ECB of 2026-02-18 (penultimate Wednesday of February), 4.2165 PLN/EUR.
+    // 1,000 EUR = 4,216.50 PLN; duty 12% = 505.98; VAT 23% of 4,722.48 = 1,086.17; total 1,592.15.
     {
       "currencies.destination": "PLN",
-      "values.customs_value": 4244,
-      "totals.duty": 509.28,
+      "currencies.rate_date": "2026-02-18",
+      "values.customs_value": 4216.5,
+      "totals.duty": 505.98,
       "vat.rate": 23,
-      "totals.total": 1602.53,
+      "totals.total": 1592.15,
     },
+  ],
+  [
+    "EU customs rate: a USD invoice into Germany on 2026-03-31 converts at the ECB rate of 2026-02-18 (1.1845)",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "DE",
+      currency: "USD",
+      entry_date: "2026-03-31",
+      declared_value: 1000,
+    },
+    // 1,000 / 1.1845 = 844.238 EUR; duty 12% = 101.309; VAT 19% of 945.547 = 179.654; total 280.96.
+    {
+      "currencies.rate_date": "2026-02-18",
+      "currencies.exchange_rate": 0.844238,
+      "values.customs_value": 844.24,
+      "totals.total": 280.96,
+    },
+  ],
+  [
+    "EU customs rate: an April entry takes March's penultimate Wednesday (2026-03-18, 1.15 USD/EUR)",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "FR",
+      currency: "USD",
+      entry_date: "2026-04-10",
+      declared_value: 1000,
+    },
+    { "currencies.rate_date": "2026-03-18", "currencies.exchange_rate": 0.869565 },
   ],
   [
     "EU duty de minimis (150 EUR) exempt, VAT still due",

@@ -1260,13 +1260,10 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       ? `FOB: ${input.shippingTerms} price ${formatMoney(total, m.currency)} less ${formatMoney(freight, m.currency)} shipping and insurance`
       : `FOB: ${formatMoney(total, m.currency)} goods; shipping and insurance are not part of the customs value`;
   }
-  if (
-    declaredCcy !== m.currency &&
-    data.fx.date &&
-    Date.parse(input.entryDate) - Date.parse(data.fx.date) > 7 * 86_400_000
-  )
+  const rateDay = data.fx.asOf ?? input.entryDate;
+  if (declaredCcy !== m.currency && data.fx.date && Date.parse(rateDay) - Date.parse(data.fx.date) > 7 * 86_400_000)
     notes.push(
-      `FX: the latest ECB reference rate in the data is of ${data.fx.date}; it is used for an entry on ${input.entryDate}`,
+      `FX: the latest ECB reference rate in the data is of ${data.fx.date}; it is used for a rate due on ${rateDay} (entry on ${input.entryDate})`,
     );
   if (input.shippingTerms === "DDP")
     notes.push("DDP: the price is treated like CIF; duties included in a DDP price are not deducted");

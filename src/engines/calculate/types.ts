@@ -207,6 +207,8 @@ export interface FxTable {
   date: string | null;
   perEur: Record<string, string>;
   source: string;
+  /** The day the destination's customs rate is taken on (EU: a penultimate Wednesday); absent = the entry date. */
+  asOf?: string;
 }
 
 export interface CalcInput {

@@ -27,6 +27,7 @@ import {
   dataSources,
   fxRates,
 } from "../../db/schema/index";
+import { customsRateDay } from "../../engines/calculate/fx";
 import type {
   DeMinimisRow,
   DestinationRule,
@@ -330,6 +331,8 @@ function prepare(s: Small, req: LookupRequest) {
   const lineCcy = rule.schedule === "US" ? "USD" : rule.schedule === "GB" ? "GBP" : "EUR";
   const deMinimis = s.deMinimis.filter((r) => r.country === rule.country && inForce(r, req.entryDate));
   const fees = s.fees.filter((r) => r.country === rule.country);
+  // The day the destination's customs authority takes its rate on (the EU's monthly rate), not always the entry date.
+  const rateDay = customsRateDay(rule.country, req.entryDate);
   const need = new Set([
     currency,
     lineCcy,
@@ -338,7 +341,7 @@ function prepare(s: Small, req: LookupRequest) {
     ...fees.map((f) => f.currency),
   ]);
   need.delete("EUR");
-  return { req, rule, currency, deMinimis, fees, need };
+  return { req, rule, currency, deMinimis, fees, need, rateDay };
 }
 
 type Prepared = ReturnType<typeof prepare>;
@@ -359,14 +362,14 @@ const fxKey = (currency: string, date: string) => `fx|${currency}|${date}`;
 function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found: Found) {
   const missing = new Map<string, Set<string>>();
   const jobs: Job[] = [];
-  for (const { req, rule, need } of prepared) {
+  for (const { req, rule, need, rateDay } of prepared) {
     const schedule = rule.schedule;
     const ck = schedule ? codeKey(schedule, req.hsCode) : null;
     const hit = ck ? s.memo.get(ck, clock) : undefined;
     if (ck && hit && "lines" in hit) found.codes.set(ck, hit);
     else if (schedule) missing.set(schedule, (missing.get(schedule) ?? new Set()).add(req.hsCode));
     for (const currency of need) {
-      const fk = fxKey(currency, req.entryDate);
+      const fk = fxKey(currency, rateDay.date);
       if (found.fx.has(fk)) continue;
       const fx = s.memo.get(fk, clock);
       if (fx && "rate" in fx) {
@@ -383,7 +386,7 @@ function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found:
           and(
             eq(fxRates.version, s.sources.fx?.version ?? ""),
             eq(fxRates.currency, currency),
-            lte(fxRates.date, req.entryDate),
+            lte(fxRates.date, rateDay.date),
           ),
         )
         .orderBy(desc(fxRates.date))
@@ -416,7 +419,7 @@ function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found:
 
 /** One request's reference data from what was found. */
 function assemble(s: Small, p: Prepared, found: Found): Resolved {
-  const { req, rule, currency, deMinimis, fees, need } = p;
+  const { req, rule, currency, deMinimis, fees, need, rateDay } = p;
   const cd = (rule.schedule ? found.codes.get(codeKey(rule.schedule, req.hsCode)) : undefined) ?? {
     lines: [],
     measures: [],
@@ -425,7 +428,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
   const perEur: Record<string, string> = {};
   let date: string | null = null;
   for (const c of need) {
-    const fx = found.fx.get(fxKey(c, req.entryDate));
+    const fx = found.fx.get(fxKey(c, rateDay.date));
     if (!fx?.rate) continue;
     perEur[c] = fx.rate;
     if (c !== "EUR" && fx.date !== null && (date === null || fx.date < date)) date = fx.date;
@@ -451,7 +454,8 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
       date,
       perEur,
       // The FX dataset version the rates were read under (it changes without a redeploy, see the registry).
-      source: `ECB euro foreign exchange reference rates (cross rates through EUR), fx dataset version ${s.sources.fx?.version ?? "none"}`,
+      source: `${rateDay.rule}; ECB euro foreign exchange reference rates (cross rates through EUR), fx dataset version ${s.sources.fx?.version ?? "none"}`,
+      asOf: rateDay.date,
     } satisfies FxTable,
   };
   return { data, dataSource: s.sources.tariffs ?? null, sources: s.sources };
