@@ -1887,6 +1887,42 @@ cases.push(
   ],
 );
 
+// Section 232 from 2026-04-06, U.S. note 16(c): outside chapters 72, 73, 74 and 76 the 9903.82 headings apply only
+// where the listed metal is at least 15% of the article's weight (metal_weight_percentage).
+cases.push(
+  [
+    "232 note 16(c): Vietnamese vises (8205.70.00, steel Annex I-B 25%) with 10% steel by weight pay MFN only",
+    { ...US_SEP26, hs_code: "8205.70.00", origin_country: "VN", declared_value: 1000, metal_weight_percentage: 10 },
+    // MFN 5% = 50; 9903.82.04 not applied; informal MPF 2.69.
+    {
+      "estimated_duties.tariffs.1.code": "9903.82.04",
+      "estimated_duties.tariffs.1.exempted": true,
+      "estimated_duties.tariffs.1.exclusion_code": "U.S. note 16(c)",
+      "exemptions.tariff_exemptions.0.applies_to": "9903.82.04",
+      "totals.duty": 50,
+      "totals.total": 52.69,
+    },
+  ],
+  [
+    "232 note 16(c): the same vises at 40% steel by weight pay 25% of the full value",
+    { ...US_SEP26, hs_code: "8205.70.00", origin_country: "VN", declared_value: 1000, metal_weight_percentage: 40 },
+    { "estimated_duties.tariffs.1.amount": 250, "totals.duty": 300 },
+  ],
+  [
+    "232 note 16(c): under the threshold inside the Section 122 window, the surcharge is due (no 232 to spare it)",
+    {
+      ...US_SEP26,
+      hs_code: "8205.70.00",
+      origin_country: "VN",
+      declared_value: 1000,
+      metal_weight_percentage: 10,
+      entry_date: "2026-05-01",
+    },
+    // MFN 50 + Section 122 10% = 100: 150.
+    { "estimated_duties.tariffs.2.code": "9903.03.01", "totals.duty": 150 },
+  ],
+);
+
 // US federal excise, collected by CBP with the duty (26 U.S.C. 5001, 5041, 5051, 5701; TTB rate table): per wine
 // gallon (3.785411784 l), proof gallon (a wine gallon at 50% alcohol) or barrel (31 gallons), by alcohol band.
 const US_EXCISE = { ...US_SEP26, transport_mode: "sea" };

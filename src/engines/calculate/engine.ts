@@ -465,6 +465,34 @@ interface EntryBasis {
 }
 
 /**
+ * Section 232 from 2026-04-06 (U.S. note 16(c) to subchapter III): outside chapters 72, 73, 74 and 76, headings
+ * 9903.82.02 and 9903.82.04-9903.82.17 apply only where the listed metal is at least 15% of the article's weight.
+ * With `metal_weight_percentage` under 15 the heading does not apply (shown as excluded by the note); without it
+ * the article is taken to meet the threshold, as the listed derivatives mostly do.
+ */
+const NOTE_16C_CODES = new Set([
+  "9903.82.02",
+  ...Array.from({ length: 14 }, (_, i) => `9903.82.${String(i + 4).padStart(2, "0")}`),
+]);
+const METAL_CHAPTERS = ["72", "73", "74", "76"];
+
+function belowWeightThreshold(measure: Measure, input: CalcInput): Exclusion | null {
+  if (measure.program !== "232" || !NOTE_16C_CODES.has(measure.code)) return null;
+  if (METAL_CHAPTERS.includes(input.hsCode.slice(0, 2)) || input.metalWeightPercentage === null) return null;
+  if (dec(input.metalWeightPercentage).gte(15)) return null;
+  return {
+    code: "U.S. note 16(c)",
+    name: `${measure.metal ?? "metal"} under 15% of the article's weight (metal_weight_percentage ${input.metalWeightPercentage})`,
+    appliesTo: measure.code,
+    hsPrefix: "",
+    kind: "auto",
+    condition: null,
+    validFrom: measure.validFrom,
+    validTo: measure.validTo,
+  };
+}
+
+/**
  * Decides every additional measure: exclusions that fire on the code, claims filed in `manual_claims`, content
  * bases, and measures that cover only some statistical suffixes of a shorter code (conditional).
  * `customsValue` null = stacking mode (no values): content-based measures are conditional there.
@@ -497,6 +525,20 @@ function decideMeasures(
   for (const measure of [...measures.filter((x) => !after232(x)), ...measures.filter(after232)]) {
     const rate = dec(measure.rate);
     const rateText = pctText(rate);
+    const light = belowWeightThreshold(measure, input);
+    if (light) {
+      fired.push(light);
+      decisions.push({
+        measure,
+        status: "exempted",
+        amount: ZERO,
+        basis: `${rateText} ${measure.name} not charged: U.S. note 16(c) applies it outside chapters 72, 73, 74 and 76 only where the ${measure.metal ?? "metal"} is at least 15% of the article's weight (metal_weight_percentage ${input.metalWeightPercentage})`,
+        estimated: false,
+        exclusion: light,
+        claimed: false,
+      });
+      continue;
+    }
     // A measure listed at a longer code than the one given covers only some of the goods under it.
     if (measure.hsPrefix.length > code.length) {
       decisions.push(
