@@ -450,7 +450,8 @@ describe("dataset registry", () => {
             destination_country: "DE",
             declared_value: 100,
             currency: "USD",
-            entry_date: "2026-04-13",
+            // Germany converts at the EU customs rate: for May, the ECB rate of 2026-04-22 or the last before it.
+            entry_date: "2026-05-05",
           },
         }),
       );
