@@ -4,8 +4,9 @@ import { datasetStatements, loadDatasetModules } from "./scripts/data/lib.mjs";
 import { docsAssets } from "./scripts/docs-assets.mjs";
 
 /**
- * Reference data for the tests, as SQL statements per dataset (full and fixture slice), handed to the Worker
- * as a binding; test files load what they need with `loadDataset()` (test/helpers.ts).
+ * Reference data for the tests, as SQL statements per dataset (full and fixture slice), served to the Worker by a
+ * service binding that runs here in Node; test files load what they need with `loadDataset()` (test/helpers.ts).
+ * A plain binding would copy all of it (about 38 MB) into every test file's workerd at start, whether used or not.
  */
 async function testData(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
@@ -29,7 +30,6 @@ export default defineConfig(async () => {
           // Test-only secrets; the real ones come from `wrangler secret put` or .dev.vars.
           bindings: {
             TEST_MIGRATIONS: migrations,
-            TEST_DATA: data,
             PLATFORM_ADMIN_TOKEN: "test-platform-admin-token",
             TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
             // Two keys: k2 current, k1 still opening values sealed before a rotation (test/webhooks.test.ts).
@@ -39,6 +39,14 @@ export default defineConfig(async () => {
             AUDIT_FLUSH_MS: "2",
             // wrangler.jsonc is production-safe; the suite runs as a development server does.
             ENVIRONMENT: "development",
+          },
+          serviceBindings: {
+            // GET /{dataset} or /{dataset}:fixture → the statements as a JSON array (404 for an unknown name).
+            TEST_DATA: async (request: Request) => {
+              const name = decodeURIComponent(new URL(request.url).pathname.slice(1));
+              const statements = data[name];
+              return statements ? Response.json(statements) : new Response(`unknown dataset ${name}`, { status: 404 });
+            },
           },
         },
       }),

@@ -4,8 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
-      /** SQL statements per dataset (`name` full, `name:fixture` slice), from scripts/data. */
-      TEST_DATA: Record<string, string[]>;
+      /** SQL statements per dataset: GET /{name} (full) or /{name}:fixture (slice), from scripts/data. */
+      TEST_DATA: Fetcher;
     }
   }
 }

@@ -132,8 +132,9 @@ export async function insertCustomer(ws: TestWorkspace, name = "Customer"): Prom
  * slice a module provides, otherwise the full data. Idempotent within a file.
  */
 export async function loadDataset(name: string, { fixture = false } = {}): Promise<void> {
-  const statements = env.TEST_DATA[fixture ? `${name}:fixture` : name];
-  if (!statements) throw new Error(`unknown dataset ${name} (see scripts/data)`);
+  const res = await env.TEST_DATA.fetch(`http://test-data/${encodeURIComponent(fixture ? `${name}:fixture` : name)}`);
+  if (!res.ok) throw new Error(`unknown dataset ${name} (see scripts/data)`);
+  const statements = (await res.json()) as string[];
   for (let i = 0; i < statements.length; i += 50) {
     await env.DB.batch(statements.slice(i, i + 50).map((s) => env.DB.prepare(s)));
   }
