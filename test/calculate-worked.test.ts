@@ -1204,7 +1204,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { ...US, hs_code: "7606.12.30", origin_country: "VN", declared_value: 10000, entry_date: "2026-05-04" },
     {
       "estimated_duties.tariffs.1.code": "9903.82.02",
-      "estimated_duties.tariffs.1.name": "Section 232 aluminum, Annex 1A",
+      "estimated_duties.tariffs.1.name": "Section 232 aluminum, U.S. note 16(c)(i)",
       "estimated_duties.tariffs.1.amount": 5000,
       "estimated_duties.tariffs.2.exclusion_code": "9903.03.06",
       "estimated_duties.tariffs.length": 3,
@@ -1891,14 +1891,14 @@ cases.push(
 // where the listed metal is at least 15% of the article's weight (metal_weight_percentage).
 cases.push(
   [
-    "232 note 16(c): Vietnamese vises (8205.70.00, steel Annex I-B 25%) with 10% steel by weight pay MFN only",
+    "232 note 16(c): Vietnamese vises (8205.70.00, list (c)(vii), 9903.82.09 25%) with 10% steel by weight pay MFN only",
     { ...US_SEP26, hs_code: "8205.70.00", origin_country: "VN", declared_value: 1000, metal_weight_percentage: 10 },
-    // MFN 5% = 50; 9903.82.04 not applied; informal MPF 2.69.
+    // MFN 5% = 50; 9903.82.09 not applied (the article enters under 9903.82.03); informal MPF 2.69.
     {
-      "estimated_duties.tariffs.1.code": "9903.82.04",
+      "estimated_duties.tariffs.1.code": "9903.82.09",
       "estimated_duties.tariffs.1.exempted": true,
-      "estimated_duties.tariffs.1.exclusion_code": "U.S. note 16(c)",
-      "exemptions.tariff_exemptions.0.applies_to": "9903.82.04",
+      "estimated_duties.tariffs.1.exclusion_code": "9903.82.03",
+      "exemptions.tariff_exemptions.0.applies_to": "9903.82.09",
       "totals.duty": 50,
       "totals.total": 52.69,
     },
@@ -1920,6 +1920,33 @@ cases.push(
     },
     // MFN 50 + Section 122 10% = 100: 150.
     { "estimated_duties.tariffs.2.code": "9903.03.01", "totals.duty": 150 },
+  ],
+);
+
+// The 9903.82 headings as U.S. note 16 of HTS 2026 Rev 6 numbers them: lists (c)(i)-(v) 9903.82.02 (50%, UK
+// 9903.82.04 25%), (vi)-(viii) 9903.82.09 (25%, UK 9903.82.05 15%), (ix)-(x) 9903.82.10 (MFN topped up to 15%).
+cases.push(
+  [
+    "232 note 16(f): conveyors of Vietnam (8428.39.00, list (c)(x), MFN free) topped up to 15% under 9903.82.10",
+    { ...US_SEP26, hs_code: "8428.39.00", origin_country: "VN", declared_value: 1000, metal_weight_percentage: 60 },
+    // MFN free; 9903.82.10: 15% all-in less 0 MFN = 150; informal MPF 2.69.
+    {
+      "estimated_duties.tariffs.1.code": "9903.82.10",
+      "estimated_duties.tariffs.1.amount": 150,
+      "totals.total": 152.69,
+    },
+  ],
+  [
+    "232 note 16(d): British vises (list (c)(vii)) pay the UK's 15% under 9903.82.05",
+    { ...US_SEP26, hs_code: "8205.70.00", origin_country: "GB", declared_value: 1000, metal_weight_percentage: 40 },
+    // MFN 5% = 50; 9903.82.05 15% = 150: duty 200.
+    { "estimated_duties.tariffs.1.code": "9903.82.05", "totals.duty": 200 },
+  ],
+  [
+    "232 note 16(d): British hot-rolled steel (list (c)(iii)) pays the UK's 25% under 9903.82.04",
+    { ...US_SEP26, hs_code: "7208.36.00", origin_country: "GB", declared_value: 1000 },
+    // MFN free; 9903.82.04 25% = 250.
+    { "estimated_duties.tariffs.1.code": "9903.82.04", "totals.duty": 250 },
   ],
 );
 

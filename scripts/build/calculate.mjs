@@ -892,6 +892,76 @@ function noteList(text, startRe, endRe) {
   return [...new Set(out)];
 }
 
+/**
+ * Section 232 from 2026-04-06 as U.S. note 16 to subchapter III (HTS 2026 Rev 6) sets it out: the lists of
+ * subdivision (c) read from the text, each charged on the full value under its heading.
+ * - (i)-(v), articles of aluminium, steel and copper and derivatives: 9903.82.02, 50 %; products of the United
+ *   Kingdom under (i)-(iv): 9903.82.04, 25 % (subdivision (d)).
+ * - (vi)-(viii), derivatives and copper articles: 9903.82.09, 25 %; the United Kingdom under (vi)-(vii):
+ *   9903.82.05, 15 %.
+ * - (ix)-(x), derivatives: 9903.82.10, the column 1 rate topped up to 15 % (9903.82.11 when it is 15 % or more:
+ *   nothing more), subdivision (f); until 2027-12-31 as the proclamation's Annex III.
+ * Outside chapters 72-74 and 76 a heading applies only where the metal is at least 15 % of the article's weight
+ * (subdivision (c); 9903.82.03, the engine's `belowWeightThreshold`). The UK rates are taken for every product of
+ * the United Kingdom (the 95 % UK melt and smelt condition of (d) is not asked); the US-content headings
+ * (9903.82.06-.08), column 2 countries (.12), motorcycle parts (.13), Russian goods (.14/.15) and the USMCA quotas
+ * (.18/.19) are not modelled.
+ */
+function note16Lists(text) {
+  const start = text.findIndex((l) => l.startsWith("(c) Headings 9903.82.02"));
+  const end = text.findIndex((l, i) => i > start && l.startsWith("(d) Headings 9903.82.04"));
+  if (start < 0 || end < start) throw new Error("chapter 99 text: U.S. note 16(c) not found");
+  const lists = {};
+  let cur = null;
+  for (let line of text.slice(start, end)) {
+    const m = /\((i|ii|iii|iv|v|vi|vii|viii|ix|x)\) (Articles|Derivative)/.exec(line);
+    if (m) {
+      cur = m[1];
+      lists[cur] = [];
+      line = line.slice(m.index + m[0].length);
+    }
+    if (!cur || /Harmonized Tariff|Annotated for|99 - III - \d+/.test(line)) continue;
+    for (const t of line.match(/(?<![\d.])\d{4}(?:\.\d{2}(?:\.\d{2,4})?)?(?![\d.])/g) ?? [])
+      lists[cur].push(t.replace(/\./g, ""));
+  }
+  const want = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"];
+  for (const k of want) if (!lists[k]?.length) throw new Error(`U.S. note 16(c)(${k}): empty list`);
+  return lists;
+}
+
+function annexRegime(measures, text) {
+  const lists = note16Lists(text);
+  const METAL = { i: "aluminum", ii: "aluminum", iii: "steel", iv: "steel", v: "copper" };
+  Object.assign(METAL, { vi: "aluminum", vii: "steel", viii: "copper", ix: "aluminum", x: "steel" });
+  const row = (code, list, prefix, rate, basis, origins, excluded, to = null) =>
+    measures.push([
+      "232",
+      code,
+      `Section 232 ${METAL[list]}, U.S. note 16(c)(${list})`,
+      prefix,
+      origins,
+      excluded,
+      rate,
+      basis,
+      METAL[list],
+      "2026-04-06",
+      to,
+      null,
+    ]);
+  for (const [list, prefixes] of Object.entries(lists))
+    for (const p of new Set(prefixes)) {
+      if (["i", "ii", "iii", "iv", "v"].includes(list)) {
+        const uk = list !== "v";
+        row("9903.82.02", list, p, "0.50", "value", null, uk ? ["GB"] : null);
+        if (uk) row("9903.82.04", list, p, "0.25", "value", ["GB"], null);
+      } else if (["vi", "vii", "viii"].includes(list)) {
+        const uk = list !== "viii";
+        row("9903.82.09", list, p, "0.25", "value", null, uk ? ["GB"] : null);
+        if (uk) row("9903.82.05", list, p, "0.15", "value", ["GB"], null);
+      } else row("9903.82.10", list, p, "0.15", "all_in", null, null, "2027-12-31");
+    }
+}
+
 /** Date ranges between the breaks, each with the deal origins in force over all of it. */
 function dealSegments(from, deals, end = null) {
   const day = (d, n) => new Date(Date.parse(d) + n * 86_400_000).toISOString().slice(0, 10);
@@ -1742,45 +1812,8 @@ function ch99(descriptions) {
       "2026-04-05",
       null,
     ]);
-  // From 2026-04-06 (HTS 2026 Rev 5): four annexes. I-A 50% (UK 25% for steel/aluminium), I-B 25% (UK 15%),
-  // II out of scope, III 15% until 2027-12-31. Duty on the full value (the annex regime replaced content-based derivatives).
-  // The annex file labels the aluminum headings 7601, 7604-7609 "steel"; they are the aluminum articles of the
-  // proclamations and are added below as aluminum. Kept as labelled, they charged the same goods twice (a steel
-  // line and an aluminum line, each at the full rate).
-  const annexListed = annex.filter((r) => !(r.metal_type === "steel" && ALU_HEADINGS.includes(r.hts_prefix)));
-  const annexRows = [
-    ...annexListed,
-    ...STEEL_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "steel" })),
-    ...ALU_HEADINGS.map((h) => ({ hts_prefix: h, annex: "1a", metal_type: "aluminum" })),
-  ];
-  for (const r of annexRows) {
-    const metal = r.metal_type;
-    const ukApplies = metal !== "copper";
-    const add = (code, rate, origins, excluded, to = null) =>
-      measures.push([
-        "232",
-        code,
-        `Section 232 ${metal}, Annex ${r.annex.toUpperCase()}`,
-        r.hts_prefix,
-        origins,
-        excluded,
-        rate,
-        "value",
-        metal,
-        "2026-04-06",
-        to,
-        null,
-      ]);
-    if (r.annex === "1a") {
-      add("9903.82.02", "0.50", null, ukApplies ? ["GB"] : null);
-      if (ukApplies) add("9903.82.03", "0.25", ["GB"], null);
-    } else if (r.annex === "1b") {
-      add("9903.82.04", "0.25", null, ukApplies ? ["GB"] : null);
-      if (ukApplies) add("9903.82.05", "0.15", ["GB"], null);
-    } else if (r.annex === "3") add("9903.82.06", "0.15", null, null, "2027-12-31");
-  }
-
   const text = readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "utf8").split("\n");
+  annexRegime(measures, text);
   derivatives2020(measures, text);
   metalOriginMeasures(measures, new Set(aluCore), new Set(steelCore));
   russianAluminum(measures, new Set(aluCore));
@@ -1867,7 +1900,7 @@ function ch99(descriptions) {
     ]);
   // Zero metal content carve-out of the annex regime (HTS 2026 Rev 7, retroactive to 2026-04-06): fires when the
   // metal share is 0. Keyed to the annex headings, for the same reason.
-  for (const code of ["9903.82.02", "9903.82.03", "9903.82.04", "9903.82.05", "9903.82.06"])
+  for (const code of ["9903.82.02", "9903.82.04", "9903.82.05", "9903.82.09", "9903.82.10"])
     exclusions.push([
       "9903.82.01",
       "Section 232 annex goods containing no steel, aluminum or copper",

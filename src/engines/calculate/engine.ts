@@ -385,9 +385,14 @@ export function applicableMeasures(
   );
   const kept = plain.filter((m) => !(m.program === "301" && has301Review && m.code.startsWith("9903.88")));
   // One line per programme and metal (the most specific prefix wins), so overlapping lists never double-charge.
+  // The 9903.82 headings (Section 232 from 2026-04-06) are mutually exclusive whatever the metal (U.S. note 16(a)):
+  // an article on two lists (steel and aluminium derivatives) pays one of them.
   const byKey = new Map<string, Measure>();
   for (const m of kept) {
-    const key = `${m.program}|${m.metal ?? ""}|${m.sector ?? ""}|${m.code.startsWith("9903.88") || m.program !== "301" ? "" : m.code}|${m.basis}`;
+    const key =
+      m.program === "232" && m.code.startsWith("9903.82.")
+        ? "232|note16"
+        : `${m.program}|${m.metal ?? ""}|${m.sector ?? ""}|${m.code.startsWith("9903.88") || m.program !== "301" ? "" : m.code}|${m.basis}`;
     const prev = byKey.get(key);
     if (!prev || m.hsPrefix.length > prev.hsPrefix.length) byKey.set(key, m);
   }
@@ -467,7 +472,7 @@ interface EntryBasis {
 /**
  * Section 232 from 2026-04-06 (U.S. note 16(c) to subchapter III): outside chapters 72, 73, 74 and 76, headings
  * 9903.82.02 and 9903.82.04-9903.82.17 apply only where the listed metal is at least 15% of the article's weight.
- * With `metal_weight_percentage` under 15 the heading does not apply (shown as excluded by the note); without it
+ * With `metal_weight_percentage` under 15 the article enters under 9903.82.03 ("no change"); without it
  * the article is taken to meet the threshold, as the listed derivatives mostly do.
  */
 const NOTE_16C_CODES = new Set([
@@ -481,7 +486,7 @@ function belowWeightThreshold(measure: Measure, input: CalcInput): Exclusion | n
   if (METAL_CHAPTERS.includes(input.hsCode.slice(0, 2)) || input.metalWeightPercentage === null) return null;
   if (dec(input.metalWeightPercentage).gte(15)) return null;
   return {
-    code: "U.S. note 16(c)",
+    code: "9903.82.03",
     name: `${measure.metal ?? "metal"} under 15% of the article's weight (metal_weight_percentage ${input.metalWeightPercentage})`,
     appliesTo: measure.code,
     hsPrefix: "",
@@ -532,7 +537,7 @@ function decideMeasures(
         measure,
         status: "exempted",
         amount: ZERO,
-        basis: `${rateText} ${measure.name} not charged: U.S. note 16(c) applies it outside chapters 72, 73, 74 and 76 only where the ${measure.metal ?? "metal"} is at least 15% of the article's weight (metal_weight_percentage ${input.metalWeightPercentage})`,
+        basis: `${rateText} ${measure.name} not charged: under 9903.82.03, as U.S. note 16(c) applies it outside chapters 72, 73, 74 and 76 only where the ${measure.metal ?? "metal"} is at least 15% of the article's weight (metal_weight_percentage ${input.metalWeightPercentage})`,
         estimated: false,
         exclusion: light,
         claimed: false,
