@@ -70,7 +70,9 @@ export async function report({ call }) {
         currency: "USD",
         entry_date: "2026-03-02",
       },
-      374.83,
+      // MFN 16.5 % 165 + List 4A 7.5 % 75 + Section 122 10 % 100 + informal MPF 2.69 (an entry under 2,500 USD)
+      // + HMF 1.25 (as test/calculate-worked.test.ts derives it).
+      343.94,
     ],
     [
       "6109.10.00 CN→DE 1,000 EUR + 120 freight",
