@@ -759,7 +759,7 @@ function decideMeasures(
   return { decisions, available: [...available.values()], fired };
 }
 
-export interface Refundable {
+interface Refundable {
   lines: DutyLine[];
   /** Measures that hang on facts not given (a metal content), outside the sum. */
   conditional: { name: string; code: string; rate: string; type: string; note: string }[];
@@ -842,7 +842,7 @@ function flatDuty(
 }
 
 /** One excise tax on the line: rate per unit, the quantity in that unit, the amount in the destination currency. */
-export interface ExciseLine {
+interface ExciseLine {
   code: string;
   name: string;
   rate: string;
@@ -852,7 +852,7 @@ export interface ExciseLine {
   sourceUrl: string;
 }
 
-export interface ExciseResult {
+interface ExciseResult {
   lines: ExciseLine[];
   /** Excise the data holds for the goods but the request does not give the facts for (volume, alcohol). */
   notComputed: { code: string; name: string; reason: string }[];
@@ -903,7 +903,7 @@ function exciseQuantity(row: ExciseRow, input: CalcInput, abv: Big | null): { qt
  * collects with the duty). The most specific HS prefix wins (sparkling wine over wine); within it the alcohol band.
  * What the request lacks the facts for is named and the quote is not complete.
  */
-export function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Money): ExciseResult | null {
+function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Money): ExciseResult | null {
   const rows = (data.excise ?? []).filter((r) => code.startsWith(r.hsPrefix));
   if (!rows.length) return null;
   const longest = Math.max(...rows.map((r) => r.hsPrefix.length));
