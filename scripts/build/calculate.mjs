@@ -1537,32 +1537,11 @@ function ieepa(text) {
     /^\(b\) As provided in heading 9903\.02\.78/,
   );
   for (const program of [R, "ieepa_india"]) {
-    for (const hs of annexII)
-      exclusions.push([
-        "9903.01.32",
-        "Product listed in Annex II (note 2(v)(iii)(a))",
-        program,
-        hs,
-        "auto",
-        null,
-        "2025-04-05",
-        IEEPA_END,
-        null,
-        null,
-      ]);
+    const onCode = (code, name, hs) =>
+      exclusions.push([code, name, program, hs, "auto", null, "2025-04-05", IEEPA_END, null, null]);
+    for (const hs of annexII) onCode("9903.01.32", "Product listed in Annex II (note 2(v)(iii)(a))", hs);
     for (const hs of ["49", "97"])
-      exclusions.push([
-        "9903.01.31",
-        "Informational materials (50 U.S.C. 1702(b)), taken as chapters 49 and 97",
-        program,
-        hs,
-        "auto",
-        null,
-        "2025-04-05",
-        IEEPA_END,
-        null,
-        null,
-      ]);
+      onCode("9903.01.31", "Informational materials (50 U.S.C. 1702(b)), taken as chapters 49 and 97", hs);
     exclusions.push([
       "9903.01.33",
       "Article subject to Section 232",

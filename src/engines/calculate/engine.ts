@@ -766,6 +766,34 @@ interface Refundable {
   total: Big;
 }
 
+/** A decided measure as a duty line, or as a conditional entry when it needs facts the request did not give. */
+function decisionLine(
+  d: MeasureDecision,
+): { line: DutyLine; conditional?: undefined } | { line?: undefined; conditional: ConditionalLine } {
+  const base = {
+    name: d.measure.name,
+    code: d.measure.code,
+    rate: pctText(d.measure.rate),
+    type: "additional" as const,
+  };
+  if (d.status === "conditional") return { conditional: { ...base, note: d.condition } };
+  if (d.status === "exempted")
+    return {
+      line: {
+        ...base,
+        rate: "0%",
+        amount: ZERO,
+        basis: d.basis,
+        exempted: true,
+        exclusion_code: d.exclusion.code,
+        exclusion_name: d.exclusion.name,
+      },
+    };
+  return { line: { ...base, amount: d.amount, basis: d.basis, ...(d.estimated ? { estimated: true } : {}) } };
+}
+
+type ConditionalLine = { name: string; code: string; rate: string; type: string; note: string };
+
 /** The IEEPA lines of an entry, waived like the other duties where de minimis waived them. */
 function refundableDuties(
   decisions: MeasureDecision[],
@@ -777,30 +805,15 @@ function refundableDuties(
   const lines: DutyLine[] = [];
   const conditional: Refundable["conditional"] = [];
   for (const d of decisions) {
-    const base = {
-      name: d.measure.name,
-      code: d.measure.code,
-      rate: pctText(d.measure.rate),
-      type: "additional" as const,
-    };
-    if (d.status === "conditional") conditional.push({ ...base, note: d.condition });
-    else if (d.status === "exempted")
+    const { line, conditional: c } = decisionLine(d);
+    if (c) conditional.push(c);
+    else if (line && !line.exempted && waived && line.amount.gt(0))
       lines.push({
-        ...base,
-        rate: "0%",
+        ...line,
         amount: ZERO,
-        basis: d.basis,
-        exempted: true,
-        exclusion_code: d.exclusion.code,
-        exclusion_name: d.exclusion.name,
+        basis: `${line.basis}; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(threshold ?? ZERO, m.currency)} de minimis`,
       });
-    else if (waived && d.amount.gt(0))
-      lines.push({
-        ...base,
-        amount: ZERO,
-        basis: `${d.basis}; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(threshold ?? ZERO, m.currency)} de minimis`,
-      });
-    else lines.push({ ...base, amount: d.amount, basis: d.basis });
+    else if (line) lines.push(line);
   }
   return { lines, conditional, total: lines.reduce((s, l) => s.plus(l.amount), ZERO) };
 }
@@ -1359,24 +1372,9 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     : { decisions: [], available: [] };
   const emergency = ieepaWindow ? decideMeasures(onLine, data, customsValue, m, entry, true) : null;
   for (const d of decisions) {
-    const base = {
-      name: d.measure.name,
-      code: d.measure.code,
-      rate: pctText(d.measure.rate),
-      type: "additional" as const,
-    };
-    if (d.status === "conditional") conditional.push({ ...base, note: d.condition });
-    else if (d.status === "exempted")
-      duties.push({
-        ...base,
-        rate: "0%",
-        amount: ZERO,
-        basis: d.basis,
-        exempted: true,
-        exclusion_code: d.exclusion.code,
-        exclusion_name: d.exclusion.name,
-      });
-    else duties.push({ ...base, amount: d.amount, basis: d.basis, ...(d.estimated ? { estimated: true } : {}) });
+    const { line, conditional: c } = decisionLine(d);
+    if (c) conditional.push(c);
+    else if (line) duties.push(line);
   }
 
   // De minimis, on the shipment's goods value (the caller aggregates across lines).
