@@ -274,10 +274,15 @@ function groupJobs(db: Db, schedule: string, codes: string[], into: Group): Job[
   return out;
 }
 
+/** A prefix above the code (a heading over a line) or under it (a line under a heading). */
+function prefixRelated(prefix: string, code: string): boolean {
+  return prefix.length <= code.length ? code.startsWith(prefix) : prefix.startsWith(code);
+}
+
 /** The rows of a group that belong to one code. */
 function forCode(code: string, group: Group): CodeData {
   const lineCode = code.slice(0, LINE_DIGITS);
-  const related = (p: string) => (p.length <= code.length ? code.startsWith(p) : p.startsWith(code));
+  const related = (p: string) => prefixRelated(p, code);
   return {
     lines: group.lines.filter((l) => l.code.startsWith(lineCode)),
     measures: [...group.measures.values()].filter((m) => related(m.hsPrefix)),
@@ -447,8 +452,10 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     vatReduced: s.vatReduced.get(req.destination) ?? [],
     deMinimis,
     fees,
+    // Rows under the code or above it: a heading's chosen line (2204 -> 2204.10) may fall under a longer prefix, and
+    // the engine picks the most specific row for the line it decided on.
     excise: s.excise.filter(
-      (e) => e.country === rule.country && inForce(e, req.entryDate) && req.hsCode.startsWith(e.hsPrefix),
+      (e) => e.country === rule.country && inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode),
     ),
     fx: {
       date,
