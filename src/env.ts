@@ -1,4 +1,6 @@
 import type { Actor, Deps, ServiceContext, WorkspaceContext } from "./core/context";
+import type { Decision } from "./engines/rate-limit/sliding-window";
+import type { HitOptions } from "./middleware/rate-limit";
 
 /** Where a request came in: the spec's archive surfaces plus the operator surface. */
 export type Surface = "admin-api" | "api" | "platform" | "public";
@@ -33,6 +35,11 @@ export type AppEnv = {
     auditNow: (() => Promise<void>) | undefined;
     /** One line for the audit row when the response is an error. */
     errorSummary: string | undefined;
+    /**
+     * The `api` bucket charge bearerAuth left to the route's own bucket middleware (one call to the
+     * organization's object for both); `decision` is set once charged.
+     */
+    apiCharge: { opts: HitOptions; decision: Decision | undefined } | undefined;
   };
 };
 

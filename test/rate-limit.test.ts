@@ -6,7 +6,16 @@ import { describe, expect, it } from "vitest";
 import type { WorkspaceContext } from "../src/core/context";
 import { effectiveLimits } from "../src/engines/rate-limit/buckets";
 import { hitBucket } from "../src/middleware/rate-limit";
-import { ADMIN_TOKEN, auditRow, call, createClient, createWorkspace, getToken, insertCustomer } from "./helpers";
+import {
+  ADMIN_TOKEN,
+  auditRow,
+  call,
+  createClient,
+  createWorkspace,
+  getToken,
+  insertCustomer,
+  sampleConsignment,
+} from "./helpers";
 
 const stubFor = (org: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(org));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -108,6 +117,37 @@ describe("rate limits over HTTP", () => {
     expect(refused.status).toBe(429);
     await sleep(Number(refused.headers.get("Retry-After")) * 1000);
     expect((await call("/admin/api/v1/me", { host: ws.host, token })).status).toBe(200);
+  });
+
+  it("a create charges the api and consignment_create buckets in one object call, and each still refuses", async () => {
+    const ws = await createWorkspace();
+    await setLimits(ws.slug, {
+      api: { limit: 6, window_seconds: 60 },
+      consignment_create: { limit: 2, window_seconds: 60 },
+    });
+    const token = await getToken(ws, await createClient(ws)); // api 1 of 6
+    const create = (ref: string) =>
+      call("/admin/api/v1/consignments", { host: ws.host, token, json: sampleConsignment(ref) });
+    const first = await create("RL-1"); // api 2, create 1
+    expect(first.status).toBe(201);
+    expect(first.headers.get("Server-Timing")).toMatch(/(^|, )do;count=1;/);
+    expect(first.headers.get("RateLimit-Limit")).toBe("6");
+    expect(first.headers.get("RateLimit-Remaining")).toBe("4");
+    expect((await create("RL-2")).status).toBe(201); // api 3, create 2
+    const byCreate = await create("RL-3"); // api 4, create refused
+    expect(byCreate.status).toBe(429);
+    expect(byCreate.headers.get("RateLimit-Limit")).toBe("2");
+    // Refused before the route's bucket (a missing scope): still counted in the api bucket, after the answer.
+    const reader = await getToken(ws, await createClient(ws, ["consignments:read"])); // api 5
+    const noScope = await call("/admin/api/v1/consignments", {
+      host: ws.host,
+      token: reader,
+      json: sampleConsignment("RL-4"),
+    }); // api 6
+    expect(noScope.status).toBe(403);
+    const byApi = await create("RL-5"); // api 7: refused by the organization's bucket
+    expect(byApi.status).toBe(429);
+    expect(byApi.headers.get("RateLimit-Limit")).toBe("6");
   });
 
   it("gives customer-pinned clients their own bucket and keeps organizations independent", async () => {

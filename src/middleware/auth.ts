@@ -5,12 +5,13 @@
  */
 import { createMiddleware } from "hono/factory";
 import { baseContext, serviceContextFor } from "../core/context";
+import type { Decision } from "../engines/rate-limit/sliding-window";
 import type { AppEnv } from "../env";
 import { forbidden, unauthorized } from "../lib/errors";
 import { hasScope, type Scope } from "../lib/scopes";
 import { loadClientForAuth } from "../modules/api-clients/service";
 import { verifyTokenCached } from "../modules/auth/tokens";
-import { callerKey, hitBucket, rateLimited, rateLimitHeaders } from "./rate-limit";
+import { callerKey, hitBucket, rateLimited, rateLimitHeaders, routeChargesApi } from "./rate-limit";
 
 const BEARER_RE = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
@@ -50,14 +51,19 @@ export const bearerAuth = createMiddleware<AppEnv>(async (c, next) => {
     serviceContextFor(base, workspace, actor, { requestId: c.get("requestId"), startedAt: c.get("startedAt") }),
   );
 
-  const decision = await hitBucket(
-    c.env,
-    workspace,
-    { bucket: "api", key: callerKey("api", workspace, client.customerId) },
-    now,
-  );
-  if (!decision.allowed) throw rateLimited(decision, "this organization");
+  const apiOpts = { bucket: "api" as const, key: callerKey("api", workspace, client.customerId) };
+  let decision: Decision | undefined;
+  if (routeChargesApi(c)) {
+    // The route's own bucket middleware charges both buckets in one call to the organization's object.
+    c.set("apiCharge", { opts: apiOpts, decision: undefined });
+  } else {
+    decision = await hitBucket(c.env, workspace, apiOpts, now);
+    if (!decision.allowed) throw rateLimited(decision, "this organization");
+  }
   await next();
+  // A request answered before its route's bucket middleware ran (a missing scope, an idempotent replay) is
+  // still counted, after the fact, so the api bucket sees every authenticated request.
+  decision ??= c.get("apiCharge")?.decision ?? (await hitBucket(c.env, workspace, apiOpts, now));
   // A 429 from a route's own bucket (consignment_create, classify_heavy…) already states that bucket: the
   // client must see the limit that refused it, not the `api` bucket's.
   if (c.res.status === 429 && c.res.headers.has("RateLimit-Limit")) return;

@@ -4,9 +4,10 @@
  * it while the organization is below half of a bucket's limit. Unused allowance is handed back on the next
  * call. Under `wrangler dev` and in tests the mode is `exact`: one DO call per decision.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { WorkspaceContext } from "../core/context";
-import type { HitResult } from "../durable-objects/rate-limiter";
+import type { HitRequest, HitResult } from "../durable-objects/rate-limiter";
 import type { BucketName } from "../engines/rate-limit/buckets";
 import type { Decision } from "../engines/rate-limit/sliding-window";
 import type { AppEnv } from "../env";
@@ -73,31 +74,20 @@ function keepLease(localKey: string, res: HitResult): void {
   });
 }
 
-export async function hitBucket(
-  env: Env,
-  workspace: WorkspaceContext,
-  opts: HitOptions,
-  nowMs: number,
-): Promise<Decision> {
-  const { limit, windowMs } = workspace.limits[opts.bucket];
-  const cost = opts.cost ?? 1;
-  const consume = opts.consume ?? true;
-  const lease = env.RATE_LIMIT_MODE === "lease" && consume;
-  const localKey = `${workspace.organizationId}|${opts.key}`;
-  if (lease) {
-    const a = allowances.get(localKey);
-    if (a && a.expiresAt > nowMs && a.remaining >= cost) {
-      a.remaining -= cost;
-      return { ...a.decision, remaining: Math.max(0, a.decision.remaining + a.remaining) };
-    }
-    if (a) queueRefund(localKey, a);
-    allowances.delete(localKey);
+/** A lease this isolate holds that covers `cost`: spent here, no call to the object. */
+function spendLease(localKey: string, cost: number, nowMs: number): Decision | null {
+  const a = allowances.get(localKey);
+  if (a && a.expiresAt > nowMs && a.remaining >= cost) {
+    a.remaining -= cost;
+    return { ...a.decision, remaining: Math.max(0, a.decision.remaining + a.remaining) };
   }
-  const refunds = pendingRefunds.get(localKey);
-  pendingRefunds.delete(localKey);
-  const ns = env.RATE_LIMITER;
-  const stub = ns.get(ns.idFromName(workspace.organizationId));
-  const res = await stub.hit({ key: opts.key, limit, windowMs, cost, consume, lease, ...(refunds ? { refunds } : {}) });
+  if (a) queueRefund(localKey, a);
+  allowances.delete(localKey);
+  return null;
+}
+
+/** What the object answered for one bucket, with the lease it granted kept (or spent on a refusal). */
+function settle(localKey: string, res: HitResult, cost: number, lease: boolean, nowMs: number): Decision {
   if (res.lease > 0) keepLease(localKey, res);
   if (!res.allowed && lease) {
     // Refused while a concurrent call of this isolate brought back a lease: that reservation was counted for
@@ -110,6 +100,61 @@ export async function hitBucket(
     }
   }
   return res;
+}
+
+/**
+ * Decides several buckets of one organization: each from this isolate's lease where it can (lease mode),
+ * the rest in one call to the organization's object. Decisions come back in the order asked.
+ */
+export async function hitBuckets(
+  env: Env,
+  workspace: WorkspaceContext,
+  asked: HitOptions[],
+  nowMs: number,
+): Promise<Decision[]> {
+  const out: (Decision | null)[] = [];
+  const remote: { at: number; localKey: string; cost: number; lease: boolean; req: HitRequest }[] = [];
+  for (const opts of asked) {
+    const { limit, windowMs } = workspace.limits[opts.bucket];
+    const cost = opts.cost ?? 1;
+    const consume = opts.consume ?? true;
+    const lease = env.RATE_LIMIT_MODE === "lease" && consume;
+    const localKey = `${workspace.organizationId}|${opts.key}`;
+    const local = lease ? spendLease(localKey, cost, nowMs) : null;
+    out.push(local);
+    if (local) continue;
+    const refunds = pendingRefunds.get(localKey);
+    pendingRefunds.delete(localKey);
+    const req = { key: opts.key, limit, windowMs, cost, consume, lease, ...(refunds ? { refunds } : {}) };
+    remote.push({ at: out.length - 1, localKey, cost, lease, req });
+  }
+  if (remote.length) {
+    const ns = env.RATE_LIMITER;
+    const stub = ns.get(ns.idFromName(workspace.organizationId));
+    const [only] = remote;
+    const results =
+      remote.length === 1 && only ? [await stub.hit(only.req)] : await stub.hitMany(remote.map((r) => r.req));
+    remote.forEach((r, k) => {
+      const res = results[k];
+      if (!res) throw new Error("rate limiter answered fewer buckets than asked");
+      out[r.at] = settle(r.localKey, res, r.cost, r.lease, nowMs);
+    });
+  }
+  return out.map((d) => {
+    if (!d) throw new Error("rate limit decision missing");
+    return d;
+  });
+}
+
+export async function hitBucket(
+  env: Env,
+  workspace: WorkspaceContext,
+  opts: HitOptions,
+  nowMs: number,
+): Promise<Decision> {
+  const [decision] = await hitBuckets(env, workspace, [opts], nowMs);
+  if (!decision) throw new Error("rate limit decision missing");
+  return decision;
 }
 
 export function rateLimitHeaders(d: Decision): Record<string, string> {
@@ -128,23 +173,49 @@ export function rateLimited(d: Decision, what: string): ApiError {
   });
 }
 
+/** Marks a route's bucket middleware, so that bearerAuth can leave the `api` bucket to it (one object call). */
+const ROUTE_BUCKET = Symbol("route bucket");
+
 /**
- * Route middleware for a bucket. `cost` may read the request (classify counts items); the `api` bucket is
- * applied once, globally, by the auth chain.
+ * True when the request's route applies a bucket of its own through `rateLimit`: the `api` bucket is then
+ * charged by that middleware in the same call to the organization's object. Sub-app handlers may be wrapped
+ * by Hono (the original under `__COMPOSED_HANDLER`), so both are looked at.
+ */
+export function routeChargesApi(c: Context<AppEnv>): boolean {
+  return c.req.matchedRoutes.some((r) => {
+    const h = r.handler as unknown as Record<string | symbol, unknown>;
+    const inner = h.__COMPOSED_HANDLER as Record<symbol, unknown> | undefined;
+    return Boolean(h[ROUTE_BUCKET] ?? inner?.[ROUTE_BUCKET]);
+  });
+}
+
+/**
+ * Route middleware for a bucket. `cost` may read the request (classify counts items). The `api` bucket is
+ * applied once per request: here, in the same object call, when bearerAuth left it to the route (see
+ * routeChargesApi), else by bearerAuth itself.
  */
 export const rateLimit = (
   bucket: BucketName,
   cost?: (c: Parameters<Parameters<typeof createMiddleware<AppEnv>>[0]>[0]) => number | Promise<number>,
-) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+) => {
+  const mw = createMiddleware<AppEnv>(async (c, next) => {
     const workspace = c.get("workspace");
     if (!workspace) return next();
-    const decision = await hitBucket(
-      c.env,
-      workspace,
-      { bucket, key: callerKey(bucket, workspace, c.get("auth")?.customerId), cost: cost ? await cost(c) : 1 },
-      c.get("deps").clock.now(),
-    );
+    const customerId = c.get("auth")?.customerId;
+    const own = { bucket, key: callerKey(bucket, workspace, customerId), cost: cost ? await cost(c) : 1 };
+    const api = c.get("apiCharge");
+    const now = c.get("deps").clock.now();
+    if (api && !api.decision) {
+      const [apiDecision, decision] = await hitBuckets(c.env, workspace, [api.opts, own], now);
+      if (!apiDecision || !decision) throw new Error("rate limit decision missing");
+      api.decision = apiDecision;
+      if (!apiDecision.allowed) throw rateLimited(apiDecision, "this organization");
+      if (!decision.allowed) throw rateLimited(decision, bucket);
+      return next();
+    }
+    const decision = await hitBucket(c.env, workspace, own, now);
     if (!decision.allowed) throw rateLimited(decision, bucket);
     await next();
   });
+  return Object.assign(mw, { [ROUTE_BUCKET]: bucket });
+};
