@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { commercialInvoice, type InvoiceInput } from "./commercial-invoice";
+import { pdfPages } from "../../../test/pdf-text";
+import { commercialInvoice, type InvoiceInput, invoiceModel } from "./commercial-invoice";
+import { commercialInvoicePdf } from "./commercial-invoice-pdf";
 
 const base: InvoiceInput = {
   shipmentRef: "SHP-1",
@@ -80,5 +82,22 @@ describe("commercial invoice", () => {
       ok: false,
       errors: ["commercial invoice: items: the consignment has no items to invoice"],
     });
+  });
+
+  it("as a PDF: the same lines and totals as the HTML, continued on further A4 pages", async () => {
+    const items = Array.from({ length: 70 }, (_, n) => ({ ...base.items[1]!, sku: `B${n + 1}` }));
+    const made = invoiceModel({ ...base, items });
+    if (!made.ok) throw new Error(made.errors.join("; "));
+    const { doc, text } = await pdfPages(await commercialInvoicePdf(made.model, "2026-11-22T09:00:00Z"));
+    expect(doc.getPageCount()).toBe(2);
+    expect(doc.getTitle()).toBe("Commercial invoice CI-SHP-1");
+    const all = text.join("\n");
+    expect(all).toContain("EORI: GB1");
+    expect(all).toContain("B70");
+    // 70 × 10.5 EUR, and the shipping charge, once each, on the last page.
+    expect(text[1]).toContain("735.00 EUR");
+    expect(text[1]).toContain("4.50 EUR");
+    const html = commercialInvoice({ ...base, items });
+    expect(html.ok && html.html).toContain("735.00 EUR");
   });
 });

@@ -4,9 +4,10 @@
  * customs invoice without a seller, a buyer, goods descriptions or currencies would be refused at the border,
  * so it is better not to produce one).
  */
+import type Big from "big.js";
 import { dec, formatMoney, moneyString } from "../../lib/money";
 
-interface InvoiceParty {
+export interface InvoiceParty {
   company_name?: string | null;
   address_1?: string | null;
   address_2?: string | null;
@@ -63,7 +64,8 @@ function partyProblems(p: InvoiceParty | null, role: string): string[] {
   return out;
 }
 
-function partyHtml(p: InvoiceParty): string {
+/** A party's printed lines: name, contact, address, country, then its tax and duty identifiers. */
+export function partyLines(p: InvoiceParty): string[] {
   const lines = [
     p.company_name,
     p.contact?.name && p.contact.name !== p.company_name ? p.contact.name : null,
@@ -72,20 +74,43 @@ function partyHtml(p: InvoiceParty): string {
     p.address_3,
     [p.city, p.state_province, p.post_code].filter(Boolean).join(" "),
     p.country_code,
-  ]
-    .filter((l): l is string => Boolean(l))
-    .map(esc);
+  ].filter((l): l is string => Boolean(l));
   const ids = Object.entries(p.tax_duty ?? {}).flatMap(([k, v]) =>
-    v ? [`${esc(k.replace(/_id$/, "").toUpperCase())}: ${esc(v)}`] : [],
+    v ? [`${k.replace(/_id$/, "").toUpperCase()}: ${v}`] : [],
   );
-  return [...lines, ...ids].join("<br>");
+  return [...lines, ...ids];
 }
 
-export type InvoiceResult =
-  | { ok: true; html: string; invoiceNumber: string; totals: Record<string, string> }
-  | { ok: false; errors: string[] };
+const partyHtml = (p: InvoiceParty) => partyLines(p).map(esc).join("<br>");
 
-export function commercialInvoice(input: InvoiceInput): InvoiceResult {
+interface InvoiceLine {
+  name: string;
+  /** Printed under the name when the item has both a title and a description. */
+  detail: string | null;
+  sku: string | null;
+  hsCode: string | null;
+  origin: string | null;
+  quantity: number;
+  unitValue: string;
+  currency: string;
+  lineValue: Big;
+}
+
+/** The invoice as computed once, for either rendering (HTML here, PDF in ./commercial-invoice-pdf). */
+export interface InvoiceModel {
+  input: InvoiceInput;
+  invoiceNumber: string;
+  sender: InvoiceParty;
+  receiver: InvoiceParty;
+  lines: InvoiceLine[];
+  /** Goods value per currency, in the order the currencies first appear. */
+  goodsTotals: [string, Big][];
+  declaration: string;
+}
+
+export type InvoiceModelResult = { ok: true; model: InvoiceModel } | { ok: false; errors: string[] };
+
+export function invoiceModel(input: InvoiceInput): InvoiceModelResult {
   const errors = [...partyProblems(input.sender, "sender"), ...partyProblems(input.receiver, "receiver")];
   if (!input.items.length) errors.push("items: the consignment has no items to invoice");
   // Items that pass the checks, with the fields the checks guarantee narrowed.
@@ -101,41 +126,79 @@ export function commercialInvoice(input: InvoiceInput): InvoiceResult {
   if (errors.length || !sender || !receiver) {
     return { ok: false, errors: errors.map((e) => `commercial invoice: ${e}`) };
   }
-
-  const totals = new Map<string, ReturnType<typeof dec>>();
-  const rows = invoiced.map(({ item: i, name, currency }, n) => {
-    const line = dec(i.unitValue).times(i.quantity);
-    totals.set(currency, (totals.get(currency) ?? dec(0)).plus(line));
-    return `<tr><td>${n + 1}</td><td>${esc(name)}${i.title && i.description ? `<br><small>${esc(i.description)}</small>` : ""}</td><td>${esc(i.sku ?? "")}</td><td>${esc(i.hsCode ?? "")}</td><td>${esc(i.origin ?? "")}</td><td class="n">${i.quantity}</td><td class="n">${esc(`${i.unitValue} ${currency}`)}</td><td class="n">${esc(formatMoney(line, currency))}</td></tr>`;
+  const totals = new Map<string, Big>();
+  const lines = invoiced.map(({ item: i, name, currency }) => {
+    const lineValue = dec(i.unitValue).times(i.quantity);
+    totals.set(currency, (totals.get(currency) ?? dec(0)).plus(lineValue));
+    const detail = i.title && i.description ? i.description : null;
+    return {
+      name,
+      detail,
+      sku: i.sku,
+      hsCode: i.hsCode,
+      origin: i.origin,
+      quantity: i.quantity,
+      unitValue: i.unitValue,
+      currency,
+      lineValue,
+    };
   });
-  const goods = [...totals].map(
+  return {
+    ok: true,
+    model: {
+      input,
+      invoiceNumber: input.invoiceNumber ?? `CI-${input.shipmentRef}`,
+      sender,
+      receiver,
+      lines,
+      goodsTotals: [...totals],
+      declaration: input.declaration ?? DEFAULT_DECLARATION,
+    },
+  };
+}
+
+/** Totals per currency as the wire shows them (the currency's minor units). */
+export const invoiceTotals = (m: InvoiceModel): Record<string, string> =>
+  Object.fromEntries(m.goodsTotals.map(([k, v]) => [k, moneyString(v, k)]));
+
+export type InvoiceResult =
+  | { ok: true; html: string; invoiceNumber: string; totals: Record<string, string> }
+  | { ok: false; errors: string[] };
+
+export function commercialInvoice(input: InvoiceInput): InvoiceResult {
+  const made = invoiceModel(input);
+  if (!made.ok) return made;
+  const m = made.model;
+  return { ok: true, html: invoiceHtml(m), invoiceNumber: m.invoiceNumber, totals: invoiceTotals(m) };
+}
+
+function invoiceHtml(m: InvoiceModel): string {
+  const { input, invoiceNumber } = m;
+  const rows = m.lines.map(
+    (l, n) =>
+      `<tr><td>${n + 1}</td><td>${esc(l.name)}${l.detail ? `<br><small>${esc(l.detail)}</small>` : ""}</td><td>${esc(l.sku ?? "")}</td><td>${esc(l.hsCode ?? "")}</td><td>${esc(l.origin ?? "")}</td><td class="n">${l.quantity}</td><td class="n">${esc(`${l.unitValue} ${l.currency}`)}</td><td class="n">${esc(formatMoney(l.lineValue, l.currency))}</td></tr>`,
+  );
+  const goods = m.goodsTotals.map(
     ([ccy, v]) => `<tr><th colspan="7">Total goods value</th><td class="n">${esc(formatMoney(v, ccy))}</td></tr>`,
   );
   const charges = input.charges.map(
     (c) =>
       `<tr><th colspan="7">${esc(c.label)}</th><td class="n">${esc(formatMoney(dec(c.amount), c.currency))}</td></tr>`,
   );
-  const invoiceNumber = input.invoiceNumber ?? `CI-${input.shipmentRef}`;
-  const html = `<!doctype html>
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Commercial invoice ${esc(invoiceNumber)}</title>
 <style>body{font:13px sans-serif;margin:2em}table{border-collapse:collapse;width:100%}td,th{border:1px solid #999;padding:4px;text-align:left;vertical-align:top}.n{text-align:right}.parties td{width:50%}</style></head>
 <body>
 <h1>Commercial invoice</h1>
 <p>Invoice number: ${esc(invoiceNumber)}<br>Date: ${esc(input.date)}<br>Shipment reference: ${esc(input.shipmentRef)}<br>Consignment: ${esc(input.consignmentId)}<br>Terms of delivery (Incoterm): ${esc(input.incoterm ?? "not stated")}<br>Packages: ${input.parcelCount}; gross weight ${esc(input.grossWeightKg)} kg</p>
-<table class="parties"><tr><th>Seller / exporter</th><th>Buyer / consignee</th></tr><tr><td>${partyHtml(sender)}</td><td>${partyHtml(receiver)}</td></tr></table>
+<table class="parties"><tr><th>Seller / exporter</th><th>Buyer / consignee</th></tr><tr><td>${partyHtml(m.sender)}</td><td>${partyHtml(m.receiver)}</td></tr></table>
 <h2>Goods</h2>
 <table><tr><th>#</th><th>Description</th><th>SKU</th><th>HS code</th><th>Origin</th><th>Qty</th><th>Unit value</th><th>Line value</th></tr>
 ${rows.join("\n")}
 ${goods.join("\n")}
 ${charges.join("\n")}
 </table>
-<p>${esc(input.declaration ?? DEFAULT_DECLARATION)}</p>
+<p>${esc(m.declaration)}</p>
 </body></html>
 `;
-  return {
-    ok: true,
-    html,
-    invoiceNumber,
-    totals: Object.fromEntries([...totals].map(([k, v]) => [k, moneyString(v, k)])),
-  };
 }
