@@ -11,13 +11,15 @@ import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
 
-export function bulkInsert<T extends SQLiteTable>(db: Db, table: T, rows: T["$inferInsert"][]) {
+/** `when`: a condition evaluated inside the statement; the rows go in only while it holds (a guarded rewrite). */
+export function bulkInsert<T extends SQLiteTable>(db: Db, table: T, rows: T["$inferInsert"][], when?: SQL) {
   const columns = Object.keys(getTableColumns(table));
   // Each row as an array in column order: shorter JSON than objects, and positional extraction. drizzle's
   // insert…select names the table's columns in this same order.
   const payload = JSON.stringify(rows.map((r) => columns.map((key) => (r as Record<string, unknown>)[key] ?? null)));
   const values: SQL[] = columns.map((_, i) => sql.raw(`value->>${i}`));
-  return db.insert(table).select(sql`SELECT ${sql.join(values, sql`, `)} FROM json_each(${payload})`);
+  const where = when ? sql` WHERE ${when}` : sql``;
+  return db.insert(table).select(sql`SELECT ${sql.join(values, sql`, `)} FROM json_each(${payload})${where}`);
 }
 
 /** D1's cap on bound parameters per statement. */

@@ -12,6 +12,7 @@ const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   length_required: 411,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

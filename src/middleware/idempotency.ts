@@ -34,7 +34,7 @@ const LOCK_SECONDS = 60;
 const MAX_KEY_LENGTH = 255;
 /** D1 stores values up to 2,000,000 bytes; a larger response is not kept for replay. */
 const MAX_STORED_BODY = 1_900_000;
-const REPLAYED_HEADERS = ["content-type", "location"];
+const REPLAYED_HEADERS = ["content-type", "location", "etag"];
 
 /** The key as sent: a bare token, or an RFC 8941 string (the draft's form) whose quotes are removed. */
 function parseKey(raw: string): string {

@@ -30,10 +30,10 @@ export const consignments = sqliteTable(
     /** JSON: every other top-level field (shipping, insurance, tags, references, carrier, ...). */
     extra: text("extra").notNull().default("{}"),
     /**
-     * JSON: the retrieval object's `parcels` (parcels → orders → items), written with the rows at create.
-     * Parcels, orders and items do not change after create, so GET serves this instead of re-reading and
-     * re-assembling ~100 child rows (one row read instead of four queries). Null for rows written before it
-     * existed: GET then assembles from the child rows.
+     * JSON: the retrieval object's `parcels` (parcels → orders → items), written with the rows at create and
+     * rewritten in the same batch by every amend (the only write that changes parcels, orders and items), so
+     * GET serves this instead of re-reading and re-assembling ~100 child rows (one row read instead of four
+     * queries). Null for rows written before it existed: GET then assembles from the child rows.
      */
     retrieval: text("retrieval"),
     createdAt: text("created_at").notNull(),

@@ -43,7 +43,7 @@ import type { ConsignmentInputT, ItemT } from "./schemas";
 import { decText, toCm, toKg } from "./units";
 
 type Customer = { id: number; name: string };
-type Warning = { rule_id: number; name: string; message: string };
+export type Warning = { rule_id: number; name: string; message: string };
 
 export interface CreateInput {
   consignment: ConsignmentInputT;
@@ -130,7 +130,7 @@ interface Located {
   nestedOrderRef: string | null;
 }
 
-function allItems(input: ConsignmentInputT): Located[] {
+export function allItems(input: ConsignmentInputT): Located[] {
   const out: Located[] = [];
   for (const [pi, p] of input.parcels.entries()) {
     for (const [ii, item] of p.items.entries())
@@ -154,7 +154,7 @@ function allItems(input: ConsignmentInputT): Located[] {
   return out;
 }
 
-interface Reads {
+export interface Reads {
   customer: { asked: number | null; row: Customer | null };
   rules: ValidationRuleRow[];
   endpoints: EndpointRow[];
@@ -166,7 +166,7 @@ interface Reads {
  * Every read the create needs, in one round trip: customer, catalogue items named by sku, validation rules,
  * webhook endpoints (for the outbox) and flows. The rest of the create is computed in the isolate.
  */
-async function loadInputs(ctx: ServiceContext, body: ConsignmentInputT, located: Located[]): Promise<Reads> {
+export async function loadInputs(ctx: ServiceContext, body: ConsignmentInputT, located: Located[]): Promise<Reads> {
   const { db, workspace } = ctx;
   // A pinned client always creates for its own customer.
   const customerId = ctx.actor.customerId ?? body.customer_id ?? null;
@@ -217,7 +217,7 @@ function catalogueCode(hsCodes: Record<string, string>, fallback: string | null,
 }
 
 /** Items that name a known sku borrow its HS code and origin when they carry none. */
-function resolveItems(located: Located[], catalogue: Map<string, CatalogueRow>, destination: string | null) {
+export function resolveItems(located: Located[], catalogue: Map<string, CatalogueRow>, destination: string | null) {
   return located.map((l): Resolved => {
     const cat = l.item.sku ? catalogue.get(l.item.sku) : undefined;
     const declared = (l.item.harmonised_code ?? l.item.hs_code)?.replace(/[. ]/g, "") ?? null;
@@ -236,7 +236,7 @@ function resolveItems(located: Located[], catalogue: Map<string, CatalogueRow>, 
 // ---- checkStructure and applyRules ------------------------------------------------------------------------------
 
 /** The create's own rules: customer, order_ref links, origins of international consignments, shipping. */
-function checkStructure(
+export function checkStructure(
   body: ConsignmentInputT,
   located: Located[],
   resolved: Resolved[],
@@ -288,7 +288,7 @@ function orderRefProblems(body: ConsignmentInputT, located: Located[]): string[]
 }
 
 /** Workspace validation rules: error hits reject the create, warnings are reported with it. */
-function applyRules(rows: ValidationRuleRow[], body: ConsignmentInputT, resolved: Resolved[]): Warning[] {
+export function applyRules(rows: ValidationRuleRow[], body: ConsignmentInputT, resolved: Resolved[]): Warning[] {
   if (!rows.length) return [];
   const weightKg = body.parcels.reduce((s, p) => s.plus(toKg(p.weight_value, body.weight_unit)), dec(0)).toString();
   const facts = {
@@ -308,27 +308,54 @@ function applyRules(rows: ValidationRuleRow[], body: ConsignmentInputT, resolved
 
 // ---- buildTree -------------------------------------------------------------------------------------------------
 
-/** The rows of the new consignment, ids minted here so the whole tree goes in one batch. */
-function buildTree(
+/**
+ * What an amend carries over into the rebuilt tree: the consignment row itself (its id, status and creation
+ * time stay) and the ids of the parcels, orders and items that stay, by their path in the body
+ * (`parcels[1]`, `orders[0]`, `parcels[0].orders[2]`, `parcels[1].items[0]`).
+ */
+interface Previous {
+  consignment: ConsignmentRow;
+  ids: ReadonlyMap<string, string>;
+}
+
+/**
+ * The rows of the consignment, ids minted here so the whole tree goes in one batch; an amend passes
+ * `previous` so that what stays keeps its id.
+ */
+export function buildTree(
   ctx: ServiceContext,
   body: ConsignmentInputT,
   resolved: Resolved[],
   customer: Customer | null,
   nowMs: number,
+  previous?: Previous,
 ): Tree {
-  const consignment = consignmentRow(ctx, body, customer, isoAt(nowMs));
+  const idOf = (path: string, prefix: "par" | "ord" | "itm") =>
+    previous?.ids.get(path) ?? ctx.deps.ids.prefixed(prefix);
+  const consignment = consignmentRow(body, customer, isoAt(nowMs), {
+    id: previous?.consignment.id ?? ctx.deps.ids.prefixed("con"),
+    workspaceId: ctx.workspace.id,
+    status: previous?.consignment.status ?? "created",
+    createdAt: previous?.consignment.createdAt ?? null,
+  });
   const orders: OrderRow[] = [];
   const orderIdByRef = new Map<string, string>();
   (body.orders ?? []).forEach((o, i) => {
-    const row = orderRow(ctx, consignment.id, o, i, null);
+    const row = orderRow(idOf(`orders[${i}]`, "ord"), consignment.id, o, i, null);
     orderIdByRef.set(o.order_ref, row.id);
     orders.push(row);
   });
   const parcels = body.parcels.map((p, pi) => {
-    const row = parcelRow(ctx, consignment.id, p, pi, body);
+    const row = parcelRow(idOf(`parcels[${pi}]`, "par"), consignment.id, p, pi, body);
     // Parcel-level orders sort after the consignment-level ones, parcel by parcel.
     const nested = p.orders.map((o, oi) =>
-      orderRow(ctx, consignment.id, o, (body.orders?.length ?? 0) + pi * 1000 + oi, row.id),
+      orderRow(
+        idOf(`parcels[${pi}].orders[${oi}]`, "ord"),
+        consignment.id,
+        o,
+        (body.orders?.length ?? 0) + pi * 1000 + oi,
+        row.id,
+      ),
     );
     orders.push(...nested);
     return { row, nestedOrderIds: nested.map((o) => o.id) };
@@ -342,7 +369,8 @@ function buildTree(
         : r.item.order_ref
           ? (orderIdByRef.get(r.item.order_ref) ?? null)
           : null;
-    return itemRow(ctx, consignment.id, r, { parcelId: parcel.row.id, orderId, position }, body);
+    const at = { parcelId: parcel.row.id, orderId, position };
+    return itemRow(idOf(r.path, "itm"), consignment.id, r, at, body);
   });
   const tree: Tree = { consignment, parcels: parcels.map((p) => p.row), orders, items };
   tree.consignment.retrieval = JSON.stringify(retrievalTree(tree));
@@ -350,10 +378,10 @@ function buildTree(
 }
 
 function consignmentRow(
-  ctx: ServiceContext,
   body: ConsignmentInputT,
   customer: Customer | null,
   now: string,
+  own: { id: string; workspaceId: string; status: string; createdAt: string | null },
 ): ConsignmentRow {
   const {
     shipment_ref,
@@ -373,13 +401,13 @@ function consignmentRow(
     ...rest
   } = body;
   return {
-    id: ctx.deps.ids.prefixed("con"),
-    workspaceId: ctx.workspace.id,
+    id: own.id,
+    workspaceId: own.workspaceId,
     customerId: customer?.id ?? null,
     shipmentRef: shipment_ref,
     externalCode: external_code ?? null,
     type,
-    status: "created",
+    status: own.status,
     incoterm: incoterm ?? null,
     entryDate: entry_date ?? null,
     transportMode: transport_mode ?? null,
@@ -392,7 +420,7 @@ function consignmentRow(
     receiver: receiver ? JSON.stringify(partyOut(receiver, true)) : null,
     extra: JSON.stringify(rest),
     retrieval: null,
-    createdAt: now,
+    createdAt: own.createdAt ?? now,
     updatedAt: now,
   };
 }
@@ -404,7 +432,7 @@ type OrderInput =
 const CHARGES = ["shipping_charge", "insurance_charge", "other_charge"] as const;
 
 function orderRow(
-  ctx: ServiceContext,
+  id: string,
   consignmentId: string,
   o: OrderInput,
   position: number,
@@ -416,7 +444,7 @@ function orderRow(
     if (charge) charges[k] = { amount: decText(charge.amount), currency_code: charge.currency_code };
   }
   return {
-    id: ctx.deps.ids.prefixed("ord"),
+    id,
     consignmentId,
     parcelId,
     position,
@@ -432,7 +460,7 @@ function orderRow(
 const DIMENSIONS = ["height", "width", "depth"] as const;
 
 function parcelRow(
-  ctx: ServiceContext,
+  id: string,
   consignmentId: string,
   p: ConsignmentInputT["parcels"][number],
   position: number,
@@ -446,7 +474,7 @@ function parcelRow(
     dims[`${k}_cm`] = toCm(v, body.measurement_unit);
   }
   return {
-    id: ctx.deps.ids.prefixed("par"),
+    id,
     consignmentId,
     position,
     senderRef: p.sender_ref ?? null,
@@ -461,7 +489,7 @@ function parcelRow(
 }
 
 function itemRow(
-  ctx: ServiceContext,
+  id: string,
   consignmentId: string,
   r: Resolved,
   at: { parcelId: string; orderId: string | null; position: number },
@@ -483,7 +511,7 @@ function itemRow(
     ...itemExtra
   } = r.item;
   return {
-    id: ctx.deps.ids.prefixed("itm"),
+    id,
     consignmentId,
     parcelId: at.parcelId,
     orderId: at.orderId,

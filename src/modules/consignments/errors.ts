@@ -1,4 +1,5 @@
 /** The consignment contracts' own error bodies, rendered by the one onError like every ApiError. */
+import type { z } from "@hono/zod-openapi";
 import { ApiError, type CountryRuleFailure } from "../../lib/errors";
 
 /**
@@ -24,6 +25,23 @@ export class ConsignmentRejected extends ApiError {
       validation_errors: this.problems.map((message) => ({ message })),
     };
   }
+}
+
+/**
+ * Schema failures of a consignment body as the 422 lists them, each with its path in the body
+ * (`parcels[0].items[1].quantity: …`).
+ */
+export function schemaProblems(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((i) => {
+    const path = i.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, "");
+    if (i.code === "unrecognized_keys" && i.path.length === 0 && i.keys.includes("items")) {
+      return "items: top-level items are not accepted; put items in parcels[].items (linked by order_ref) or in parcels[].orders[].items";
+    }
+    return `${path || "body"}: ${i.message}`;
+  });
 }
 
 /**

@@ -44,6 +44,18 @@ describe("timeline wording", () => {
     expect(
       timelineEntry({ id: "cev_3", type: "deletion.refused", data: { reasons: ["a", "b"] }, createdAt: at }),
     ).toMatchObject({ title: "Deletion refused", detail: "a, b", actor: "api" });
+    expect(
+      timelineEntry({
+        id: "cev_5",
+        type: "consignment.updated",
+        data: { changed_fields: ["receiver.city", "parcels[1]"], added: ["par_2"], removed: ["itm_1"] },
+        createdAt: at,
+      }),
+    ).toMatchObject({
+      title: "Consignment amended",
+      detail: "changed receiver.city, parcels[1]; added par_2; removed itm_1",
+      actor: "api",
+    });
   });
 
   it("keeps unknown event types visible", () => {

@@ -199,3 +199,21 @@ export const ConsignmentRetrieval = ConsignmentHead.extend({
     }),
   ),
 }).openapi("Consignment");
+
+/** PATCH /consignments/{id}: the amended consignment as the create answers it, and what changed. */
+export const AmendedData = z
+  .object({
+    consignment: ConsignmentHead,
+    parcels: z.array(ParcelOut),
+    orders: z.array(OrderOut).openapi({ description: "Consignment-level orders with their items" }),
+    changed_fields: z.array(z.string()).openapi({
+      description:
+        "Paths in the create body that changed (`receiver.city`, `parcels[0].items[1].hs_code`; a list whose membership changed is named itself, a new element by its index); empty when the patch changed nothing",
+      example: ["receiver.city", "parcels[0].items[0].hs_code", "parcels", "parcels[1]"],
+    }),
+    validation_warnings: z
+      .array(z.object({ rule_id: z.number().int(), name: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "When warning rules matched the amended consignment" }),
+  })
+  .openapi("ConsignmentAmended");
