@@ -16,6 +16,8 @@ describe("workspace settings", () => {
         "consignments.delete_guards": null,
         "screening.alert_threshold": null,
         "screening.hold_on": null,
+        "compliance.holds": null,
+        "compliance.screening_hold_score": null,
       },
       updated_at: null,
     });

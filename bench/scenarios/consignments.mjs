@@ -1,7 +1,8 @@
 /**
  * Consignments and webhooks (run by `npm run bench`).
  *
- * requests(): create a consignment of 10 parcels × 10 items, and read one back.
+ * requests(): create a consignment of 10 parcels × 10 items, read one back, and run its compliance pass
+ * (every party screened, 100 items checked against the restriction rules, the landed cost of 100 lines).
  * report(): webhook latency under wrangler dev, from a consignment create's response to the local receiver
  * getting the signed POST (outbox row in the create's batch → queue → consumer → POST), and the deliveries
  * per second the consumer sustains for a burst of creates.
@@ -62,6 +63,11 @@ export function requests(ctx) {
       body: bigConsignment("BENCH-LOAD"),
     },
     { label: "GET /consignments/{id} (10 × 10)", method: "GET", path: `/admin/api/v1/consignments/${ctx.id}` },
+    {
+      label: "POST /consignments/{id}/compliance-check (10 × 10)",
+      method: "POST",
+      path: `/admin/api/v1/consignments/${ctx.id}/compliance-check`,
+    },
   ];
 }
 

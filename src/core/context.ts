@@ -43,7 +43,7 @@ export interface ConfigScope {
   mode: "live" | "sandbox";
 }
 
-export const configScope = (ws: WorkspaceContext): ConfigScope => ({
+export const configScope = (ws: Pick<WorkspaceContext, "organizationId" | "mode">): ConfigScope => ({
   organizationId: ws.organizationId,
   mode: ws.mode,
 });
@@ -66,6 +66,15 @@ export interface BaseContext {
   db: Db;
   env: Env;
   deps: Deps;
+}
+
+/**
+ * What an engine's service needs inside a workspace, with or without a request: the workspace's id (its
+ * rows), and its organization and mode (organization-level configuration). A request's ServiceContext
+ * qualifies; a background job builds one from the workspace row it works for.
+ */
+export interface WorkspaceScopedContext extends BaseContext {
+  workspace: Pick<WorkspaceContext, "id" | "mode" | "organizationId">;
 }
 
 /** A verb's context inside one workspace: who asks, for which workspace, under which request id. */

@@ -23,7 +23,10 @@ type IdPrefix =
   | "pal"
   | "we"
   | "whd"
-  | "evt";
+  | "evt"
+  /** A compliance check, and the run of one engine inside it. */
+  | "cck"
+  | "run";
 
 export interface IdSource {
   requestId(): string;

@@ -4,6 +4,7 @@ export * from "./assessments";
 export * from "./calculate";
 export * from "./catalogue";
 export * from "./classify";
+export * from "./compliance";
 export * from "./consignments";
 export * from "./flows";
 export * from "./labels";

@@ -4,7 +4,7 @@
  * through a 30-second per-isolate cache that the writes of this isolate clear at once.
  */
 import { and, desc, eq, lt } from "drizzle-orm";
-import type { Call, ServiceContext } from "../../core/context";
+import type { Call, ServiceContext, WorkspaceScopedContext } from "../../core/context";
 import { calcCountryRules } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
@@ -64,7 +64,7 @@ export const ruleToWire = (r: CountryRule) => ({
 
 /** Rules that apply to a destination (its own and the `*` ones), oldest first. */
 export async function rulesFor(
-  ctx: Pick<ServiceContext, "db" | "deps" | "workspace">,
+  ctx: Pick<WorkspaceScopedContext, "db" | "deps" | "workspace">,
   destination: string,
 ): Promise<CountryRule[]> {
   const workspaceId = ctx.workspace.id;

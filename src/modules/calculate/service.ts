@@ -6,7 +6,7 @@
 
 import type { z } from "@hono/zod-openapi";
 import type Big from "big.js";
-import type { Call, ServiceContext } from "../../core/context";
+import type { Call, ServiceContext, WorkspaceScopedContext } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { recordUsage, type UsageSummary } from "../../core/usage";
 import {
@@ -37,7 +37,7 @@ import { type CalculateBody, type MultipleBody, MultipleLine, StackingBody } fro
  * apply. A ServiceContext qualifies; so does the context of a caller pricing on a workspace's behalf
  * without logging a calculate call (a consignment's duty assessment).
  */
-export type PricingContext = Pick<ServiceContext, "db" | "deps" | "workspace">;
+export type PricingContext = Pick<WorkspaceScopedContext, "db" | "deps" | "workspace">;
 
 export const today = (clock: Clock) => isoAt(clock.now()).slice(0, 10);
 const s = (n: number | undefined | null) => (n === undefined || n === null ? null : String(n));

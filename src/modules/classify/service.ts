@@ -8,7 +8,14 @@
  * within 5 s.
  */
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import { type Call, type ConfigScope, configKey, configScope, type ServiceContext } from "../../core/context";
+import {
+  type Call,
+  type ConfigScope,
+  configKey,
+  configScope,
+  type ServiceContext,
+  type WorkspaceScopedContext,
+} from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
@@ -278,6 +285,11 @@ async function lookupsFor(db: Db, scope: ConfigScope, country: string) {
   return value;
 }
 
+/** The nomenclature version a classification for `country` reads now; null when none is loaded. */
+export async function nomenclatureSource(ctx: WorkspaceScopedContext, country: string): Promise<DataSource | null> {
+  return (await lookupsFor(ctx.db, configScope(ctx.workspace), country)).dataSource;
+}
+
 const sourceQuery = (db: Db) =>
   db
     .select({ version: dataSources.version, source: dataSources.source, imported_at: dataSources.importedAt })
@@ -339,7 +351,7 @@ export class UnclassifiableError extends ApiError {
 }
 
 /** The product text: title, description and type, with the product page's text first in mode `url`. */
-async function productText(ctx: ServiceContext, input: ClassifyInput, mode: Mode) {
+async function productText(ctx: WorkspaceScopedContext, input: ClassifyInput, mode: Mode) {
   const text = [input.title, input.description, input.type].filter((s) => s?.trim()).join(". ");
   if (mode.slug !== "url" || !input.product_url) return { text, page: null, message: "", failure: null };
   const page = await readProductPage(input.product_url, !isDevelopment(ctx.env));
@@ -361,7 +373,10 @@ async function productText(ctx: ServiceContext, input: ClassifyInput, mode: Mode
  * UnclassifiableError for text that cannot be classified (not thrown, so the caller decides); throws
  * ApiError for requests the mode cannot serve (400) and when no nomenclature is loaded (503).
  */
-export async function suggestCodes({ ctx, input }: Call<ClassifyInput>): Promise<Classification | UnclassifiableError> {
+export async function suggestCodes({
+  ctx,
+  input,
+}: Call<ClassifyInput, WorkspaceScopedContext>): Promise<Classification | UnclassifiableError> {
   const mode = resolveMode(input, ctx.env);
   const country = input.destination_country;
   const { schedule, source: sourceCountry } = scheduleFor(country);

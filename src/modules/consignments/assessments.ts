@@ -15,7 +15,7 @@
  *   cover the other items only and `complete` is false.
  */
 import { and, desc, eq, exists, lt, sql } from "drizzle-orm";
-import type { Call, ServiceContext } from "../../core/context";
+import type { Call, ServiceContext, WorkspaceScopedContext } from "../../core/context";
 import { consignmentAssessments } from "../../db/schema/index";
 import type { CalcInput } from "../../engines/calculate/types";
 import type { calcWire } from "../../engines/calculate/wire";
@@ -122,7 +122,7 @@ export interface Assessment {
 
 type Row = typeof consignmentAssessments.$inferSelect;
 
-function assessmentOut(r: Row): Assessment {
+export function assessmentOut(r: Row): Assessment {
   const totalTax = dec(r.totalTax);
   return {
     assessment_id: r.id,
@@ -171,7 +171,21 @@ export async function runAssessment({
   ctx,
   input,
 }: Call<{ id: string }>): Promise<{ assessment: Assessment; deliveryIds: string[] }> {
-  const { tree, destination } = await loadAssessable(ctx, input.id);
+  const tree = await loadConsignment({ ctx, input: { id: input.id } });
+  const row = await assessTree(ctx, tree);
+  const deliveryIds = await commit(ctx, tree, row, tree.items.length);
+  return { assessment: assessmentOut(row), deliveryIds };
+}
+
+/** What an assessment needs: the workspace's data and rules, and the request it runs under (null in a job). */
+export type AssessContext = WorkspaceScopedContext & { requestId: string | null };
+
+/**
+ * Prices a consignment as given (stored, or about to be inserted by a create) without storing anything: the
+ * assessment row a run would store. Throws 422 when it cannot be assessed at all (see runAssessment).
+ */
+export async function assessTree(ctx: AssessContext, tree: Tree): Promise<Row> {
+  const destination = await assessableDestination(ctx, tree);
   const c = tree.consignment;
   const entryDate = c.entryDate ?? today(ctx.deps.clock);
   const plans = await planItems(ctx, tree, destination);
@@ -185,14 +199,11 @@ export async function runAssessment({
   }
   const currency = quote?.currency ?? isoCountry(destination)?.currency ?? "USD";
   const items = assessedItems(tree.items, plans, lineOf, quote, currency);
-  const row = assessmentRow(ctx, { tree, destination, currency, entryDate, items, notes, quote });
-  const deliveryIds = await commit(ctx, tree, row, items.length);
-  return { assessment: assessmentOut(row), deliveryIds };
+  return assessmentRow(ctx, { tree, destination, currency, entryDate, items, notes, quote });
 }
 
-/** The consignment, if it can be assessed at all. */
-async function loadAssessable(ctx: ServiceContext, id: string): Promise<{ tree: Tree; destination: string }> {
-  const tree = await loadConsignment({ ctx, input: { id } });
+/** The consignment's destination, if it can be assessed at all. */
+async function assessableDestination(ctx: AssessContext, tree: Tree): Promise<string> {
   const c = tree.consignment;
   const destination = c.receiverCountry;
   if (!destination)
@@ -206,11 +217,11 @@ async function loadAssessable(ctx: ServiceContext, id: string): Promise<{ tree: 
     );
   const why = await unsupported(ctx, destination);
   if (why) throw unprocessable(`Duties cannot be assessed for this consignment: ${why}`);
-  return { tree, destination };
+  return destination;
 }
 
 /** Codes, origins and currencies per item; items without a code are classified for the destination. */
-async function planItems(ctx: ServiceContext, tree: Tree, destination: string): Promise<Plan[]> {
+async function planItems(ctx: AssessContext, tree: Tree, destination: string): Promise<Plan[]> {
   const c = tree.consignment;
   const orderCcy = new Map(tree.orders.map((o) => [o.id, o.currencyCode]));
   const parcelCcy = new Map(tree.parcels.map((p) => [p.id, p.currencyCode]));
@@ -241,7 +252,7 @@ async function planItems(ctx: ServiceContext, tree: Tree, destination: string): 
 
 /** Suggests a code for an item that came without one; an item the classifier cannot place stays unassessed. */
 async function suggestCode(
-  ctx: ServiceContext,
+  ctx: AssessContext,
   item: { title: string | null; description: string | null },
   destination: string,
   origin: string | null,
@@ -416,7 +427,7 @@ interface RowParts {
   quote: Quote | null;
 }
 
-function assessmentRow(ctx: ServiceContext, p: RowParts): Row {
+function assessmentRow(ctx: AssessContext, p: RowParts): Row {
   const { currency } = p;
   const m = (n: number) => moneyString(dec(n), currency);
   const shipment = (p.quote?.shipment ?? null) as {

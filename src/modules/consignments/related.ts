@@ -7,15 +7,22 @@
  * list. Every write is conditional on the consignment in the statement itself, so a hold placed while the
  * consignment is being deleted is either seen by the delete or not written at all.
  */
-import { and, asc, eq, exists, gt, sql } from "drizzle-orm";
+import { and, asc, eq, exists, gt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Call, ServiceContext } from "../../core/context";
-import { consignmentDocuments, consignmentEvents, consignmentHolds, consignmentPreAlerts } from "../../db/schema/index";
+import {
+  consignmentDocuments,
+  consignmentEvents,
+  consignmentHolds,
+  consignmentPreAlerts,
+  consignments,
+} from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
-import { ApiError, conflict, notFound } from "../../lib/errors";
-import { eventInsert, insertWhen } from "../consignment-records/rows";
+import { ApiError, conflict, notFound, unprocessable } from "../../lib/errors";
+import { eventInsert, insertWhen, withdrawOutboxUnless } from "../consignment-records/rows";
 import type { DocumentRow, HoldRow, PreAlertRow } from "../consignment-records/tree";
-import { consignmentHeadQuery, consignmentNotFound } from "./access";
+import { outboxStatements } from "../webhooks/service";
+import { consignmentHeadQuery, consignmentNotFound, visibleConsignment } from "./access";
 import { timelineEntry } from "./timeline";
 
 type EventRow = typeof consignmentEvents.$inferSelect;
@@ -139,15 +146,39 @@ export async function documentContent({
 const holdIs = (holdId: string, status: "active" | "released") =>
   sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${holdId} AND ${consignmentHolds.status} = ${status})`;
 
+/** The references a webhook names a consignment by, read with the visibility check (empty: 404). */
+const refsQuery = (ctx: ServiceContext, id: string) =>
+  ctx.db
+    .select({
+      consignment_id: consignments.id,
+      shipment_ref: consignments.shipmentRef,
+      external_code: consignments.externalCode,
+    })
+    .from(consignments)
+    .where(visibleConsignment(ctx, id))
+    .limit(1);
+
+/** The webhook event of a hold change, withdrawn in the same batch unless the change itself was written. */
+async function holdWebhook(ctx: ServiceContext, type: string, data: Record<string, unknown>, written: SQL) {
+  const outbox = await outboxStatements({ ctx, input: { event: { type, data } } });
+  return {
+    statements: [...outbox.statements, ...withdrawOutboxUnless(ctx.db, outbox.eventId, written)],
+    deliveryIds: outbox.deliveryIds,
+  };
+}
+
 /**
  * A hold placed by hand (a compliance officer stopping a consignment); released by hand too. One batch: the
- * hold, written only if the consignment is visible, and its event, written only if the hold was.
+ * hold, written only if the consignment is visible, its event and its webhook (`hold.placed`), written only if
+ * the hold was.
  */
 export async function placeHold({
   ctx,
   input,
-}: Call<{ id: string; reason: string; code?: string | undefined }>): Promise<HoldRow> {
+}: Call<{ id: string; reason: string; code?: string | undefined }>): Promise<{ hold: HoldRow; deliveryIds: string[] }> {
   const now = isoAt(ctx.deps.clock.now());
+  const [ref] = await refsQuery(ctx, input.id);
+  if (!ref) throw consignmentNotFound(input.id);
   const hold: HoldRow = {
     id: ctx.deps.ids.prefixed("hld"),
     workspaceId: ctx.workspace.id,
@@ -161,6 +192,13 @@ export async function placeHold({
     releasedAt: null,
     releaseReason: null,
   };
+  const placedNow = holdIs(hold.id, "active");
+  const webhook = await holdWebhook(
+    ctx,
+    "hold.placed",
+    { ...ref, hold_id: hold.id, code: hold.code, reason: hold.reason, source: hold.source },
+    placedNow,
+  );
   const [placed] = await ctx.db.batch([
     insertWhen(ctx.db, consignmentHolds, hold, exists(consignmentHeadQuery(ctx, input.id))).returning({
       id: consignmentHolds.id,
@@ -172,25 +210,50 @@ export async function placeHold({
       data: { hold_id: hold.id, code: hold.code, reason: hold.reason },
       requestId: ctx.requestId,
       createdAt: now,
-      when: holdIs(hold.id, "active"),
+      when: placedNow,
     }),
+    ...webhook.statements,
   ]);
   if (!placed.length) throw consignmentNotFound(input.id);
-  return hold;
+  return { hold, deliveryIds: webhook.deliveryIds };
 }
 
-/** Releases an active hold; releasing one already released is a 409 (the first release stands). */
+/** Holds an officer must explain releasing: those a compliance check or ongoing screening placed. */
+const NEEDS_REASON = new Set(["compliance", "screening"]);
+
+/**
+ * Releases an active hold (event and `hold.released` webhook); releasing one already released is a 409 (the
+ * first release stands). A hold placed by a compliance check or by screening needs a reason (422 without).
+ */
 export async function releaseHold({
   ctx,
   input,
-}: Call<{ id: string; holdId: string; reason?: string | undefined }>): Promise<HoldRow> {
+}: Call<{ id: string; holdId: string; reason?: string | undefined }>): Promise<{
+  hold: HoldRow;
+  deliveryIds: string[];
+}> {
   const { db } = ctx;
   const { id, holdId } = input;
   const thisHold = and(eq(consignmentHolds.id, holdId), eq(consignmentHolds.consignmentId, id));
-  const [hold] = await withHead(ctx, id, db.select().from(consignmentHolds).where(thisHold).limit(1));
+  const [refs, holds] = await db.batch([
+    refsQuery(ctx, id),
+    db.select().from(consignmentHolds).where(thisHold).limit(1),
+  ]);
+  const [ref] = refs;
+  if (!ref) throw consignmentNotFound(id);
+  const [hold] = holds;
   if (!hold) throw notFound(`Hold '${holdId}' not found on consignment '${id}'`);
   if (hold.status === "released") throw conflict(`Hold '${holdId}' was already released at ${hold.releasedAt}`);
+  if (!input.reason && NEEDS_REASON.has(hold.source))
+    throw unprocessable(`Hold '${holdId}' was placed by ${hold.source}: releasing it needs a reason`);
   const now = isoAt(ctx.deps.clock.now());
+  const webhook = await holdWebhook(
+    ctx,
+    "hold.released",
+    { ...ref, hold_id: holdId, code: hold.code, reason: input.reason ?? null },
+    // This release, not a racing one: the hold carries this release's time.
+    sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${holdId} AND ${consignmentHolds.releasedAt} = ${now})`,
+  );
   const [updated, , head] = await db.batch([
     db
       .update(consignmentHolds)
@@ -208,9 +271,10 @@ export async function releaseHold({
       when: holdIs(holdId, "released"),
     }),
     consignmentHeadQuery(ctx, id),
+    ...webhook.statements,
   ]);
   const [released] = updated;
-  if (released) return released;
+  if (released) return { hold: released, deliveryIds: webhook.deliveryIds };
   if (!head.length) throw consignmentNotFound(id);
   throw conflict(`Hold '${holdId}' was already released`);
 }

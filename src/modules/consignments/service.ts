@@ -5,6 +5,7 @@
 import { and, count, desc, eq, getTableColumns, gte, lt, lte, notExists, type SQL } from "drizzle-orm";
 import type { Call, ServiceContext } from "../../core/context";
 import {
+  complianceChecks,
   consignmentAssessments,
   consignmentDocuments,
   consignmentEvents,
@@ -219,6 +220,7 @@ const CHILD_TABLES = [
   consignmentEvents,
   consignmentHolds,
   consignmentAssessments,
+  complianceChecks,
   consignmentPreAlerts,
   flowRuns,
   parcelLabels,

@@ -138,7 +138,7 @@ async function loadSubject(ctx: BaseContext, run: RunRow) {
   const { db } = ctx;
   const [wsRows, head, parcels, orders, items] = await db.batch([
     db
-      .select({ id: workspaces.id, mode: workspaces.mode })
+      .select({ id: workspaces.id, mode: workspaces.mode, organizationId: workspaces.organizationId })
       .from(workspaces)
       .where(eq(workspaces.id, run.workspaceId))
       .limit(1),

@@ -8,7 +8,7 @@
  * at once, so a new rule applies immediately here and within CACHE_TTL_MS in every other isolate.
  */
 import { and, count, desc, eq, getTableColumns, isNull, lt } from "drizzle-orm";
-import { type Call, type ConfigScope, configKey, configScope } from "../../core/context";
+import { type Call, type ConfigScope, configKey, configScope, type WorkspaceScopedContext } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
@@ -167,6 +167,48 @@ function assertEnabled(settings: SettingsDocument, platform: Platform, destinati
  * workspace setting `restrict.enabled_destinations`, by default every destination with platform rules).
  */
 export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckResult> {
+  const checked = await checkGoods({ ctx, input });
+  const { destination, origin, coverage, items, matchCount, hasProhibitions, hasRestrictions } = checked;
+  const usage = recordUsage(ctx, {
+    kind: "restrict",
+    senderCountryCode: origin,
+    receiverCountryCode: destination,
+    itemCount: input.items.length,
+    matchCount,
+    detail: {
+      data_source: checked.dataSource,
+      org_rule_count: checked.orgRuleCount,
+      as_of: checked.asOf,
+      has_prohibitions: hasProhibitions,
+      has_restrictions: hasRestrictions,
+      matches: items.map((i) => (i.restrictions ?? []).map((m) => m.id)),
+    },
+  });
+  return {
+    createdAt: usage.createdAt,
+    destination,
+    origin,
+    coverage,
+    items,
+    matchCount,
+    hasProhibitions,
+    hasRestrictions,
+    durationMs: usage.durationMs ?? 0,
+  };
+}
+
+/** A check's findings before it is logged: what POST /restrict answers and a consignment's compliance pass records. */
+export interface GoodsCheck extends Omit<CheckResult, "createdAt" | "durationMs"> {
+  dataSource: DataSource | null;
+  orgRuleCount: number;
+  asOf: string;
+}
+
+/**
+ * Checks items against the platform rules (destination import, origin export) and the organization's own
+ * rules, without logging the call. Throws 403 when checks are not enabled for the destination.
+ */
+export async function checkGoods({ ctx, input }: Call<CheckInput, WorkspaceScopedContext>): Promise<GoodsCheck> {
   const clock = ctx.deps.clock;
   const [platform, org, settings] = await Promise.all([
     platformIndex(ctx.db, clock),
@@ -183,13 +225,11 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
   let matchCount = 0;
   let hasProhibitions = false;
   let hasRestrictions = false;
-  const matchedIds: string[][] = [];
   const items = input.items.map((item): CheckedItem => {
     const matches: Match[] = checkItem(indexes, { destination, origin, asOf }, item);
     matchCount += matches.length;
     hasProhibitions ||= matches.some((m) => m.rule_type === "prohibition");
     hasRestrictions ||= matches.some((m) => m.rule_type === "restriction");
-    matchedIds.push(matches.map((m) => m.id));
     return {
       sku: item.sku ?? null,
       title: item.title ?? null,
@@ -200,23 +240,7 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
     };
   });
 
-  const usage = recordUsage(ctx, {
-    kind: "restrict",
-    senderCountryCode: origin,
-    receiverCountryCode: destination,
-    itemCount: input.items.length,
-    matchCount,
-    detail: {
-      data_source: platform.dataSource,
-      org_rule_count: org.count,
-      as_of: asOf,
-      has_prohibitions: hasProhibitions,
-      has_restrictions: hasRestrictions,
-      matches: matchedIds,
-    },
-  });
   return {
-    createdAt: usage.createdAt,
     destination,
     origin,
     coverage,
@@ -224,7 +248,9 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
     matchCount,
     hasProhibitions,
     hasRestrictions,
-    durationMs: usage.durationMs ?? 0,
+    dataSource: platform.dataSource,
+    orgRuleCount: org.count,
+    asOf,
   };
 }
 

@@ -35,6 +35,16 @@ export const SETTINGS = {
     description:
       'Ongoing screening: when a match places a `screening` hold on the party\'s consignments. `confirmed`: when an officer confirms the alert; `high_score`: also as soon as an alert scoring 0.95 or more opens; `off`: never. Default (null): "confirmed".',
   },
+  "compliance.holds": {
+    schema: z.enum(["on", "off"]).openapi({ example: "on" }),
+    description:
+      'Whether a consignment compliance check (POST /consignments/{id}/compliance-check, flow action `compliance_check`) places holds for what it finds: `screening`, `prohibited_goods`, `licence_required`. `off` still records the check and its outcome. Default (null): "on".',
+  },
+  "compliance.screening_hold_score": {
+    schema: z.number().min(0.7).max(1).openapi({ example: 0.85 }),
+    description:
+      "Compliance check: the screening score from which a party's match places a `screening` hold; matches from 0.7 below it are warnings. Default (null): 0.85.",
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
