@@ -6,7 +6,15 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { auditRow, type CallOptions, loadDataset, sampleCalculateLine, sampleConsignment, setup } from "./helpers";
+import {
+  auditRow,
+  type CallOptions,
+  failNextD1Batch,
+  loadDataset,
+  sampleCalculateLine,
+  sampleConsignment,
+  setup,
+} from "./helpers";
 
 beforeAll(async () => {
   vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok"));
@@ -117,7 +125,7 @@ describe("audit rows of acknowledged requests are durable before the response", 
   it("a write whose batch fails leaves no row claiming it succeeded", async () => {
     const { ws, token } = await setup();
     // Fault injection for one call: D1 cannot be made to fail on demand otherwise.
-    const spy = vi.spyOn(env.DB, "batch").mockRejectedValueOnce(new Error("D1 unavailable"));
+    const restore = failNextD1Batch(new Error("D1 unavailable"));
     try {
       const res = await callAndCrash("/admin/api/v1/consignments", {
         host: ws.host,
@@ -135,7 +143,7 @@ describe("audit rows of acknowledged requests are durable before the response", 
       ).first<{ n: number }>();
       expect(stored?.n).toBe(0);
     } finally {
-      spy.mockRestore();
+      restore();
     }
   });
 });

@@ -4,6 +4,7 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { vi } from "vitest";
 import worker from "../src/index";
 import { SCOPES } from "../src/lib/scopes";
 import { checkResponse } from "./contract";
@@ -155,3 +156,42 @@ export const sampleCalculateLine = {
   currency: "USD",
   entry_date: "2026-03-02",
 };
+
+type BatchRunner = (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
+
+/**
+ * Intercepts the D1 batches the Worker sends, for fault injection: those of a request's D1 session
+ * (src/db/session.ts; workspace API requests run in one) and those sent on the binding itself (jobs).
+ * `handle` gets the statements and the real runner; it may fail, delay or run them. Returns the restore.
+ */
+export function interceptD1Batches(
+  handle: (statements: D1PreparedStatement[], run: BatchRunner) => Promise<D1Result[]>,
+) {
+  const db = env.DB;
+  const batch = db.batch.bind(db) as BatchRunner;
+  const withSession = db.withSession.bind(db);
+  const batchSpy = vi.spyOn(db, "batch").mockImplementation(((s: D1PreparedStatement[]) => handle(s, batch)) as never);
+  const sessionSpy = vi.spyOn(db, "withSession").mockImplementation(((constraint?: string) => {
+    const session = withSession(constraint as never);
+    const run = session.batch.bind(session) as BatchRunner;
+    return {
+      prepare: session.prepare.bind(session),
+      batch: (s: D1PreparedStatement[]) => handle(s, run),
+      getBookmark: session.getBookmark.bind(session),
+    };
+  }) as never);
+  return () => {
+    batchSpy.mockRestore();
+    sessionSpy.mockRestore();
+  };
+}
+
+/** The next D1 batch the Worker sends fails with `error`; later ones run. Returns the restore. */
+export function failNextD1Batch(error: Error) {
+  let failed = false;
+  return interceptD1Batches(async (statements, run) => {
+    if (failed) return run(statements);
+    failed = true;
+    throw error;
+  });
+}

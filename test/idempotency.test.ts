@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { purgeExpiredKeys } from "../src/middleware/idempotency";
-import { ADMIN_TOKEN, call, sampleConsignment, setup, uniqueSlug } from "./helpers";
+import { ADMIN_TOKEN, call, failNextD1Batch, sampleConsignment, setup, uniqueSlug } from "./helpers";
 
 // Outbox deliveries go to the real queue, whose consumer posts them: receivers are stubbed here.
 beforeAll(() => {
@@ -153,12 +153,12 @@ describe("Idempotency-Key on a consignment create", () => {
   it("a failed write leaves no key behind: nothing committed, the retry runs", async () => {
     const { api, ws } = await setup();
     const key = crypto.randomUUID();
-    const spy = vi.spyOn(env.DB, "batch").mockRejectedValueOnce(new Error("D1 unavailable"));
+    const restore = failNextD1Batch(new Error("D1 unavailable"));
     try {
       const res = await api("/consignments", { json: consignment("IDEM-500"), headers: { "Idempotency-Key": key } });
       expect(res.status).toBe(500);
     } finally {
-      spy.mockRestore();
+      restore();
     }
     expect(await keyRow(key)).toBeNull();
     const retry = await api("/consignments", { json: consignment("IDEM-500"), headers: { "Idempotency-Key": key } });

@@ -11,10 +11,11 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { timed } from "../core/meter";
+import { type D1Target, targetFor } from "./session";
 
 export interface WriteJournal {
-  /** The statements to commit with the first write, prepared on the real binding. */
-  companions(d1: D1Database): Promise<D1PreparedStatement[]>;
+  /** The statements to commit with the first write, prepared on what runs it (the request's D1 session). */
+  companions(d1: D1Target): Promise<D1PreparedStatement[]>;
   /** Set once the companions committed with a write: the caller then only corrects the row afterwards. */
   committed: boolean;
   /** Set when the response is decided: a background write after that point must not take the companions. */
@@ -22,7 +23,7 @@ export interface WriteJournal {
   /** The batch carrying the companions while it runs: the response waits for it to settle. */
   inflight?: Promise<unknown> | undefined;
   /** More statements for the same batch, added by later steps of the request (the idempotency key's record). */
-  also: ((d1: D1Database) => D1PreparedStatement)[];
+  also: ((d1: D1Target) => D1PreparedStatement)[];
 }
 
 const store = new AsyncLocalStorage<WriteJournal>();
@@ -55,7 +56,8 @@ function rawRows(results: Record<string, unknown>[], columnNames: boolean): unkn
 class JournaledStatement {
   constructor(
     readonly inner: D1PreparedStatement,
-    private readonly real: D1Database,
+    /** What prepared `inner`: the request's D1 session, or the binding outside a request. */
+    private readonly real: D1Target,
     readonly sqlText: string,
   ) {}
 
@@ -111,10 +113,14 @@ class JournaledStatement {
 
 const unwrap = (s: D1PreparedStatement): D1PreparedStatement => (s instanceof JournaledStatement ? s.inner : s);
 
-function journaledBinding(real: D1Database): D1Database {
+function journaledBinding(binding: D1Database): D1Database {
   const wrapper = {
-    prepare: (query: string) => new JournaledStatement(real.prepare(query), real, query),
+    prepare: (query: string) => {
+      const target = targetFor(binding);
+      return new JournaledStatement(target.prepare(query), target, query);
+    },
     async batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+      const real = targetFor(binding);
       const inner = statements.map(unwrap);
       const writes = statements.some((s) => s instanceof JournaledStatement && isWriteSql(s.sqlText));
       const journal = writes ? openJournal() : undefined;
@@ -132,9 +138,9 @@ function journaledBinding(real: D1Database): D1Database {
         throw err;
       }
     },
-    exec: (query: string) => timed("d1", () => real.exec(query)),
-    dump: () => real.dump(),
-    withSession: (constraint?: string) => real.withSession(constraint),
+    exec: (query: string) => timed("d1", () => binding.exec(query)),
+    dump: () => binding.dump(),
+    withSession: (constraint?: string) => binding.withSession(constraint),
   };
   return wrapper as unknown as D1Database;
 }

@@ -106,7 +106,7 @@ function settle(localKey: string, res: HitResult, cost: number, lease: boolean, 
  * Decides several buckets of one organization: each from this isolate's lease where it can (lease mode),
  * the rest in one call to the organization's object. Decisions come back in the order asked.
  */
-export async function hitBuckets(
+async function hitBuckets(
   env: Env,
   workspace: WorkspaceContext,
   asked: HitOptions[],
