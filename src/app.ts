@@ -18,6 +18,7 @@ import { SCOPES } from "./lib/scopes";
 import { archiveBody } from "./middleware/archive";
 import { audit } from "./middleware/audit";
 import { bearerAuth, platformAuth } from "./middleware/auth";
+import { d1Session } from "./middleware/d1-session";
 import { hostRouting } from "./middleware/host";
 import { idempotency } from "./middleware/idempotency";
 import { requestContext } from "./middleware/request-context";
@@ -26,6 +27,7 @@ import { tokenRoutes } from "./modules/auth/routes";
 import { calculateRoutes } from "./modules/calculate/routes";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { classifyRoutes } from "./modules/classify/routes";
+import { complianceRoutes } from "./modules/compliance/routes";
 import { assessmentRoutes } from "./modules/consignments/assessment-routes";
 import { consignmentRoutes } from "./modules/consignments/routes";
 import { customerRoutes } from "./modules/customers/routes";
@@ -98,8 +100,8 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
 
   app.route("/", tokenRoutes);
 
-  app.use(`${API_PREFIX}/*`, bearerAuth, idempotency);
-  app.use("/api/*", bearerAuth);
+  app.use(`${API_PREFIX}/*`, d1Session, bearerAuth, idempotency);
+  app.use("/api/*", d1Session, bearerAuth);
   app.route(API_PREFIX, meRoutes);
   app.route(API_PREFIX, apiClientRoutes);
   app.route(API_PREFIX, requestRoutes);
@@ -108,6 +110,7 @@ export function createApp(deps: Deps = { clock: systemClock, ids: systemIds }) {
   app.route(API_PREFIX, catalogueRoutes);
   app.route(API_PREFIX, consignmentRoutes);
   app.route(API_PREFIX, assessmentRoutes);
+  app.route(API_PREFIX, complianceRoutes);
   app.route(API_PREFIX, validationRuleRoutes);
   app.route(API_PREFIX, flowRoutes);
   app.route("/api", requestRoutes);

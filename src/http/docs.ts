@@ -94,7 +94,7 @@ function docsOrigin(c: Context<AppEnv>): string {
 const corsForDocs = cors({
   origin: (origin) => origin,
   allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-  allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key"],
+  allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "X-D1-Bookmark"],
   exposeHeaders: [
     "X-Request-Id",
     "Server-Timing",
@@ -103,6 +103,8 @@ const corsForDocs = cors({
     "RateLimit-Reset",
     "Retry-After",
     "Idempotent-Replayed",
+    "ETag",
+    "X-D1-Bookmark",
   ],
   maxAge: 600,
 });

@@ -35,6 +35,21 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
     },
   },
   {
+    type: "consignment.updated",
+    description:
+      "A consignment was amended (PATCH): what changed, as paths in the create body (`receiver.city`, `parcels[0].items[1].hs_code`; a list whose membership changed is named itself, a new element by its index).",
+    data: {
+      type: "object",
+      required: ["consignment_id", "shipment_ref", "external_code", "customer_id", "changed_fields", "updated_at"],
+      properties: {
+        ...consignmentRef,
+        customer_id: { type: ["integer", "null"] },
+        changed_fields: { type: "array", items: str, minItems: 1 },
+        updated_at: str,
+      },
+    },
+  },
+  {
     type: "consignment.pre_alert",
     description: "A flow sent a pre-alert for a consignment.",
     data: {
@@ -104,6 +119,51 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
         list_version: str,
         score: { type: "number" },
         matched_name: str,
+      },
+    },
+  },
+  {
+    type: "compliance.checked",
+    description:
+      "A compliance check ran over a consignment (screening, restrictions, classification, landed cost): its outcome and the holds it placed.",
+    data: {
+      type: "object",
+      required: [...Object.keys(consignmentRef), "check_id", "outcome", "hold_ids", "warning_count"],
+      properties: {
+        ...consignmentRef,
+        check_id: { ...str, description: "`cck_…` (GET …/compliance-checks/{check_id})" },
+        outcome: { type: "string", enum: ["release", "hold"] },
+        hold_ids: { type: "array", items: str },
+        warning_count: { type: "integer" },
+      },
+    },
+  },
+  {
+    type: "hold.placed",
+    description: "A hold was placed on a consignment by a compliance check or by hand (POST …/holds).",
+    data: {
+      type: "object",
+      required: [...Object.keys(consignmentRef), "hold_id", "code", "reason", "source"],
+      properties: {
+        ...consignmentRef,
+        hold_id: { ...str, description: "`hld_…`" },
+        code: nullableStr,
+        reason: str,
+        source: { ...str, description: "`compliance` or `api`" },
+      },
+    },
+  },
+  {
+    type: "hold.released",
+    description: "A hold on a consignment was released, with the reason given.",
+    data: {
+      type: "object",
+      required: [...Object.keys(consignmentRef), "hold_id", "code", "reason"],
+      properties: {
+        ...consignmentRef,
+        hold_id: { ...str, description: "`hld_…`" },
+        code: nullableStr,
+        reason: nullableStr,
       },
     },
   },

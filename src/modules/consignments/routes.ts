@@ -16,14 +16,19 @@ import {
   ok,
   scoped,
   scopedWrite,
+  zodIssuesToFieldErrors,
 } from "../../http/router";
 import { IsoDate, intId } from "../../http/schemas";
+import { validationFailed } from "../../lib/errors";
 import { rateLimit } from "../../middleware/rate-limit";
 import { documentToWire, holdToWire, preAlertToWire } from "../consignment-records/wire";
 import { enqueueRuns } from "../flows/runs";
 import { enqueue } from "../webhooks/service";
+import { amendConsignment, etagOf } from "./amend";
+import { ConsignmentPatch } from "./amend-schema";
 import { createConsignment } from "./create";
-import { ConsignmentRejected } from "./errors";
+import { generateDocument } from "./documents";
+import { ConsignmentRejected, schemaProblems } from "./errors";
 import { consignmentOut, createdTree } from "./output";
 import {
   documentContent,
@@ -38,7 +43,7 @@ import {
 } from "./related";
 import { ConsignmentInput } from "./schemas";
 import { deleteConsignment, getConsignmentJson, listConsignments } from "./service";
-import { ConsignmentHead, ConsignmentRetrieval, createdData } from "./wire-schemas";
+import { AmendedData, ConsignmentHead, ConsignmentRetrieval, createdData } from "./wire-schemas";
 
 const tags = ["Consignments"];
 const IdParam = z.object({
@@ -71,6 +76,17 @@ const DocumentSchema = z
       .array(z.string())
       .optional()
       .openapi({ description: "Labels: one per parcel, in parcel order" }),
+    form: z.enum(["CN22", "CN23"]).optional().openapi({ description: "Customs declarations: the UPU form" }),
+    form_rule: z.enum(["requested", "value_within_300_sdr", "default_cn23"]).optional().openapi({
+      description:
+        "Customs declarations: what chose the form (asked for, shown within 300 SDR, or the CN 23 by default)",
+    }),
+    form_reason: z.string().optional(),
+    categories: z.array(z.string()).optional().openapi({ description: "Customs declarations: the ticked boxes" }),
+    category_codes: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Customs declarations: the boxes as UPU code list 136 codes" }),
     flow_id: z.number().int().nullable(),
     download_path: z.string().openapi({ description: "GET it under {api} for the document itself" }),
     created_at: z.string(),
@@ -164,6 +180,39 @@ const remove = createRoute({
   },
 });
 
+const amend = createRoute({
+  method: "patch",
+  path: "/consignments/{id}",
+  tags,
+  summary: "Amend a consignment",
+  description:
+    "Changes what a create set (references, parties, parcels with their weights and dimensions, items with their HS codes, origins and values; parcels and items added or removed) as a JSON merge patch of the create body, described with the body schema. The amended consignment is validated exactly as a create (schema, structure and the workspace's validation rules: 422 in the create's body, nothing changed). Refused with 409 while labels are issued (cancel them first), when the consignment is on a closed manifest, or when another request changed it meanwhile. Parcels, orders and items that stay keep their ids. Answers 200 with `{success, data}`: the amended consignment in the create's shape and `data.changed_fields`; records a `consignment.updated` event (timeline) and webhook. A patch that changes nothing writes nothing and answers the consignment as it is. With `If-Match` (the consignment's `updated_at` as an entity tag, or the `ETag` a previous amend answered) the amend applies only to that version, otherwise 412.",
+  ...scopedWrite("consignments:write"),
+  request: {
+    params: IdParam,
+    headers: z.object({
+      "if-match": z.string().max(1000).optional().openapi({
+        description:
+          "Amend only this version: the consignment's `updated_at` as an entity tag (`\"2026-11-27T10:00:00.000Z\"`), as GET shows it or this operation's `ETag` answered; 412 when it changed since",
+      }),
+    }),
+    body: { required: true, content: { "application/json": { schema: ConsignmentPatch } } },
+  },
+  responses: {
+    200: {
+      ...json(z.object({ success: z.literal(true), data: AmendedData }), "Amended"),
+      headers: {
+        ETag: { description: "The amended consignment's version, for the next If-Match", schema: { type: "string" } },
+      },
+    },
+    ...notFound,
+    409: json(ErrorSchema, "Labels issued, on a closed manifest, or changed meanwhile (the message says which)"),
+    412: json(ErrorSchema, "If-Match names a version the consignment is no longer at"),
+    422: json(Rejected, "Rejected"),
+    ...errorResponses,
+  },
+});
+
 // ---- sub-resources ---------------------------------------------------------------------------------------
 
 const HoldSchema = z
@@ -172,7 +221,10 @@ const HoldSchema = z
     code: z.string().nullable(),
     reason: z.string(),
     status: z.enum(["active", "released"]),
-    source: z.string().openapi({ description: "`flow` or `api`" }),
+    source: z.string().openapi({
+      description:
+        "`api` (placed by hand), `flow` (a flow's `place_hold`), `compliance` (a compliance check) or `screening` (ongoing screening)",
+    }),
     flow_id: z.number().int().nullable(),
     placed_at: z.string(),
     released_at: z.string().nullable(),
@@ -217,6 +269,26 @@ const EventsQuery = ListQuery.extend({
   starting_after: z.string().min(1).max(100).optional().openapi({ description: "An event id: return later events" }),
 });
 
+const declarationText = z.string().trim().min(1).max(1000).optional();
+const GenerateDocumentBody = z
+  .discriminatedUnion("type", [
+    z
+      .object({
+        type: z.literal("customs_declaration"),
+        form: z.enum(["CN22", "CN23"]).optional(),
+        declaration: declarationText,
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal("commercial_invoice"),
+        format: z.enum(["pdf", "html"]).default("pdf"),
+        declaration: declarationText,
+      })
+      .strict(),
+  ])
+  .openapi({ example: { type: "customs_declaration", form: "CN23" } });
+
 const sub = {
   holds: createRoute({
     method: "get",
@@ -251,6 +323,8 @@ const sub = {
     path: "/consignments/{id}/holds/{hold_id}/release",
     tags,
     summary: "Release an active hold",
+    description:
+      "The release is recorded with its reason (event `hold.released`, webhook `hold.released`). A hold placed by a compliance check or by ongoing screening needs a `reason` (422 without).",
     ...scoped("consignments:write"),
     request: {
       params: HoldParams,
@@ -265,6 +339,7 @@ const sub = {
       200: json(ok({ hold: HoldSchema }), "Released"),
       ...notFound,
       409: json(ErrorSchema, "Already released"),
+      422: json(ErrorSchema, "A compliance or screening hold released without a reason"),
       ...errorResponses,
     },
   }),
@@ -281,15 +356,39 @@ const sub = {
       ...errorResponses,
     },
   }),
+  generateDocument: createRoute({
+    method: "post",
+    path: "/consignments/{id}/documents",
+    tags,
+    summary: "Make a customs declaration (UPU CN 22 / CN 23) or a commercial invoice",
+    description:
+      "`customs_declaration`: a PDF CN 22 or CN 23 from the items (description, HS code, origin, quantity, net weight, value, " +
+      "`nature_type` as a UPU code list 136 code or word); the CN 23 unless `form` asks otherwise or the value is declared in SDR " +
+      "(XDR) within 300 SDR. `commercial_invoice`: A4 PDF (default) or HTML. 422 with `errors` when the data cannot make it.",
+    ...scoped("consignments:write"),
+    request: { params: IdParam, body: jsonBody(GenerateDocumentBody) },
+    responses: {
+      201: json(ok({ document: DocumentSchema }), "Made, stored and listed under the consignment's documents"),
+      ...notFound,
+      422: json(ErrorSchema, "The consignment's data cannot make the document (`errors` lists why)"),
+      ...errorResponses,
+    },
+  }),
   documentContent: createRoute({
     method: "get",
     path: "/consignments/{id}/documents/{document_id}/content",
     tags,
-    summary: "One generated document itself (a printable HTML page)",
+    summary: "One generated document itself (a printable HTML page or a PDF)",
     ...scoped("consignments:read"),
     request: { params: DocParams },
     responses: {
-      200: { description: "The document", content: { "text/html": { schema: z.string() } } },
+      200: {
+        description: "The document, with the content type it was stored with",
+        content: {
+          "text/html": { schema: z.string() },
+          "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+        },
+      },
       ...notFound,
       ...errorResponses,
     },
@@ -328,7 +427,7 @@ const sub = {
     tags,
     summary: "Raw consignment events, oldest first",
     description:
-      "Types: consignment.created, tags.added, hold.placed, hold.released, document.generated, pre_alert.sent, flow.action_failed, assessment.created, deletion.refused.",
+      "Types: consignment.created, consignment.updated, tags.added, hold.placed, hold.released, document.generated, pre_alert.sent, flow.action_failed, assessment.created, deletion.refused.",
     ...scoped("consignments:read"),
     request: { params: IdParam, query: EventsQuery },
     responses: {
@@ -427,6 +526,38 @@ export const consignmentRoutes = newWorkspaceRouter()
     const body = await getConsignmentJson({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return prebuiltJson(body);
   })
+  .openapi(
+    amend,
+    async (c) => {
+      const ctx = c.get("ctx");
+      const gate = c.get("archiveGate");
+      if (!gate) throw new Error("consignment amend must run behind scopedWrite, which sets the archive gate");
+      const { id } = c.req.valid("param");
+      const patch = c.req.valid("json");
+      const ifMatch = c.req.valid("header")["if-match"];
+      const { tree, customer, warnings, changes, deliveryIds } = await amendConsignment({
+        ctx,
+        input: { id, patch, ifMatch, beforeCommit: gate },
+      });
+      if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
+      const { parcels, orders } = createdTree(tree);
+      const data = {
+        consignment: consignmentOut(tree.consignment, customer),
+        parcels,
+        orders,
+        changed_fields: changes.changed,
+        ...(warnings.length ? { validation_warnings: warnings } : {}),
+      };
+      c.header("ETag", etagOf(tree.consignment.updatedAt));
+      return c.json({ success: true as const, data }, 200);
+    },
+    // Schema failures of the patch are the same 422 as the amended consignment's own problems; a bad id is a 400.
+    (result) => {
+      if (result.success) return undefined;
+      if (result.target === "json") throw new ConsignmentRejected(schemaProblems(result.error.issues));
+      throw validationFailed(zodIssuesToFieldErrors(result.error.issues, result.target));
+    },
+  )
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");
     await deleteConsignment({ ctx: c.get("ctx"), input: { id } });
@@ -439,18 +570,29 @@ export const consignmentRoutes = newWorkspaceRouter()
   })
   .openapi(sub.placeHold, async (c) => {
     const input = { id: c.req.valid("param").id, ...c.req.valid("json") };
-    const hold = await placeHold({ ctx: c.get("ctx"), input });
+    const { hold, deliveryIds } = await placeHold({ ctx: c.get("ctx"), input });
+    if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
     return c.json({ success: true as const, message: "Hold placed", hold: holdToWire(hold) }, 201);
   })
   .openapi(sub.releaseHold, async (c) => {
     const { id, hold_id } = c.req.valid("param");
     const body: { reason?: string | undefined } = c.req.valid("json") ?? {};
-    const hold = await releaseHold({ ctx: c.get("ctx"), input: { id, holdId: hold_id, reason: body.reason } });
+    const { hold, deliveryIds } = await releaseHold({
+      ctx: c.get("ctx"),
+      input: { id, holdId: hold_id, reason: body.reason },
+    });
+    if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
     return c.json({ success: true as const, message: "Hold released", hold: holdToWire(hold) }, 200);
   })
   .openapi(sub.documents, async (c) => {
     const rows = await listDocuments({ ctx: c.get("ctx"), input: c.req.valid("param") });
     return c.json({ success: true as const, message: "", documents: rows.map(documentToWire) }, 200);
+  })
+  .openapi(sub.generateDocument, async (c) => {
+    const input = { id: c.req.valid("param").id, spec: c.req.valid("json") };
+    const row = await generateDocument({ ctx: c.get("ctx"), input });
+    const message = `${row.type === "commercial_invoice" ? "Commercial invoice" : "Customs declaration"} generated`;
+    return c.json({ success: true as const, message, document: documentToWire(row) }, 201);
   })
   .openapi(sub.documentContent, async (c) => {
     const { id, document_id } = c.req.valid("param");

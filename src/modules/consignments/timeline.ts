@@ -37,6 +37,16 @@ export function timelineEntry(e: RawEvent): TimelineEntry {
         detail: `${String(d.shipment_ref)}: ${String(d.parcels)} parcel(s), ${String(d.items)} item(s)${flows}`,
       };
     }
+    case "consignment.updated": {
+      const added = Array.isArray(d.added) && d.added.length ? `; added ${list(d.added)}` : "";
+      const removed = Array.isArray(d.removed) && d.removed.length ? `; removed ${list(d.removed)}` : "";
+      return {
+        ...base,
+        actor: "api",
+        title: "Consignment amended",
+        detail: `changed ${list(d.changed_fields) || "nothing"}${added}${removed}`,
+      };
+    }
     case "tags.added":
       return { ...base, title: "Tags added", detail: list(d.tags) || "no new tags" };
     case "hold.placed":
@@ -48,10 +58,22 @@ export function timelineEntry(e: RawEvent): TimelineEntry {
         detail: `${String(d.hold_id)}${d.reason ? `: ${String(d.reason)}` : ""}`,
       };
     case "document.generated":
+      if (d.type === "customs_declaration")
+        return {
+          ...base,
+          title: "Customs declaration generated",
+          detail: `${String(d.form)} (document ${String(d.document_id)})`,
+        };
       return {
         ...base,
         title: "Commercial invoice generated",
         detail: `invoice ${String(d.invoice_number)} (document ${String(d.document_id)})`,
+      };
+    case "compliance.checked":
+      return {
+        ...base,
+        title: d.outcome === "hold" ? "Compliance check: hold" : "Compliance check: release",
+        detail: `check ${String(d.check_id)}: ${Array.isArray(d.hold_ids) ? d.hold_ids.length : 0} hold(s), ${String(d.warnings ?? 0)} warning(s)`,
       };
     case "pre_alert.sent":
       return { ...base, title: "Pre-alert sent", detail: `to ${String(d.recipient)}` };

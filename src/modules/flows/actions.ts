@@ -20,11 +20,12 @@ import {
   flows,
   parcelLabels,
 } from "../../db/schema/index";
-import { commercialInvoice } from "../../engines/documents/commercial-invoice";
 import { isoAt } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { dec } from "../../lib/money";
+import { compliancePass } from "../compliance/service";
 import { eventInsert, insertChild, type Statement, withdrawOutboxUnless } from "../consignment-records/rows";
+import { buildTradeDocument, storeTradeDocument, type TradeDocumentSpec } from "../consignment-records/trade-documents";
 import type { DocumentRow, HoldRow, PreAlertRow, Tree } from "../consignment-records/tree";
 import { labelsForTree } from "../labels/service";
 import { type EndpointRow, outboxStatements } from "../webhooks/service";
@@ -37,7 +38,7 @@ export type FlowRow = typeof flows.$inferSelect;
  * it acts in. A request's ServiceContext qualifies; a background run builds one from the run's workspace.
  */
 export interface ActionContext extends BaseContext {
-  workspace: Pick<WorkspaceContext, "id" | "mode">;
+  workspace: Pick<WorkspaceContext, "id" | "mode" | "organizationId">;
 }
 
 /** Enabled flows of a trigger, oldest first (the order their actions run in); a query for the caller's read batch. */
@@ -99,12 +100,30 @@ export async function runAction({ ctx, input }: Call<ActionInput, ActionContext>
     case "place_hold":
       return placeHold(step, action);
     case "generate_commercial_invoice":
-      return generateInvoice(step, action);
+    case "generate_customs_declaration":
+      return generateDocument(step, action);
     case "send_pre_alert":
       return sendPreAlert(step, action);
     case "generate_label":
       return generateLabel(step, action);
+    case "compliance_check":
+      return complianceCheck(step, action);
   }
+}
+
+/**
+ * One compliance pass (modules/compliance) over the consignment as the action sees it. Its check, holds,
+ * events and webhooks commit with the caller's batch; what it finds never fails the action (the holds stop
+ * the consignment instead), only storage errors throw.
+ */
+async function complianceCheck({ ctx, tree, run }: Step, action: ActionOf<"compliance_check">): Promise<ActionOutcome> {
+  const pass = await compliancePass({
+    ctx: { ...ctx, requestId: run.requestId },
+    input: { tree, source: "flow", flowId: run.flow.id },
+  });
+  const holds = pass.holds.map((h) => ({ hold_id: h.id, code: h.code, reason: h.reason }));
+  const result = { check_id: pass.row.id, outcome: pass.row.outcome, holds, warnings: pass.decision.warnings };
+  return done(action.type, result, pass.statements, { deliveryIds: pass.deliveryIds });
 }
 
 type ActionOf<K extends ActionType> = Extract<ActionT, { type: K }>;
@@ -165,43 +184,40 @@ function placeHold({ ctx, tree, run, event }: Step, action: ActionOf<"place_hold
   return done(action.type, { hold_id: hold.id }, statements, { hold });
 }
 
-const documentKey = (workspaceId: string, consignmentId: string, documentId: string) =>
-  `documents/${workspaceId}/${consignmentId}/${documentId}.html`;
-
-async function generateInvoice(
+/** A commercial invoice (HTML by default, as before the PDF existed) or a CN 22 / CN 23 customs declaration. */
+async function generateDocument(
   { ctx, tree, run, event }: Step,
-  action: ActionOf<"generate_commercial_invoice">,
+  action: ActionOf<"generate_commercial_invoice"> | ActionOf<"generate_customs_declaration">,
 ): Promise<ActionOutcome> {
-  const made = commercialInvoice(invoiceInput(tree, action.declaration));
+  const spec: TradeDocumentSpec =
+    action.type === "generate_commercial_invoice"
+      ? // No `format` (as in every flow stored before it existed) keeps making HTML.
+        { type: "commercial_invoice", format: action.format ?? "html", declaration: action.declaration }
+      : { type: "customs_declaration", form: action.form, declaration: action.declaration };
+  const made = await buildTradeDocument(tree, spec, run.nowMs);
   if (!made.ok) return { ok: false, type: action.type, errors: made.errors };
   const c = tree.consignment;
-  const id = ctx.deps.ids.prefixed("doc");
-  const key = documentKey(ctx.workspace.id, c.id, id);
-  const bytes = new TextEncoder().encode(made.html);
-  await ctx.env.ARCHIVE.put(key, bytes, {
-    httpMetadata: { contentType: "text/html; charset=utf-8" },
-    customMetadata: { consignment_id: c.id, type: "commercial_invoice" },
-  });
-  const document: DocumentRow = {
-    id,
-    workspaceId: ctx.workspace.id,
-    consignmentId: c.id,
-    type: "commercial_invoice",
-    storageKey: key,
-    contentType: "text/html; charset=utf-8",
-    size: bytes.byteLength,
-    sha256: await sha256Hex(made.html),
-    meta: JSON.stringify({ invoice_number: made.invoiceNumber, totals: made.totals }),
-    flowId: run.flow.id,
-    createdAt: isoAt(run.nowMs),
-  };
+  const document = await storeTradeDocument(
+    ctx.env.ARCHIVE,
+    {
+      id: ctx.deps.ids.prefixed("doc"),
+      workspaceId: ctx.workspace.id,
+      consignmentId: c.id,
+      flowId: run.flow.id,
+      createdAt: isoAt(run.nowMs),
+    },
+    made.document,
+  );
+  const summary = made.document.meta.invoice_number
+    ? { invoice_number: made.document.meta.invoice_number }
+    : { form: made.document.meta.form };
   const statements = [
     insertChild(ctx.db, consignmentDocuments, document),
-    event("document.generated", { document_id: id, type: "commercial_invoice", invoice_number: made.invoiceNumber }),
+    event("document.generated", { document_id: document.id, type: document.type, ...summary }),
   ];
-  return done(action.type, { document_id: id, invoice_number: made.invoiceNumber }, statements, {
+  return done(action.type, { document_id: document.id, ...summary }, statements, {
     document,
-    r2Keys: [key],
+    r2Keys: [document.storageKey],
   });
 }
 
@@ -315,8 +331,6 @@ async function sendPreAlert(
 const preAlertStored = (id: string) =>
   sql`EXISTS (SELECT 1 FROM ${consignmentPreAlerts} WHERE ${consignmentPreAlerts.id} = ${id})`;
 
-const party = (json: string | null) => (json ? (JSON.parse(json) as Record<string, unknown>) : null);
-
 /** What a pre-alert tells its recipient: the consignment in brief, as it is now. */
 function preAlertPayload(t: Tree) {
   const values = new Map<string, ReturnType<typeof dec>>();
@@ -337,61 +351,6 @@ function preAlertPayload(t: Tree) {
     item_count: t.items.length,
     hs_codes: [...new Set(t.items.map((i) => i.hsCode).filter((x): x is string => Boolean(x)))],
     declared_values: Object.fromEntries([...values].map(([k, v]) => [k, v.toString()])),
-  };
-}
-
-/** Order charges and the consignment's shipping, as invoice lines below the goods. */
-function invoiceCharges(t: Tree, extra: Record<string, unknown>) {
-  const charges: { label: string; amount: string; currency: string }[] = [];
-  for (const o of t.orders) {
-    const ch = JSON.parse(o.charges) as Record<string, { amount: string; currency_code: string }>;
-    for (const [k, v] of Object.entries(ch))
-      charges.push({
-        label: `${k.replace("_charge", "")} charge${o.orderRef ? ` (order ${o.orderRef})` : ""}`,
-        amount: v.amount,
-        currency: v.currency_code,
-      });
-  }
-  const shipping = extra.shipping as { amount: number; currency_code: string } | undefined;
-  if (shipping?.currency_code)
-    charges.push({ label: "shipping", amount: String(shipping.amount), currency: shipping.currency_code });
-  return charges;
-}
-
-function invoiceInput(t: Tree, declaration: string | undefined) {
-  const c = t.consignment;
-  const extra = JSON.parse(c.extra) as Record<string, unknown>;
-  const orderOf = new Map(t.orders.map((o) => [o.id, o]));
-  const parcelOf = new Map(t.parcels.map((p) => [p.id, p]));
-  const invoiceNumbers = [...new Set(t.orders.map((o) => o.invoiceNumber).filter((x): x is string => Boolean(x)))];
-  const [onlyInvoiceNumber] = invoiceNumbers.length === 1 ? invoiceNumbers : [];
-  return {
-    shipmentRef: c.shipmentRef,
-    consignmentId: c.id,
-    date: c.createdAt.slice(0, 10),
-    incoterm: c.incoterm,
-    invoiceNumber: (extra.invoice_number as string | undefined) ?? onlyInvoiceNumber ?? null,
-    sender: party(c.sender),
-    receiver: party(c.receiver),
-    items: t.items.map((i) => ({
-      sku: i.sku,
-      title: i.title,
-      description: i.description,
-      quantity: i.quantity,
-      unitValue: i.unitValue,
-      currency:
-        i.currencyCode ??
-        (i.orderId ? (orderOf.get(i.orderId)?.currencyCode ?? null) : null) ??
-        parcelOf.get(i.parcelId)?.currencyCode ??
-        null,
-      hsCode: i.hsCode,
-      origin: i.countryOfOrigin,
-      weightKg: i.weightKg,
-    })),
-    charges: invoiceCharges(t, extra),
-    parcelCount: t.parcels.length,
-    grossWeightKg: t.parcels.reduce((s, p) => s.plus(p.weightKg), dec(0)).toString(),
-    declaration,
   };
 }
 

@@ -12,6 +12,8 @@ const ACTION_TYPES = [
   "generate_commercial_invoice",
   "send_pre_alert",
   "generate_label",
+  "generate_customs_declaration",
+  "compliance_check",
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
@@ -43,6 +45,21 @@ const GenerateInvoice = z
     type: z.literal("generate_commercial_invoice"),
     /** Printed under the lines; the usual export declaration when absent. */
     declaration: z.string().trim().min(1).max(1000).optional(),
+    format: z.enum(["html", "pdf"]).optional().openapi({
+      description: "`html` (a printable page; when absent) or `pdf` (A4)",
+    }),
+    wait,
+  })
+  .strict();
+const GenerateCustomsDeclaration = z
+  .object({
+    type: z.literal("generate_customs_declaration"),
+    form: z.enum(["CN22", "CN23"]).optional().openapi({
+      description:
+        "The UPU form; by default the CN 23 unless the value is declared in SDR (XDR) and within 300 SDR (see README)",
+    }),
+    /** Printed above the signature; the UPU form's own certification when absent. */
+    declaration: z.string().trim().min(1).max(1000).optional(),
     wait,
   })
   .strict();
@@ -73,8 +90,26 @@ const GenerateLabel = z
   })
   .strict();
 
+const ComplianceCheck = z
+  .object({
+    type: z.literal("compliance_check"),
+    wait: wait.openapi({
+      description:
+        "Run inside the create request: the check and its holds are part of the 201 (`data.compliance_check`, `data.holds`). The create is not rejected for what the check finds; the holds stop the consignment instead.",
+    }),
+  })
+  .strict();
+
 const Action = z
-  .discriminatedUnion("type", [AddTags, PlaceHold, GenerateInvoice, SendPreAlert, GenerateLabel])
+  .discriminatedUnion("type", [
+    AddTags,
+    PlaceHold,
+    GenerateInvoice,
+    SendPreAlert,
+    GenerateLabel,
+    GenerateCustomsDeclaration,
+    ComplianceCheck,
+  ])
   .openapi("FlowAction");
 export type ActionT = z.output<typeof Action>;
 
