@@ -8,7 +8,7 @@
  * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
-import { latinize, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { hangulSurnameForms, latinizations, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
 import {
   allowedEdits,
   EVIDENCE_SIM,
@@ -192,10 +192,7 @@ export class ScreenIndex {
       // gives only in Cyrillic, Greek, Hebrew, CJK or Hangul (and a query in those scripts, latinized, finds
       // the Latin names).
       const spellings = [e.name, ...e.altNames];
-      for (const text of [e.name, ...e.altNames]) {
-        const latin = latinize(text);
-        if (latin) spellings.push(latin);
-      }
+      for (const text of [e.name, ...e.altNames]) spellings.push(...latinizations(text));
       for (const text of spellings) {
         const norm = tokens(text);
         const full = norm.join(" ");
@@ -540,6 +537,30 @@ export function allowedTypes(type: ScreenInput["type"]): ReadonlySet<EntryType> 
 }
 
 /**
+ * Whether a listed name carries one of a Korean surname's spellings: the part before the comma ("KIM, Jong
+ * Un"), else the first or the last word ("KIM JONG UN", "Jong Un Kim"), compared by transliteration key or
+ * one letter apart for spellings of three letters or more (Pak/Park).
+ */
+function surnameAgrees(listed: string, forms: string[]): boolean {
+  const comma = listed.indexOf(",");
+  const words = tokens(comma > 0 ? listed.slice(0, comma) : listed);
+  const candidates = comma > 0 ? words : [words[0], words[words.length - 1]];
+  return candidates.some(
+    (w) =>
+      w !== undefined &&
+      forms.some((f) => tokenKey(f) === tokenKey(w) || (f.length >= 3 && w.length >= 3 && withinOneEdit(f, w))),
+  );
+}
+
+/** One letter more or less (Pak/Park): substitutions are not allowed, since Kang, Gang, Wang and Lang are other names. */
+function withinOneEdit(a: string, b: string): boolean {
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (long.length !== short.length + 1) return false;
+  for (let k = 0; k < long.length; k++) if (long.slice(0, k) + long.slice(k + 1) === short) return true;
+  return false;
+}
+
+/**
  * Screens `name` and `company` (when given) and merges: an entry hit by both keeps its best score. Hits are
  * ≥ THRESHOLD, best first (ties: list code, then input order), at most `limit`.
  */
@@ -557,16 +578,23 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
     queries.push(["company", input.company]);
   // A query in another script is also searched in Latin letters (the best score of the two spellings counts).
-  for (const [query, text] of [...queries]) {
-    const latin = latinize(text);
-    if (latin) queries.push([query, latin]);
-  }
+  // A Korean name's romanized syllables are short and resemble many names: a hit through them must agree on
+  // the surname, which Korean names always carry and never vary.
+  const surnameOf = new Map<string, string[]>();
+  for (const [query, text] of [...queries])
+    for (const latin of latinizations(text)) {
+      queries.push([query, latin]);
+      const forms = hangulSurnameForms(text);
+      if (forms) surnameOf.set(latin, forms);
+    }
   for (const [query, text] of queries) {
+    const surname = surnameOf.get(text);
     // An identifier is a fact, not a resemblance: a listed IMO number in the query is a certain match (1.0),
     // whatever the name beside it says.
     for (const { entry, identifier } of index.identifierHits(text))
       if (allow(entry)) merged.set(entry, { entry, score: 1, name: identifier, query, text });
     for (const [entry, { score, name }] of index.search(text, allow)) {
+      if (surname && !surnameAgrees(index.nameOf(name), surname)) continue;
       const cur = merged.get(entry);
       if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text });
     }

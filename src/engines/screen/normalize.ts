@@ -34,6 +34,162 @@ export function latinize(raw: string): string | null {
     .trim();
 }
 
+/**
+ * Hangul syllables by their jamo (Unicode's arithmetic: 19 initials × 21 medials × 28 finals from U+AC00),
+ * in the romanization the sanctions lists write North Korean names in: the DPRK's own system (1992), which is
+ * McCune-Reischauer without breves and apostrophes and with j for ㅈ ("KIM, Jong Un", "CHOE, Ryong Hae",
+ * "RI, Pyong Chol"), one syllable per word. any-ascii's Revised-Romanization-like output ("Gim Jeong Eun")
+ * matched almost none of those spellings.
+ */
+const INITIALS = [
+  "k",
+  "kk",
+  "n",
+  "t",
+  "tt",
+  "r",
+  "m",
+  "p",
+  "pp",
+  "s",
+  "ss",
+  "",
+  "j",
+  "jj",
+  "ch",
+  "kh",
+  "th",
+  "ph",
+  "h",
+];
+const MEDIALS = [
+  "a",
+  "ae",
+  "ya",
+  "yae",
+  "o",
+  "e",
+  "yo",
+  "ye",
+  "o",
+  "wa",
+  "wae",
+  "oe",
+  "yo",
+  "u",
+  "wo",
+  "we",
+  "wi",
+  "yu",
+  "u",
+  "ui",
+  "i",
+];
+const FINALS = [
+  "",
+  "k",
+  "k",
+  "k",
+  "n",
+  "n",
+  "n",
+  "t",
+  "l",
+  "k",
+  "m",
+  "l",
+  "l",
+  "l",
+  "p",
+  "l",
+  "m",
+  "p",
+  "p",
+  "t",
+  "t",
+  "ng",
+  "t",
+  "t",
+  "k",
+  "t",
+  "p",
+  "t",
+];
+/** The McCune-Reischauer initials where they differ from the DPRK's (ㅈ ch, the aspirates without their h). */
+const MR_INITIALS: Record<string, string> = { j: "ch", jj: "tch", kh: "k", th: "t", ph: "p" };
+/** Plain stops voice inside a given name after a vowel or a sonorant: 만건 is "Man Gon", 기남 stays "Ki Nam". */
+const VOICED: Record<string, string> = { k: "g", t: "d", p: "b" };
+const SONORANT_FINALS = new Set(["", "n", "l", "m", "ng"]);
+const HANGUL_RUN_RE = /[\uac00-\ud7a3]+/g;
+
+const jamo = (ch: string) => {
+  const n = (ch.codePointAt(0) ?? 0) - 0xac00;
+  return {
+    initial: INITIALS[Math.floor(n / 588)] ?? "",
+    medial: MEDIALS[Math.floor((n % 588) / 28)] ?? "",
+    final: FINALS[n % 28] ?? "",
+  };
+};
+
+/**
+ * One run of Hangul syllables, one Latin word per syllable. The first syllable of a name is the surname and
+ * the next starts the given name (both in their word-initial form); later syllables of the given name voice
+ * their plain stops after a vowel or a sonorant (DPRK system). `mr`: McCune-Reischauer initials, unvoiced.
+ */
+function romanizeRun(run: string, mr: boolean, afterSurname: boolean): string {
+  const syllables = [...run];
+  return syllables
+    .map((ch, k) => {
+      const { initial, medial, final } = jamo(ch);
+      const prev = k > 0 ? jamo(syllables[k - 1] ?? "") : null;
+      const inGivenName = k >= 2 || (k === 1 && afterSurname);
+      const voiced = !mr && inGivenName && prev && SONORANT_FINALS.has(prev.final) ? VOICED[initial] : undefined;
+      const head = voiced ?? (mr ? (MR_INITIALS[initial] ?? initial) : initial);
+      const word = `${head}${medial}${final}`;
+      return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+    })
+    .join(" ");
+}
+
+/**
+ * The Latin spellings of a Hangul name's surname (its first syllable) a listed spelling may use: the DPRK and
+ * McCune-Reischauer forms and the Revised-Romanization-like one (김: kim, gim; 리: ri, i; 최: choe, choi).
+ * Null for a name that does not start with Hangul.
+ */
+export function hangulSurnameForms(raw: string): string[] | null {
+  const first = /^\s*([\uac00-\ud7a3])/.exec(raw)?.[1];
+  if (!first) return null;
+  const forms = new Set<string>();
+  for (const mr of [false, true]) forms.add(romanizeRun(first, mr, false).toLowerCase());
+  forms.add(anyAscii(first).toLowerCase());
+  // ㄹ-initial surnames are written without it in the South (리/이: Ri, I, Yi, Li).
+  for (const f of [...forms])
+    if (f.startsWith("r"))
+      forms
+        .add(f.slice(1))
+        .add(`l${f.slice(1)}`)
+        .add(`y${f.slice(1)}`);
+  return [...forms];
+}
+
+/**
+ * Every Latin spelling a screen compares a name in another script by: latinize's, and for Hangul also the
+ * DPRK romanization, syllable by syllable. Empty for a Latin name.
+ */
+export function latinizations(raw: string): string[] {
+  const out: string[] = [];
+  const general = latinize(raw);
+  if (general) out.push(general);
+  if (!/[\uac00-\ud7a3]/.test(raw)) return out;
+  // Only the DPRK form: a McCune-Reischauer variant (ㅈ as ch) found nothing more on the evaluation set and
+  // flagged four times as many innocent names (bench/results/screen-korean.md).
+  let runs = 0;
+  const romanized = raw.replace(HANGUL_RUN_RE, (run) => ` ${romanizeRun(run, false, runs++ > 0)} `);
+  const text = anyAscii(romanized).replace(/\s+/g, " ").trim();
+  if (!out.includes(text)) out.push(text);
+  return out;
+}
+
 /** Letters NFKD does not decompose. */
 const SPECIAL: Record<string, string> = {
   ß: "ss",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allowedTypes, ScreenIndex, screen } from "./index";
-import { latinize, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import { hangulSurnameForms, latinizations, latinize, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
 import { osaDistance, scoreTokens, toks } from "./score";
 
 describe("normalization", () => {
@@ -315,5 +315,55 @@ describe("cross-script", () => {
     expect(latinize("Müller GmbH")).toBeNull();
     expect(latinize("محمد حسن")).toBeNull();
     expect(latinize("习近平")).toBe("Xi Jin Ping");
+  });
+});
+
+describe("Hangul names", () => {
+  const person = (id: string, name: string) => ({
+    id,
+    listCode: "SDN",
+    entryType: "individual" as const,
+    name,
+    altNames: [],
+    remarks: null,
+  });
+  const index = ScreenIndex.build([
+    person("SDN:20157", "KIM, Jong Un"),
+    person("SDN:19491", "RI, Man Gon"),
+    person("SDN:20126", "KIM, Ki Nam"),
+    person("SDN:23213", "CHOE, Ryong Hae"),
+    person("SDN:99001", "YU, Jin"),
+    person("SDN:99002", "LANG, Jonha"),
+  ]);
+  const ids = (name: string) => screen(index, { name }).map((h) => index.entries[h.entry]?.id);
+
+  it("romanizes syllable by syllable in the DPRK system the lists use, voicing inside the given name", () => {
+    expect(latinizations("김정은")).toContain("Kim Jong Un");
+    expect(latinizations("최룡해")).toContain("Choe Ryong Hae");
+    // 건 after 만 voices (Man Gon); 기 starts the given name and does not (Ki Nam); ㅊ is aspirated, never voiced.
+    expect(latinizations("리만건")).toContain("Ri Man Gon");
+    expect(latinizations("김기남")).toContain("Kim Ki Nam");
+    expect(latinizations("리병철")).toContain("Ri Pyong Chol");
+    // A surname written apart: the given name's second syllable still voices.
+    expect(latinizations("김 만건")).toContain("Kim Man Gon");
+    expect(latinizations("Kim Jong Un")).toEqual([]);
+  });
+
+  it("finds the listed Latin spelling of a Hangul query", () => {
+    expect(ids("김정은")[0]).toBe("SDN:20157");
+    expect(ids("리만건")[0]).toBe("SDN:19491");
+    expect(ids("최룡해")[0]).toBe("SDN:23213");
+  });
+
+  it("a hit through romanized Hangul must agree on the surname", () => {
+    expect(hangulSurnameForms("김유진")).toEqual(expect.arrayContaining(["kim", "gim"]));
+    expect(hangulSurnameForms("리만건")).toEqual(expect.arrayContaining(["ri", "i", "li", "yi"]));
+    expect(hangulSurnameForms("Kim")).toBeNull();
+    // "Kim Yu Jin" holds all of "YU, Jin", but YU is not the surname 김; "Kang Ha Jun" is not LANG (Kang/Lang
+    // are one letter apart, but a substituted letter is another name).
+    expect(ids("김유진")).not.toContain("SDN:99001");
+    expect(ids("강하준")).not.toContain("SDN:99002");
+    // The same names typed in Latin letters are not subject to it.
+    expect(ids("Yu Jin")).toContain("SDN:99001");
   });
 });
