@@ -11,10 +11,7 @@
  * https://efamily.scourt.go.kr, "출생신고 이름 통계"), every pairing. A hit at 0.7 on them is a false positive
  * unless the listed person carries exactly that name (reported separately as a homonym).
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), "..");
+import { screenEngine } from "./lib/screen-engine.mjs";
 
 const wiki = (t) => `https://ko.wikipedia.org/wiki/${encodeURIComponent(t)}`;
 const LISTED = [
@@ -63,34 +60,8 @@ const GIVEN = [
   "동현",
 ];
 
-async function loadEngine() {
-  const { build } = await import(join(ROOT, "node_modules/esbuild/lib/main.js"));
-  const out = await build({
-    entryPoints: [join(ROOT, "src/engines/screen/index.ts")],
-    bundle: true,
-    format: "esm",
-    write: false,
-    platform: "neutral",
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-}
-
-const E = await loadEngine();
-const { readList } = await import(join(ROOT, "scripts/data/sanctions.mjs"));
-const input = [];
-for (const code of ["SDN", "UN"])
-  for (const e of readList(code))
-    input.push({
-      id: `${code}:${e.ref}`,
-      listCode: code,
-      entryType: e.type,
-      name: e.name,
-      altNames: e.alt_names,
-      remarks: e.remarks,
-    });
-const index = E.ScreenIndex.build(input);
-const ids = (q) =>
-  E.screen(index, { name: q }).map((h) => ({ id: index.entries[h.entry].id, name: h.matchedName, score: h.score }));
+const { screen } = await screenEngine(process.argv[2]);
+const ids = (q) => screen(q);
 
 const splits = { dev: [0, 0], test: [0, 0] };
 const misses = [];

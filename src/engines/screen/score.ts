@@ -3,19 +3,26 @@
  * two strings (never on the rest of the list), so the same pair always scores the same. Documented in the
  * README (Screen: scoring); the numbers here are that documentation's constants.
  */
-import { CLASS_WEIGHT, type TokenClass, tokenClass, tokenKey } from "./normalize";
+import { COMMON_NAME_WORDS } from "./common-names";
+import { CLASS_WEIGHT, type TokenClass, tokenClass, tokenKey, tokens } from "./normalize";
 
 export interface Tok {
   norm: string;
   key: string;
   cls: TokenClass;
   weight: number;
+  /** A given name or surname shared by very many people (./common-names), by its transliteration key. */
+  common: boolean;
 }
+
+/** Through the same normalization as the names (Rodríguez → rodriguz, the German digraph folded), then keyed. */
+const COMMON_KEYS = new Set([...COMMON_NAME_WORDS].flatMap((w) => tokens(w).map(tokenKey)));
 
 export function toks(normTokens: readonly string[]): Tok[] {
   return normTokens.map((norm) => {
     const cls = tokenClass(norm);
-    return { norm, key: tokenKey(norm), cls, weight: CLASS_WEIGHT[cls] };
+    const key = tokenKey(norm);
+    return { norm, key, cls, weight: CLASS_WEIGHT[cls], common: cls === "distinctive" && COMMON_KEYS.has(key) };
   });
 }
 
@@ -34,6 +41,12 @@ const JOINED_SIM = 0.97;
 const REORDER_FACTOR = 0.98;
 /** Highest score of anything that is not an exact match. */
 const MAX_FUZZY = 0.99;
+/**
+ * Factor for a partial match (a word of either side left unmatched) whose matched distinctive words are all common
+ * names: "Antonio Rodríguez Hernández" against "RODRIGUEZ, Antonio" (0.8 → 0.68) rests on two of the most
+ * frequent words of Spanish names and is no evidence of identity; an exact name is never discounted.
+ */
+const COMMON_ONLY_FACTOR = 0.85;
 /** A distinctive token must match at least this well for a name to be a hit. */
 export const EVIDENCE_SIM = 0.8;
 
@@ -266,9 +279,22 @@ function align(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]) 
   return { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN };
 }
 
+/** Whether every distinctive query word the alignment matched is a common name. */
+function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
+  let any = false;
+  for (const u of taken)
+    for (let i = u.q0; i <= u.q1; i++) {
+      const t = q[i];
+      if (!t || t.cls !== "distinctive") continue;
+      if (!t.common) return false;
+      any = true;
+    }
+  return any;
+}
+
 export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
   if (q.length === 0 || n.length === 0) return 0;
-  const { taken, strongQ, strongN, matchedQ, matchedN } = align(q, n, memo);
+  const { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN } = align(q, n, memo);
   if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
   let totalQ = 0;
   for (const t of q) totalQ += t.weight;
@@ -278,6 +304,8 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   const cn = matchedN / totalN;
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
+  const leftOver = usedQ.includes(0) || usedN.includes(0);
+  if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
     if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {

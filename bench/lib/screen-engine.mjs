@@ -1,0 +1,43 @@
+/**
+ * The screening engine as the offline bench scripts use it: src/engines/screen/index.ts of a checkout (this
+ * one by default, or another, to compare before and after) bundled with esbuild and imported into Node, and
+ * the index built from that checkout's bundled SDN and UN lists.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** `{E, index, screen(name)}`: the engine module, the index over both lists, and a query returning `{id, name, score}`. */
+export async function screenEngine(root = here) {
+  const { build } = await import(join(root, "node_modules/esbuild/lib/main.js"));
+  const out = await build({
+    entryPoints: [join(root, "src/engines/screen/index.ts")],
+    bundle: true,
+    format: "esm",
+    write: false,
+    platform: "neutral",
+  });
+  const E = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+  const { readList } = await import(join(root, "scripts/data/sanctions.mjs"));
+  const input = [];
+  for (const code of ["SDN", "UN"])
+    for (const e of readList(code))
+      input.push({
+        id: `${code}:${e.ref}`,
+        listCode: code,
+        entryType: e.type,
+        name: e.name,
+        altNames: e.alt_names,
+        remarks: e.remarks,
+      });
+  const index = E.ScreenIndex.build(input);
+  const screen = (name) =>
+    E.screen(index, { name }).map((h) => ({
+      id: index.entries[h.entry].id,
+      name: h.matchedName,
+      score: h.score,
+      hit: h,
+    }));
+  return { E, index, screen };
+}
