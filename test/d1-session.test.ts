@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { isBookmark } from "../src/db/session";
+import { isBookmark, laterBookmark } from "../src/db/session";
 import { sampleConsignment, setup } from "./helpers";
 
 describe("D1 sessions and bookmarks", () => {
@@ -46,6 +46,26 @@ describe("D1 sessions and bookmarks", () => {
       .bind(ws.id)
       .first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
+  });
+
+  it("a caller that sends no bookmark starts from the last one this isolate handed it", async () => {
+    const { api } = await setup();
+    const created = await api("/consignments", { json: sampleConsignment("D1S-3") });
+    const written = created.headers.get("X-D1-Bookmark") ?? "";
+    const id = ((await created.json()) as any).data.consignment.id;
+    const read = await api(`/consignments/${id}`);
+    expect(read.status).toBe(200);
+    expect((read.headers.get("X-D1-Bookmark") ?? "") >= written).toBe(true);
+  });
+
+  it("takes the later of two bookmarks", () => {
+    const older = "0000000a-00000002-00004f9d-96a3c8d0b9b6c2b5bd8d5b1fe2a1f9a3";
+    const newer = "0000000a-00000003-00000001-16a3c8d0b9b6c2b5bd8d5b1fe2a1f9a3";
+    expect(laterBookmark(older, newer)).toBe(newer);
+    expect(laterBookmark(newer, older)).toBe(newer);
+    expect(laterBookmark(null, older)).toBe(older);
+    expect(laterBookmark(older, null)).toBe(older);
+    expect(laterBookmark(null, null)).toBeNull();
   });
 
   it("recognises the bookmarks D1 writes and nothing else", () => {

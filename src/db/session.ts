@@ -33,6 +33,16 @@ const BOOKMARK = /^[0-9a-f]{4,64}(?:-[0-9a-f]{4,64}){1,7}$/i;
 export const isBookmark = (s: string): boolean => s.length <= 200 && BOOKMARK.test(s);
 
 /**
+ * The fresher of two bookmarks. D1's bookmarks of one database order as strings (fixed-width hex groups, the
+ * commit sequence first), so the later one is the greater.
+ */
+export function laterBookmark(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a >= b ? a : b;
+}
+
+/**
  * Runs `fn` in a session of `binding` that starts at `bookmark` (the client's), or by the method's default.
  * Returns what `fn` returns and the session, whose bookmark the caller reads once the work is done.
  */
