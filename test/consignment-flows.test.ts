@@ -259,6 +259,13 @@ describe("background flows", () => {
         release_reason: null,
       },
     ]);
+    // The hold's webhook event went into the outbox with the run's effects.
+    const placed = await env.DB.prepare("SELECT data FROM webhook_events WHERE type = 'hold.placed' AND data LIKE ?")
+      .bind(`%${id}%`)
+      .all<{ data: string }>();
+    expect(placed.results.map((r) => JSON.parse(r.data))).toEqual([
+      expect.objectContaining({ consignment_id: id, hold_id: holds.holds[0].id, code: "DDP", source: "flow" }),
+    ]);
 
     const docs = await json(await api(`/consignments/${id}/documents`));
     expect(docs.documents).toHaveLength(1);

@@ -128,6 +128,14 @@ describe("ongoing screening", () => {
       .bind(consignmentId)
       .all();
     expect(holds.results).toEqual([{ code: "screening", status: "active" }]);
+    const placed = await env.DB.prepare(
+      "SELECT data FROM webhook_events WHERE workspace_id = ? AND type = 'hold.placed'",
+    )
+      .bind(ws.id)
+      .all<{ data: string }>();
+    expect(placed.results.map((r) => JSON.parse(r.data))).toEqual([
+      expect.objectContaining({ consignment_id: consignmentId, code: "screening", source: "screening" }),
+    ]);
     const one = await json(await api(`/screening/alerts/${reopened[0].id}`));
     expect(one.alert.status).toBe("confirmed");
   });

@@ -140,7 +140,8 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   },
   {
     type: "hold.placed",
-    description: "A hold was placed on a consignment by a compliance check or by hand (POST …/holds).",
+    description:
+      "A hold was placed on a consignment: by a compliance check, by ongoing screening, by a flow's `place_hold` action or by hand (POST …/holds).",
     data: {
       type: "object",
       required: [...Object.keys(consignmentRef), "hold_id", "code", "reason", "source"],
@@ -149,7 +150,7 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
         hold_id: { ...str, description: "`hld_…`" },
         code: nullableStr,
         reason: str,
-        source: { ...str, description: "`compliance` or `api`" },
+        source: { ...str, description: "`compliance`, `screening`, `flow` or `api`" },
       },
     },
   },

@@ -163,11 +163,13 @@ function addTags({ tree, event }: Step, action: ActionOf<"add_tags">): ActionOut
   });
 }
 
-function placeHold({ ctx, tree, run, event }: Step, action: ActionOf<"place_hold">): ActionOutcome {
+/** A hold, its consignment event and its `hold.placed` webhook (withdrawn unless the hold was written). */
+async function placeHold({ ctx, tree, run, event }: Step, action: ActionOf<"place_hold">): Promise<ActionOutcome> {
+  const c = tree.consignment;
   const hold: HoldRow = {
     id: ctx.deps.ids.prefixed("hld"),
     workspaceId: ctx.workspace.id,
-    consignmentId: tree.consignment.id,
+    consignmentId: c.id,
     code: action.code ?? null,
     reason: action.reason,
     status: "active",
@@ -177,12 +179,33 @@ function placeHold({ ctx, tree, run, event }: Step, action: ActionOf<"place_hold
     releasedAt: null,
     releaseReason: null,
   };
+  const outbox = await outboxStatements({
+    ctx,
+    input: {
+      event: {
+        type: "hold.placed",
+        data: {
+          consignment_id: c.id,
+          shipment_ref: c.shipmentRef,
+          external_code: c.externalCode,
+          hold_id: hold.id,
+          code: hold.code,
+          reason: hold.reason,
+          source: hold.source,
+        },
+      },
+    },
+  });
   const statements = [
     insertChild(ctx.db, consignmentHolds, hold),
     event("hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason }),
+    ...outbox.statements,
+    ...withdrawOutboxUnless(ctx.db, outbox.eventId, holdStored(hold.id)),
   ];
-  return done(action.type, { hold_id: hold.id }, statements, { hold });
+  return done(action.type, { hold_id: hold.id }, statements, { hold, deliveryIds: outbox.deliveryIds });
 }
+
+const holdStored = (id: string) => sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${id})`;
 
 /** A commercial invoice (HTML by default, as before the PDF existed) or a CN 22 / CN 23 customs declaration. */
 async function generateDocument(

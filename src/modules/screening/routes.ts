@@ -16,6 +16,7 @@ import {
   scoped,
 } from "../../http/router";
 import { unpinned } from "../../middleware/auth";
+import { enqueue } from "../webhooks/service";
 import { decideAlert, getAlert, listAlerts } from "./service";
 
 const tags = ["Screen: ongoing screening"];
@@ -125,6 +126,7 @@ export const screeningRoutes = newWorkspaceRouter()
   })
   .openapi(decideRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const alert = await decideAlert({ ctx: c.get("ctx"), input: { id, ...c.req.valid("json") } });
+    const { alert, deliveryIds } = await decideAlert({ ctx: c.get("ctx"), input: { id, ...c.req.valid("json") } });
+    if (deliveryIds.length) c.executionCtx.waitUntil(enqueue(c.env.WEBHOOKS, deliveryIds));
     return c.json({ success: true as const, message: `Alert ${alert?.status}`, alert }, 200);
   });

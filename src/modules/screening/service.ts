@@ -32,7 +32,7 @@ import {
 } from "../../db/schema/index";
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
-import type { Statement } from "../consignment-records/rows";
+import { insertChild, type Statement, withdrawOutboxUnless } from "../consignment-records/rows";
 import { currentIndex, screenMany } from "../screen/service";
 import { enqueue, outboxStatements } from "../webhooks/service";
 
@@ -269,14 +269,21 @@ async function policies(db: Db, ids: string[]): Promise<Map<string, WorkspacePol
   );
 }
 
+/** A consignment as a hold's webhook names it. */
+interface HeldRef {
+  id: string;
+  shipmentRef: string;
+  externalCode: string | null;
+}
+
 /** The consignments a party appears on that hold no active `screening` hold yet. */
-async function unheldConsignments(db: Db, partyId: string): Promise<string[]> {
+async function unheldConsignments(db: Db, partyId: string): Promise<HeldRef[]> {
   const refs = await db
     .select({ id: screeningPartyRefs.refId })
     .from(screeningPartyRefs)
     .where(and(eq(screeningPartyRefs.partyId, partyId), eq(screeningPartyRefs.refType, "consignment")));
   const ids = [...new Set(refs.map((r) => r.id))];
-  const out: string[] = [];
+  const out: HeldRef[] = [];
   for (let i = 0; i < ids.length; i += 90) {
     const slice = ids.slice(i, i + 90);
     const [held, alive] = await db.batch([
@@ -291,37 +298,70 @@ async function unheldConsignments(db: Db, partyId: string): Promise<string[]> {
           ),
         ),
       // Consignments deleted since are gone from the table: hold only those still there.
-      db.select({ id: consignments.id }).from(consignments).where(inArray(consignments.id, slice)),
+      db
+        .select({ id: consignments.id, shipmentRef: consignments.shipmentRef, externalCode: consignments.externalCode })
+        .from(consignments)
+        .where(inArray(consignments.id, slice)),
     ]);
     const existing = new Set(held.map((h) => h.id));
-    out.push(...alive.map((a) => a.id).filter((id) => !existing.has(id)));
+    out.push(...alive.filter((a) => !existing.has(a.id)));
   }
   return out;
 }
 
-function holdStatements(
-  db: Db,
+/**
+ * A `screening` hold on each consignment, and its `hold.placed` webhook (withdrawn in the same batch unless the
+ * hold was written: a consignment deleted meanwhile gets neither).
+ */
+async function holdStatements(
   ctx: BaseContext,
-  workspaceId: string,
-  consignmentIds: string[],
+  workspace: { id: string; mode: "live" | "sandbox" },
+  held: HeldRef[],
   alert: AlertRow,
   now: string,
-) {
-  return consignmentIds.map((consignmentId) =>
-    db.insert(consignmentHolds).values({
+): Promise<{ statements: Statement[]; deliveryIds: string[] }> {
+  const statements: Statement[] = [];
+  const deliveryIds: string[] = [];
+  for (const c of held) {
+    const hold = {
       id: ctx.deps.ids.prefixed("hld"),
-      workspaceId,
-      consignmentId,
+      workspaceId: workspace.id,
+      consignmentId: c.id,
       code: "screening",
       reason: `Screening alert ${alert.id}: ${alert.matchedName} (${alert.listCode}, score ${alert.score})`,
-      status: "active",
+      status: "active" as const,
       source: "screening",
       flowId: null,
       placedAt: now,
       releasedAt: null,
       releaseReason: null,
-    }),
-  );
+    };
+    const out = await outboxStatements({
+      ctx: { db: ctx.db, deps: ctx.deps, workspace },
+      input: {
+        event: {
+          type: "hold.placed",
+          data: {
+            consignment_id: c.id,
+            shipment_ref: c.shipmentRef,
+            external_code: c.externalCode,
+            hold_id: hold.id,
+            code: hold.code,
+            reason: hold.reason,
+            source: hold.source,
+          },
+        },
+      },
+    });
+    const stored = sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${hold.id})`;
+    statements.push(
+      insertChild(ctx.db, consignmentHolds, hold),
+      ...(out.statements as Statement[]),
+      ...withdrawOutboxUnless(ctx.db, out.eventId, stored),
+    );
+    deliveryIds.push(...out.deliveryIds);
+  }
+  return { statements, deliveryIds };
 }
 
 /**
@@ -384,9 +424,11 @@ export async function rescreenParties({ ctx, input }: Call<{ limit?: number }, B
       };
       const held =
         p.holdOn === "high_score" && hit.score >= HIGH_SCORE ? await unheldConsignments(ctx.db, party.id) : [];
-      alert.heldConsignments = JSON.stringify(held);
+      alert.heldConsignments = JSON.stringify(held.map((h) => h.id));
       statements.push(ctx.db.insert(screeningAlerts).values(alert).onConflictDoNothing());
-      statements.push(...holdStatements(ctx.db, ctx, party.workspaceId, held, alert, now));
+      const holds = await holdStatements(ctx, { id: p.id, mode: p.mode }, held, alert, now);
+      statements.push(...holds.statements);
+      deliveryIds.push(...holds.deliveryIds);
       const out = await outboxStatements({
         ctx: { db: ctx.db, deps: ctx.deps, workspace: { id: p.id, mode: p.mode } },
         input: { event: { type: "screening.match", data: alertEvent(alert, party) } },
@@ -516,8 +558,9 @@ export async function decideAlert({
     reason: input.reason,
     decidedBy: ctx.actor.clientId,
     decidedAt: now,
-    heldConsignments: JSON.stringify([...(JSON.parse(alert.heldConsignments) as string[]), ...held]),
+    heldConsignments: JSON.stringify([...(JSON.parse(alert.heldConsignments) as string[]), ...held.map((h) => h.id)]),
   };
+  const holds = await holdStatements(ctx, ctx.workspace, held, alert, now);
   await ctx.db.batch([
     ctx.db
       .update(screeningAlerts)
@@ -529,7 +572,7 @@ export async function decideAlert({
         heldConsignments: decided.heldConsignments,
       })
       .where(and(eq(screeningAlerts.id, alert.id), eq(screeningAlerts.status, "open"))),
-    ...holdStatements(ctx.db, ctx, ctx.workspace.id, held, alert, now),
+    ...holds.statements,
   ]);
-  return oneWire(ctx.db, decided);
+  return { alert: await oneWire(ctx.db, decided), deliveryIds: holds.deliveryIds };
 }
