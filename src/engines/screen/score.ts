@@ -190,6 +190,9 @@ function singleUnits(q: readonly Tok[], n: readonly Tok[], memo: Map<Tok, number
         s = tokenSim(qi.norm, qi.key, nj.norm, nj.key);
         m?.set(nj, s);
       }
+      // Two different common names are two names, not one name misspelt (Ahmed / Hamed, Ming / Myint): only a
+      // transliteration (same key) or a close spelling (a vowel variant, or one letter in a long name) links them.
+      if (s > 0 && s < VOWEL_VARIANT_SIM && qi.common && nj.common) s = 0;
       if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
     });
   });
