@@ -204,7 +204,7 @@ async function main() {
     stats[k] ??= { n: 0, found: 0 };
     stats[k].n++;
     if (ok) stats[k].found++;
-    else if (it.split === "dev" && misses.length < 400) misses.push(it);
+    else if ((process.env.SPLIT ?? "dev") === it.split && misses.length < 400) misses.push(it);
   }
   // False positives on the innocent names of the existing quality set (bench/screen-eval.json), by its kinds.
   const old = JSON.parse(readFileSync(join(ROOT, "bench", "screen-eval.json"), "utf8"));

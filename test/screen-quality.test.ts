@@ -48,7 +48,9 @@ describe("screening quality", () => {
     cross_script: 0.96,
     legal_form: 0.98,
     initials: 0.97,
-    missing_middle: 0.9,
+    // 0.899 measured: queries made of a common first name and surname only ("Ahmed ALI") are now discounted
+    // like the innocent namesakes they cannot be told from (bench/results/screen-names.md).
+    missing_middle: 0.88,
     vessel_imo: 0.99,
     imo_only: 0.99,
   };

@@ -190,9 +190,10 @@ function singleUnits(q: readonly Tok[], n: readonly Tok[], memo: Map<Tok, number
         s = tokenSim(qi.norm, qi.key, nj.norm, nj.key);
         m?.set(nj, s);
       }
-      // Two different common names are two names, not one name misspelt (Ahmed / Hamed, Ming / Myint): only a
-      // transliteration (same key) or a close spelling (a vowel variant, or one letter in a long name) links them.
-      if (s > 0 && s < VOWEL_VARIANT_SIM && qi.common && nj.common) s = 0;
+      // Two common names that start differently are two names, not one misspelt (Ahmed / Hamed): only a
+      // transliteration (same key) or a close spelling links them. Same-initial pairs stay fuzzy, since
+      // romanizations of one name differ that way (Yusuf / Youssef).
+      if (s > 0 && s < VOWEL_VARIANT_SIM && qi.common && nj.common && qi.key[0] !== nj.key[0]) s = 0;
       if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
     });
   });
