@@ -24,6 +24,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { screenEngine } from "./lib/screen-engine.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SEED = 20261124;
@@ -163,35 +164,10 @@ function gunzip(buf) {
 
 import zlib from "node:zlib";
 
-async function loadEngine() {
-  const { build } = await import("esbuild");
-  const out = await build({
-    entryPoints: [join(ROOT, "src/engines/screen/index.ts")],
-    bundle: true,
-    format: "esm",
-    write: false,
-    platform: "neutral",
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-}
-
 async function main() {
   const set = buildSet();
   if (process.argv.includes("--write")) writeFileSync(OUT, `${JSON.stringify(set, null, 1)}\n`);
-  const E = await loadEngine();
-  const { readList } = await import(join(ROOT, "scripts/data/sanctions.mjs"));
-  const input = [];
-  for (const code of ["SDN", "UN"])
-    for (const e of readList(code))
-      input.push({
-        id: `${code}:${e.ref}`,
-        listCode: code,
-        entryType: e.type,
-        name: e.name,
-        altNames: e.alt_names,
-        remarks: e.remarks,
-      });
-  const index = E.ScreenIndex.build(input);
+  const { E, index } = await screenEngine();
   const stats = {};
   const times = [];
   const misses = [];

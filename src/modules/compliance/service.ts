@@ -30,6 +30,7 @@ import { ApiError, notFound } from "../../lib/errors";
 import { nomenclatureSource } from "../classify/service";
 import { eventInsert, insertChild, type Statement, withdrawOutboxUnless } from "../consignment-records/rows";
 import type { HoldRow, Tree } from "../consignment-records/tree";
+import { holdPlacedEvent } from "../consignment-records/wire";
 import { consignmentHeadQuery, consignmentNotFound } from "../consignments/access";
 import { type AssessContext, assessmentOut, assessTree } from "../consignments/assessments";
 import { loadConsignment } from "../consignments/service";
@@ -366,13 +367,7 @@ async function recordStatements(
       p.holds.map((h) =>
         outboxStatements({
           ctx,
-          input: {
-            event: {
-              type: "hold.placed",
-              data: { ...ref, hold_id: h.id, code: h.code, reason: h.reason, source: h.source },
-            },
-            endpoints: p.endpoints,
-          },
+          input: { event: holdPlacedEvent(c, h), endpoints: p.endpoints },
         }),
       ),
     )),

@@ -34,3 +34,23 @@ export const preAlertToWire = (p: PreAlertRow) => ({
   flow_id: p.flowId,
   created_at: p.createdAt,
 });
+
+/**
+ * The `hold.placed` webhook event of a hold, whoever placed it (by hand, a flow, a compliance check, ongoing
+ * screening): the consignment's references and the hold (webhook catalogue).
+ */
+export const holdPlacedEvent = (
+  c: { id: string; shipmentRef: string; externalCode: string | null },
+  h: Pick<HoldRow, "id" | "code" | "reason" | "source">,
+) => ({
+  type: "hold.placed",
+  data: {
+    consignment_id: c.id,
+    shipment_ref: c.shipmentRef,
+    external_code: c.externalCode,
+    hold_id: h.id,
+    code: h.code,
+    reason: h.reason,
+    source: h.source,
+  },
+});

@@ -21,6 +21,7 @@ import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound, unprocessable } from "../../lib/errors";
 import { eventInsert, insertWhen, withdrawOutboxUnless } from "../consignment-records/rows";
 import type { DocumentRow, HoldRow, PreAlertRow } from "../consignment-records/tree";
+import { holdPlacedEvent } from "../consignment-records/wire";
 import { outboxStatements } from "../webhooks/service";
 import { consignmentHeadQuery, consignmentNotFound, visibleConsignment } from "./access";
 import { timelineEntry } from "./timeline";
@@ -149,18 +150,14 @@ const holdIs = (holdId: string, status: "active" | "released") =>
 /** The references a webhook names a consignment by, read with the visibility check (empty: 404). */
 const refsQuery = (ctx: ServiceContext, id: string) =>
   ctx.db
-    .select({
-      consignment_id: consignments.id,
-      shipment_ref: consignments.shipmentRef,
-      external_code: consignments.externalCode,
-    })
+    .select({ id: consignments.id, shipmentRef: consignments.shipmentRef, externalCode: consignments.externalCode })
     .from(consignments)
     .where(visibleConsignment(ctx, id))
     .limit(1);
 
 /** The webhook event of a hold change, withdrawn in the same batch unless the change itself was written. */
-async function holdWebhook(ctx: ServiceContext, type: string, data: Record<string, unknown>, written: SQL) {
-  const outbox = await outboxStatements({ ctx, input: { event: { type, data } } });
+async function holdWebhook(ctx: ServiceContext, event: { type: string; data: Record<string, unknown> }, written: SQL) {
+  const outbox = await outboxStatements({ ctx, input: { event } });
   return {
     statements: [...outbox.statements, ...withdrawOutboxUnless(ctx.db, outbox.eventId, written)],
     deliveryIds: outbox.deliveryIds,
@@ -193,12 +190,7 @@ export async function placeHold({
     releaseReason: null,
   };
   const placedNow = holdIs(hold.id, "active");
-  const webhook = await holdWebhook(
-    ctx,
-    "hold.placed",
-    { ...ref, hold_id: hold.id, code: hold.code, reason: hold.reason, source: hold.source },
-    placedNow,
-  );
+  const webhook = await holdWebhook(ctx, holdPlacedEvent(ref, hold), placedNow);
   const [placed] = await ctx.db.batch([
     insertWhen(ctx.db, consignmentHolds, hold, exists(consignmentHeadQuery(ctx, input.id))).returning({
       id: consignmentHolds.id,
@@ -249,8 +241,17 @@ export async function releaseHold({
   const now = isoAt(ctx.deps.clock.now());
   const webhook = await holdWebhook(
     ctx,
-    "hold.released",
-    { ...ref, hold_id: holdId, code: hold.code, reason: input.reason ?? null },
+    {
+      type: "hold.released",
+      data: {
+        consignment_id: ref.id,
+        shipment_ref: ref.shipmentRef,
+        external_code: ref.externalCode,
+        hold_id: holdId,
+        code: hold.code,
+        reason: input.reason ?? null,
+      },
+    },
     // This release, not a racing one: the hold carries this release's time.
     sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${holdId} AND ${consignmentHolds.releasedAt} = ${now})`,
   );

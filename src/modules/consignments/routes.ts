@@ -3,7 +3,7 @@
  * delete (`{deleted, id}`): the spec's own departures from the envelope. Every create rejection, schema or
  * rule, is a 422 with `{success: false, message, errors, validation_errors}`.
  */
-import { createRoute, z, type z as zod } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { WorkspaceEnv } from "../../env";
 import {
@@ -460,20 +460,6 @@ const prebuiltJson = (text: string) =>
   // `unknown`, not JSON values, to the type checker); the contract test checks the body against the schema.
   new Response(text, { status: 200, headers: { "content-type": "application/json" } }) as never;
 
-/** Schema failures on create are part of the same 422 contract as the rule failures. */
-function createSchemaProblems(issues: readonly zod.core.$ZodIssue[]): string[] {
-  return issues.map((i) => {
-    const path = i.path
-      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-      .join("")
-      .replace(/^\./, "");
-    if (i.code === "unrecognized_keys" && i.path.length === 0 && i.keys.includes("items")) {
-      return "items: top-level items are not accepted; put items in parcels[].items (linked by order_ref) or in parcels[].orders[].items";
-    }
-    return `${path || "body"}: ${i.message}`;
-  });
-}
-
 /** One listing served at both paths the spec names. */
 async function preAlertsHandler(
   c: Context<WorkspaceEnv, "/consignments/:id/pre-alerts" | "/consignments/:id/pre/alerts">,
@@ -513,7 +499,7 @@ export const consignmentRoutes = newWorkspaceRouter()
       return c.json({ success: true as const, data }, 201);
     },
     (result) => {
-      if (!result.success) throw new ConsignmentRejected(createSchemaProblems(result.error.issues));
+      if (!result.success) throw new ConsignmentRejected(schemaProblems(result.error.issues));
       return undefined;
     },
   )

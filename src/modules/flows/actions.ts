@@ -27,6 +27,7 @@ import { compliancePass } from "../compliance/service";
 import { eventInsert, insertChild, type Statement, withdrawOutboxUnless } from "../consignment-records/rows";
 import { buildTradeDocument, storeTradeDocument, type TradeDocumentSpec } from "../consignment-records/trade-documents";
 import type { DocumentRow, HoldRow, PreAlertRow, Tree } from "../consignment-records/tree";
+import { holdPlacedEvent } from "../consignment-records/wire";
 import { labelsForTree } from "../labels/service";
 import { type EndpointRow, outboxStatements } from "../webhooks/service";
 import type { ActionT, ActionType } from "./schemas";
@@ -179,23 +180,7 @@ async function placeHold({ ctx, tree, run, event }: Step, action: ActionOf<"plac
     releasedAt: null,
     releaseReason: null,
   };
-  const outbox = await outboxStatements({
-    ctx,
-    input: {
-      event: {
-        type: "hold.placed",
-        data: {
-          consignment_id: c.id,
-          shipment_ref: c.shipmentRef,
-          external_code: c.externalCode,
-          hold_id: hold.id,
-          code: hold.code,
-          reason: hold.reason,
-          source: hold.source,
-        },
-      },
-    },
-  });
+  const outbox = await outboxStatements({ ctx, input: { event: holdPlacedEvent(c, hold) } });
   const statements = [
     insertChild(ctx.db, consignmentHolds, hold),
     event("hold.placed", { hold_id: hold.id, code: hold.code, reason: hold.reason }),

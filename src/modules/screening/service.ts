@@ -33,6 +33,7 @@ import {
 import { isoAt } from "../../lib/clock";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { insertChild, type Statement, withdrawOutboxUnless } from "../consignment-records/rows";
+import { holdPlacedEvent } from "../consignment-records/wire";
 import { currentIndex, screenMany } from "../screen/service";
 import { enqueue, outboxStatements } from "../webhooks/service";
 
@@ -338,20 +339,7 @@ async function holdStatements(
     };
     const out = await outboxStatements({
       ctx: { db: ctx.db, deps: ctx.deps, workspace },
-      input: {
-        event: {
-          type: "hold.placed",
-          data: {
-            consignment_id: c.id,
-            shipment_ref: c.shipmentRef,
-            external_code: c.externalCode,
-            hold_id: hold.id,
-            code: hold.code,
-            reason: hold.reason,
-            source: hold.source,
-          },
-        },
-      },
+      input: { event: holdPlacedEvent(c, hold) },
     });
     const stored = sql`EXISTS (SELECT 1 FROM ${consignmentHolds} WHERE ${consignmentHolds.id} = ${hold.id})`;
     statements.push(
