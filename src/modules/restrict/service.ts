@@ -168,7 +168,7 @@ function assertEnabled(settings: SettingsDocument, platform: Platform, destinati
  */
 export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckResult> {
   const checked = await checkGoods({ ctx, input });
-  const { destination, origin, coverage, items, matchCount, hasProhibitions, hasRestrictions } = checked;
+  const { destination, origin, items, matchCount, hasProhibitions, hasRestrictions } = checked;
   const usage = recordUsage(ctx, {
     kind: "restrict",
     senderCountryCode: origin,
@@ -184,17 +184,8 @@ export async function runCheck({ ctx, input }: Call<CheckInput>): Promise<CheckR
       matches: items.map((i) => (i.restrictions ?? []).map((m) => m.id)),
     },
   });
-  return {
-    createdAt: usage.createdAt,
-    destination,
-    origin,
-    coverage,
-    items,
-    matchCount,
-    hasProhibitions,
-    hasRestrictions,
-    durationMs: usage.durationMs ?? 0,
-  };
+  const { dataSource: _source, orgRuleCount: _count, asOf: _asOf, ...answer } = checked;
+  return { createdAt: usage.createdAt, ...answer, durationMs: usage.durationMs ?? 0 };
 }
 
 /** A check's findings before it is logged: what POST /restrict answers and a consignment's compliance pass records. */
