@@ -24,6 +24,7 @@
 import type Big from "big.js";
 import { PDFDocument } from "pdf-lib";
 import { dec, moneyString } from "../../lib/money";
+import type { InvoiceParty } from "./commercial-invoice";
 import { type Canvas, canvas, standardFonts } from "./pdf-canvas";
 
 export type Form = "CN22" | "CN23";
@@ -85,17 +86,8 @@ const CN22_LINES = 4;
 const SMALL_PACKET_MAX_KG = "2";
 const CN22_MAX_SDR = "300";
 
-export interface DeclarationParty {
-  company_name?: string | null;
-  address_1?: string | null;
-  address_2?: string | null;
-  city?: string | null;
-  state_province?: string | null;
-  post_code?: string | null;
-  country_code?: string | null;
-  contact?: { name?: string | null; phone?: string | null; email?: string | null } | null;
-  tax_duty?: Record<string, string | null> | null;
-}
+/** A party as the consignment stores it: the same shape the commercial invoice prints. */
+export type DeclarationParty = InvoiceParty;
 
 interface DeclarationItem {
   description: string | null;
