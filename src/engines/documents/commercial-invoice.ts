@@ -55,7 +55,8 @@ const DEFAULT_DECLARATION =
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
-function partyProblems(p: InvoiceParty | null, role: string): string[] {
+/** What a party needs to be printed on a trade document (invoice, customs declaration); every gap named. */
+export function partyProblems(p: InvoiceParty | null, role: string): string[] {
   if (!p) return [`${role}: the consignment has no ${role}`];
   const out: string[] = [];
   if (!p.company_name && !p.contact?.name) out.push(`${role}: company_name or contact.name is required`);

@@ -24,7 +24,7 @@
 import type Big from "big.js";
 import { PDFDocument } from "pdf-lib";
 import { dec, moneyString } from "../../lib/money";
-import type { InvoiceParty } from "./commercial-invoice";
+import { type InvoiceParty, partyProblems } from "./commercial-invoice";
 import { type Canvas, canvas, standardFonts } from "./pdf-canvas";
 
 export type Form = "CN22" | "CN23";
@@ -151,15 +151,6 @@ export interface Declaration {
 
 const DEFAULT_DECLARATION =
   "I certify that the particulars given in this customs declaration are correct and that this item does not contain any dangerous article or articles prohibited by legislation or by postal or customs regulations.";
-
-function partyProblems(p: DeclarationParty | null, role: string): string[] {
-  if (!p) return [`${role}: the consignment has no ${role}`];
-  const out: string[] = [];
-  if (!p.company_name && !p.contact?.name) out.push(`${role}: company_name or contact.name is required`);
-  if (!p.address_1 || !p.city) out.push(`${role}: address_1 and city are required`);
-  if (!p.country_code) out.push(`${role}: country_code is required`);
-  return out;
-}
 
 /** Lines, currency and categories from the items; every problem named. */
 function readItems(input: DeclarationInput, errors: string[]) {
