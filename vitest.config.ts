@@ -39,8 +39,20 @@ export default defineConfig(async () => {
             AUDIT_FLUSH_MS: "2",
             // wrangler.jsonc is production-safe; the suite runs as a development server does.
             ENVIRONMENT: "development",
+            // The stand-in model's slow answer (3 s) must run past the model time limit.
+            AI_TIMEOUT_MS: "500",
           },
+          // Workers AI is a remote model service: the suite binds a deterministic stand-in with its run() shape.
+          workers: [
+            {
+              name: "workers-ai-fake",
+              modules: true,
+              scriptPath: "./test/fakes/workers-ai.js",
+              compatibilityDate: "2026-11-01",
+            },
+          ],
           serviceBindings: {
+            AI: "workers-ai-fake",
             // GET /{dataset} or /{dataset}:fixture → the statements as a JSON array (404 for an unknown name).
             TEST_DATA: async (request: Request) => {
               const name = decodeURIComponent(new URL(request.url).pathname.slice(1));

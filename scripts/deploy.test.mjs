@@ -52,6 +52,7 @@ test("deploy config: production vars, real D1 id, routes, dead-letter queues", (
     { pattern: "*.trade.example.net/*", zone_name: "trade.example.net" },
   ]);
   for (const q of c.queues.consumers) assert.equal(q.dead_letter_queue, `${q.queue}-dlq`);
+  assert.deepEqual(c.ai, { binding: "AI" }, "Workers AI bound for the ai and image classify modes");
   assert.equal(c.env, undefined);
   assert.deepEqual(c.migrations, config.migrations, "Durable Object migrations carried over");
 });

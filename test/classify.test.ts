@@ -1,6 +1,7 @@
 /** POST /classify, GET /classify/modes, GET /usage-history/classify through the Worker, with the full hs data. */
+import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { readProductPage } from "../src/modules/classify/service";
+import { modes, readProductPage } from "../src/modules/classify/service";
 import { ADMIN_TOKEN, call, createClient, getToken, loadDataset, setup } from "./helpers";
 
 beforeAll(async () => {
@@ -197,9 +198,9 @@ describe("POST /classify", () => {
       "does not accept image_url",
     ],
     [
-      "image_url to the image mode without a model",
-      { image_url: "data:image/png;base64,iVBORw0KGgo=", mode: "image", destination_country: "US" },
-      "not available",
+      "a gs:// image_url (no Cloud Storage reader)",
+      { image_url: "gs://bucket/a.jpg", mode: "image", destination_country: "US" },
+      "Cloud Storage reader",
     ],
     [
       "product_url to the default mode",
@@ -207,9 +208,9 @@ describe("POST /classify", () => {
       'use mode "url"',
     ],
     [
-      "text to the unavailable image mode",
+      "text alone to the image mode",
       { description: "ceramic mug", mode: "image", destination_country: "US" },
-      "not available",
+      "needs its input (image_url)",
     ],
   ])("400 for %s", async (_, json, message) => {
     const { api } = await setup();
@@ -350,7 +351,7 @@ describe("mode url", () => {
 });
 
 describe("GET /classify/modes", () => {
-  it("lists standard, url and the unavailable image mode", async () => {
+  it("lists standard, url, ai and image, the model modes available with a Workers AI binding", async () => {
     const { api } = await setup();
     const res = await api("/classify/modes");
     expect(res.status).toBe(200);
@@ -368,11 +369,20 @@ describe("GET /classify/modes", () => {
     expect(body.modes.map((m) => [m.slug, m.available, m.default])).toEqual([
       ["standard", true, true],
       ["url", true, false],
-      ["image", false, false],
+      ["ai", true, false],
+      ["image", true, false],
     ]);
     expect(body.modes[1]!.inputs).toContain("product_url");
-    expect(body.modes[2]!.inputs).toContain("image_url");
-    expect(body.modes[2]!.unavailable_reason).toContain("IMAGE_MODEL");
+    expect(body.modes[3]!.inputs).toContain("image_url");
+    expect(body.modes.every((m) => m.unavailable_reason === null)).toBe(true);
+  });
+
+  it("marks ai and image unavailable, with the reason, in a deployment without the AI binding", () => {
+    const without = { ...env, AI: undefined } as unknown as Env;
+    const listed = modes(without);
+    expect(listed.filter((m) => !m.available).map((m) => m.slug)).toEqual(["ai", "image"]);
+    for (const m of listed.filter((x) => !x.available))
+      expect(m.unavailable_reason).toContain("Workers AI binding (AI)");
   });
 });
 

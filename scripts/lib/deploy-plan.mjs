@@ -117,6 +117,9 @@ export function deployConfig(config, { domain, databaseIds = {} }) {
       ...top.queues,
       consumers: (top.queues.consumers ?? []).map((c) => ({ ...c, dead_letter_queue: `${c.queue}-dlq` })),
     },
+    // Workers AI for the `ai` and `image` classify modes: a remote service, so only deployments bind it
+    // (`wrangler dev` and the tests run without it, or with a stand-in).
+    ...(config.env?.production?.ai ? { ai: config.env.production.ai } : {}),
     routes: [
       { pattern: domain, custom_domain: true },
       { pattern: `*.${domain}/*`, zone_name: domain },

@@ -5,15 +5,25 @@
 
 /** Reads at most `max` bytes of a body as UTF-8 text (invalid sequences become U+FFFD: it is only shown). */
 export async function readLimited(res: Response, max: number): Promise<string> {
-  if (!res.body) return "";
+  return new TextDecoder().decode((await readBytesLimited(res, max)).bytes);
+}
+
+/** Reads at most `max` bytes of a body; `truncated` says the body had more (the rest is never downloaded). */
+export async function readBytesLimited(res: Response, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  if (!res.body) return { bytes: new Uint8Array(0), truncated: false };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  while (size < max) {
+  let truncated = false;
+  for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
     size += value.byteLength;
+    if (size > max) {
+      truncated = true;
+      break;
+    }
   }
   await reader.cancel().catch(() => {});
   const all = new Uint8Array(Math.min(size, max));
@@ -23,5 +33,5 @@ export async function readLimited(res: Response, max: number): Promise<string> {
     all.set(part, at);
     at += part.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return { bytes: all, truncated };
 }

@@ -1,6 +1,6 @@
 /**
  * `{api}/classify`, `/classify/modes`, `/classify/blocklist` (add, delete, import, list) and
- * `/usage-history/classify`, all with scope classify:read. URL and image classification also count against
+ * `/usage-history/classify`, all with scope classify:read. URL, image and ai classification also count against
  * the organization's `classify_heavy` bucket (one per item), before the body is archived.
  */
 
@@ -128,6 +128,20 @@ const Common = {
   request_id: z.string().nullable(),
   used_url: z.boolean().optional(),
   url_description: z.string().nullable().optional(),
+  used_image: z.boolean().optional(),
+  image_description: z.string().nullable().optional(),
+  ai: z
+    .object({
+      model: z.string(),
+      used: z.boolean(),
+      fallback: z.string().nullable(),
+      duration_ms: z.number().int(),
+    })
+    .optional()
+    .openapi({
+      description:
+        "Modes `ai` and `image`: the Workers AI model asked, whether its answer was used, and why not (the answer then falls back to the standard ranking or the caller's text)",
+    }),
 };
 
 const ClassifyResponse = z
@@ -298,7 +312,12 @@ const heavyLimit = createMiddleware<AppEnv>(async (c, next) => {
     // Malformed or oversized bodies are answered by the archive and the validator, in their usual way.
   }
   const b = (body ?? {}) as Record<string, unknown>;
-  const heavy = b.product_url !== undefined || b.image_url !== undefined || b.mode === "url" || b.mode === "image";
+  const heavy =
+    b.product_url !== undefined ||
+    b.image_url !== undefined ||
+    b.mode === "url" ||
+    b.mode === "image" ||
+    b.mode === "ai";
   if (!heavy) return next();
   return rateLimit("classify_heavy", () => 1)(c, next);
 });
@@ -312,7 +331,8 @@ const classifyRoute = createRoute({
   tags,
   summary: "Suggest HS codes for a product",
   description:
-    "Ranks the destination's tariff lines for a product description (mode `standard`) or product page (mode `url`). " +
+    "Ranks the destination's tariff lines for a product description (mode `standard`), product page (mode `url`), " +
+    "image (mode `image`, described by a Workers AI vision model) or with the standard candidates reranked by a Workers AI text model (mode `ai`). " +
     "US and GB use their national schedules, EU member states the EU schedule (`classification_source_country: EU`), other destinations HS2022 subheadings. " +
     "Codes on the organization's blocklist are removed; `blocked: true` when every suggestion was. Every call is logged (`request_id`).",
   ...scopedCompute("classify:read", heavyLimit),
@@ -534,6 +554,8 @@ function classificationToWire(out: Classification, requestId: string) {
     data_source: out.dataSource,
     request_id: requestId,
     ...(out.page ?? {}),
+    ...(out.image ?? {}),
+    ...(out.model ? { ai: out.model } : {}),
     customs_description: top ? top.tariff.description : null,
     top_result: top,
     results: out.results,

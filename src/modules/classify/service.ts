@@ -30,6 +30,7 @@ import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { readLimited } from "../../lib/outbound";
 import { TtlCache } from "../../lib/ttl-cache";
+import { describeImage, type ModelUse, modelBinding, rerank, textModel, visionModel } from "./model";
 
 const DATASET = "hs";
 
@@ -66,12 +67,9 @@ export interface Mode {
   unavailable_reason: string | null;
 }
 
-/** The optional image model binding: not in every deployment's bindings, so not in the generated Env type. */
-const imageModelOf = (env: Env): unknown => Reflect.get(env, "IMAGE_MODEL");
-
 export function modes(env: Env): Mode[] {
-  const image = imageModelOf(env) !== undefined;
-  const noImage = image ? null : "No image-capable model binding (IMAGE_MODEL) is configured for this deployment";
+  const model = modelBinding(env) !== undefined;
+  const noModel = model ? null : "No Workers AI binding (AI) is configured for this deployment";
   return [
     {
       slug: "standard",
@@ -94,18 +92,27 @@ export function modes(env: Env): Mode[] {
       unavailable_reason: null,
     },
     {
+      slug: "ai",
+      name: "AI rerank",
+      description: `The standard mode's candidates, reranked by a Workers AI text model (${textModel(env)}) given their legal texts, with GRI-based reasoning; falls back to the standard ranking, and says so, when the model fails or times out.`,
+      inputs: ["description", "title"],
+      available: model,
+      default: false,
+      unavailable_reason: noModel,
+    },
+    {
       slug: "image",
       name: "Image",
-      description: "Describes image_url with an image model, then classifies the description.",
+      description: `Describes image_url with a Workers AI vision model (${visionModel(env)}), then classifies that description with any description given.`,
       inputs: ["description", "title", "image_url"],
-      available: image,
+      available: model,
       default: false,
-      unavailable_reason: noImage,
+      unavailable_reason: noModel,
     },
   ];
 }
 
-export const MODE_SLUGS = ["standard", "url", "image"] as const;
+export const MODE_SLUGS = ["standard", "url", "ai", "image"] as const;
 type ModeSlug = (typeof MODE_SLUGS)[number];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -198,6 +205,12 @@ function resolveMode(input: ClassifyInput, env: Env): Mode {
     throw badRequest(`Mode "${mode.slug}" does not accept image_url; use an image-capable mode (GET /classify/modes)`);
   }
   if (!mode.available) throw badRequest(`Mode "${mode.slug}" is not available: ${mode.unavailable_reason}`);
+  if (mode.slug === "image" && input.image_url === undefined)
+    throw badRequest('Mode "image" needs its input (image_url); classify text alone with mode "standard" or "ai"');
+  if (input.image_url?.startsWith("gs://"))
+    throw badRequest(
+      "image_url: gs:// URIs need a Cloud Storage reader, which this deployment does not configure; send an https URL or a data:image URL",
+    );
   if (input.product_url !== undefined && !mode.inputs.includes("product_url")) {
     throw badRequest(`Mode "${mode.slug}" does not accept product_url; use mode "url"`);
   }
@@ -305,6 +318,10 @@ export interface ClassificationBasis {
   dataSource: DataSource;
   /** The product page's contribution, for mode `url`. */
   page: { used_url: boolean; url_description: string | null } | null;
+  /** The image's contribution, for mode `image`. */
+  image: { used_image: boolean; image_description: string | null } | null;
+  /** The hosted model's part (modes `ai` and `image`): which model, whether its answer was used, and why not. */
+  model: ModelUse | null;
 }
 
 export interface Classification extends ClassificationBasis {
@@ -346,25 +363,91 @@ export class UnclassifiableError extends ApiError {
       data_source: b.dataSource,
       request_id: requestId,
       ...(b.page ?? {}),
+      ...(b.image ?? {}),
+      ...(b.model ? { ai: b.model } : {}),
     };
   }
 }
 
-/** The product text: title, description and type, with the product page's text first in mode `url`. */
-async function productText(ctx: WorkspaceScopedContext, input: ClassifyInput, mode: Mode) {
+interface ProductText {
+  text: string;
+  page: ClassificationBasis["page"];
+  image: ClassificationBasis["image"];
+  model: ModelUse | null;
+  message: string;
+  /** Nothing to classify: the reason, answered as 422 unclassifiable. */
+  failure: string | null;
+}
+
+/**
+ * The product text: title, description and type, with the product page's text first in mode `url` and the
+ * image's description first in mode `image`. When the page or image cannot be read the caller's own text is
+ * classified, with the reason in `message`; without any, the reason is the failure (422), except a model
+ * service failure with nothing else to go on, which is 503 (retry later), not the caller's fault.
+ */
+async function productText(ctx: WorkspaceScopedContext, input: ClassifyInput, mode: Mode): Promise<ProductText> {
   const text = [input.title, input.description, input.type].filter((s) => s?.trim()).join(". ");
-  if (mode.slug !== "url" || !input.product_url) return { text, page: null, message: "", failure: null };
-  const page = await readProductPage(input.product_url, !isDevelopment(ctx.env));
-  if ("text" in page)
+  const plain: ProductText = { text, page: null, image: null, model: null, message: "", failure: null };
+  const fallback = (error: string) =>
+    text
+      ? { message: `${error}; classified from the description alone`, failure: null }
+      : { message: "", failure: error };
+  if (mode.slug === "url" && input.product_url) {
+    const page = await readProductPage(input.product_url, !isDevelopment(ctx.env));
+    if ("text" in page)
+      return {
+        ...plain,
+        text: text ? `${page.text}. ${text}` : page.text,
+        page: { used_url: true, url_description: page.text },
+      };
+    return { ...plain, page: { used_url: false, url_description: null }, ...fallback(page.error) };
+  }
+  if (mode.slug === "image" && input.image_url) {
+    const seen = await describeImage(ctx.env, input.image_url, text, !isDevelopment(ctx.env));
+    const unused = { used_image: false, image_description: null };
+    if ("error" in seen) {
+      if (seen.cause === "model" && !text)
+        throw new ApiError("unavailable", `The image model did not answer (${seen.error}); retry later`);
+      const model =
+        seen.cause === "model"
+          ? { model: visionModel(ctx.env), used: false, fallback: seen.error, duration_ms: 0 }
+          : null;
+      return { ...plain, image: unused, model, ...fallback(seen.error) };
+    }
+    const { description, ...model } = seen;
+    if (description === null)
+      return { ...plain, image: unused, model, ...fallback(model.fallback ?? "no description") };
     return {
-      text: text ? `${page.text}. ${text}` : page.text,
-      page: { used_url: true, url_description: page.text },
-      message: "",
-      failure: null,
+      ...plain,
+      text: text ? `${description}. ${text}` : description,
+      image: { used_image: true, image_description: description },
+      model,
     };
-  const failed = { used_url: false, url_description: null };
-  if (!text) return { text, page: failed, message: "", failure: page.error };
-  return { text, page: failed, message: `${page.error}; classified from the description alone`, failure: null };
+  }
+  return plain;
+}
+
+/**
+ * Mode `ai`: the model picks among the standard ranking's suggestions; the pick moves first with the
+ * model's reasoning, the others keep their order. Each keeps its standard score and label (the lexical
+ * evidence, calibrated); the model's choice is stated in `reasoning` and in `ai`. On any model failure the
+ * standard ranking stands and `message` says why.
+ */
+async function reranked(env: Env, text: string, results: SuggestionWire[]) {
+  const r = await rerank(env, text, results);
+  const { code, reasoning, ...model } = r;
+  const chosen = model.used ? results.find((x) => x.code === code) : undefined;
+  if (!chosen)
+    return {
+      results,
+      model,
+      message: `The model's ranking is not used (${model.fallback}); standard ranking returned`,
+    };
+  const top = {
+    ...chosen,
+    reasoning: `${model.model} chose this line: ${reasoning} Standard evidence: ${chosen.reasoning}`,
+  };
+  return { results: [top, ...results.filter((x) => x !== chosen)], model, message: "" };
 }
 
 /**
@@ -384,19 +467,27 @@ export async function suggestCodes({
   if (!dataSource)
     throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
 
-  const { text, page, message, failure } = await productText(ctx, input, mode);
-  const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page };
+  const { text, page, image, model, message, failure } = await productText(ctx, input, mode);
+  const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page, image, model };
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
   const index = await indexFor(ctx.db, dataSource);
   const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
+  let results = result.suggestions.map((s) => toWire(s, country, schedule));
+  let note = message;
+  if (mode.slug === "ai" && results.length > 1) {
+    const r = await reranked(ctx.env, text, results);
+    results = r.results;
+    basis.model = r.model;
+    note = [message, r.message].filter(Boolean).join("; ");
+  }
   return {
     ...basis,
     schedule,
     text,
-    message: result.blockedAll ? "Every suggestion is on the organization's blocklist" : message,
-    originalDescription: (page?.used_url ? text : input.description) || text || null,
-    results: result.suggestions.map((s) => toWire(s, country, schedule)),
+    message: result.blockedAll ? "Every suggestion is on the organization's blocklist" : note,
+    originalDescription: (page?.used_url || image?.used_image ? text : input.description) || text || null,
+    results,
     blockedAll: result.blockedAll,
   };
 }
