@@ -182,15 +182,55 @@ describe("ruling-grade set (bench/data/classify-rulings-*.tsv)", () => {
     expect(new Set(all.map((i) => i.hs6.slice(0, 2))).size).toBeGreaterThanOrEqual(30);
   });
 
-  // Regression floors at the measured level (bench/results/classify.md), well below the goal of 60 %.
-  it.each(["rulings-dev", "rulings-test"] as const)(
-    "%s: top-1 at 4 digits ≥ 25 %, top-5 at 6 digits ≥ 30 %",
-    (which) => {
-      const m = measure(which);
-      expect(m.top1h4).toBeGreaterThanOrEqual(0.25);
-      expect(m.top5h6).toBeGreaterThanOrEqual(0.3);
-    },
-  );
+  // Regression floors just under the measured level (bench/results/classify.md), below the goal of 60 %.
+  it.each([
+    ["rulings-dev", 0.45, 0.45],
+    ["rulings-test", 0.28, 0.35],
+  ] as const)("%s: top-1 at 4 digits ≥ %s, top-5 at 6 digits ≥ %s", (which, top1, top5) => {
+    const m = measure(which);
+    expect(m.top1h4).toBeGreaterThanOrEqual(top1);
+    expect(m.top5h6).toBeGreaterThanOrEqual(top5);
+  });
+});
+
+describe("what the product is, not the words around it (full index)", () => {
+  it("finds the head noun phrase before the first preposition or clause, and its material", () => {
+    const a = analyze(fullIndex(), "steel lever for the closing ring of an open head drum");
+    expect(a.head).toEqual(["steel", "lever"]);
+    expect(a.materials).toEqual(["732690"]);
+    expect(analyze(fullIndex(), "child's costume: woven pullover dress").head).toEqual(["child", "costume"]);
+  });
+
+  it("keeps a product named only in a qualifier clause from deciding the heading with confidence", () => {
+    const r = rank(fullIndex(), "steel lever for the closing ring of an open head drum", { schedule: "US" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.suggestions[0]?.hs6.slice(0, 4)).not.toBe("9206");
+    expect(r.suggestions[0]?.confidence).not.toBe("high");
+  });
+
+  it("reads a dosage form in a medical context as a medicament, and a tablet computer as a computer", () => {
+    const drug = rank(fullIndex(), "prucalopride tablets 2 mg for treating chronic constipation", { schedule: "US" });
+    expect(drug.ok && drug.suggestions[0]?.hs6).toBe("300490");
+    const computer = rank(fullIndex(), "Samsung Galaxy tablet 10 inch 64GB", { schedule: "US" });
+    expect(computer.ok && computer.suggestions[0]?.hs6).toBe("847130");
+    expect(analyze(fullIndex(), "Vitamin D3 capsules 1000 IU").pharma).toBe(false);
+  });
+
+  it("reads a form word after a product term as the form it is put up in", () => {
+    const a = analyze(fullIndex(), "laundry detergent sheets");
+    expect(a.synonyms.map((s) => [s.phrase, s.weight])).toEqual([
+      ["laundry detergent", 1],
+      ["sheet", 0.5],
+    ]);
+    const r = rank(fullIndex(), "laundry detergent sheets");
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 2)).toBe("34");
+  });
+
+  it("offers the residual heading of a material for an article no heading names", () => {
+    expect(analyze(fullIndex(), "aluminium spa cover lifter").materials).toEqual(["761699"]);
+    expect(analyze(fullIndex(), "decorative ceramic lantern").materials).toEqual(["691390"]);
+  });
 });
 
 describe("product pages", () => {

@@ -106,3 +106,207 @@ export function stripExclusions(description: string): string {
     .replace(/\bn\.e\.c\.[^;,()]*/gi, " ")
     .replace(/\bnesoi\b/gi, " ");
 }
+
+/**
+ * Words that end the head noun phrase of a description: prepositions and the participles that start a clause
+ * on what the article is made of, used for or fitted to ("lever FOR the closing ring", "liner GUIDING wire",
+ * "lifter INSTALLED on a hot tub"). The product is named before them.
+ */
+export const HEAD_BOUNDARIES = new Set([
+  ...QUALIFIERS,
+  "of",
+  "on",
+  "in",
+  "to",
+  "from",
+  "by",
+  "without",
+  "into",
+  "through",
+  "containing",
+  "consisting",
+  "comprising",
+  "composed",
+  "made",
+  "used",
+  "installed",
+  "mounted",
+  "attached",
+  "designed",
+  "intended",
+  "filled",
+  "guiding",
+  "having",
+  "fitted",
+  "equipped",
+  "packed",
+  "packaged",
+  "imported",
+  "which",
+  "that",
+  "where",
+  "when",
+]);
+
+/** Dosage forms: a word that names what a medicament is put up as, not a product of its own. */
+export const DOSAGE_FORMS = new Set([
+  "tablet",
+  "caplet",
+  "capsule",
+  "softgel",
+  "suppository",
+  "suppositorie",
+  "injection",
+  "injectable",
+  "ampoule",
+  "ampule",
+  "vial",
+  "syrup",
+  "ointment",
+  "lozenge",
+  "pessary",
+  "infusion",
+  "inhaler",
+  "dosage",
+  "dose",
+]);
+
+/** Words that put a dosage form in a medical context (treatment, strength, prescription). */
+export const PHARMA_CONTEXT = new Set([
+  "mg",
+  "mcg",
+  "microgram",
+  "milligram",
+  "iu",
+  "dosage",
+  "dose",
+  "treat",
+  "treating",
+  "treatment",
+  "therapy",
+  "therapeutic",
+  "pharmaceutical",
+  "drug",
+  "medicament",
+  "medicine",
+  "medicinal",
+  "prescription",
+  "rx",
+  "api",
+  "patient",
+  "clinical",
+  "oral",
+  "orally",
+  "chronic",
+  "disease",
+  "infection",
+  "inflammatory",
+  "antibiotic",
+  "analgesic",
+  "antiviral",
+  "antifungal",
+  "antihistamine",
+  "antidepressant",
+  "hypertension",
+  "diabetes",
+  "arthritis",
+  "pain",
+  "relief",
+  "symptom",
+  "generic",
+  "active",
+  "ingredient",
+]);
+
+/**
+ * The endings of chemical and drug names (international non-proprietary names and systematic names):
+ * "prucalopride", "metformin", "atorvastatin", "ibuprofen", "sodium chlorate", "tetradecane".
+ */
+const CHEMICAL_ENDINGS =
+  /(?:ide|ate|ite|ine|ane|ene|yne|ol|one|ium|azole|pril|sartan|statin|mycin|micin|cillin|cycline|olol|afil|tidine|prazole|vir|mab|oxacin|parin|semide|thiazide|lukast|triptan|setron|tinib|zepam|barbital|caine|profen|acin|formin|oxetine|tadine|amide|idine|ester|ether|oside|ase)$/;
+
+/** A word shaped like a chemical or drug name (checked only on words the nomenclature does not know). */
+export const chemicalName = (w: string): boolean => w.length >= 7 && CHEMICAL_ENDINGS.test(w);
+
+/**
+ * Materials and the residual "other articles of <material>" subheading the tariff gives an article of that
+ * material when no heading names the article itself.
+ */
+export const MATERIAL_RESIDUALS: Record<string, string> = {
+  plastic: "392690",
+  polypropylene: "392690",
+  polyethylene: "392690",
+  polystyrene: "392690",
+  polycarbonate: "392690",
+  pvc: "392690",
+  abs: "392690",
+  vinyl: "392690",
+  acrylic: "392690",
+  polyresin: "392690",
+  resin: "392690",
+  steel: "732690",
+  iron: "732690",
+  stainless: "732690",
+  galvanized: "732690",
+  aluminum: "761699",
+  copper: "741980",
+  brass: "741980",
+  bronze: "741980",
+  zinc: "790700",
+  nickel: "750890",
+  tin: "800700",
+  wood: "442199",
+  wooden: "442199",
+  bamboo: "442199",
+  rubber: "401699",
+  glass: "702000",
+  ceramic: "691490",
+  porcelain: "691410",
+  stoneware: "691490",
+  paper: "482390",
+  paperboard: "482390",
+  cardboard: "482390",
+  leather: "420500",
+  concrete: "681099",
+  cement: "681099",
+};
+
+/** Words that make an article an ornament ("decorative ceramic lantern"), which the tariff puts apart by material. */
+export const ORNAMENTAL = new Set([
+  "decorative",
+  "ornamental",
+  "ornament",
+  "figurine",
+  "statuette",
+  "statue",
+  "decoration",
+]);
+
+/** The "statuettes and other ornaments of <material>" subheading, where the tariff has one. */
+export const ORNAMENT_RESIDUALS: Record<string, string> = {
+  plastic: "392640",
+  polypropylene: "392640",
+  polyethylene: "392640",
+  polystyrene: "392640",
+  pvc: "392640",
+  vinyl: "392640",
+  acrylic: "392640",
+  polyresin: "392640",
+  resin: "392640",
+  steel: "830629",
+  iron: "830629",
+  stainless: "830629",
+  aluminum: "830629",
+  copper: "830629",
+  brass: "830629",
+  bronze: "830629",
+  zinc: "830629",
+  tin: "830629",
+  wood: "442019",
+  wooden: "442019",
+  bamboo: "442019",
+  glass: "701399",
+  ceramic: "691390",
+  stoneware: "691390",
+  porcelain: "691310",
+};
