@@ -270,7 +270,11 @@ describe("model answers (pure)", () => {
   ])("parseRerank(%j)", (answer, expected) => {
     const out = parseRerank(answer, candidates);
     if (expected.ok) expect(out).toMatchObject(expected);
-    else expect(out).toMatchObject({ ok: false, reason: expect.stringContaining(expected.reason as string) });
+    else
+      expect(out).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining((expected as { reason: string }).reason),
+      });
   });
 
   it.each([

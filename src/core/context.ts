@@ -88,7 +88,7 @@ export interface ServiceContext extends BaseContext {
    * The engine-call log row of this request, set by `recordUsage` (core/usage.ts); the audit step writes it
    * with the request's audit row.
    */
-  usage: UsageLogInsert | undefined;
+  usage: UsageLogInsert | UsageLogInsert[] | undefined;
 }
 
 /** The verb shape: `verb({ ctx, input })`. */

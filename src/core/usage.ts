@@ -17,10 +17,10 @@ export interface UsageSummary {
 }
 
 /** Builds the row from the context (who, which workspace, when, how long) and the engine's summary. */
-function usageRow(ctx: ServiceContext, summary: UsageSummary): UsageLogInsert {
+function usageRow(ctx: ServiceContext, summary: UsageSummary, id = ctx.requestId): UsageLogInsert {
   const now = ctx.deps.clock.now();
   return {
-    id: ctx.requestId,
+    id,
     workspaceId: ctx.workspace.id,
     kind: summary.kind,
     customerId: ctx.actor.customerId,
@@ -39,4 +39,14 @@ function usageRow(ctx: ServiceContext, summary: UsageSummary): UsageLogInsert {
 export function recordUsage(ctx: ServiceContext, summary: UsageSummary): UsageLogInsert {
   ctx.usage = usageRow(ctx, summary);
   return ctx.usage;
+}
+
+/**
+ * Records one row per item of a bulk request (POST /classify/bulk), each under its own id so the history lists
+ * every item; the summaries' `detail` ties each row to the request. Written with the audit row, like one row.
+ */
+export function recordUsageRows(ctx: ServiceContext, summaries: UsageSummary[]): UsageLogInsert[] {
+  const rows = summaries.map((s) => usageRow(ctx, s, ctx.deps.ids.requestId()));
+  ctx.usage = rows.length ? rows : undefined;
+  return rows;
 }

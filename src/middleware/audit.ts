@@ -63,7 +63,11 @@ function auditRow(c: Context<AppEnv>, status: number) {
  * The request's row with what belongs to it once: its refs (from the archived body) and its engine-call log
  * row. The body is still cached on the request from the archive step, so reading it resolves at once.
  */
-async function fullEntry(c: Context<AppEnv>, status: number, usage: UsageLogInsert | undefined): Promise<Entry> {
+async function fullEntry(
+  c: Context<AppEnv>,
+  status: number,
+  usage: UsageLogInsert | UsageLogInsert[] | undefined,
+): Promise<Entry> {
   const raw = c.get("archived") && c.get("workspace") ? await c.req.arrayBuffer() : null;
   return { row: auditRow(c, status), refs: async () => (raw ? refsOf(raw) : []), usage };
 }

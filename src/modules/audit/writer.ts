@@ -19,7 +19,7 @@ type AuditInsert = typeof requestAudit.$inferInsert;
 export interface Entry {
   row: AuditInsert;
   /** The request's usage-log row, when its handler left one (same batch, same durability). */
-  usage?: UsageLogInsert | undefined;
+  usage?: UsageLogInsert | UsageLogInsert[] | undefined;
   /** Parsed lazily at flush time, off the response path. */
   refs: () => Promise<Ref[]>;
 }
@@ -92,7 +92,7 @@ const FINAL_FIELDS = {
 /** The statements for some entries: audit rows (inserted or corrected), usage rows, refs. */
 export async function entryStatements(db: Db, entries: Entry[]): Promise<BatchItem<"sqlite">[]> {
   const auditRows = entries.map((e) => e.row);
-  const usageRows = entries.flatMap((e) => (e.usage ? [e.usage] : []));
+  const usageRows = entries.flatMap((e) => (e.usage === undefined ? [] : Array.isArray(e.usage) ? e.usage : [e.usage]));
   const statements: BatchItem<"sqlite">[] = [
     ...chunkedInserts(db, requestAudit, auditRows).map((q) =>
       q.onConflictDoUpdate({ target: requestAudit.id, set: FINAL_FIELDS }),

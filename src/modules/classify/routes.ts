@@ -15,6 +15,7 @@ import {
   newWorkspaceRouter,
   scoped,
   scopedCompute,
+  zodIssuesToFieldErrors,
 } from "../../http/router";
 import { CountryCode, CurrencyCode, hsCode, intId } from "../../http/schemas";
 import { badRequest, validationFailed } from "../../lib/errors";
@@ -26,8 +27,11 @@ import { usageHistoryRoutes } from "../usage/routes";
 import {
   addBlock,
   type BlockTarget,
+  type BulkClassifyItem,
+  type BulkClassifyResult,
   type Classification,
   classify,
+  classifyBulk,
   entryToWire,
   importBlocklist,
   listBlocks,
@@ -303,7 +307,22 @@ const ImportEntry = z
 // ---------------------------------------------------------------------------------------------------------
 // Rate limit for URL and image work (cost = items; one per request here)
 
-/** Reads the body once (the archive then reuses it) and applies `classify_heavy` when it names a page or image. */
+/** A classification that reads a page, an image or asks a model: it counts against `classify_heavy`. */
+const isHeavy = (item: unknown): boolean => {
+  const b = (item ?? {}) as Record<string, unknown>;
+  return (
+    b.product_url !== undefined ||
+    b.image_url !== undefined ||
+    b.mode === "url" ||
+    b.mode === "image" ||
+    b.mode === "ai"
+  );
+};
+
+/**
+ * Reads the body once (the archive then reuses it) and charges `classify_heavy` one per heavy item: the body
+ * itself for POST /classify, each of `items` for POST /classify/bulk.
+ */
 const heavyLimit = createMiddleware<AppEnv>(async (c, next) => {
   let body: unknown = null;
   try {
@@ -311,15 +330,10 @@ const heavyLimit = createMiddleware<AppEnv>(async (c, next) => {
   } catch {
     // Malformed or oversized bodies are answered by the archive and the validator, in their usual way.
   }
-  const b = (body ?? {}) as Record<string, unknown>;
-  const heavy =
-    b.product_url !== undefined ||
-    b.image_url !== undefined ||
-    b.mode === "url" ||
-    b.mode === "image" ||
-    b.mode === "ai";
-  if (!heavy) return next();
-  return rateLimit("classify_heavy", () => 1)(c, next);
+  const items = (body as { items?: unknown } | null)?.items;
+  const cost = Array.isArray(items) ? items.filter(isHeavy).length : isHeavy(body) ? 1 : 0;
+  if (cost === 0) return next();
+  return rateLimit("classify_heavy", () => cost)(c, next);
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -340,6 +354,86 @@ const classifyRoute = createRoute({
   responses: {
     200: json(ClassifyResponse, "Suggestions, best first"),
     422: json(UnclassifiableResponse, "The input cannot be classified"),
+    503: json(ErrorSchema, "The nomenclature is not loaded"),
+    ...errorResponses,
+  },
+});
+
+const BULK_MAX = 100;
+
+const BulkBody = z
+  .object({
+    items: z
+      .array(
+        z
+          .object({ ref: z.string().max(200).optional() })
+          .passthrough()
+          .openapi({ description: "One POST /classify body, plus an optional `ref` echoed in its result" }),
+      )
+      .min(1)
+      .max(BULK_MAX, `at most ${BULK_MAX} items`),
+  })
+  .strict()
+  .openapi("ClassifyBulkRequest", {
+    example: {
+      items: [
+        { ref: "sku-1", description: "Men's cotton crew neck t-shirt", destination_country: "US" },
+        { ref: "sku-2", description: "Stainless steel chef's knife", destination_country: "GB" },
+      ],
+    },
+  });
+
+const BulkResult = z
+  .object({
+    index: z.number().int(),
+    ref: z.string().nullable(),
+    success: z.boolean(),
+    error: z
+      .string()
+      .optional()
+      .openapi({ description: "Why this item failed (invalid, unclassifiable, or its mode refused it)" }),
+    unclassifiable: z.literal(true).optional(),
+  })
+  .passthrough()
+  .openapi("ClassifyBulkResult", {
+    description:
+      "A successful item carries the POST /classify answer's fields (without request_id); a failed one `error`, and `unclassifiable: true` with the 422 answer's fields when the text could not be classified.",
+  });
+
+const BulkResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    results: z.array(BulkResult),
+    execution_time: z.number().int(),
+    request_id: z.string().nullable(),
+  })
+  .openapi("ClassifyBulkResponse", {
+    example: {
+      success: true,
+      message: "2 of 2 items classified",
+      results: [
+        { index: 0, ref: "sku-1", success: true },
+        { index: 1, ref: "sku-2", success: false, error: "destination_country: Required" },
+      ],
+      execution_time: 4,
+      request_id: "019a8f0c-5b7e-7d2a-9c1e-4f6a8b0c2d4e",
+    },
+  });
+
+const bulkRoute = createRoute({
+  method: "post",
+  path: "/classify/bulk",
+  tags,
+  summary: `Classify up to ${BULK_MAX} products`,
+  description:
+    "Each item has the POST /classify shape plus an optional `ref`; results come back in request order with `index` and `ref`. " +
+    "An invalid or unclassifiable item is reported in its result without failing the batch. Each classified item is a row of the classify history " +
+    "(its `request_id` is this request's). url, image and ai items count one each against `classify_heavy`.",
+  ...scopedCompute("classify:read", heavyLimit),
+  request: { body: jsonBody(BulkBody) },
+  responses: {
+    200: json(BulkResponse, "One result per item, in order"),
     503: json(ErrorSchema, "The nomenclature is not loaded"),
     ...errorResponses,
   },
@@ -563,6 +657,34 @@ function classificationToWire(out: Classification, requestId: string) {
   };
 }
 
+/** POST /classify/bulk's answer: each item's classification (or failure) in request order. */
+function bulkToWire(results: BulkClassifyResult[], requestId: string) {
+  return results.map((r) => {
+    if (r.success) {
+      const { request_id: _id, success: _ok, ...answer } = classificationToWire(r.classification, requestId);
+      return { index: r.index, ref: r.ref, success: true, ...answer };
+    }
+    if (r.unclassifiable) {
+      const { request_id: _id, success: _ok, message: _m, ...answer } = r.unclassifiable.body(requestId);
+      return { index: r.index, ref: r.ref, success: false, error: r.error, ...answer };
+    }
+    return { index: r.index, ref: r.ref, success: false, error: r.error };
+  });
+}
+
+/** Validates each bulk item against the single-classify body: a bad item becomes its own error, not a 400. */
+function bulkItems(items: ({ ref?: string | undefined } & Record<string, unknown>)[]): BulkClassifyItem[] {
+  return items.map(({ ref, ...rest }, index) => {
+    const parsed = ClassifyBody.safeParse(rest);
+    const refOut = ref ?? null;
+    if (parsed.success) return { index, ref: refOut, input: parsed.data };
+    const error = zodIssuesToFieldErrors(parsed.error.issues)
+      .map((f) => `${f.field}: ${f.message}`)
+      .join("; ");
+    return { index, ref: refOut, error };
+  });
+}
+
 /** `{code}` of DELETE /classify/blocklist/{code}: an entry id (all digits, no destination) or an HS code. */
 function blockTarget(code: string, destination: string | undefined): BlockTarget {
   if (/^\d+$/.test(code) && destination === undefined) {
@@ -583,6 +705,21 @@ export const classifyRoutes = newWorkspaceRouter()
     const out = await classify({ ctx, input: c.req.valid("json") });
     // Written with the audit row after the response: the log never adds latency to a checkout.
     return c.json(classificationToWire(out, ctx.requestId), 200);
+  })
+  .openapi(bulkRoute, async (c) => {
+    const ctx = c.get("ctx");
+    const results = await classifyBulk({ ctx, input: bulkItems(c.req.valid("json").items) });
+    const ok = results.filter((r) => r.success).length;
+    return c.json(
+      {
+        success: true as const,
+        message: `${ok} of ${results.length} items classified`,
+        results: bulkToWire(results, ctx.requestId),
+        execution_time: Math.max(0, Math.round(ctx.deps.clock.now() - ctx.startedAt)),
+        request_id: ctx.requestId,
+      },
+      200,
+    );
   })
   .openapi(modesRoute, (c) => c.json({ success: true as const, message: "", modes: modes(c.env) }, 200))
   .openapi(addRoute, async (c) => {
@@ -646,7 +783,8 @@ export const classifyRoutes = newWorkspaceRouter()
       const d = JSON.parse(r.detail || "{}") as Record<string, unknown>;
       return {
         id: r.id,
-        request_id: r.id,
+        // A bulk item's row has its own id; its request is the bulk request.
+        request_id: (d.request_id as string) ?? r.id,
         destination_country: r.receiverCountryCode,
         mode: (d.mode as string) ?? null,
         description: (d.description as string) ?? null,

@@ -18,7 +18,7 @@ import {
 } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
-import { recordUsage } from "../../core/usage";
+import { recordUsage, recordUsageRows, type UsageSummary } from "../../core/usage";
 import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
 import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLines } from "../../db/schema/index";
@@ -498,23 +498,37 @@ export async function suggestCodes({
  */
 export async function classify({ ctx, input }: Call<ClassifyInput>): Promise<Classification> {
   const out = await suggestCodes({ ctx, input });
-  const usage = { kind: "classify" as const, senderCountryCode: input.country_of_origin ?? null };
-  const common = { ...usage, receiverCountryCode: input.destination_country, itemCount: 1 };
-  if (out instanceof UnclassifiableError) {
-    const detail = {
-      mode: out.basis.mode,
-      description: out.text.slice(0, 500),
-      unclassifiable: true,
-      reason: out.reason,
+  recordUsage(ctx, usageOf(input, out));
+  if (out instanceof UnclassifiableError) throw out;
+  return out;
+}
+
+/** The classify history's row for one classification (documented with GET /usage-history/classify). */
+function usageOf(input: ClassifyInput, out: Classification | UnclassifiableError, extra: object = {}): UsageSummary {
+  const common = {
+    kind: "classify" as const,
+    senderCountryCode: input.country_of_origin ?? null,
+    receiverCountryCode: input.destination_country,
+    itemCount: 1,
+  };
+  if (out instanceof UnclassifiableError)
+    return {
+      ...common,
+      matchCount: 0,
+      detail: {
+        ...extra,
+        mode: out.basis.mode,
+        description: out.text.slice(0, 500),
+        unclassifiable: true,
+        reason: out.reason,
+      },
     };
-    recordUsage(ctx, { ...common, matchCount: 0, detail });
-    throw out;
-  }
   const top = out.results[0];
-  recordUsage(ctx, {
+  return {
     ...common,
     matchCount: out.results.length,
     detail: {
+      ...extra,
       mode: out.mode,
       description: out.text.slice(0, 500),
       schedule: out.schedule ?? null,
@@ -524,9 +538,65 @@ export async function classify({ ctx, input }: Call<ClassifyInput>): Promise<Cla
       codes: out.results.map((r) => r.code),
       blocked: out.blockedAll,
       data_version: out.dataSource.version,
+      ...(out.model ? { model: out.model.model, model_used: out.model.used } : {}),
     },
-  });
-  return out;
+  };
+}
+
+/** One item of POST /classify/bulk as the route validated it: its input, or why it is invalid. */
+export type BulkClassifyItem = { index: number; ref: string | null } & ({ input: ClassifyInput } | { error: string });
+
+export type BulkClassifyResult = { index: number; ref: string | null } & (
+  | { success: true; classification: Classification }
+  | { success: false; error: string; unclassifiable?: UnclassifiableError }
+);
+
+/** Items classified at once: the standard mode is CPU only, the others wait on a page, an image or a model. */
+const BULK_CONCURRENCY = 4;
+
+/**
+ * POST /classify/bulk: each item classified on its own, in request order. An invalid or unclassifiable item,
+ * or one its mode cannot serve (400 alone), is reported in its result and the batch goes on; a missing
+ * nomenclature (503) fails the batch. Every item that was classified, or found unclassifiable, gets its own
+ * classify-history row, tied to the bulk request by `request_id`, `index` and `ref`.
+ */
+export async function classifyBulk({ ctx, input: items }: Call<BulkClassifyItem[]>): Promise<BulkClassifyResult[]> {
+  const results: BulkClassifyResult[] = new Array(items.length);
+  const logged: { at: number; summary: UsageSummary }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      const item = items[at] as BulkClassifyItem;
+      const { index, ref } = item;
+      if ("error" in item) {
+        results[at] = { index, ref, success: false, error: item.error };
+        continue;
+      }
+      let out: Classification | UnclassifiableError;
+      try {
+        out = await suggestCodes({ ctx, input: item.input });
+      } catch (e) {
+        if (e instanceof ApiError && e.code !== "unavailable") {
+          results[at] = { index, ref, success: false, error: e.message };
+          continue;
+        }
+        throw e;
+      }
+      logged.push({ at, summary: usageOf(item.input, out, { request_id: ctx.requestId, index, ref }) });
+      results[at] =
+        out instanceof UnclassifiableError
+          ? { index, ref, success: false, error: out.reason, unclassifiable: out }
+          : { index, ref, success: true, classification: out };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
+  logged.sort((a, b) => a.at - b.at);
+  recordUsageRows(
+    ctx,
+    logged.map((l) => l.summary),
+  );
+  return results;
 }
 
 // ---------------------------------------------------------------------------------------------------------
