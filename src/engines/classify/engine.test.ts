@@ -170,7 +170,7 @@ describe("ruling-grade set (bench/data/classify-rulings-*.tsv)", () => {
   const all = [...rulingSet("dev"), ...rulingSet("test")];
 
   it("every item names its ruling, date, source page and a 10-digit code under an HS2022 subheading", () => {
-    expect(all.length).toBeGreaterThanOrEqual(80);
+    expect(all.length).toBeGreaterThanOrEqual(220);
     expect(new Set(all.map((i) => i.ruling)).size).toBe(all.length);
     for (const i of all) {
       expect(i.ruling, i.description).toMatch(/^([A-Z]\d{5,6}|\d{6})$/);
@@ -179,13 +179,14 @@ describe("ruling-grade set (bench/data/classify-rulings-*.tsv)", () => {
       expect(i.code, i.ruling).toMatch(/^\d{10}$/);
       expect(hs6.has(i.hs6), `${i.ruling} ${i.code}`).toBe(true);
     }
-    expect(new Set(all.map((i) => i.hs6.slice(0, 2))).size).toBeGreaterThanOrEqual(30);
+    expect(new Set(all.map((i) => i.hs6.slice(0, 2))).size).toBeGreaterThanOrEqual(55);
   });
 
   // Regression floors just under the measured level (bench/results/classify.md), below the issue's goal of 60 %.
+  // Both splits grew from 38 / 45 to 114 / 112 rulings on 2026-11-27; the floors follow the larger sets.
   it.each([
-    ["rulings-dev", 0.45, 0.45],
-    ["rulings-test", 0.28, 0.35],
+    ["rulings-dev", 0.33, 0.35],
+    ["rulings-test", 0.28, 0.36],
   ] as const)("%s: top-1 at 4 digits ≥ %s, top-5 at 6 digits ≥ %s", (which, top1, top5) => {
     const m = measure(which);
     expect(m.top1h4).toBeGreaterThanOrEqual(top1);
