@@ -252,6 +252,21 @@ describe("blocklist in classification", () => {
     expect(de.results.some((r) => r.code.startsWith("61"))).toBe(false);
   });
 
+  it("applies a blocked 10-digit statistical line to the chosen line", async () => {
+    const { api } = await setup();
+    const before = (await (await api("/classify", { json: shirt })).json()) as { top_result: { code: string } };
+    expect(before.top_result.code).toBe("6109100012");
+    await add(api, { hs_code: "6109.10.0012", destination_country: "US" });
+    const after = (await (await api("/classify", { json: shirt })).json()) as { results: { code: string }[] };
+    expect(after.results.length).toBeGreaterThan(0);
+    expect(after.results.some((r) => r.code === "6109100012")).toBe(false);
+    const only = (await (await api("/classify", { json: { ...shirt, hs_code: "6109100012" } })).json()) as {
+      blocked?: boolean;
+      results: unknown[];
+    };
+    expect(only).toMatchObject({ blocked: true, results: [] });
+  });
+
   it("answers blocked: true when every suggestion is blocked", async () => {
     const { api } = await setup();
     await add(api, { hs_code: "6109", destination_country: "GLOBAL" });

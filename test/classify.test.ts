@@ -56,15 +56,18 @@ describe("POST /classify", () => {
     expect(body).not.toHaveProperty("classification_source_country");
     expect(body).not.toHaveProperty("blocked");
     const top = body.top_result!;
-    expect(top.code).toBe("61091000");
+    // The full 10-digit HTS code: the statistical line of 6109.10.00 for men's T-shirts.
+    expect(top.code).toBe("6109100012");
     expect(top).toMatchObject({
       country: "US",
       chapter: { number: "61", name: "Chapter 61" },
       heading: { number: "6109", name: "Heading 6109" },
       subheading: { number: "610910", name: "Subheading 6109.10" },
-      tariff: { number: "61091000", name: "US HTS 6109.10.00" },
+      tariff: { number: "6109100012", name: "US HTS 6109.10.0012" },
       confidence: "high",
     });
+    expect(top.tariff.description).toContain("Men's or boys': Other T-shirts: Men's");
+    expect(top.reasoning).toContain("National line 6109.10.00; statistical suffix 12:");
     expect(top.score).toBeGreaterThan(0.5);
     expect(top.score).toBeLessThanOrEqual(1);
     expect(top.reasoning).toBeTruthy();
@@ -73,6 +76,33 @@ describe("POST /classify", () => {
     expect(body.results.length).toBeGreaterThan(1);
     const scores = body.results.map((r) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it.each([
+    ["Women's cotton t-shirt, knitted", "6109100040", "women"],
+    ["Girls' cotton tank top", "6109100065", "girls"],
+    ["Men's cotton tank top", "6109100018", "men"],
+    ["Smartphone, 128 GB", "8517130000", "single statistical line"],
+  ])(
+    "gives the full 10-digit US code chosen on the attributes that split the statistical lines: %s",
+    async (d, code, why) => {
+      const { api } = await setup();
+      const { body } = await classify(api, { description: d, destination_country: "US" });
+      expect(body.top_result!.code).toBe(code);
+      expect(body.top_result!.reasoning.toLowerCase()).toContain(why);
+    },
+  );
+
+  it("narrows the statistical line to a 10-digit hs_code given, and keeps 8-digit national lines for GB", async () => {
+    const { api } = await setup();
+    const narrowed = await classify(api, {
+      description: "cotton t-shirt",
+      hs_code: "6109.10.0045",
+      destination_country: "US",
+    });
+    expect(narrowed.body.top_result!.code).toBe("6109100045");
+    const gb = await classify(api, { description: "Men's cotton crew neck t-shirt", destination_country: "GB" });
+    expect(gb.body.top_result!.code).toHaveLength(8);
   });
 
   it("resolves EU member states to the EU schedule", async () => {

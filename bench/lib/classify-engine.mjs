@@ -11,11 +11,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** The engine module (buildIndex, rank, ...), bundled fresh from the sources. */
-export async function loadEngine() {
-  const out = join(mkdtempSync(join(tmpdir(), "classify-")), "engine.mjs");
+/** The engine module (buildIndex, rank, ...), or another module of src/engines/classify, bundled fresh from the sources. */
+export async function loadEngine(module = "engine") {
+  const out = join(mkdtempSync(join(tmpdir(), "classify-")), `${module}.mjs`);
   execFileSync(join(root, "node_modules", ".bin", "esbuild"), [
-    join(root, "src/engines/classify/engine.ts"),
+    join(root, `src/engines/classify/${module}.ts`),
     "--bundle",
     "--format=esm",
     "--platform=neutral",

@@ -1,5 +1,6 @@
 /**
- * Dataset "hs": the HS2022 nomenclature, the national tariff lines (US HTS-8, UK commodity codes, EU CN8)
+ * Dataset "hs": the HS2022 nomenclature, the national tariff lines (US HTS-8 and its 10-digit statistical lines,
+ * UK commodity codes, EU CN8)
  * and the curated retail vocabulary, from data/hs (see data/hs/SOURCE.md). The classification engine reads
  * these tables once per isolate and builds its index from them.
  */
@@ -8,10 +9,11 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "hs";
-export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn3";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10";
 export const source =
   "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
-  "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); curated retail vocabulary";
+  "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); " +
+  "USITC HTS 2026 Revision 10 statistical lines (10-digit, public domain); curated retail vocabulary";
 export const tables = ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms"];
 
 const read = (name) => JSON.parse(readFileSync(join(dataDir, "hs", name), "utf8"));
@@ -50,12 +52,16 @@ export async function rows({ fixture = false } = {}) {
   const keep = (code) => !fixture || FIXTURE_CHAPTERS.has(code.slice(0, 2));
   const hs = read("hs2022.json");
   const us = read("lines-us.json");
+  // Statistical (10-digit) US lines: schedule "US10", not indexed for ranking; the answer's national code is
+  // chosen among them under the 8-digit line the ranking picked (src/engines/classify/statistical.ts).
+  const us10 = Object.values(read("lines-us10.json")).flatMap((lines) => lines.map(([c, d]) => ["US10", c, d]));
   const gb = read("lines-gb.json");
   const eu = euLines(gb, hs);
   const lines = [
     ...us.map(([c, d]) => ["US", c, d]),
     ...gb.map(([c, d]) => ["GB", c, d]),
     ...eu.map(([c, d]) => ["EU", c, d]),
+    ...us10,
   ].filter((r) => keep(r[1]));
   return {
     hs_nomenclature: { columns: ["code", "parent", "section", "description"], rows: hs.filter((r) => keep(r[0])) },

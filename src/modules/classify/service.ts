@@ -24,7 +24,9 @@ import type { Db } from "../../db/client";
 import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLines } from "../../db/schema/index";
 import { buildIndex, type Index, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
+import { pickStatistical, type StatisticalCandidate } from "../../engines/classify/statistical";
 import { isoAt, systemClock } from "../../lib/clock";
+import { getOrInsert } from "../../lib/collections";
 import { isDevelopment } from "../../lib/environment";
 import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
@@ -37,9 +39,18 @@ const DATASET = "hs";
 // ---------------------------------------------------------------------------------------------------------
 // Index, once per isolate and dataset version
 
-const indexCache = new DatasetCache<Index>("classify-index");
+/** The ranking index, and the US statistical (10-digit) lines by their 8-digit line. */
+interface Loaded {
+  index: Index;
+  statistical: Map<string, StatisticalCandidate[]>;
+}
 
-async function loadIndex(db: Db): Promise<Index> {
+const indexCache = new DatasetCache<Loaded>("classify-index");
+
+/** Schedule of the 10-digit US lines in hs_tariff_lines: kept out of the ranking index (scripts/data/hs.mjs). */
+const STATISTICAL_SCHEDULE = "US10";
+
+async function loadIndex(db: Db): Promise<Loaded> {
   const [nomenclature, lines, synonyms] = await db.batch([
     db
       .select({ code: hsNomenclature.code, parent: hsNomenclature.parent, description: hsNomenclature.description })
@@ -47,11 +58,18 @@ async function loadIndex(db: Db): Promise<Index> {
     db.select().from(hsTariffLines),
     db.select({ phrase: hsSynonyms.phrase, codes: hsSynonyms.codes }).from(hsSynonyms),
   ]);
-  return buildIndex(nomenclature, lines, synonyms);
+  const statistical = new Map<string, StatisticalCandidate[]>();
+  const ranked = [];
+  for (const line of lines) {
+    if (line.schedule !== STATISTICAL_SCHEDULE) ranked.push(line);
+    else getOrInsert(statistical, line.code.slice(0, 8), () => []).push(line);
+  }
+  for (const list of statistical.values()) list.sort((a, b) => a.code.localeCompare(b.code));
+  return { index: buildIndex(nomenclature, ranked, synonyms), statistical };
 }
 
 /** The index for the loaded dataset version; built on first use in this isolate, shared by concurrent requests. */
-const indexFor = (db: Db, source: DataSource): Promise<Index> =>
+const indexFor = (db: Db, source: DataSource): Promise<Loaded> =>
   indexCache.get(`${source.version}@${source.imported_at}`, () => loadIndex(db));
 
 // ---------------------------------------------------------------------------------------------------------
@@ -239,11 +257,49 @@ const SCHEDULE_NAMES: Record<string, string> = { US: "US HTS", GB: "UK tariff", 
 
 type SuggestionWire = ReturnType<typeof toWire>;
 
-function toWire(s: Suggestion, country: string, schedule: string | undefined) {
+/**
+ * The US answer's full national code: the 10-digit statistical line under the ranked 8-digit line that fits the
+ * text (gender, fibre, construction, measures...), with what decided it; the 8-digit line when none is known.
+ */
+function statisticalLine(
+  s: Suggestion,
+  text: string,
+  statistical: Map<string, StatisticalCandidate[]>,
+  prefix: string | undefined,
+): { code: string; description: string; note: string } | null {
+  let candidates = statistical.get(s.code) ?? [];
+  const wanted = prefix?.replace(/\D/g, "") ?? "";
+  if (wanted.length > 8) candidates = candidates.filter((c) => c.code.startsWith(wanted));
+  const picked = pickStatistical(text, s.code, candidates);
+  if (!picked) return null;
+  return {
+    code: picked.code,
+    description: picked.description,
+    note: `statistical suffix ${picked.code.slice(8)}: ${picked.attributes.join("; ")}`,
+  };
+}
+
+function toWire(
+  s: Suggestion,
+  country: string,
+  schedule: string | undefined,
+  stat: { code: string; description: string; note: string } | null = null,
+) {
   const national = s.code.length > 6;
   const scheduleName = schedule === undefined ? undefined : (SCHEDULE_NAMES[schedule] ?? schedule);
+  const tariff = stat
+    ? {
+        name: `${scheduleName} ${dotted(stat.code)}`,
+        number: stat.code,
+        description: `${s.tariff.description}: ${stat.description}`,
+      }
+    : {
+        name: national ? `${scheduleName} ${dotted(s.tariff.code)}` : `HS ${dotted(s.tariff.code)}`,
+        number: s.tariff.code,
+        description: s.tariff.description,
+      };
   return {
-    code: s.code,
+    code: stat?.code ?? s.code,
     country: schedule ?? country,
     chapter: { name: `Chapter ${s.chapter.code}`, number: s.chapter.code, description: s.chapter.description },
     heading: { name: `Heading ${s.heading.code}`, number: s.heading.code, description: s.heading.description },
@@ -252,14 +308,10 @@ function toWire(s: Suggestion, country: string, schedule: string | undefined) {
       number: s.subheading.code,
       description: s.subheading.description,
     },
-    tariff: {
-      name: national ? `${scheduleName} ${dotted(s.tariff.code)}` : `HS ${dotted(s.tariff.code)}`,
-      number: s.tariff.code,
-      description: s.tariff.description,
-    },
+    tariff,
     score: s.score,
     confidence: s.confidence,
-    reasoning: s.reasoning,
+    reasoning: stat ? `${s.reasoning} National line ${dotted(s.code)}; ${stat.note}.` : s.reasoning,
   };
 }
 
@@ -470,10 +522,21 @@ export async function suggestCodes({
   const { text, page, image, model, message, failure } = await productText(ctx, input, mode);
   const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page, image, model };
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
-  const index = await indexFor(ctx.db, dataSource);
+  const { index, statistical } = await indexFor(ctx.db, dataSource);
   const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
-  let results = result.suggestions.map((s) => toWire(s, country, schedule));
+  const national = result.suggestions.map((s) =>
+    toWire(
+      s,
+      country,
+      schedule,
+      schedule === "US" && s.code.length === 8 ? statisticalLine(s, text, statistical, input.hs_code) : null,
+    ),
+  );
+  // A blocked statistical line (9-10 digits) is only known once the line is chosen.
+  const fine = blocked.filter((b) => b.length > 8);
+  let results = fine.length ? national.filter((r) => !fine.some((b) => r.code.startsWith(b))) : national;
+  const blockedAll = result.blockedAll || (national.length > 0 && results.length === 0);
   let note = message;
   if (mode.slug === "ai" && results.length > 1) {
     const r = await reranked(ctx.env, text, results);
@@ -485,10 +548,10 @@ export async function suggestCodes({
     ...basis,
     schedule,
     text,
-    message: result.blockedAll ? "Every suggestion is on the organization's blocklist" : note,
+    message: blockedAll ? "Every suggestion is on the organization's blocklist" : note,
     originalDescription: (page?.used_url || image?.used_image ? text : input.description) || text || null,
     results,
-    blockedAll: result.blockedAll,
+    blockedAll,
   };
 }
 
