@@ -15,6 +15,7 @@
 import { getOrInsert } from "../../lib/collections";
 import {
   chemicalName,
+  constructionExcludes,
   DOSAGE_FORMS,
   HEAD_BOUNDARIES,
   MATERIAL_RESIDUALS,
@@ -64,8 +65,12 @@ const PARAMS = {
   modifier: 0.5,
   /** Extra factor on a product term inside a qualifier clause ("lever for the ring of a drum"). */
   qualifiedSynonym: 0.5,
+  /** Factor on a product term named after the head noun phrase, outside a qualifier clause ("..., tyres fitted"). */
+  outsideHead: 0.5,
   /** Boost, in BM25 units, of the residual "articles of <material>" subheading of a material the text names. */
   material: 6,
+  /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
+  construction: 0.5,
   /** Share of the heading's best child score added to every sibling (roll-up). */
   headingRollup: 0.3,
   chapterRollup: 0.1,
@@ -298,6 +303,8 @@ export interface Analysis {
   pharma: boolean;
   /** Residual "articles of <material>" subheadings for the materials the head noun phrase names. */
   materials: string[];
+  /** Codes the stated construction rules out (woven goods for a knitted article and the reverse). */
+  excluded: string[];
 }
 
 /**
@@ -350,6 +357,9 @@ export function analyze(index: Index, text: string): Analysis {
       if (after && ATTRIBUTE_MARKERS.has(after)) w2 *= PARAMS.modifier;
       // "self-adhesive", "self-propelled": an adjective, not the product.
       if (ws[i - 1] === "self") w2 *= PARAMS.modifier;
+      // After the head noun phrase ("agricultural tractor imported ..., tyres fitted after import") a product
+      // term is a component or a use, not the article; a qualifier clause has its own, lower weight.
+      if (i >= headEnd && !qualified) w2 *= PARAMS.outsideHead;
       found.push({ phrase, codes: match.codes, weight: w2, start: i, end: i + match.phrase.length, head: i < headEnd });
     }
     const span = match ? match.phrase.length : 1;
@@ -380,6 +390,7 @@ export function analyze(index: Index, text: string): Analysis {
     head,
     pharma,
     materials,
+    excluded: constructionExcludes(ws),
   };
 }
 
@@ -419,7 +430,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
     };
   }
 
-  const scores = scoreDocs(index, known, synonyms, analysis.materials);
+  const scores = scoreDocs(index, known, synonyms, analysis);
   const prefix = opts.prefix?.slice(0, 6);
   const candidates = rollUp(index, scores, prefix);
   const matchedTerms = known.map((t) => t.term);
@@ -446,7 +457,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
 }
 
 /** BM25F over the four fields for the known terms, plus each synonym's share spread over its codes. */
-function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], materials: string[]): Float64Array {
+function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], analysis: Analysis): Float64Array {
   const scores = new Float64Array(index.docs.length);
   const { k1 } = PARAMS;
   // Per-field constants, read once instead of per posting.
@@ -483,10 +494,15 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], mat
   }
   // The tariff's residual headings: an article of steel that no heading names is an "article of iron or steel".
   if (PARAMS.material > 0)
-    for (const code of materials) {
+    for (const code of analysis.materials) {
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.material;
     }
+  // "knit" and "woven" each rule out the goods the tariff keeps for the other construction.
+  for (const code of analysis.excluded) {
+    const [from, to] = prefixRange(index.docs, code);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.construction;
+  }
   return scores;
 }
 
@@ -622,18 +638,23 @@ export const label = (score: number): "high" | "medium" | "low" =>
  * Calibrated probability that the top suggestion is right at heading level, from the evidence the ranking
  * has (see Evidence). Logistic weights fitted on the development splits only (bench/data/classify-eval.tsv and
  * bench/data/classify-rulings-dev.tsv, ruling items weighted 3x so the short retail titles do not dominate, L2
- * 0.5); the held-out splits check them (bench/classify-eval.mjs prints the reliability tables). `conflict`
- * is held at 0 rather than reward disagreeing product terms. `unsupported` applies when no word of the head noun
- * phrase names the top suggestion: the heading was chosen by a word of a qualifier clause or a modifier.
+ * 0.5, checked by 5-fold cross-validation); the held-out splits check them (bench/classify-eval.mjs prints the
+ * reliability tables). `conflict` is held at 0 rather than reward disagreeing product terms. `unsupported`
+ * applies when no word of the head noun phrase names the top suggestion, `nounUnsupported` when its head noun
+ * (last word) does not ("cheese knife set" named by "cheese"); `words` (log of 1 + known content words) makes a
+ * long technical description less certain than a short title with the same margin.
  */
 const CALIBRATION = {
-  bias: -1.77,
-  margin: 4.85,
-  synonym: 1.11,
+  bias: 1.31,
+  /** On the square root of the margin: a small lead over the next heading is already telling. */
+  margin: 3.49,
+  synonym: 0.24,
   conflict: 0,
-  strength: -0.14,
-  coverage: 2.19,
-  unsupported: -2.69,
+  strength: 0.4,
+  coverage: 0.27,
+  unsupported: -0.68,
+  nounUnsupported: -1.06,
+  words: -1.88,
 };
 
 /** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
@@ -653,6 +674,12 @@ interface Evidence {
    * best suggestion's own, national or heading text, or a product term there names it.
    */
   head: boolean;
+  /** The head noun (last content word of the head noun phrase) names the best suggestion, as `head` does. */
+  headNoun: boolean;
+  /** Known content words of the text (a short retail title has few, a ruling description many). */
+  words: number;
+  /** Share of the text's known words (by weight) in the best suggestion's own subheading text. */
+  ownText: number;
 }
 
 function calibrate(
@@ -671,19 +698,27 @@ function calibrate(
   const names = (s: { codes: string[] }) => s.codes.some((c) => topCode.startsWith(c.slice(0, 4)));
   let total = 0;
   let found = 0;
+  let own = 0;
   for (const t of terms) {
     total += t.weight;
     const p = index.postings.get(t.term);
-    if (p && hasDoc(p.docs, top.d)) found += t.weight;
+    const i = p ? docPosition(p.docs, top.d) : -1;
+    if (!p || i < 0) continue;
+    found += t.weight;
+    if ((p.tf[i * FIELDS.length] ?? 0) > 0) own += t.weight;
   }
   const coverage = total ? found / total : 0;
+  const last = analysis.head[analysis.head.length - 1];
   const evidence: Evidence = {
     margin,
     synonym: heads.some(names),
     conflict: heads.some((s) => !names(s)),
     strength: top.s,
     coverage,
-    head: headSupports(index, top.d, analysis, names),
+    head: headSupports(index, top.d, analysis.head, analysis, names),
+    headNoun: last === undefined || headSupports(index, top.d, [last], analysis, names, last),
+    words: terms.length,
+    ownText: total ? own / total : 0,
   };
   return { top: probability(evidence), evidence };
 }
@@ -691,21 +726,34 @@ function calibrate(
 function probability(e: Evidence): number {
   const z =
     CALIBRATION.bias +
-    CALIBRATION.margin * e.margin +
+    CALIBRATION.margin * Math.sqrt(Math.max(0, e.margin)) +
     (e.synonym ? CALIBRATION.synonym : 0) +
     (e.conflict ? CALIBRATION.conflict : 0) +
     CALIBRATION.strength * Math.log(1 + e.strength) +
     CALIBRATION.coverage * e.coverage +
-    (e.head ? 0 : CALIBRATION.unsupported);
+    (e.head ? 0 : CALIBRATION.unsupported) +
+    (e.headNoun ? 0 : CALIBRATION.nounUnsupported) +
+    CALIBRATION.words * Math.log(1 + e.words);
   return 1 / (1 + Math.exp(-z));
 }
 
-/** Whether the head noun phrase names the document: one of its words in a non-chapter field, or a product term. */
-function headSupports(index: Index, d: number, analysis: Analysis, names: (s: SynonymHit) => boolean): boolean {
-  if (analysis.head.length === 0) return true;
-  if (analysis.synonyms.some((s) => s.head && s.weight > 0 && names(s))) return true;
+/**
+ * Whether words of the head noun phrase name the document: one of them in a non-chapter field, or a product
+ * term of the head phrase (with `word`, only a product term that contains that word).
+ */
+function headSupports(
+  index: Index,
+  d: number,
+  head: string[],
+  analysis: Analysis,
+  names: (s: SynonymHit) => boolean,
+  word?: string,
+): boolean {
+  if (head.length === 0) return true;
+  const covers = (s: SynonymHit) => word === undefined || s.phrase.split(" ").includes(word);
+  if (analysis.synonyms.some((s) => s.head && s.weight > 0 && names(s) && covers(s))) return true;
   const width = FIELDS.length;
-  for (const t of analysis.head) {
+  for (const t of head) {
     const p = index.postings.get(t);
     if (!p) continue;
     const i = docPosition(p.docs, d);
@@ -727,10 +775,6 @@ function prefixRange(sorted: string[], prefix: string): [number, number] {
   let end = lo;
   while (sorted[end]?.startsWith(prefix)) end++;
   return [lo, end];
-}
-
-function hasDoc(sorted: Int32Array, d: number): boolean {
-  return docPosition(sorted, d) >= 0;
 }
 
 /** Position of `d` in sorted postings, -1 when absent. */

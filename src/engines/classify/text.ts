@@ -310,3 +310,24 @@ export const ORNAMENT_RESIDUALS: Record<string, string> = {
   stoneware: "691390",
   porcelain: "691310",
 };
+
+/**
+ * Knitted and woven goods the tariff keeps apart: knitted or crocheted fabrics (60.01-60.06) and garments
+ * (chapter 61) against woven fabrics (by fibre, 50.07-55.16, 58.01-58.09) and the garments of chapter 62 (not
+ * knitted or crocheted). A text that states one construction makes the other set unlikely.
+ */
+export const KNIT_ONLY = ["6001", "6002", "6003", "6004", "6005", "6006", "61"];
+export const WOVEN_ONLY = [
+  ...["5007", "5111", "5112", "5113", "5208", "5209", "5210", "5211", "5212", "5309", "5310", "5311"],
+  ...["5407", "5408", "5512", "5513", "5514", "5515", "5516", "5801", "5802", "5806", "5809"],
+  ...["6201", "6202", "6203", "6204", "6205", "6206", "6207", "6208", "6209", "6210", "6211"],
+  ...["6213", "6214", "6215", "6216", "6217"],
+];
+
+/** The codes a stated construction rules out: "knit" rules out woven goods, "woven" knitted ones; both, neither. */
+export function constructionExcludes(ws: string[]): string[] {
+  const knit = ws.some((w) => w === "knit" || w === "crochet" || w === "jersey");
+  const woven = ws.some((w) => w === "woven" || w === "weave" || w === "twill" || w === "poplin");
+  if (knit === woven) return [];
+  return knit ? WOVEN_ONLY : KNIT_ONLY;
+}
