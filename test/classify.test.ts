@@ -105,6 +105,34 @@ describe("POST /classify", () => {
     expect(gb.body.top_result!.code).toHaveLength(8);
   });
 
+  it("cites rulings about similar products as precedents, and none when no ruling is similar enough", async () => {
+    const { api } = await setup();
+    const { body } = await classify(api, {
+      description: "polyvinylphenol polymer in granular powder form",
+      destination_country: "US",
+    });
+    const rulings = body.rulings as {
+      ruling_number: string;
+      code: string;
+      subject: string;
+      url: string;
+      similarity: number;
+    }[];
+    expect(rulings[0]).toMatchObject({
+      ruling_number: "808491",
+      code: "3911902500",
+      subject: expect.stringContaining("polyvinylphenol"),
+      url: "https://rulings.cbp.gov/ruling/808491",
+    });
+    expect(rulings[0]!.similarity).toBeGreaterThanOrEqual(0.4);
+    expect(rulings.length).toBeLessThanOrEqual(3);
+    const history = (await (await api("/usage-history/classify")).json()) as { data: { request_id: string }[] };
+    expect(history.data[0]!.request_id).toBe(body.request_id);
+
+    const mug = await classify(api, { description: "ceramic coffee mug", destination_country: "US" });
+    expect(mug.body).not.toHaveProperty("rulings");
+  });
+
   it("resolves EU member states to the EU schedule", async () => {
     const { api } = await setup();
     const { res, body } = await classify(api, {

@@ -325,7 +325,7 @@ describe("POST /consignments/{id}/assessments", () => {
     const a = (await (await assess(api, id)).json()) as Assessment;
     const item = a.items[0]!;
     expect(item).toMatchObject({
-      hs_code: "61091000",
+      hs_code: "6109100012", // the full 10-digit US code the classification gives
       hs_code_source: "classified",
       classification: { confidence: expect.any(String), score: expect.any(Number) },
       error: null,
@@ -333,7 +333,7 @@ describe("POST /consignments/{id}/assessments", () => {
     });
     const calc = await multiple(api, {
       destination_country: "US",
-      codes: [{ hs_code: "61091000", origin_country: "VN", declared_value: 20, quantity: 4, currency: "USD" }],
+      codes: [{ hs_code: "6109100012", origin_country: "VN", declared_value: 20, quantity: 4, currency: "USD" }],
     });
     expect(item.duty).toBe(money2(calc.results[0]!.totals.duty));
     expect(item.duty).toBe("21.20"); // 16.5% MFN + 10% Section 122 of 80.00

@@ -6,20 +6,45 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { dataDir } from "./lib.mjs";
+import { dataDir, root } from "./lib.mjs";
 
 export const dataset = "hs";
-export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10+rul1";
 export const source =
   "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
   "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); " +
-  "USITC HTS 2026 Revision 10 statistical lines (10-digit, public domain); curated retail vocabulary";
-export const tables = ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms"];
+  "USITC HTS 2026 Revision 10 statistical lines (10-digit, public domain); curated retail vocabulary; " +
+  "CBP classification rulings cited as precedents";
+export const tables = ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms", "hs_rulings"];
 
 const read = (name) => JSON.parse(readFileSync(join(dataDir, "hs", name), "utf8"));
 
 /** Chapters kept in the fixture slice: enough for apparel, footwear, bags, electronics, toys, drinks. */
 const FIXTURE_CHAPTERS = new Set(["09", "22", "33", "42", "61", "62", "64", "71", "84", "85", "95"]);
+
+/**
+ * Precedents the answers may cite: the CBP classification rulings of the labelled ruling-grade sets
+ * (bench/data/classify-rulings-{dev,test}.tsv, each row with its ruling number, date, the 10-digit code the ruling
+ * gave and the public page it was read from). The citation URL is the ruling's own page on CBP's CROSS.
+ */
+export function readRulings() {
+  const out = [];
+  for (const split of ["dev", "test"]) {
+    const file = join(root, "bench", "data", `classify-rulings-${split}.tsv`);
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      if (!line.trim() || line.startsWith("#")) continue;
+      const [subject, code, ruling, date] = line.split("\t");
+      out.push([
+        ruling.trim(),
+        code.replace(/\D/g, ""),
+        subject.trim(),
+        date?.trim() || null,
+        `https://rulings.cbp.gov/ruling/${ruling.trim()}`,
+      ]);
+    }
+  }
+  return out.sort((a, b) => a[0].localeCompare(b[0]));
+}
 
 /** Synonym file: `phrase|phrase<TAB>codes`, one entry per phrase. */
 export function readSynonyms() {
@@ -67,5 +92,6 @@ export async function rows({ fixture = false } = {}) {
     hs_nomenclature: { columns: ["code", "parent", "section", "description"], rows: hs.filter((r) => keep(r[0])) },
     hs_tariff_lines: { columns: ["schedule", "code", "description"], rows: lines },
     hs_synonyms: { columns: ["id", "phrase", "codes"], rows: readSynonyms().map(([p, c], i) => [i + 1, p, c]) },
+    hs_rulings: { columns: ["ruling_number", "code", "subject", "ruling_date", "url"], rows: readRulings() },
   };
 }

@@ -14,7 +14,7 @@ export const hsNomenclature = sqliteTable("hs_nomenclature", {
   description: text("description").notNull(),
 });
 
-/** National lines: `US` HTS-8, `GB` UK commodity codes (8/10 digits), `EU` CN8. */
+/** National lines: `US` HTS-8, `US10` its statistical lines, `GB` UK commodity codes (8/10 digits), `EU` CN8. */
 export const hsTariffLines = sqliteTable(
   "hs_tariff_lines",
   {
@@ -24,6 +24,18 @@ export const hsTariffLines = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.schedule, t.code] })],
 );
+
+/**
+ * Classification rulings the answers may cite as precedents: the ruling, the code it gave, what it was about
+ * (a short restatement of the product) and where it is published.
+ */
+export const hsRulings = sqliteTable("hs_rulings", {
+  rulingNumber: text("ruling_number").primaryKey(),
+  code: text("code").notNull(),
+  subject: text("subject").notNull(),
+  rulingDate: text("ruling_date"),
+  url: text("url").notNull(),
+});
 
 /** Retail phrase → space-separated HS codes (headings or subheadings) it names. */
 export const hsSynonyms = sqliteTable("hs_synonyms", {

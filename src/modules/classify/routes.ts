@@ -103,7 +103,7 @@ const ClassifyBody = z
 const Level = z.object({ name: z.string(), number: z.string(), description: z.string() });
 const ResultSchema = z
   .object({
-    code: z.string().openapi({ example: "61091000" }),
+    code: z.string().openapi({ example: "6109100012" }),
     country: z
       .string()
       .openapi({ example: "US", description: "The schedule the code belongs to (EU for member states)" }),
@@ -156,16 +156,32 @@ const ClassifyResponse = z
     top_result: ResultSchema.nullable(),
     results: z.array(ResultSchema),
     blocked: z.literal(true).optional(),
+    rulings: z
+      .array(
+        z.object({
+          ruling_number: z.string(),
+          code: z.string(),
+          subject: z.string(),
+          url: z.string(),
+          similarity: z.number().min(0).max(1),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Classification rulings about similar products (precedents), best first, when any is similar enough; `similarity` is the cosine of the texts (0-1). Cited as evidence, not used in the ranking.",
+      }),
   })
   .openapi("ClassifyResponse", {
     example: {
       success: true,
       message: "",
       original_description: "Men's cotton crew neck t-shirt",
-      customs_description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+      customs_description:
+        "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton: Men's or boys': Other T-shirts: Men's (338)",
       usedWebSearch: false,
       top_result: {
-        code: "61091000",
+        code: "6109100012",
         country: "US",
         chapter: {
           name: "Chapter 61",
@@ -183,19 +199,21 @@ const ClassifyResponse = z
           description: "T-shirts, singlets and other vests; of cotton, knitted or crocheted",
         },
         tariff: {
-          name: "US HTS 6109.10.00",
-          number: "61091000",
-          description: "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton",
+          name: "US HTS 6109.10.0012",
+          number: "6109100012",
+          description:
+            "T-shirts, singlets, tank tops and similar garments, knitted or crocheted, of cotton: Men's or boys': Other T-shirts: Men's (338)",
         },
         score: 0.97,
         confidence: "high",
-        reasoning: 'product term "t shirt" points to 6109; subheading text matches cotton.',
+        reasoning:
+          'product term "t shirt" points to 6109; subheading text matches cotton. National line 6109.10.00; statistical suffix 12: men\'s.',
       },
       results: [],
       country: "US",
       mode: "standard",
       data_source: {
-        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10",
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10+rul1",
         source: "HS2022 nomenclature (…)",
         imported_at: "2026-11-22T02:00:00.000Z",
       },
@@ -227,7 +245,7 @@ const UnclassifiableResponse = z
       country: "US",
       mode: "standard",
       data_source: {
-        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10",
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn4+us10-2026r10+rul1",
         source: "HS2022 nomenclature (…)",
         imported_at: "2026-11-22T02:00:00.000Z",
       },
@@ -624,7 +642,7 @@ const HistoryRow = z
       destination_country: "US",
       mode: "standard",
       description: "Men's cotton crew neck t-shirt",
-      top_code: "61091000",
+      top_code: "6109100012",
       confidence: "high",
       result_count: 5,
       blocked: false,
@@ -654,6 +672,7 @@ function classificationToWire(out: Classification, requestId: string) {
     top_result: top,
     results: out.results,
     ...(out.blockedAll ? { blocked: true as const } : {}),
+    ...(out.rulings.length ? { rulings: out.rulings } : {}),
   };
 }
 

@@ -21,9 +21,22 @@ import { DatasetCache } from "../../core/dataset-cache";
 import { recordUsage, recordUsageRows, type UsageSummary } from "../../core/usage";
 import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
-import { classifyBlocklist, dataSources, hsNomenclature, hsSynonyms, hsTariffLines } from "../../db/schema/index";
+import {
+  classifyBlocklist,
+  dataSources,
+  hsNomenclature,
+  hsRulings,
+  hsSynonyms,
+  hsTariffLines,
+} from "../../db/schema/index";
 import { buildIndex, type Index, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
+import {
+  buildPrecedents,
+  nearestRulings,
+  type Precedent,
+  type PrecedentIndex,
+} from "../../engines/classify/precedents";
 import { pickStatistical, type StatisticalCandidate } from "../../engines/classify/statistical";
 import { isoAt, systemClock } from "../../lib/clock";
 import { getOrInsert } from "../../lib/collections";
@@ -43,6 +56,7 @@ const DATASET = "hs";
 interface Loaded {
   index: Index;
   statistical: Map<string, StatisticalCandidate[]>;
+  precedents: PrecedentIndex;
 }
 
 const indexCache = new DatasetCache<Loaded>("classify-index");
@@ -51,12 +65,20 @@ const indexCache = new DatasetCache<Loaded>("classify-index");
 const STATISTICAL_SCHEDULE = "US10";
 
 async function loadIndex(db: Db): Promise<Loaded> {
-  const [nomenclature, lines, synonyms] = await db.batch([
+  const [nomenclature, lines, synonyms, rulings] = await db.batch([
     db
       .select({ code: hsNomenclature.code, parent: hsNomenclature.parent, description: hsNomenclature.description })
       .from(hsNomenclature),
     db.select().from(hsTariffLines),
     db.select({ phrase: hsSynonyms.phrase, codes: hsSynonyms.codes }).from(hsSynonyms),
+    db
+      .select({
+        rulingNumber: hsRulings.rulingNumber,
+        code: hsRulings.code,
+        subject: hsRulings.subject,
+        url: hsRulings.url,
+      })
+      .from(hsRulings),
   ]);
   const statistical = new Map<string, StatisticalCandidate[]>();
   const ranked = [];
@@ -65,7 +87,7 @@ async function loadIndex(db: Db): Promise<Loaded> {
     else getOrInsert(statistical, line.code.slice(0, 8), () => []).push(line);
   }
   for (const list of statistical.values()) list.sort((a, b) => a.code.localeCompare(b.code));
-  return { index: buildIndex(nomenclature, ranked, synonyms), statistical };
+  return { index: buildIndex(nomenclature, ranked, synonyms), statistical, precedents: buildPrecedents(rulings) };
 }
 
 /** The index for the loaded dataset version; built on first use in this isolate, shared by concurrent requests. */
@@ -384,6 +406,8 @@ export interface Classification extends ClassificationBasis {
   results: SuggestionWire[];
   /** Every suggestion was on the organization's blocklist. */
   blockedAll: boolean;
+  /** Rulings about similar products (precedents), best first; empty when none is similar enough. */
+  rulings: Precedent[];
   schedule: string | undefined;
 }
 
@@ -522,7 +546,7 @@ export async function suggestCodes({
   const { text, page, image, model, message, failure } = await productText(ctx, input, mode);
   const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page, image, model };
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
-  const { index, statistical } = await indexFor(ctx.db, dataSource);
+  const { index, statistical, precedents } = await indexFor(ctx.db, dataSource);
   const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
@@ -552,6 +576,7 @@ export async function suggestCodes({
     originalDescription: (page?.used_url || image?.used_image ? text : input.description) || text || null,
     results,
     blockedAll,
+    rulings: nearestRulings(precedents, text),
   };
 }
 
@@ -602,6 +627,7 @@ function usageOf(input: ClassifyInput, out: Classification | UnclassifiableError
       blocked: out.blockedAll,
       data_version: out.dataSource.version,
       ...(out.model ? { model: out.model.model, model_used: out.model.used } : {}),
+      ...(out.rulings.length ? { rulings: out.rulings.map((r) => r.ruling_number) } : {}),
     },
   };
 }
