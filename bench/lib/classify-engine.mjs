@@ -41,6 +41,9 @@ export function referenceData() {
   ])
     for (const [code, description] of JSON.parse(readRepoFile(`data/hs/${f}`)))
       lines.push({ schedule, code, description });
+  // The US statistical lines, as the Worker loads them (schedule US10): their wording feeds the index too.
+  for (const list of Object.values(JSON.parse(readRepoFile("data/hs/lines-us10.json"))))
+    for (const [code, description] of list) lines.push({ schedule: "US10", code, description });
   const synonyms = readRepoFile("data/hs/synonyms.tsv")
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))

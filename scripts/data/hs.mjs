@@ -77,8 +77,8 @@ export async function rows({ fixture = false } = {}) {
   const keep = (code) => !fixture || FIXTURE_CHAPTERS.has(code.slice(0, 2));
   const hs = read("hs2022.json");
   const us = read("lines-us.json");
-  // Statistical (10-digit) US lines: schedule "US10", not indexed for ranking; the answer's national code is
-  // chosen among them under the 8-digit line the ranking picked (src/engines/classify/statistical.ts).
+  // Statistical (10-digit) US lines: schedule "US10". Their wording feeds the index; the answer's national code
+  // is chosen among them under the 8-digit line the ranking picked (src/engines/classify/statistical.ts).
   const us10 = Object.values(read("lines-us10.json")).flatMap((lines) => lines.map(([c, d]) => ["US10", c, d]));
   const gb = read("lines-gb.json");
   const eu = euLines(gb, hs);

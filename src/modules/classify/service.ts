@@ -61,7 +61,7 @@ interface Loaded {
 
 const indexCache = new DatasetCache<Loaded>("classify-index");
 
-/** Schedule of the 10-digit US lines in hs_tariff_lines: kept out of the ranking index (scripts/data/hs.mjs). */
+/** Schedule of the 10-digit US lines in hs_tariff_lines (scripts/data/hs.mjs). */
 const STATISTICAL_SCHEDULE = "US10";
 
 async function loadIndex(db: Db): Promise<Loaded> {
@@ -81,13 +81,12 @@ async function loadIndex(db: Db): Promise<Loaded> {
       .from(hsRulings),
   ]);
   const statistical = new Map<string, StatisticalCandidate[]>();
-  const ranked = [];
-  for (const line of lines) {
-    if (line.schedule !== STATISTICAL_SCHEDULE) ranked.push(line);
-    else getOrInsert(statistical, line.code.slice(0, 8), () => []).push(line);
-  }
+  for (const line of lines)
+    if (line.schedule === STATISTICAL_SCHEDULE) getOrInsert(statistical, line.code.slice(0, 8), () => []).push(line);
   for (const list of statistical.values()) list.sort((a, b) => a.code.localeCompare(b.code));
-  return { index: buildIndex(nomenclature, ranked, synonyms), statistical, precedents: buildPrecedents(rulings) };
+  // The statistical lines' wording also feeds each subheading's national text (it names products the 8-digit
+  // lines leave as "Other"); no answer is ever a US10 line by itself, only through the US line above it.
+  return { index: buildIndex(nomenclature, lines, synonyms), statistical, precedents: buildPrecedents(rulings) };
 }
 
 /** The index for the loaded dataset version; built on first use in this isolate, shared by concurrent requests. */
