@@ -124,8 +124,11 @@ describe("engine", () => {
   });
 
   it.each([
+    [0.95, "high"],
     [0.9, "high"],
+    [0.85, "medium"],
     [0.6, "medium"],
+    [0.45, "medium"],
     [0.2, "low"],
   ] as const)("label(%s) = %s", (score, expected) => {
     expect(label(score)).toBe(expected);

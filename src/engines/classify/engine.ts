@@ -631,8 +631,13 @@ function reasoning(
   return `${parts.join("; ")}.`;
 }
 
+/**
+ * `high` at 0.9: on the development splits that is where `high` is right at 4 digits at least 97 % of the time on
+ * retail titles and 90 % on ruling-grade descriptions (0.75 gave 96.7 % and 87.5 %); a confident wrong code is the
+ * costliest answer, so the label errs towards `medium`.
+ */
 export const label = (score: number): "high" | "medium" | "low" =>
-  score >= 0.75 ? "high" : score >= 0.45 ? "medium" : "low";
+  score >= 0.9 ? "high" : score >= 0.45 ? "medium" : "low";
 
 /**
  * Calibrated probability that the top suggestion is right at heading level, from the evidence the ranking
