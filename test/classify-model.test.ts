@@ -52,27 +52,28 @@ const image = (content: string, type = "image/png") => `data:${type};base64,${bt
 const SHIRT = "Men's cotton crew neck t-shirt, knitted";
 
 describe("mode ai", () => {
-  it("reranks the standard candidates: the model's pick first with its reasoning, the rest in order, scores kept", async () => {
+  it("reranks the standard ranking's first ten: the model's pick first with its reasoning, the rest in order, scores kept", async () => {
     const { api } = await setup();
     const standard = await classify(api, { description: SHIRT, destination_country: "US" });
     const ai = await classify(api, { description: SHIRT, destination_country: "US", mode: "ai" });
     expect(ai.res.status).toBe(200);
-    expect(standard.body.results.length).toBeGreaterThan(2);
-    // The stand-in picks the last candidate when not steered: the order visibly changes.
-    const last = standard.body.results.at(-1)!;
-    expect(ai.body.top_result!.code).toBe(last.code);
-    expect(ai.body.results.map((r) => r.code)).toEqual([
-      last.code,
-      ...standard.body.results.slice(0, -1).map((r) => r.code),
-    ]);
-    expect(ai.body.top_result!.score).toBe(last.score);
+    // The stand-in picks the last candidate it was given when not steered: the order visibly changes.
+    const asked = (await fake.AI.lastCall())!.inputs.messages.map((m) => String(m.content)).join("\n");
+    const offered = [...asked.matchAll(/^\d+\. code (\d+)$/gm)].map((m) => m[1]!);
+    expect(offered).toHaveLength(10);
+    expect(offered.slice(0, 5)).toEqual(standard.body.results.map((r) => r.code));
+    const pick = offered.at(-1)!;
+    expect(ai.body.top_result!.code).toBe(pick);
+    expect(ai.body.results.map((r) => r.code)).toEqual([pick, ...offered.slice(0, 4)]);
+    expect(ai.body.results.slice(1)).toEqual(standard.body.results.slice(0, 4));
+    expect(ai.body.top_result!.score).toBeLessThanOrEqual(standard.body.results.at(-1)!.score);
     expect(ai.body.top_result!.reasoning).toContain(`${TEXT_MODEL} chose this line: GRI 1`);
     expect(ai.body.top_result!.reasoning).toContain("Standard evidence:");
     expect(ai.body).toMatchObject({
       mode: "ai",
       message: "",
       ai: { model: TEXT_MODEL, used: true, fallback: null, duration_ms: expect.any(Number) },
-      customs_description: last.tariff.description,
+      customs_description: ai.body.top_result!.tariff.description,
     });
   });
 

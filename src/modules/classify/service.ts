@@ -1,8 +1,9 @@
 /**
  * Classification and blocklist verbs. No Hono: handlers validate and call one verb.
  *
- * The engine's index is built from the `hs` dataset in D1 once per isolate and dataset version (a
- * DatasetCache keyed on the version and import time). The `data_sources` row and each organization's
+ * The engine's index is built from the `hs` dataset in D1 once per dataset version and import time, by the
+ * first isolate that needs it, which stores it in R2 (core/prebuilt-index.ts); every later isolate reads it in
+ * one R2 get. Each isolate keeps it in a DatasetCache keyed on the version and import time. The `data_sources` row and each organization's
  * blocklist are read together and kept for 5 s per isolate, so the hot path usually makes no D1 round trip:
  * a blocklist change applies at once in the isolate that made it and within 5 s everywhere, a data reload
  * within 5 s.
@@ -18,6 +19,7 @@ import {
 } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
+import { loadPrebuilt } from "../../core/prebuilt-index";
 import { recordUsage, recordUsageRows, type UsageSummary } from "../../core/usage";
 import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
@@ -29,14 +31,10 @@ import {
   hsSynonyms,
   hsTariffLines,
 } from "../../db/schema/index";
-import { buildIndex, type Index, rank, type Suggestion } from "../../engines/classify/engine";
+import { buildIndex, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
-import {
-  buildPrecedents,
-  nearestRulings,
-  type Precedent,
-  type PrecedentIndex,
-} from "../../engines/classify/precedents";
+import { buildPrecedents, nearestRulings, type Precedent } from "../../engines/classify/precedents";
+import { type ClassifyIndexes, deserializeIndexes, serializeIndexes } from "../../engines/classify/snapshot";
 import { pickStatistical, type StatisticalCandidate } from "../../engines/classify/statistical";
 import { isoAt, systemClock } from "../../lib/clock";
 import { getOrInsert } from "../../lib/collections";
@@ -52,19 +50,12 @@ const DATASET = "hs";
 // ---------------------------------------------------------------------------------------------------------
 // Index, once per isolate and dataset version
 
-/** The ranking index, and the US statistical (10-digit) lines by their 8-digit line. */
-interface Loaded {
-  index: Index;
-  statistical: Map<string, StatisticalCandidate[]>;
-  precedents: PrecedentIndex;
-}
-
-const indexCache = new DatasetCache<Loaded>("classify-index");
+const indexCache = new DatasetCache<ClassifyIndexes>("classify-index");
 
 /** Schedule of the 10-digit US lines in hs_tariff_lines (scripts/data/hs.mjs). */
 const STATISTICAL_SCHEDULE = "US10";
 
-async function loadIndex(db: Db): Promise<Loaded> {
+async function buildFromD1(db: Db): Promise<ClassifyIndexes> {
   const [nomenclature, lines, synonyms, rulings] = await db.batch([
     db
       .select({ code: hsNomenclature.code, parent: hsNomenclature.parent, description: hsNomenclature.description })
@@ -89,9 +80,23 @@ async function loadIndex(db: Db): Promise<Loaded> {
   return { index: buildIndex(nomenclature, lines, synonyms), statistical, precedents: buildPrecedents(rulings) };
 }
 
-/** The index for the loaded dataset version; built on first use in this isolate, shared by concurrent requests. */
-const indexFor = (db: Db, source: DataSource): Promise<Loaded> =>
-  indexCache.get(`${source.version}@${source.imported_at}`, () => loadIndex(db));
+/**
+ * The index for the loaded dataset version: on first use in this isolate, the prebuilt one from R2, else built
+ * from D1 (and stored for the next isolates); shared by concurrent requests.
+ */
+const indexFor = ({ db, env }: WorkspaceScopedContext, source: DataSource): Promise<ClassifyIndexes> => {
+  const versionKey = `${source.version}@${source.imported_at}`;
+  return indexCache.get(versionKey, () =>
+    loadPrebuilt({
+      bucket: env.ARCHIVE,
+      dataset: DATASET,
+      versionKey,
+      build: () => buildFromD1(db),
+      encode: serializeIndexes,
+      decode: deserializeIndexes,
+    }),
+  );
+};
 
 // ---------------------------------------------------------------------------------------------------------
 // Modes
@@ -508,13 +513,13 @@ async function productText(ctx: WorkspaceScopedContext, input: ClassifyInput, mo
  * evidence, calibrated); the model's choice is stated in `reasoning` and in `ai`. On any model failure the
  * standard ranking stands and `message` says why.
  */
-async function reranked(env: Env, text: string, results: SuggestionWire[]) {
-  const r = await rerank(env, text, results);
+async function reranked(env: Env, text: string, candidates: SuggestionWire[]) {
+  const r = await rerank(env, text, candidates);
   const { code, reasoning, ...model } = r;
-  const chosen = model.used ? results.find((x) => x.code === code) : undefined;
+  const chosen = model.used ? candidates.find((x) => x.code === code) : undefined;
   if (!chosen)
     return {
-      results,
+      results: candidates.slice(0, ANSWER_LIMIT),
       model,
       message: `The model's ranking is not used (${model.fallback}); standard ranking returned`,
     };
@@ -522,8 +527,20 @@ async function reranked(env: Env, text: string, results: SuggestionWire[]) {
     ...chosen,
     reasoning: `${model.model} chose this line: ${reasoning} Standard evidence: ${chosen.reasoning}`,
   };
-  return { results: [top, ...results.filter((x) => x !== chosen)], model, message: "" };
+  return {
+    results: [top, ...candidates.filter((x) => x !== chosen)].slice(0, ANSWER_LIMIT),
+    model,
+    message: "",
+  };
 }
+
+/** Suggestions in an answer. */
+const ANSWER_LIMIT = 5;
+/**
+ * Candidates the `ai` mode's model chooses among: twice the answer, because the standard ranking's right answer
+ * is often just below its top five on technical descriptions (bench/results/classify.md: top-5 at 6 digits).
+ */
+const MODEL_CANDIDATES = 10;
 
 /**
  * Ranks codes for one product without logging it: the shared step of POST /classify and of callers that
@@ -545,8 +562,9 @@ export async function suggestCodes({
   const { text, page, image, model, message, failure } = await productText(ctx, input, mode);
   const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page, image, model };
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
-  const { index, statistical, precedents } = await indexFor(ctx.db, dataSource);
-  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit: 5 });
+  const { index, statistical, precedents } = await indexFor(ctx, dataSource);
+  const limit = mode.slug === "ai" ? MODEL_CANDIDATES : ANSWER_LIMIT;
+  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
     toWire(
