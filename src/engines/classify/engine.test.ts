@@ -331,3 +331,25 @@ describe("product pages", () => {
     expect(urlRefusal("https://[2606:4700::1111]/", true)).toBeNull();
   });
 });
+
+describe("descriptions that do not say what the goods are (full index)", () => {
+  it.each(["gift", "Samples", "misc items", "various goods", "personal effects", "stuff", "test", "souvenir"])(
+    "%s is unclassifiable, with what to give instead",
+    (text) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.reason).toContain("does not say what the goods are");
+    },
+  );
+
+  it.each([
+    ["gift box of cardboard", "4819"],
+    ["ceramic souvenir mug", "6912"],
+    ["glass test tube", null],
+    ["product samples of cotton fabric", null],
+  ])("a vague word beside a product word is classified: %s", (text, heading) => {
+    const r = rank(fullIndex(), text, { schedule: "US" });
+    expect(r.ok).toBe(true);
+    if (heading) expect(r.ok && r.suggestions.slice(0, 5).some((s) => s.heading.code === heading)).toBe(true);
+  });
+});

@@ -26,6 +26,7 @@ import {
   STOPWORDS,
   stripExclusions,
   tokens,
+  VAGUE_WORDS,
   words,
 } from "./text";
 
@@ -416,12 +417,22 @@ function medicamentSense(ws: string[], weights: Map<string, number>, found: Syno
  * Ranks subheadings for a product text. Never throws for bad input: an empty, unknown or too weak text is
  * `{ok: false, reason}`. Blocked codes are removed after ranking; `blockedAll` says every candidate was.
  */
+/** The stemmed forms of the words that do not describe goods (text.ts VAGUE_WORDS). */
+const VAGUE = new Set(VAGUE_WORDS.flatMap((w) => tokens(w)));
+
 export function rank(index: Index, text: string, opts: RankOptions = {}): RankResult {
   const analysis = analyze(index, text);
   const { terms, synonyms } = analysis;
   const known = terms.filter((t) => index.vocabulary.has(t.term));
   if (terms.length === 0 && synonyms.length === 0)
     return { ok: false, reason: "The description has no words to classify by", matchedTerms: [] };
+  if (terms.every((t) => VAGUE.has(t.term)))
+    return {
+      ok: false,
+      reason:
+        "The description does not say what the goods are (words such as gift, sample or items are not a customs description); give what the article is, what it is made of and what it is for",
+      matchedTerms: [],
+    };
   if (known.length === 0 && synonyms.length === 0) {
     return {
       ok: false,

@@ -54,6 +54,48 @@ export const STOPWORDS = new Set(
 );
 
 /** Words that start a clause qualifying the product rather than naming it ("case for iPhone"). */
+/**
+ * Words that say nothing of what goods are. Customs authorities refuse them as a description on their own: a
+ * US invoice must give "a detailed description of the merchandise" (19 CFR 141.86(a)(3),
+ * https://www.ecfr.gov/current/title-19/chapter-I/part-141/subpart-F/section-141.86), and the UPU's CN 23 asks for
+ * a detailed description of each article, general terms such as "samples", "spare parts" or "gift" not being
+ * sufficient. A text made only of these (and stopwords) is unclassifiable, not a guess.
+ */
+export const VAGUE_WORDS = [
+  "gift",
+  "gifts",
+  "present",
+  "presents",
+  "sample",
+  "samples",
+  "stuff",
+  "item",
+  "items",
+  "goods",
+  "merchandise",
+  "misc",
+  "miscellaneous",
+  "various",
+  "assorted",
+  "general",
+  "product",
+  "products",
+  "thing",
+  "things",
+  "personal",
+  "effects",
+  "belongings",
+  "parcel",
+  "package",
+  "packet",
+  "order",
+  "test",
+  "souvenir",
+  "souvenirs",
+  "commercial",
+  "other",
+];
+
 export const QUALIFIERS = new Set(["for", "with", "compatible", "fits", "fit", "including", "includes", "featuring"]);
 
 function stem(w: string): string {
