@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Derives the calculate reference data from the raw downloads in ../shared/data:
+ * Derives the calculate reference data from the published originals (scripts/build/sources.mjs: --sources <dir>, default ../shared/data):
  *   data/tariffs/us-hts8.json    USITC tariff database 2025: HTS-8 MFN, special (per programme) and column 2 rates
  *   data/tariffs/uk-eu.json      UK Global Tariff 2021 and the EU CET beside it (DIT comparison table)
  *   data/tariffs/us-ch99.json    Section 301 lists, Section 232 products, Section 122 surcharge, exclusions and claims
@@ -14,8 +14,20 @@ import { join } from "node:path";
 import Big from "big.js";
 import { dataDir, root } from "../data/lib.mjs";
 import { parseCsv } from "./csv.mjs";
+import { requireSources, sourcesDir } from "./sources.mjs";
 
-const shared = join(root, "..", "shared", "data");
+const shared = requireSources(sourcesDir(), [
+  "us-usitc-tariff-db/tariff_database_2025_06062025.csv",
+  "uk-global-tariff-2021/ukgt_2021_observations.csv",
+  "us-ch99-yale/config/policy_params.yaml",
+  "us-ch99-yale/resources/s301_product_lists.csv",
+  "us-ch99-yale/resources/s232_semi_products.csv",
+  "us-ch99-yale/us_notes/chapter99_2026_rev_6.txt",
+  "vat-ibericode/vat-rates.json",
+  "vat-worldwide-sales-tax-npm/sales_tax_rates.json",
+  "vat-eu-tedb-hennrunnel",
+  "fx-ecb/eurofxref-hist.csv",
+]);
 
 const table = (path) => {
   const [head, ...body] = parseCsv(readFileSync(path, "utf8").replace(/^\uFEFF/, "")).filter(

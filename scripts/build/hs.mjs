@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Derives data/hs/ from the originals in ../shared/data (run only to refresh; the outputs are committed):
+ * Derives data/hs/ from the published originals (scripts/build/sources.mjs: --sources <dir>, default ../shared/data) (run only to refresh; the outputs are committed):
  *
  *   hs2022.json   [code, parent, section, description] for every chapter, heading and subheading of HS2022
  *                 (the Comtrade "99/9999/999999 not specified" rows and the TOTAL row dropped)
@@ -15,10 +15,15 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dataDir, root } from "../data/lib.mjs";
+import { dataDir } from "../data/lib.mjs";
 import { parseCsv } from "./csv.mjs";
+import { requireSources, sourcesDir } from "./sources.mjs";
 
-const shared = join(root, "..", "shared", "data");
+const shared = requireSources(sourcesDir(), [
+  "hs-datasets/harmonized-system.csv",
+  "us-usitc-tariff-db/tariff_database_2025_06062025.csv",
+  "uk-global-tariff-2021/ukgt_2021_observations.csv",
+]);
 const out = join(dataDir, "hs");
 
 function table(path) {

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 /**
- * Derives data/iso/countries.json and data/iso/currencies.json from the ISO lists in ../shared/data.
+ * Derives data/iso/countries.json and data/iso/currencies.json from the ISO lists (scripts/build/sources.mjs: --sources <dir>, default ../shared/data).
  * Run only to refresh them; the outputs are committed so a clone works on its own.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dataDir, root } from "../data/lib.mjs";
+import { dataDir } from "../data/lib.mjs";
 import { parseCsv } from "./csv.mjs";
+import { requireSources, sourcesDir } from "./sources.mjs";
 
-const shared = join(root, "..", "shared", "data");
+const shared = requireSources(sourcesDir(), [
+  "iso-country-codes/country-codes.csv",
+  "iso-currency-codes/codes-all.csv",
+]);
 
 function table(path) {
   const [head, ...body] = parseCsv(readFileSync(path, "utf8")).filter((r) => r.length > 1);
