@@ -13,15 +13,16 @@
  * that carry a rate of their own, not the full set (data/hs/SOURCE.md).
  *
  * Usage: node scripts/build/hts10.mjs [path-to-export.json|.json.gz]
- * The export file is named by path (its provenance and how to obtain it are in data/hs/SOURCE.md); the default is
- * ../shared/data/us-usitc-hts-2026/hts_2026_rev_10.json.gz beside the project.
+ * The export file is named by path (its provenance and how to obtain it are in data/hs/SOURCE.md), or found as
+ * us-usitc-hts-2026/hts_2026_rev_10.json.gz under the sources directory (scripts/build/sources.mjs).
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { dataDir, root } from "../data/lib.mjs";
+import { dataDir } from "../data/lib.mjs";
+import { requireSources, sourcesDir } from "./sources.mjs";
 
-const DEFAULT_EXPORT = join(root, "..", "shared", "data", "us-usitc-hts-2026", "hts_2026_rev_10.json.gz");
+const EXPORT = "us-usitc-hts-2026/hts_2026_rev_10.json.gz";
 const out = join(dataDir, "hs");
 
 const clean = (s) =>
@@ -80,7 +81,9 @@ const writeMap = (name, map) => {
 };
 
 function main() {
-  const path = process.argv[2] ?? DEFAULT_EXPORT;
+  // The export named on the command line, else the one under the sources directory (--sources, DATA_SOURCES).
+  const named = process.argv[2] && !process.argv[2].startsWith("--") ? process.argv[2] : undefined;
+  const path = named ?? join(requireSources(sourcesDir(), [EXPORT]), EXPORT);
   const us = statisticalLines(readExport(path));
   for (const k of [...us.keys()]) if (Number(k.slice(0, 2)) > 97) us.delete(k);
 

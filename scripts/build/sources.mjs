@@ -34,6 +34,8 @@ export const ORIGINS = {
     "https://github.com/hennrunnel/regional-vat-datasets (data/*/parsed/latest.json, from the EC TEDB and national sources)",
   "fx-ecb/eurofxref-hist.csv":
     "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip (ECB euro reference rates, full history; unzipped)",
+  "us-usitc-hts-2026/hts_2026_rev_10.json.gz":
+    "https://www.usitc.gov/sites/default/files/tata/hts/hts_2026_revision_10_json.json (USITC HTS export, 2026 Revision 10; gzip it, or pass the .json path to hts10.mjs)",
   "iso-country-codes/country-codes.csv": "https://github.com/datasets/country-codes (data/country-codes.csv, ODC-PDDL)",
   "iso-currency-codes/codes-all.csv":
     "https://github.com/datasets/currency-codes (data/codes-all.csv, ISO 4217, ODC-PDDL)",
