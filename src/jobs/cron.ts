@@ -4,10 +4,12 @@
  * secrets still stored under an older key (a key rotation completes in batches, see lib/secret-box.ts), and
  * the removal of idempotency keys past their 24 hours, and the dataset registry's sweep (stalled loads, the
  * scheduled fetch of the official lists), and ongoing screening (new parties, and parties whose screening
- * predates the active list versions).
+ * predates the active list versions), and the move of audit and usage rows older than the hot window from D1 to
+ * the cold tier in R2 (after retention, so nothing past retention is moved only to be deleted).
  */
 import { baseContext, type Deps } from "../core/context";
 import { purgeExpiredKeys } from "../middleware/idempotency";
+import { tierAuditTrail } from "../modules/audit/tiers";
 import { runArchiveRetention } from "../modules/requests/service";
 import { resealSecrets } from "../modules/webhooks/service";
 import { sweepDatasets } from "./datasets";
@@ -20,6 +22,7 @@ export async function runCron(env: Env, deps: Deps, scheduledTimeMs: number): Pr
   await sweepFlowRuns(env, deps);
   const ctx = baseContext(env, deps);
   await runArchiveRetention({ ctx, input: { asOfMs: scheduledTimeMs } });
+  await tierAuditTrail({ ctx, input: { asOfMs: scheduledTimeMs } });
   await resealSecrets({ ctx, input: { limit: RESEAL_PER_RUN } });
   await purgeExpiredKeys(env.DB, scheduledTimeMs);
   await sweepDatasets(env, deps, scheduledTimeMs);

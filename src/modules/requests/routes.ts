@@ -86,7 +86,16 @@ const list = createRoute({
   request: { query: ListQuery },
   responses: {
     200: json(
-      z.object({ success: z.literal(true), message: z.string(), requests: z.array(RequestRow), has_more: z.boolean() }),
+      z.object({
+        success: z.literal(true),
+        message: z.string(),
+        requests: z.array(RequestRow),
+        has_more: z.boolean(),
+        next_starting_after: z.string().nullable().openapi({
+          description:
+            "When has_more: the `starting_after` of the next page. Usually the last request's id; a page read from the archive's cold tier (requests older than the hot window) stops after a bounded read, so with a sparse filter the page may be short and this is the position the read reached",
+        }),
+      }),
       "One page of requests",
     ),
     ...errorResponses,
@@ -135,8 +144,9 @@ const body = createRoute({
 
 export const requestRoutes = newWorkspaceRouter()
   .openapi(list, async (c) => {
-    const { rows, hasMore } = await listRequests({ ctx: c.get("ctx"), input: c.req.valid("query") });
-    return c.json({ success: true as const, message: "", requests: rows.map(requestToWire), has_more: hasMore }, 200);
+    const { rows, hasMore, next } = await listRequests({ ctx: c.get("ctx"), input: c.req.valid("query") });
+    const wire = { requests: rows.map(requestToWire), has_more: hasMore, next_starting_after: next };
+    return c.json({ success: true as const, message: "", ...wire }, 200);
   })
   .openapi(get, async (c) => {
     const { row, refs } = await getRequest({ ctx: c.get("ctx"), input: c.req.valid("param") });

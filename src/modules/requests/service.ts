@@ -6,12 +6,21 @@ import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { BaseContext, Call, ServiceContext } from "../../core/context";
 import { chunksFor } from "../../db/bulk";
-import { requestAudit, requestRefs, workspaces } from "../../db/schema/index";
+import { requestAudit, requestRefs, usageLog, workspaces } from "../../db/schema/index";
 import type { Ref } from "../../engines/refs/extract";
 import { isoAt } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import { archiveKey } from "../../middleware/archive";
 import { outcomeOf, refInserts } from "../audit/service";
+import {
+  type ColdAuditRow,
+  findColdAudit,
+  hasColdTier,
+  mayBeCold,
+  pageColdAudit,
+  purgeColdTier,
+  type RefPair,
+} from "../audit/tiers";
 import { pendingAudit } from "../audit/writer";
 
 type AuditRow = typeof requestAudit.$inferSelect;
@@ -58,14 +67,55 @@ function visible(ctx: ServiceContext): SQL[] {
   return scope;
 }
 
+/** The list's filters as code, for rows read from the cold tier (the same rules as the SQL below). */
+function matches(ctx: ServiceContext, q: RequestQuery) {
+  return (r: ColdAuditRow): boolean =>
+    (ctx.actor.customerId === null || r.customerId === ctx.actor.customerId) &&
+    (!q.path_prefix || r.path.startsWith(q.path_prefix)) &&
+    (!q.surface || r.surface === q.surface) &&
+    (!q.method || r.method === q.method) &&
+    (!q.outcome || r.outcome === q.outcome) &&
+    (!q.source || r.source === q.source) &&
+    (!q.ref || r.refs.some((x) => x.ref_value === q.ref && (!q.ref_type || x.ref_type === q.ref_type)));
+}
+
+export interface RequestPage {
+  rows: AuditRow[];
+  hasMore: boolean;
+  /** Where the next page starts: the last row's id, or where a bounded read of the cold tier stopped. */
+  next: string | null;
+}
+
 /**
  * Newest first by id (UUIDv7, so by time). `starting_after` is a request id: the page holds older requests,
- * so requests that arrive while a client pages never shift what it sees.
+ * so requests that arrive while a client pages never shift what it sees. A page that D1's hot window cannot
+ * fill continues into the cold tier in the same order; that read is bounded, so a sparse filter may return a
+ * short page with `has_more` and a `next` cursor that is a position rather than a request.
  */
-export async function listRequests({
-  ctx,
-  input: q,
-}: Call<RequestQuery>): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
+export async function listRequests({ ctx, input: q }: Call<RequestQuery>): Promise<RequestPage> {
+  const hot = await listHotRequests({ ctx, input: q });
+  if (hot.length > q.limit || !hasColdTier(ctx)) return pageOf(hot, q.limit);
+  const cold = await pageColdAudit(ctx, ctx.workspace.id, {
+    cursor: q.starting_after,
+    need: q.limit + 1 - hot.length,
+    keep: matches(ctx, q),
+    exclude: new Set(hot.map((r) => r.id)),
+  });
+  const merged = [...hot, ...cold.rows.map(({ refs: _refs, ...row }) => row)].sort((a, b) =>
+    a.id < b.id ? 1 : a.id > b.id ? -1 : 0,
+  );
+  if (cold.exhausted) return { rows: merged, hasMore: true, next: cold.reached ?? merged.at(-1)?.id ?? null };
+  return pageOf(merged, q.limit);
+}
+
+function pageOf(rows: AuditRow[], limit: number): RequestPage {
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  return { rows: page, hasMore, next: hasMore ? (page.at(-1)?.id ?? null) : null };
+}
+
+/** Up to limit + 1 rows from D1. */
+async function listHotRequests({ ctx, input: q }: Call<RequestQuery>): Promise<AuditRow[]> {
   const { db } = ctx;
   const where = visible(ctx);
   if (q.starting_after) where.push(lt(requestAudit.id, q.starting_after));
@@ -88,17 +138,20 @@ export async function listRequests({
       ),
     );
   }
-  const rows = await db
+  return db
     .select()
     .from(requestAudit)
     .where(and(...where))
     .orderBy(desc(requestAudit.id))
     .limit(q.limit + 1);
-  return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
 }
 
-/** One visible row; 404 for another workspace's request or (pinned client) another customer's. */
-async function loadRequest({ ctx, input }: Call<{ id: string }>): Promise<AuditRow> {
+/**
+ * One visible row; 404 for another workspace's request or (pinned client) another customer's. D1 first, then
+ * this isolate's unflushed rows, then (for ids older than the hot window) the one cold partition the id's time
+ * names. A cold row comes with its refs.
+ */
+async function loadRequest({ ctx, input }: Call<{ id: string }>): Promise<AuditRow & { refs?: RefPair[] }> {
   const [row] = await ctx.db
     .select()
     .from(requestAudit)
@@ -107,18 +160,21 @@ async function loadRequest({ ctx, input }: Call<{ id: string }>): Promise<AuditR
   if (row) return row;
   // A row this isolate has not flushed yet (reads and refusals are group-committed): readable already.
   const pending = pendingAudit(input.id)?.row as AuditRow | undefined;
-  const mine =
-    pending?.workspaceId === ctx.workspace.id &&
-    (ctx.actor.customerId === null || pending.customerId === ctx.actor.customerId);
-  if (pending && mine) return pending;
+  const mine = (r: AuditRow | null | undefined): r is AuditRow =>
+    r?.workspaceId === ctx.workspace.id && (ctx.actor.customerId === null || r.customerId === ctx.actor.customerId);
+  if (mine(pending)) return pending;
+  const cold = mayBeCold(ctx, input.id) ? await findColdAudit(ctx, ctx.workspace.id, input.id) : null;
+  if (mine(cold)) return cold;
   throw notFound(`Request '${input.id}' not found in this workspace`);
 }
 
-export async function getRequest({
-  ctx,
-  input,
-}: Call<{ id: string }>): Promise<{ row: AuditRow; refs: { ref_type: string; ref_value: string }[] }> {
-  const row = await loadRequest({ ctx, input });
+export async function getRequest({ ctx, input }: Call<{ id: string }>): Promise<{ row: AuditRow; refs: RefPair[] }> {
+  const loaded = await loadRequest({ ctx, input });
+  if (loaded.refs) {
+    const { refs, ...row } = loaded;
+    return { row, refs };
+  }
+  const row: AuditRow = loaded;
   const pending = pendingAudit(input.id);
   if (pending && (pending.row as AuditRow) === row) return { row, refs: await pending.refs() };
   const refs = await ctx.db
@@ -249,23 +305,76 @@ async function purgeWorkspace(ctx: BaseContext, workspaceId: string, cutoff: str
 }
 
 /**
- * The archive retention job: purges what is past each workspace's retention as of `asOfMs`, and records each
+ * Deletes one workspace's usage rows older than the cutoff, PURGE_BATCH per kind: they join the audit trail by
+ * request id and follow its retention. Per kind, so each delete walks the (workspace, kind, created_at) index.
+ */
+async function purgeUsage(ctx: BaseContext, workspaceId: string, cutoff: string): Promise<number> {
+  const { db } = ctx;
+  const deletes = usageLog.kind.enumValues.map((kind) =>
+    db
+      .delete(usageLog)
+      .where(
+        inArray(
+          usageLog.id,
+          db
+            .select({ id: usageLog.id })
+            .from(usageLog)
+            .where(and(eq(usageLog.workspaceId, workspaceId), eq(usageLog.kind, kind), lt(usageLog.createdAt, cutoff)))
+            .limit(PURGE_BATCH),
+        ),
+      )
+      .returning({ id: usageLog.id }),
+  );
+  const [first, ...rest] = deletes;
+  if (!first) return 0;
+  const results = await db.batch([first, ...rest]);
+  return results.reduce((n, rows) => n + rows.length, 0);
+}
+
+interface Purge {
+  workspaceId: string;
+  /** Audit rows removed from both tiers. */
+  purged: number;
+  purgedUsage: number;
+  purgedPartitions: number;
+}
+
+/** Both tiers of one workspace: D1 rows past the cutoff, then whole cold partitions that ended before it. */
+async function purgeBothTiers(ctx: BaseContext, workspaceId: string, cutoffMs: number): Promise<Purge> {
+  const cutoff = isoAt(cutoffMs);
+  const hot = await purgeWorkspace(ctx, workspaceId, cutoff);
+  const usage = await purgeUsage(ctx, workspaceId, cutoff);
+  const cold = await purgeColdTier({ ctx, input: { workspaceId, cutoffMs } });
+  return {
+    workspaceId,
+    purged: hot + cold.requests,
+    purgedUsage: usage + cold.usage,
+    purgedPartitions: cold.partitions,
+  };
+}
+
+/**
+ * The archive retention job: purges what is past each workspace's retention as of `asOfMs` from both tiers of
+ * the audit trail (D1's hot window and the cold partitions in R2, see audit/tiers.ts), and records each
  * purge that removed something as an `internal` run in that workspace's archive, so the trail shows what was
  * removed when. Returns the purges.
  */
-export async function runArchiveRetention({
-  ctx,
-  input,
-}: Call<{ asOfMs: number }, BaseContext>): Promise<{ workspaceId: string; purged: number }[]> {
+export async function runArchiveRetention({ ctx, input }: Call<{ asOfMs: number }, BaseContext>): Promise<Purge[]> {
   const started = ctx.deps.clock.now();
   const all = await ctx.db.select({ id: workspaces.id, days: workspaces.archiveRetentionDays }).from(workspaces);
-  const results = [];
+  const results: Purge[] = [];
   for (const ws of all) {
-    const purged = await purgeWorkspace(ctx, ws.id, isoAt(input.asOfMs - ws.days * 86_400_000));
-    if (purged) results.push({ workspaceId: ws.id, purged });
+    const p = await purgeBothTiers(ctx, ws.id, input.asOfMs - ws.days * 86_400_000);
+    if (p.purged || p.purgedUsage || p.purgedPartitions) results.push(p);
   }
   for (const p of results) {
-    const body = { job: "archive-retention", purged_requests: p.purged, as_of: new Date(input.asOfMs).toISOString() };
+    const body = {
+      job: "archive-retention",
+      purged_requests: p.purged,
+      purged_usage_rows: p.purgedUsage,
+      purged_cold_partitions: p.purgedPartitions,
+      as_of: new Date(input.asOfMs).toISOString(),
+    };
     const run: InternalRun = {
       workspaceId: p.workspaceId,
       source: "internal",
