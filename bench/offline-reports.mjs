@@ -6,11 +6,14 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** Written by bench/cold-start.mjs, which `npm run bench` runs and reports under its own heading. */
+export const COLD_START_REPORT = "cold-start.md";
+
 export function offlineReports(benchDir) {
   const dir = join(benchDir, "results");
   if (!existsSync(dir)) return [];
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".md"))
+    .filter((f) => f.endsWith(".md") && f !== COLD_START_REPORT)
     .sort();
   if (!files.length) return [];
   const lines = [

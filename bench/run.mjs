@@ -44,7 +44,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { offlineReports } from "./offline-reports.mjs";
+import { COLD_START_REPORT, offlineReports } from "./offline-reports.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -161,7 +161,7 @@ function intFromEnv(name, fallback) {
   return n;
 }
 
-function log(msg) {
+export function log(msg) {
   process.stdout.write(`[bench] ${msg}\n`);
 }
 
@@ -192,7 +192,7 @@ function signalGroup(pgid, signal) {
   }
 }
 
-async function stopWrangler() {
+export async function stopWrangler() {
   if (!wrangler) return;
   const pgid = wrangler.pid;
   if (groupAlive(pgid)) {
@@ -213,12 +213,12 @@ function removeRunDir() {
   rmSync(RUN_ROOT, { recursive: true, force: true });
 }
 
-function cleanup() {
+export function cleanup() {
   cleaningUp ??= stopWrangler().finally(removeRunDir);
   return cleaningUp;
 }
 
-async function fail(message, code = 1) {
+export async function fail(message, code = 1) {
   process.stderr.write(`[bench] FAILED: ${message}\n`);
   await cleanup();
   process.exit(code);
@@ -235,9 +235,14 @@ process.on("exit", () => {
   if (wrangler && groupAlive(wrangler.pid)) signalGroup(wrangler.pid, "SIGKILL");
 });
 
-const watchdog = setTimeout(() => {
-  fail(`the bench did not finish within ${WATCHDOG_MS / 1000} s`);
-}, WATCHDOG_MS);
+/** Run as `node bench/run.mjs` (not imported by bench/cold-start.mjs for its helpers). */
+const IS_MAIN = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+
+const watchdog = IS_MAIN
+  ? setTimeout(() => {
+      fail(`the bench did not finish within ${WATCHDOG_MS / 1000} s`);
+    }, WATCHDOG_MS)
+  : undefined;
 
 // ---------------------------------------------------------------------------------------------------
 // Setup
@@ -246,7 +251,7 @@ const watchdog = setTimeout(() => {
  * Fails unless the port is free, and keeps it bound until wrangler is about to start, so that a second
  * bench started meanwhile fails here instead of wiping this run's state.
  */
-function holdPort(port) {
+export function holdPort(port) {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", (err) =>
@@ -259,7 +264,7 @@ function holdPort(port) {
 }
 
 /** A port the OS considers free, for wrangler's inspector (its default, 9229, is often taken by `npm run dev`). */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
@@ -280,7 +285,7 @@ function childEnv(extra = {}) {
 }
 
 /** Path → "mtime size" for every file under WATCHED, to tell whether the sources changed during the run. */
-function sourceSnapshot() {
+export function sourceSnapshot() {
   const snap = new Map();
   const walk = (abs) => {
     let st;
@@ -299,14 +304,14 @@ function sourceSnapshot() {
   return snap;
 }
 
-function changedSources(before, after) {
+export function changedSources(before, after) {
   const changed = [];
   for (const [path, sig] of after) if (before.get(path) !== sig) changed.push(path);
   for (const path of before.keys()) if (!after.has(path)) changed.push(path);
   return changed;
 }
 
-function tailOfLog(lines = 40) {
+export function tailOfLog(lines = 40) {
   try {
     return readFileSync(WRANGLER_LOG, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
@@ -328,16 +333,16 @@ function runStep(what, args, timeoutMs) {
   return res.stdout;
 }
 
-function prepareDatabase() {
+export function prepareDatabase() {
   log(`applying D1 migrations into ${relative(ROOT, TEMPLATE_DIR)}`);
   runStep(
     "wrangler d1 migrations apply",
     [WRANGLER_CLI, "d1", "migrations", "apply", "DB", "--local", "--persist-to", TEMPLATE_DIR],
-    60_000,
+    180_000,
   );
   if (existsSync(LOAD_DATA)) {
     log("loading reference data (scripts/load-data.mjs)");
-    const out = runStep("scripts/load-data.mjs", [LOAD_DATA, "--persist-to", TEMPLATE_DIR], 60_000);
+    const out = runStep("scripts/load-data.mjs", [LOAD_DATA, "--persist-to", TEMPLATE_DIR], 180_000);
     for (const line of out.trim().split("\n").filter(Boolean)) log(`  ${line}`);
   }
 }
@@ -348,11 +353,15 @@ function prepareDatabase() {
  * (about 2 ms per put on a fresh bucket, about 4 ms after the 40,000 bodies a full run archives), so on one
  * shared state an area's figures would depend on how many areas ran before it.
  */
-async function startWrangler(inspectorPort) {
-  rmSync(RUN_DIR, { recursive: true, force: true });
-  cpSync(TEMPLATE_DIR, RUN_DIR, { recursive: true });
+export async function startWrangler(inspectorPort, { keepState = false } = {}) {
+  // keepState restarts the Worker on the state the previous server left (bench/cold-start.mjs: a cold isolate
+  // that finds what an earlier one stored).
+  if (!keepState) {
+    rmSync(RUN_DIR, { recursive: true, force: true });
+    cpSync(TEMPLATE_DIR, RUN_DIR, { recursive: true });
+  }
   log(
-    `starting wrangler dev on ${BASE_URL} on a fresh copy of the prepared state (inspector ${IP}:${inspectorPort}, log ${relative(ROOT, WRANGLER_LOG)})`,
+    `starting wrangler dev on ${BASE_URL} on ${keepState ? "the previous server's state" : "a fresh copy of the prepared state"} (inspector ${IP}:${inspectorPort}, log ${relative(ROOT, WRANGLER_LOG)})`,
   );
   const out = openSync(WRANGLER_LOG, "a");
   wrangler = spawn(
@@ -404,7 +413,7 @@ async function startWrangler(inspectorPort) {
  * One request with an explicit Host header. node:http, not fetch: Node's fetch (undici) drops a Host
  * header set by the caller and sends the URL's authority instead, which would lose the workspace.
  */
-function httpCall({ method, path, headers, body }) {
+export function httpCall({ method, path, headers, body }) {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -456,7 +465,7 @@ function signedWith(token, secret) {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-async function provision(secrets) {
+export async function provision(secrets) {
   log("provisioning workspace, rate limit, API client and access token");
   // A 201 here proves the Worker holds this run's random PLATFORM_ADMIN_TOKEN, not a .dev.vars value.
   await api("/platform/v1/workspaces", {
@@ -565,7 +574,7 @@ function load({ path, host, token, connections, seconds, method = "GET", body })
 
 /** Nearest-rank percentile of an ascending array. */
 /** Every bench/scenarios/*.mjs module, sorted by file name. */
-async function loadScenarios() {
+export async function loadScenarios() {
   const dir = join(BENCH_DIR, "scenarios");
   if (!existsSync(dir)) return [];
   // BENCH_SCENARIOS=screen,restrict runs only those areas (a quicker look at one change).
@@ -579,7 +588,7 @@ async function loadScenarios() {
 }
 
 /** A scenario report's call: one authenticated request to the workspace, JSON in and out. */
-async function scenarioCall(token, method, path, body) {
+export async function scenarioCall(token, method, path, body) {
   const headers = { host: WORKSPACE_HOST, authorization: `Bearer ${token}` };
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await httpCall({ method, path, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
@@ -592,7 +601,7 @@ async function scenarioCall(token, method, path, body) {
   return { status: res.status, json };
 }
 
-function percentile(sorted, p) {
+export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
@@ -978,6 +987,16 @@ async function main() {
   for (const sc of scenarios) leaseRows.push(...(await runArea(sc, "lease", false)).rows);
   await cleanup();
 
+  // Cold start (bench/cold-start.mjs): a fresh Worker per area, after the load measurements, on the same port.
+  log("cold start: bench/cold-start.mjs");
+  const cold = spawnSync(process.execPath, [join(BENCH_DIR, "cold-start.mjs")], {
+    cwd: ROOT,
+    env: process.env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (cold.status !== 0) problems.push(`bench/cold-start.mjs failed (exit ${cold.status})`);
+  const coldStart = cold.status === 0 ? readFileSync(join(BENCH_DIR, "results", COLD_START_REPORT), "utf8") : "";
+
   const changed = changedSources(sourcesBefore, sourceSnapshot());
   if (changed.length > 0) {
     throw new Error(
@@ -1031,17 +1050,25 @@ async function main() {
     "",
     ...goalLines(scenarioRows, leaseRows),
     ...reports.flatMap((r) => [`## ${r.area}: quality`, "", r.markdown.trim(), ""]),
+    ...coldStart
+      .trim()
+      .split("\n")
+      .map((l) => (/^#{1,5} /.test(l) ? `#${l}` : l)),
+    "",
     ...offlineReports(BENCH_DIR),
   ];
   writeFileSync(RESULTS_FILE, `${outcome.markdown}\n${extra.join("\n")}`);
   printSummary(health, me, facts, outcome);
 }
 
-main().then(
-  async () => {
-    await cleanup();
-    clearTimeout(watchdog);
-    process.exit(0);
-  },
-  (err) => fail(err?.stack ?? String(err)),
-);
+export { BENCH_DIR, ENV_FILE, PORT, ROOT, STATE_DIR, WORKSPACE_HOST };
+
+if (IS_MAIN)
+  main().then(
+    async () => {
+      await cleanup();
+      clearTimeout(watchdog);
+      process.exit(0);
+    },
+    (err) => fail(err?.stack ?? String(err)),
+  );

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 const here = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** `{E, index, screen(name)}`: the engine module, the index over both lists, and a query returning `{id, name, score}`. */
+/** `{E, index, input, screen(name)}`: the engine module, the index over both lists, its input, and a query returning `{id, name, score}`. */
 export async function screenEngine(root = here) {
   const { build } = await import(join(root, "node_modules/esbuild/lib/main.js"));
   const out = await build({
@@ -39,5 +39,5 @@ export async function screenEngine(root = here) {
       score: h.score,
       hit: h,
     }));
-  return { E, index, screen };
+  return { E, index, input, screen };
 }

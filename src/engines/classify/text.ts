@@ -358,8 +358,8 @@ export const ORNAMENT_RESIDUALS: Record<string, string> = {
  * (chapter 61) against woven fabrics (by fibre, 50.07-55.16, 58.01-58.09) and the garments of chapter 62 (not
  * knitted or crocheted). A text that states one construction makes the other set unlikely.
  */
-export const KNIT_ONLY = ["6001", "6002", "6003", "6004", "6005", "6006", "61"];
-export const WOVEN_ONLY = [
+const KNIT_ONLY = ["6001", "6002", "6003", "6004", "6005", "6006", "61"];
+const WOVEN_ONLY = [
   ...["5007", "5111", "5112", "5113", "5208", "5209", "5210", "5211", "5212", "5309", "5310", "5311"],
   ...["5407", "5408", "5512", "5513", "5514", "5515", "5516", "5801", "5802", "5806", "5809"],
   ...["6201", "6202", "6203", "6204", "6205", "6206", "6207", "6208", "6209", "6210", "6211"],

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+/**
+ * `node bench/cold-start.mjs` (also run by `npm run bench`): what the first request of an area costs on a
+ * freshly started Worker, beside the same request once the isolate is warm.
+ *
+ * For each area (classify, screen, restrict, calculate) and each round, two server starts, each a new workerd
+ * process and so a new isolate:
+ *
+ *   1. `after load`: `wrangler dev` on a fresh copy of the prepared state (the reference data loaded straight
+ *      into D1, so nothing derived from it is stored yet), provisioned, then the area's first request timed,
+ *      then the same request COLD_START_WARM times (the warm median);
+ *   2. `restart`: the Worker stopped and started again on the state the first server left (whatever it stored,
+ *      prebuilt indexes included), the chain warmed with GET /me, then the same two measurements. This is the
+ *      production case: a new isolate after a dataset version was activated and its indexes stored.
+ *
+ * The request is each area's first scenario request (bench/scenarios/<area>.mjs). Reported per area: the
+ * median over the rounds of first − warm median, and every round's figures. The host is shared, so the
+ * rounds (COLD_START_ROUNDS, default 3) keep one disturbed start from deciding the figure.
+ *
+ * Writes bench/results/cold-start.md and prints it (COLD_START_AREAS=classify,... measures only those areas). Uses run.mjs's server helpers (same port, state and
+ * secrets handling).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  BENCH_DIR,
+  cleanup,
+  ENV_FILE,
+  fail,
+  freePort,
+  holdPort,
+  httpCall,
+  loadScenarios,
+  log,
+  PORT,
+  prepareDatabase,
+  provision,
+  STATE_DIR,
+  startWrangler,
+  stopWrangler,
+  WORKSPACE_HOST,
+} from "./run.mjs";
+
+// COLD_START_AREAS=classify,screen measures only those (a quicker look at one change).
+const AREAS = process.env.COLD_START_AREAS?.split(",").map((a) => a.trim()) ?? [
+  "classify",
+  "screen",
+  "restrict",
+  "calculate",
+];
+const ROUNDS = positive("COLD_START_ROUNDS", 3);
+const WARM = positive("COLD_START_WARM", 15);
+/** The goal of issue 23: a cold isolate's first request costs at most this much more than a warm one. */
+const GOAL_MS = 100;
+const OUT = join(BENCH_DIR, "results", "cold-start.md");
+
+function positive(name, fallback) {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const ms = (v) => v.toFixed(0);
+
+async function timed(token, { method, path, body }) {
+  const headers = { host: WORKSPACE_HOST, authorization: `Bearer ${token}` };
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  if (text !== undefined) headers["content-type"] = "application/json";
+  const t0 = performance.now();
+  const res = await httpCall({ method: method ?? "GET", path, headers, body: text });
+  const elapsed = performance.now() - t0;
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return elapsed;
+}
+
+/** First call, then the warm median, on the server just started. */
+async function firstAndWarm(token, request) {
+  const first = await timed(token, request);
+  const warm = [];
+  for (let i = 0; i < WARM; i++) warm.push(await timed(token, request));
+  return { first, warm: median(warm) };
+}
+
+async function setUp() {
+  const releasePort = await holdPort(PORT);
+  rmSync(STATE_DIR, { recursive: true, force: true });
+  mkdirSync(STATE_DIR, { recursive: true });
+  const secrets = {
+    PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
+    TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+    WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString("base64url")}`,
+  };
+  const env = Object.entries(secrets).map(([k, v]) => `${k}=${v}`);
+  writeFileSync(ENV_FILE, `${env.join("\n")}\n`, { mode: 0o600 });
+  prepareDatabase();
+  await releasePort();
+  return secrets;
+}
+
+async function measureArea(secrets, request) {
+  await startWrangler(await freePort());
+  const token = await provision(secrets);
+  const afterLoad = await firstAndWarm(token, request);
+  // Work the first isolate left to waitUntil (storing what it built) finishes before it is stopped.
+  await new Promise((r) => setTimeout(r, 2000));
+  await stopWrangler();
+  await startWrangler(await freePort(), { keepState: true });
+  await timed(token, { method: "GET", path: "/admin/api/v1/me" });
+  const restart = await firstAndWarm(token, request);
+  await stopWrangler();
+  return { afterLoad, restart };
+}
+
+/**
+ * wrangler dev rebuilds and restarts the Worker when a source file changes; a request caught by that restart
+ * answers 503 and the round is measured again on a new server.
+ */
+async function withRetry(round) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await round();
+    } catch (err) {
+      await stopWrangler();
+      if (attempt >= 3 || !/restarted mid-request/.test(String(err?.message))) throw err;
+      log(`the Worker restarted mid-request (a source file changed?); measuring the round again`);
+    }
+  }
+}
+
+function markdown(results, startedAt) {
+  const deltaOf = (rounds, kind) => median(rounds.map((r) => r[kind].first - r[kind].warm));
+  const each = (rounds, kind) => rounds.map((r) => `${ms(r[kind].first)} / ${ms(r[kind].warm)}`).join("; ");
+  const lines = [
+    "# Cold start: an area's first request on a fresh isolate",
+    "",
+    `Command: \`node bench/cold-start.mjs\` (also run by \`npm run bench\`); ${ROUNDS} rounds, warm median of ${WARM} requests; ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+    "",
+    "Each round starts `wrangler dev` (a new workerd process, so a new isolate) twice per area: **after load** on a fresh copy of the prepared state (reference data loaded into D1 directly, nothing derived from it stored), then **restart** on the state that server left (prebuilt indexes it stored included: the production case after a dataset activation). Before the timed request the chain is warmed (provisioning, or GET /me), so the difference is the area's own first-use cost. Requests: the first of each `bench/scenarios/<area>.mjs`.",
+    "",
+    "| area | request | start | first − warm ms (median of rounds) | rounds: first / warm median ms |",
+    "| --- | --- | --- | ---: | --- |",
+  ];
+  const verdicts = [];
+  for (const { area, label, rounds } of results) {
+    lines.push(
+      `| ${area} | ${label} | after load | ${ms(deltaOf(rounds, "afterLoad"))} | ${each(rounds, "afterLoad")} |`,
+      `| ${area} | ${label} | restart | ${ms(deltaOf(rounds, "restart"))} | ${each(rounds, "restart")} |`,
+    );
+    const d = deltaOf(rounds, "restart");
+    verdicts.push(`${area} ${ms(d)} ms${d <= GOAL_MS ? "" : " (over)"}`);
+  }
+  lines.push("", `Goal (issue 23): first − warm ≤ ${GOAL_MS} ms on a restarted Worker: ${verdicts.join(", ")}.`, "");
+  return lines.join("\n");
+}
+
+async function main() {
+  const startedAt = new Date();
+  const scenarios = new Map((await loadScenarios()).map((sc) => [sc.area, sc]));
+  const secrets = await setUp();
+  const results = [];
+  for (const area of AREAS) {
+    const sc = scenarios.get(area);
+    if (!sc) throw new Error(`bench/scenarios/${area}.mjs is missing`);
+    const [request] = sc.requests();
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      log(`cold start: ${area}, round ${i + 1} of ${ROUNDS}`);
+      rounds.push(await withRetry(() => measureArea(secrets, request)));
+    }
+    results.push({ area, label: request.label, rounds });
+  }
+  await cleanup();
+  const text = markdown(results, startedAt);
+  writeFileSync(OUT, text);
+  process.stdout.write(`\n${text}\n`);
+}
+
+const watchdog = setTimeout(() => fail("the cold-start bench did not finish within 20 minutes"), 1_200_000);
+main().then(
+  async () => {
+    clearTimeout(watchdog);
+    await cleanup();
+    process.exit(0);
+  },
+  (err) => fail(err?.stack ?? String(err)),
+);

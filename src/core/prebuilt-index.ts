@@ -1,0 +1,57 @@
+/**
+ * Prebuilt indexes in R2: a new isolate reads the index another isolate built for the same dataset version in
+ * one R2 get, instead of reading the dataset's rows from D1 and building it again. The first isolate that
+ * builds a version stores it after answering (waitUntil), and every later cold isolate reads it.
+ *
+ * One object per dataset version and import: `indexes/{dataset}/{version}@{imported_at}.bin`, so a reload of
+ * the same version under a new import time never reads the old build. The engine's own decoder checks the
+ * object's layout and dataset version; an object it refuses (another layout, a damaged or mismatched one) is
+ * ignored, the index is built from D1 and the object replaced. R2 failures fall back the same way: the
+ * prebuilt index is an optimisation, never a dependency.
+ */
+import { waitUntil } from "cloudflare:workers";
+
+export const prebuiltIndexKey = (dataset: string, versionKey: string): string => `indexes/${dataset}/${versionKey}.bin`;
+
+export interface PrebuiltIndex<T> {
+  bucket: R2Bucket;
+  dataset: string;
+  /** `{version}@{imported_at}`: also the version stamped in the object. */
+  versionKey: string;
+  build: () => Promise<T>;
+  encode: (value: T, versionKey: string) => Uint8Array;
+  decode: (buffer: ArrayBuffer, versionKey: string) => T | { refused: string };
+}
+
+/** The stored index for the version, or the one `build` makes (then stored in the background). */
+export async function loadPrebuilt<T extends object>(spec: PrebuiltIndex<T>): Promise<T> {
+  const key = prebuiltIndexKey(spec.dataset, spec.versionKey);
+  const stored = await readStored(spec, key);
+  if (stored) return stored;
+  const built = await spec.build();
+  waitUntil(store(spec, key, built));
+  return built;
+}
+
+async function readStored<T extends object>(spec: PrebuiltIndex<T>, key: string): Promise<T | null> {
+  try {
+    const object = await spec.bucket.get(key);
+    if (!object) return null;
+    const decoded = spec.decode(await object.arrayBuffer(), spec.versionKey);
+    if (!("refused" in decoded)) return decoded;
+    console.warn(JSON.stringify({ msg: "prebuilt index refused; building from D1", key, reason: decoded.refused }));
+  } catch (err) {
+    console.warn(JSON.stringify({ msg: "prebuilt index unreadable; building from D1", key, error: String(err) }));
+  }
+  return null;
+}
+
+async function store<T>(spec: PrebuiltIndex<T>, key: string, value: T): Promise<void> {
+  try {
+    await spec.bucket.put(key, spec.encode(value, spec.versionKey), {
+      httpMetadata: { contentType: "application/octet-stream" },
+    });
+  } catch (err) {
+    console.warn(JSON.stringify({ msg: "prebuilt index not stored", key, error: String(err) }));
+  }
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { rank } from "./engine";
+import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
+import { buildPrecedents, nearestRulings } from "./precedents";
+import { type ClassifyIndexes, deserializeIndexes, serializeIndexes } from "./snapshot";
+
+const VERSION = "hs-test@2026-01-01T00:00:00.000Z";
+
+function indexes(): ClassifyIndexes {
+  const rulings = rulingSet("dev").map((r) => ({
+    rulingNumber: r.ruling,
+    code: r.code,
+    subject: r.description,
+    url: r.source,
+  }));
+  return {
+    index: fullIndex(),
+    statistical: new Map([["61091000", [{ code: "6109100012", description: "Men's or boys'" }]]]),
+    precedents: buildPrecedents(rulings),
+  };
+}
+
+function restored(bytes: Uint8Array, version = VERSION): ClassifyIndexes {
+  const out = deserializeIndexes(bytes.slice().buffer, version);
+  if ("refused" in out) throw new Error(out.refused);
+  return out;
+}
+
+describe("classify index snapshot", () => {
+  const built = indexes();
+  const bytes = serializeIndexes(built, VERSION);
+
+  it("ranks every evaluation text as the built index does", () => {
+    const back = restored(bytes);
+    const texts = evaluationSet("eval")
+      .filter((_, i) => i % 3 === 0)
+      .map((e) => e.description);
+    texts.push("", "qwertyuiop", "Men's cotton crew neck t-shirt");
+    for (const text of texts) {
+      for (const schedule of ["US", "GB", "EU"] as const)
+        expect(rank(back.index, text, { schedule, limit: 5 })).toEqual(rank(built.index, text, { schedule, limit: 5 }));
+      expect(nearestRulings(back.precedents, text)).toEqual(nearestRulings(built.precedents, text));
+    }
+    expect(back.statistical).toEqual(built.statistical);
+    expect(back.index.stats).toEqual(built.index.stats);
+    expect([...back.index.vocabulary]).toEqual([...built.index.vocabulary]);
+  });
+
+  it.each([
+    ["another dataset version", (b: Uint8Array) => b, "hs-test@2026-02-01T00:00:00.000Z", /version/],
+    ["a truncated object", (b: Uint8Array) => b.subarray(0, b.length - 8), VERSION, /size/],
+    ["not a packed index", () => new TextEncoder().encode("<html>not found</html>"), VERSION, /not a packed/],
+    [
+      "a damaged header",
+      (b: Uint8Array) => {
+        const c = b.slice();
+        c[20] = 0xff;
+        return c;
+      },
+      VERSION,
+      /malformed|kind|version/,
+    ],
+  ])("refuses %s", (_, damage, version, reason) => {
+    const out = deserializeIndexes(damage(bytes).slice().buffer, version);
+    expect(out).toEqual({ refused: expect.stringMatching(reason) });
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The classification indexes as one compact binary object (src/lib/pack.ts), so that a new isolate loads
+ * what another one built in one read instead of reading the `hs` rows from D1 and building again.
+ *
+ * Typed arrays are stored as they are; the postings map becomes its terms (in map order) with one offsets
+ * array into the concatenated document ids and term frequencies; the other maps become arrays of entries in
+ * map order, so a restored index iterates exactly like the built one and ranks identically. The vocabulary
+ * is derived again (the postings' terms and the synonyms' words). Pure: the module service does the I/O.
+ */
+import { type PackedArray, pack, unpack } from "../../lib/pack";
+import type { Index } from "./engine";
+import type { PrecedentIndex, RulingRow } from "./precedents";
+import type { StatisticalCandidate } from "./statistical";
+
+/** What POST /classify ranks with: the index, the US statistical lines by 8-digit line, the rulings. */
+export interface ClassifyIndexes {
+  index: Index;
+  statistical: Map<string, StatisticalCandidate[]>;
+  precedents: PrecedentIndex;
+}
+
+/** Bump when the layout below changes: older objects are then refused and rebuilt. */
+const KIND = "classify-index/1";
+
+type Pair = [string, string];
+type Synonym = { phrase: string[]; codes: string[] };
+
+interface Meta {
+  docs: string[];
+  nodes: Pair[];
+  terms: string[];
+  avgLen: Index["avgLen"];
+  headings: string[];
+  synonyms: [string, Synonym[]][];
+  lines: [string, [string, Pair[]][]][];
+  stats: Index["stats"];
+  statistical: [string, Pair[]][];
+  rulings: [string, string, string, string][];
+  rulingIdf: [string, number][];
+  rulingVectors: [string, number][][];
+}
+
+const FIELDS = ["sub", "nat", "head", "chap"] as const;
+const pairs = (nodes: Iterable<{ code: string; description: string }>): Pair[] =>
+  Array.from(nodes, (n) => [n.code, n.description]);
+const nodesOf = (list: Pair[]) => list.map(([code, description]) => ({ code, description }));
+
+/** The indexes as bytes, stamped with the dataset version they were built from. */
+export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8Array {
+  const { index, statistical, precedents } = built;
+  const terms = [...index.postings.keys()];
+  const offsets = new Uint32Array(terms.length + 1);
+  let total = 0;
+  terms.forEach((t, i) => {
+    offsets[i] = total;
+    total += index.postings.get(t)?.docs.length ?? 0;
+  });
+  offsets[terms.length] = total;
+  const docs = new Int32Array(total);
+  const tf = new Uint16Array(total * FIELDS.length);
+  const idf = new Float64Array(terms.length);
+  terms.forEach((t, i) => {
+    const p = index.postings.get(t);
+    if (p) {
+      docs.set(p.docs, offsets[i]);
+      tf.set(p.tf, (offsets[i] ?? 0) * FIELDS.length);
+    }
+    idf[i] = index.idf.get(t) ?? 0;
+  });
+  const meta: Meta = {
+    docs: index.docs,
+    nodes: pairs(index.nodes.values()),
+    terms,
+    avgLen: index.avgLen,
+    headings: index.headings,
+    synonyms: [...index.synonyms],
+    lines: [...index.lines].map(([schedule, byHs6]) => [schedule, [...byHs6].map(([hs6, l]) => [hs6, pairs(l)])]),
+    stats: index.stats,
+    statistical: [...statistical].map(([line, list]) => [line, pairs(list)]),
+    rulings: precedents.rows.map((r) => [r.rulingNumber, r.code, r.subject, r.url]),
+    rulingIdf: [...precedents.idf],
+    rulingVectors: precedents.vectors.map((v) => [...v]),
+  };
+  const arrays: Record<string, PackedArray> = {
+    offsets,
+    postingDocs: docs,
+    postingTf: tf,
+    idf,
+    docHeading: index.docHeading,
+    docChapter: index.docChapter,
+  };
+  for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
+  return pack(KIND, version, meta, arrays);
+}
+
+/**
+ * The indexes stored by `serializeIndexes` for `version`, or why they cannot be used (another layout or
+ * dataset version, a damaged object): the caller then builds from the rows.
+ */
+export function deserializeIndexes(buffer: ArrayBuffer, version: string): ClassifyIndexes | { refused: string } {
+  const unpacked = unpack(buffer, KIND, version);
+  if ("refused" in unpacked) return unpacked;
+  const meta = unpacked.meta as Meta;
+  const a = unpacked.arrays;
+  const { offsets, postingDocs, postingTf, idf: idfs, docHeading, docChapter } = a;
+  if (
+    !(offsets instanceof Uint32Array) ||
+    !(postingDocs instanceof Int32Array) ||
+    !(postingTf instanceof Uint16Array) ||
+    !(idfs instanceof Float64Array) ||
+    !(docHeading instanceof Int32Array) ||
+    !(docChapter instanceof Uint8Array) ||
+    offsets.length !== meta.terms.length + 1 ||
+    idfs.length !== meta.terms.length
+  )
+    return { refused: "arrays do not match the terms" };
+  const lens = {} as Index["lens"];
+  for (const f of FIELDS) {
+    const l = a[`len_${f}`];
+    if (!(l instanceof Float32Array) || l.length !== meta.docs.length) return { refused: `lengths of ${f}` };
+    lens[f] = l.slice();
+  }
+  // Copies, so the object's buffer (mostly the JSON part, parsed by now) is not kept alive by views into it.
+  const allDocs = postingDocs.slice();
+  const allTf = postingTf.slice();
+  const postings: Index["postings"] = new Map();
+  const idf: Index["idf"] = new Map();
+  meta.terms.forEach((t, i) => {
+    const from = offsets[i] ?? 0;
+    const to = offsets[i + 1] ?? from;
+    postings.set(t, {
+      docs: allDocs.subarray(from, to),
+      tf: allTf.subarray(from * FIELDS.length, to * FIELDS.length),
+    });
+    idf.set(t, idfs[i] ?? 0);
+  });
+  const synonyms: Index["synonyms"] = new Map(meta.synonyms);
+  const vocabulary = new Set(meta.terms);
+  for (const list of synonyms.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
+  const index: Index = {
+    docs: meta.docs,
+    nodes: new Map(meta.nodes.map(([code, description]) => [code, { code, description }])),
+    postings,
+    idf,
+    avgLen: meta.avgLen,
+    lens,
+    docHeading: docHeading.slice(),
+    docChapter: docChapter.slice(),
+    headings: meta.headings,
+    synonyms,
+    lines: new Map(meta.lines.map(([schedule, byHs6]) => [schedule, new Map(byHs6.map(([h, l]) => [h, nodesOf(l)]))])),
+    vocabulary,
+    stats: meta.stats,
+  };
+  const rows: RulingRow[] = meta.rulings.map(([rulingNumber, code, subject, url]) => ({
+    rulingNumber,
+    code,
+    subject,
+    url,
+  }));
+  return {
+    index,
+    statistical: new Map(meta.statistical.map(([line, list]) => [line, nodesOf(list)])),
+    precedents: { rows, idf: new Map(meta.rulingIdf), vectors: meta.rulingVectors.map((v) => new Map(v)) },
+  };
+}

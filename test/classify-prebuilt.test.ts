@@ -1,0 +1,87 @@
+/**
+ * The classification index stored in R2 (core/prebuilt-index.ts): the first isolate that builds a dataset
+ * version stores it, a new isolate answers from it without the rows in D1, and an object it cannot trust
+ * (damaged, another dataset version) is ignored, rebuilt from D1 and replaced. A new isolate is simulated by
+ * forgetting this isolate's dataset caches.
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { resetDatasetCaches } from "../src/core/dataset-cache";
+import { prebuiltIndexKey } from "../src/core/prebuilt-index";
+import { deserializeIndexes, serializeIndexes } from "../src/engines/classify/snapshot";
+import { loadDataset, setup } from "./helpers";
+
+beforeAll(async () => {
+  await loadDataset("hs", { fixture: true });
+}, 60_000);
+
+const BODY = { description: "Men's cotton crew neck t-shirt", destination_country: "US" };
+
+type Answer = {
+  data_source: { version: string; imported_at: string };
+  results: unknown[];
+  rulings?: unknown;
+};
+
+async function classify(): Promise<Answer> {
+  const { api } = await setup();
+  const res = await api("/classify", { json: BODY });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Answer;
+}
+
+const versionKey = (a: Answer) => `${a.data_source.version}@${a.data_source.imported_at}`;
+
+/** The stored object once the background write has landed and it decodes for `key` (the write is not awaited). */
+async function storedIndex(key: string) {
+  for (let i = 0; i < 100; i++) {
+    const object = await env.ARCHIVE.get(prebuiltIndexKey("hs", key));
+    if (object) {
+      const decoded = deserializeIndexes(await object.arrayBuffer(), key);
+      if (!("refused" in decoded)) return decoded;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no valid index stored for ${key}`);
+}
+
+describe("prebuilt classification index in R2", () => {
+  let first: Answer;
+
+  it("is stored by the isolate that built it from D1", async () => {
+    resetDatasetCaches();
+    first = await classify();
+    expect(first.results.length).toBeGreaterThan(0);
+    const stored = await storedIndex(versionKey(first));
+    expect(stored.index.stats.subheadings).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["a damaged object", () => new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])],
+    [
+      "an index stamped with another dataset version",
+      async () => serializeIndexes(await storedIndex(versionKey(first)), "hs-other@2020-01-01T00:00:00.000Z"),
+    ],
+  ])("ignores %s: builds from D1, answers the same and replaces it", async (_, object) => {
+    const key = versionKey(first);
+    await env.ARCHIVE.put(prebuiltIndexKey("hs", key), await object());
+    resetDatasetCaches();
+    const again = await classify();
+    expect(again.results).toEqual(first.results);
+    expect(again.rulings).toEqual(first.rulings);
+    await storedIndex(key);
+  });
+
+  it("answers a new isolate from R2 alone, identically, with the hs rows gone from D1", async () => {
+    await storedIndex(versionKey(first));
+    await env.DB.batch(
+      ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms", "hs_rulings"].map((t) =>
+        env.DB.prepare(`DELETE FROM ${t}`),
+      ),
+    );
+    resetDatasetCaches();
+    const fromR2 = await classify();
+    expect(fromR2.results).toEqual(first.results);
+    expect(fromR2.rulings).toEqual(first.rulings);
+  });
+});
