@@ -9,7 +9,6 @@
  * ignored, the index is built from D1 and the object replaced. R2 failures fall back the same way: the
  * prebuilt index is an optimisation, never a dependency.
  */
-import { waitUntil } from "cloudflare:workers";
 
 export const prebuiltIndexKey = (dataset: string, versionKey: string): string => `indexes/${dataset}/${versionKey}.bin`;
 
@@ -29,6 +28,9 @@ export async function loadPrebuilt<T extends object>(spec: PrebuiltIndex<T>): Pr
   const stored = await readStored(spec, key);
   if (stored) return stored;
   const built = await spec.build();
+  // Imported here, not at the top: the module is also loaded outside workerd (the OpenAPI lint builds the app in
+  // Node), where "cloudflare:workers" does not exist and nothing is ever stored.
+  const { waitUntil } = await import("cloudflare:workers");
   waitUntil(store(spec, key, built));
   return built;
 }
