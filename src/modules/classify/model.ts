@@ -15,8 +15,8 @@ import {
   type RerankCandidate,
   rerankMessages,
 } from "../../engines/classify/model-prompts";
-import { urlRefusal } from "../../engines/classify/page";
 import { readBytesLimited } from "../../lib/outbound";
+import { fetchPublic } from "./fetch-public";
 
 /** The part of the Workers AI binding used here. */
 interface ModelBinding {
@@ -111,7 +111,6 @@ export async function rerank(env: Env, product: string, candidates: RerankCandid
 /** The spec's limit on an image: about 9 MB. */
 const IMAGE_MAX_BYTES = 9 * 1024 * 1024;
 const IMAGE_TIMEOUT_MS = 5_000;
-const MAX_REDIRECTS = 3;
 
 /** Why an image could not be read: the caller's input (`input`) or the model service (`model`). */
 type ImageFailure = { error: string; cause: "input" | "model" };
@@ -131,46 +130,18 @@ async function imageDataUrl(imageUrl: string, production: boolean): Promise<{ da
       return { error: "image_url is larger than about 9 MB", cause: "input" };
     return { dataUrl: imageUrl };
   }
-  let target = imageUrl;
-  try {
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const refusal = urlRefusal(target, production);
-      if (refusal) return { error: `image_url ${refusal}`, cause: "input" };
-      const res = await fetch(target, {
-        redirect: "manual",
-        signal: AbortSignal.timeout(IMAGE_TIMEOUT_MS),
-        headers: { accept: "image/*", "user-agent": "TradeComplianceAPI/1.0 (+classification)" },
-      });
-      const location = res.headers.get("location");
-      if (res.status >= 300 && res.status < 400 && location) {
-        target = new URL(location, target).toString();
-        await res.body?.cancel();
-        continue;
-      }
-      if (!res.ok) {
-        await res.body?.cancel();
-        return { error: `image_url answered HTTP ${res.status}`, cause: "input" };
-      }
-      const type = (res.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-      if (!type.startsWith("image/")) {
-        await res.body?.cancel();
-        return { error: `image_url is not an image (${type || "no content type"})`, cause: "input" };
-      }
-      const { bytes, truncated } = await readBytesLimited(res, IMAGE_MAX_BYTES);
-      if (truncated) return { error: "image_url is larger than about 9 MB", cause: "input" };
-      return { dataUrl: `data:${type};base64,${base64Of(bytes)}` };
-    }
-    return { error: "image_url redirects too many times", cause: "input" };
-  } catch (e) {
-    const name = (e as Error)?.name;
-    return {
-      error:
-        name === "TimeoutError" || name === "AbortError"
-          ? `image_url did not answer within ${IMAGE_TIMEOUT_MS / 1000} s`
-          : "image_url could not be fetched",
-      cause: "input",
-    };
-  }
+  const image = await fetchPublic(imageUrl, {
+    field: "image_url",
+    production,
+    accept: "image/*",
+    timeoutMs: IMAGE_TIMEOUT_MS,
+    what: "an image",
+    accepts: (type) => type.startsWith("image/"),
+  });
+  if ("error" in image) return { error: image.error, cause: "input" };
+  const { bytes, truncated } = await readBytesLimited(image.res, IMAGE_MAX_BYTES);
+  if (truncated) return { error: "image_url is larger than about 9 MB", cause: "input" };
+  return { dataUrl: `data:${image.mediaType};base64,${base64Of(bytes)}` };
 }
 
 export type ImageDescription = (ModelUse & { description: string | null }) | ImageFailure;

@@ -32,7 +32,7 @@ import {
   hsTariffLines,
 } from "../../db/schema/index";
 import { buildIndex, rank, type Suggestion } from "../../engines/classify/engine";
-import { extractProduct, pageText, urlRefusal } from "../../engines/classify/page";
+import { extractProduct, pageText } from "../../engines/classify/page";
 import { buildPrecedents, nearestRulings, type Precedent } from "../../engines/classify/precedents";
 import { type ClassifyIndexes, deserializeIndexes, serializeIndexes } from "../../engines/classify/snapshot";
 import { pickStatistical, type StatisticalCandidate } from "../../engines/classify/statistical";
@@ -43,6 +43,7 @@ import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { readLimited } from "../../lib/outbound";
 import { TtlCache } from "../../lib/ttl-cache";
+import { fetchPublic } from "./fetch-public";
 import { describeImage, type ModelUse, modelBinding, rerank, textModel, visionModel } from "./model";
 
 const DATASET = "hs";
@@ -164,54 +165,23 @@ type ModeSlug = (typeof MODE_SLUGS)[number];
 
 const PAGE_TIMEOUT_MS = 5_000;
 const PAGE_MAX_BYTES = 1_000_000;
-const MAX_REDIRECTS = 3;
 
 /**
- * Fetches a product page and returns the text to classify. Redirects are followed by hand (at most 3) so that
- * every hop passes the same address rules. Failures are `{error}`, never thrown: the caller decides.
+ * Fetches a product page (under the outbound rules, redirects checked hop by hop) and returns the text to
+ * classify. Failures are `{error}`, never thrown: the caller decides.
  */
 export async function readProductPage(url: string, production: boolean): Promise<{ text: string } | { error: string }> {
-  let target = url;
-  try {
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const refusal = urlRefusal(target, production);
-      if (refusal) return { error: `product_url ${refusal}` };
-      const res = await fetch(target, {
-        redirect: "manual",
-        signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
-        headers: {
-          accept: "text/html,application/xhtml+xml",
-          "user-agent": "TradeComplianceAPI/1.0 (+classification)",
-        },
-      });
-      const location = res.headers.get("location");
-      if (res.status >= 300 && res.status < 400 && location) {
-        target = new URL(location, target).toString();
-        await res.body?.cancel();
-        continue;
-      }
-      if (!res.ok) {
-        await res.body?.cancel();
-        return { error: `product_url answered HTTP ${res.status}` };
-      }
-      const type = res.headers.get("content-type") ?? "";
-      if (type && !/html|xml|text\/plain/i.test(type)) {
-        await res.body?.cancel();
-        return { error: `product_url is not a web page (${type.split(";")[0]})` };
-      }
-      const text = pageText(extractProduct(await readLimited(res, PAGE_MAX_BYTES)));
-      return text ? { text } : { error: "product_url has no title, description or product data to classify" };
-    }
-    return { error: "product_url redirects too many times" };
-  } catch (e) {
-    const name = (e as Error)?.name;
-    return {
-      error:
-        name === "TimeoutError" || name === "AbortError"
-          ? `product_url did not answer within ${PAGE_TIMEOUT_MS / 1000} s`
-          : "product_url could not be fetched",
-    };
-  }
+  const page = await fetchPublic(url, {
+    field: "product_url",
+    production,
+    accept: "text/html,application/xhtml+xml",
+    timeoutMs: PAGE_TIMEOUT_MS,
+    what: "a web page",
+    accepts: (type) => type === "" || /html|xml|text\/plain/.test(type),
+  });
+  if ("error" in page) return page;
+  const text = pageText(extractProduct(await readLimited(page.res, PAGE_MAX_BYTES)));
+  return text ? { text } : { error: "product_url has no title, description or product data to classify" };
 }
 
 // ---------------------------------------------------------------------------------------------------------
