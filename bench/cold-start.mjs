@@ -20,15 +20,14 @@
  * Writes bench/results/cold-start.md and prints it (COLD_START_AREAS=classify,... measures only those areas). Uses run.mjs's server helpers (same port, state and
  * secrets handling).
  */
-import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   BENCH_DIR,
   cleanup,
-  ENV_FILE,
   fail,
   freePort,
+  freshState,
   holdPort,
   httpCall,
   loadScenarios,
@@ -36,7 +35,6 @@ import {
   PORT,
   prepareDatabase,
   provision,
-  STATE_DIR,
   startWrangler,
   stopWrangler,
   WORKSPACE_HOST,
@@ -89,15 +87,7 @@ async function firstAndWarm(token, request) {
 
 async function setUp() {
   const releasePort = await holdPort(PORT);
-  rmSync(STATE_DIR, { recursive: true, force: true });
-  mkdirSync(STATE_DIR, { recursive: true });
-  const secrets = {
-    PLATFORM_ADMIN_TOKEN: `pat_${randomBytes(24).toString("base64url")}`,
-    TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
-    WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString("base64url")}`,
-  };
-  const env = Object.entries(secrets).map(([k, v]) => `${k}=${v}`);
-  writeFileSync(ENV_FILE, `${env.join("\n")}\n`, { mode: 0o600 });
+  const secrets = freshState();
   prepareDatabase();
   await releasePort();
   return secrets;

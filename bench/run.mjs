@@ -879,13 +879,11 @@ function printSummary(health, me, facts, outcome) {
 
 // ---------------------------------------------------------------------------------------------------
 
-async function main() {
-  const startedAt = new Date();
-  const loadStart = os.loadavg()[0];
-  if (!existsSync(WRANGLER_CLI)) throw new Error("wrangler is not installed: run npm install");
-
-  const releasePort = await holdPort(PORT);
-
+/**
+ * A fresh bench/.state with fresh random secrets in its env file (wrangler reads them through --env-file, so the
+ * developer's .dev.vars is never used); returns the secrets.
+ */
+export function freshState() {
   rmSync(STATE_DIR, { recursive: true, force: true });
   mkdirSync(STATE_DIR, { recursive: true });
   const secrets = {
@@ -893,13 +891,19 @@ async function main() {
     TOKEN_SIGNING_SECRET: randomBytes(32).toString("base64url"),
     WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString("base64url")}`,
   };
-  writeFileSync(
-    ENV_FILE,
-    `${Object.entries(secrets)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n")}\n`,
-    { mode: 0o600 },
-  );
+  const lines = Object.entries(secrets).map(([k, v]) => `${k}=${v}`);
+  writeFileSync(ENV_FILE, `${lines.join("\n")}\n`, { mode: 0o600 });
+  return secrets;
+}
+
+async function main() {
+  const startedAt = new Date();
+  const loadStart = os.loadavg()[0];
+  if (!existsSync(WRANGLER_CLI)) throw new Error("wrangler is not installed: run npm install");
+
+  const releasePort = await holdPort(PORT);
+
+  const secrets = freshState();
   if (existsSync(join(ROOT, ".dev.vars")))
     log(".dev.vars exists; wrangler is pointed at bench/.state/bench.env instead");
 
