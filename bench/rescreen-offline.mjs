@@ -15,23 +15,12 @@ import { join } from "node:path";
 import { readList } from "../scripts/data/sanctions.mjs";
 import { ScreenIndex, screen } from "../src/engines/screen/index.ts";
 import { PARTIES_PER_RUN } from "../src/modules/screening/service.ts";
+import { sanctionsInput } from "./lib/screen-engine.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const COUNT = Number(process.argv[2] ?? 100_000);
-const input = [];
-const listed = [];
-for (const code of ["SDN", "UN"])
-  for (const e of readList(code)) {
-    input.push({
-      id: `${code}:${e.ref}`,
-      listCode: code,
-      entryType: e.type,
-      name: e.name,
-      altNames: e.alt_names,
-      remarks: e.remarks,
-    });
-    listed.push(e.name);
-  }
+const input = sanctionsInput(readList);
+const listed = input.map((e) => e.name);
 let t = performance.now();
 const index = ScreenIndex.build(input);
 const buildMs = performance.now() - t;

@@ -8,6 +8,22 @@ import { fileURLToPath } from "node:url";
 
 const here = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** The engine's index input from the bundled SDN and UN lists (`readList` of scripts/data/sanctions.mjs). */
+export function sanctionsInput(readList) {
+  const input = [];
+  for (const code of ["SDN", "UN"])
+    for (const e of readList(code))
+      input.push({
+        id: `${code}:${e.ref}`,
+        listCode: code,
+        entryType: e.type,
+        name: e.name,
+        altNames: e.alt_names,
+        remarks: e.remarks,
+      });
+  return input;
+}
+
 /** `{E, index, input, screen(name)}`: the engine module, the index over both lists, its input, and a query returning `{id, name, score}`. */
 export async function screenEngine(root = here) {
   const { build } = await import(join(root, "node_modules/esbuild/lib/main.js"));
@@ -20,17 +36,7 @@ export async function screenEngine(root = here) {
   });
   const E = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
   const { readList } = await import(join(root, "scripts/data/sanctions.mjs"));
-  const input = [];
-  for (const code of ["SDN", "UN"])
-    for (const e of readList(code))
-      input.push({
-        id: `${code}:${e.ref}`,
-        listCode: code,
-        entryType: e.type,
-        name: e.name,
-        altNames: e.alt_names,
-        remarks: e.remarks,
-      });
+  const input = sanctionsInput(readList);
   const index = E.ScreenIndex.build(input);
   const screen = (name) =>
     E.screen(index, { name }).map((h) => ({
