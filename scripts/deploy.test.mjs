@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { datasetStatements, loadDatasetModules, root } from "./data/lib.mjs";
+import { datasetStatements, insertStatements, loadDatasetModules, root } from "./data/lib.mjs";
 import { loadData } from "./deploy.mjs";
 import { chunkStatements, D1_LIMITS, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
 
@@ -67,6 +67,15 @@ test("chunker keeps statements and files within D1's limits and loses nothing", 
   }
   assert.throws(() => chunkStatements(["x".repeat(D1_LIMITS.maxStatementBytes)]), /exceeds/);
   assert.throws(() => chunkStatements([], { maxStatementBytes: 200_000 }), /above D1/);
+});
+
+test("insert statements stay under the statement limit in bytes, not characters", () => {
+  // Three bytes a character in UTF-8: 2,000 rows of 40 kana are 240 KB of literals, 80 K characters.
+  const rows = Array.from({ length: 2000 }, (_, i) => [i, "ア".repeat(40)]);
+  const stmts = insertStatements("t", ["id", "text"], rows, 90_000);
+  assert.ok(stmts.length >= 3);
+  for (const s of stmts) assert.ok(Buffer.byteLength(s) <= 90_000, `${Buffer.byteLength(s)} bytes`);
+  assert.equal(stmts.join("").match(/\(\d+, '/g)?.length, 2000);
 });
 
 test("chunked load into LOCAL D1 with the remote limits loads every row", { timeout: 600_000 }, async () => {

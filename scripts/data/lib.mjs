@@ -42,13 +42,15 @@ export function insertStatements(table, columns, rows, maxBytes = 90_000) {
     if (row.length !== columns.length)
       throw new Error(`${table}: row has ${row.length} values for ${columns.length} columns`);
     const tuple = `(${row.map(sqlValue).join(", ")})`;
-    if (parts.length && size + tuple.length + 2 > maxBytes) {
+    // The limit is on bytes (UTF-8), not characters: a Japanese description takes three bytes a character.
+    const bytes = Buffer.byteLength(tuple);
+    if (parts.length && size + bytes + 2 > maxBytes) {
       out.push(head + parts.join(", "));
       parts = [];
       size = head.length;
     }
     parts.push(tuple);
-    size += tuple.length + 2;
+    size += bytes + 2;
   }
   if (parts.length) out.push(head + parts.join(", "));
   return out;
