@@ -21,6 +21,7 @@ const get = (o: unknown, path: string): unknown =>
 const US = { destination_country: "US", currency: "USD", entry_date: "2026-03-02" };
 const GB = { destination_country: "GB", currency: "GBP", entry_date: "2026-03-02" };
 const AU = { destination_country: "AU", currency: "AUD", entry_date: "2026-03-02" };
+const JP = { destination_country: "JP", currency: "JPY", entry_date: "2026-06-01" };
 const S122_ENDED =
   "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
@@ -886,9 +887,91 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { vat: undefined, "point_of_sale_tax.amount": 50, "totals.vat": 0, "totals.total": 0 },
   ],
   [
-    "AU 1,500 AUD: GST at the border, 10% × 1,500 = 150 (no Australian tariff: incomplete)",
+    "AU 1,500 AUD: GST at the border, 10% × 1,500 = 150 (chapter 61 is missing from the Australian data: incomplete)",
     { ...AU, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1500 },
     { point_of_sale_tax: undefined, "vat.amount": 150, "totals.vat": 150, complete: false },
+  ],
+  // Australia: ABF Working Tariff Schedule 3 general rates (2026), customs value FOB; GST 10% on the value of the
+  // taxable importation (customs value + duty + transport and insurance to Australia), GST Act s. 13-20.
+  [
+    "AU car of 8703.23.90 from Germany: general rate 5% × 40,000 = 2,000; GST 10% × (40,000 + 2,000 + 1,000 freight) = 4,300",
+    { ...AU, hs_code: "8703.23.90", origin_country: "DE", declared_value: 40000, shipping_cost: 1000 },
+    {
+      "estimated_duties.tier": "normal_tariff",
+      "estimated_duties.tariffs.0.amount": 2000,
+      "estimated_duties.tariffs.0.name": "MFN duty (Australian Customs Tariff 8703.23.90)",
+      "vat.amount": 4300,
+      "totals.total": 6300,
+      complete: true,
+    },
+  ],
+  [
+    // Japan-Australia EPA (Schedule 11): goods not listed in the schedule are Free.
+    "AU car of 8703.23.90 from Japan: Free under an agreement (JAEPA, CPTPP or RCEP); GST 10% × 41,000 = 4,100",
+    { ...AU, hs_code: "8703.23.90", origin_country: "JP", declared_value: 40000, shipping_cost: 1000 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0, "vat.amount": 4100, complete: true },
+  ],
+  [
+    // Schedule 3's third column: "5% DCS4% CAFree DCT5%" gives goods of Canada Free.
+    "AU car of 8703.23.90 from Canada: the third column's CA rate Free",
+    { ...AU, hs_code: "8703.23.90", origin_country: "CA", declared_value: 40000 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0 },
+  ],
+  [
+    "AU smartphone of 8517.13.00 at 1,500 AUD from China: Free general rate, GST 150, complete",
+    { ...AU, hs_code: "8517.13.00", origin_country: "CN", declared_value: 1500 },
+    { "totals.duty": 0, "vat.amount": 150, "totals.total": 150, complete: true },
+  ],
+  // Japan: Japan Customs tariff schedule 2026-07-09 (WTO conventional rate unless parenthesised, else temporary,
+  // else general; EPA columns), customs value CIF (Customs Tariff Act art. 4); consumption tax 10% (8% on food,
+  // Consumption Tax Act) on the customs value plus duty; duty and tax waived on goods of 10,000 JPY or less.
+  [
+    "JP knit cotton overcoat 6101.20.000 from the US: MFN 10.9% × 200,000 = 21,800; consumption tax 10% × 221,800 = 22,180",
+    { ...JP, hs_code: "6101.20.000", origin_country: "US", declared_value: 200000 },
+    {
+      "estimated_duties.tier": "normal_tariff",
+      "estimated_duties.tariffs.0.name": "MFN duty (Japan tariff 6101.20.000)",
+      "estimated_duties.tariffs.0.amount": 21800,
+      "vat.amount": 22180,
+      "totals.total": 43980,
+      complete: true,
+    },
+  ],
+  [
+    "JP same coat from China: RCEP's schedule for China 6.8% × 200,000 = 13,600; tax 10% × 213,600 = 21,360",
+    { ...JP, hs_code: "6101.20.000", origin_country: "CN", declared_value: 200000 },
+    {
+      "estimated_duties.tier": "preferential_tariff",
+      "estimated_duties.tariffs.0.amount": 13600,
+      "vat.amount": 21360,
+      "totals.total": 34960,
+    },
+  ],
+  [
+    "JP same coat from Viet Nam: Free under an agreement (CPTPP, AJCEP or the Japan-Viet Nam EPA); tax 20,000",
+    { ...JP, hs_code: "6101.20.000", origin_country: "VN", declared_value: 200000 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0, "vat.amount": 20000, "totals.total": 20000 },
+  ],
+  [
+    "JP a 6-digit code is priced on the highest-duty 9-digit line under it",
+    { ...JP, hs_code: "6101.20", origin_country: "US", declared_value: 200000 },
+    { "totals.duty": 21800, "tariff_line.resolution.method": "national_line", "tariff_line.code": "6101.20.000" },
+  ],
+  [
+    "JP 8,000 JPY coat: duty and consumption tax waived (10,000 JPY or less)",
+    { ...JP, hs_code: "6101.20.000", origin_country: "US", declared_value: 8000 },
+    { "totals.duty": 0, "vat.amount": 0, "totals.total": 0 },
+  ],
+  [
+    "JP natural honey 0409.00.000 from China: 25.5% × 100,000 = 25,500; reduced consumption tax 8% on food × 125,500 = 10,040",
+    { ...JP, hs_code: "0409.00.000", origin_country: "CN", declared_value: 100000 },
+    { "totals.duty": 25500, "vat.rate": 8, "vat.amount": 10040, "totals.total": 35540 },
+  ],
+  [
+    // "15% or 125 JPY/l, whichever is lower, but not under 67 JPY/l": 15% × 30,000 = 4,500 against 125 × 8 = 1,000.
+    "JP still wine 2204.21.020, 8 l from South Africa: 1,000 JPY duty; the liquor tax is not in the data, so not complete",
+    { ...JP, hs_code: "2204.21.020", origin_country: "ZA", declared_value: 30000, volume: 8 },
+    { "totals.duty": 1000, "vat.amount": 3100, complete: false },
   ],
   [
     "regional tax: Ontario HST 13%",

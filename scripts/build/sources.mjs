@@ -36,6 +36,14 @@ export const ORIGINS = {
     "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip (ECB euro reference rates, full history; unzipped)",
   "us-usitc-hts-2026/hts_2026_rev_10.json.gz":
     "https://www.usitc.gov/sites/default/files/tata/hts/hts_2026_revision_10_json.json (USITC HTS export, 2026 Revision 10; gzip it, or pass the .json path to hts10.mjs)",
+  "au-abf-tariff/tariff-schedule3.json":
+    "the ABF Working Tariff, Schedule 3 (https://www.abf.gov.au/importing-exporting-and-manufacturing/tariff-classification/current-tariff/schedule-3), as scraped to JSON in github networkneedsau/australian-tariff-classification @ 9a8f3f37 data/tariff-schedule3.json",
+  "au-abf-tariff/tariff-schedules-fta.json":
+    "the ABF Working Tariff, Schedules 4A-16 (one per free trade agreement), same copy: data/tariff-schedules-fta.json",
+  "au-abf-tariff/tariff-schedule1.json":
+    "the ABF Working Tariff, Schedule 1 (countries and places), same copy: data/tariff-schedule1.json",
+  "jp-customs-tariff/index.json":
+    "Japan Customs' statistical schedule of 2026-07-09 (https://www.customs.go.jp/tariff/2026_07_09/data/j_NN.htm, one page per chapter), as scraped to JSON in github qlitre/japan-tariff-mcp @ 715eff92 src/tariffdata/ (MIT): index.json and j_NN_tariff_data.json beside it",
   "iso-country-codes/country-codes.csv": "https://github.com/datasets/country-codes (data/country-codes.csv, ODC-PDDL)",
   "iso-currency-codes/codes-all.csv":
     "https://github.com/datasets/currency-codes (data/codes-all.csv, ISO 4217, ODC-PDDL)",

@@ -1,5 +1,5 @@
 /**
- * Tariff lines (US HTS-8, UK Global Tariff 2021, EU CET 2020 proxy), US Chapter 99 measures and exclusions, and
+ * Tariff lines (US HTS-8, UK Global Tariff 2021, EU CET 2020 proxy, Australia Schedule 3 2026, Japan 2026-07-09), US Chapter 99 measures and exclusions, and
  * the origins each programme covers. From data/tariffs and data/customs/us-programs.json (see their SOURCE.md).
  */
 import { readFileSync } from "node:fs";
@@ -7,15 +7,95 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-27.1";
+export const version = "2026-11-27.2";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
 const json = (v) => (v === null || v === undefined ? null : JSON.stringify(v));
 /** Chapters the fixture keeps: enough for the tests that do not load the full schedule. */
 const FIXTURE_CHAPTERS = ["04", "22", "61", "62", "72", "73", "76", "84", "85", "87", "94"];
+
+/**
+ * The date the Australian lines are taken to hold from: the snapshot is the ABF's current tariff of 2026, whose
+ * general rates stand as they were after the removal of the "nuisance" tariffs on 2024-07-01.
+ */
+const AU_FROM = "2024-07-01";
+/** Japan's schedule of 2026-07-09 (fiscal year 2026, whose temporary rates and EPA stages run from 1 April). */
+const JP_FROM = "2026-04-01";
+
+/**
+ * Australia's lines: the general rate, and per preference the rate the origin pays. An agreement's goods are Free
+ * unless its schedule lists them (then the listed rate); a line whose agreement rate is staged in the scraped
+ * schedule, or unreadable, has no rate under it, so the general rate stands. NZ, FI and LDC goods are Free unless
+ * Schedule 3's third column gives their code a rate; Canada pays its CA rate where the column has one.
+ */
+function* australia(au, programs, keep) {
+  const agreements = Object.entries(au.agreements);
+  for (const [code, description, generalText, general, cellText, column3] of au.rows) {
+    if (!keep(code)) continue;
+    const special = {};
+    for (const [name, f] of agreements) {
+      const hit = f.listed[code];
+      if (hit) {
+        if (hit[1]) special[name] = hit[1];
+      } else if (!f.staged.includes(code)) special[name] = [];
+    }
+    const third = (c) => column3[c] ?? null;
+    for (const [program, codes] of [
+      ["NZ", ["NZ"]],
+      ["FI", ["FI", "PG"]],
+      ["LDC", ["LDC"]],
+    ]) {
+      const given = codes.map(third).find(Boolean);
+      if (!given) special[program] = [];
+      else if (given[1]) special[program] = given[1];
+    }
+    if (third("CA")?.[1]) special.CA = third("CA")[1];
+    for (const p of Object.keys(special))
+      if (!(p in programs.programs)) throw new Error(`AU programme ${p} not in au-programs.json`);
+    yield [
+      "AU",
+      code,
+      AU_FROM,
+      null,
+      description,
+      null,
+      null,
+      "AUD",
+      generalText,
+      json(general),
+      null,
+      null,
+      cellText,
+      json(special),
+    ];
+  }
+}
+
+/** Japan's 9-digit lines: the rate applied to WTO members, and each partnership agreement's rate on the line. */
+function* japan(jp, keep) {
+  for (const [code, description, mfnText, mfn, specialText, special] of jp.rows) {
+    if (!keep(code)) continue;
+    yield [
+      "JP",
+      code,
+      JP_FROM,
+      null,
+      description,
+      null,
+      null,
+      "JPY",
+      mfnText,
+      json(mfn),
+      null,
+      null,
+      specialText,
+      json(special),
+    ];
+  }
+}
 
 export async function rows({ fixture }) {
   // '' is a measure or exclusion on every product (the Section 122 surcharge): always kept.
@@ -100,6 +180,8 @@ export async function rows({ fixture }) {
           m.sector ?? null,
           m.use_condition ?? null,
         ]);
+  for (const row of australia(read("tariffs/au.json"), read("customs/au-programs.json"), keep)) lines.push(row);
+  for (const row of japan(read("tariffs/jp.json"), keep)) lines.push(row);
   const exclusions = ch99.exclusions.rows.filter((r) => keep(r[3]));
   const origin = [];
   for (const [program, p] of Object.entries(programs.programs))
@@ -107,6 +189,16 @@ export async function rows({ fixture }) {
       origin.push(["US", program, p.name, country, from, null]);
   for (const [country, [from, to]] of Object.entries(programs.column2.countries))
     origin.push(["US", "column2", "Column 2 (HTSUS General Note 3(b))", country, from, to]);
+  const au = read("tariffs/au.json");
+  const auPrograms = read("customs/au-programs.json").programs;
+  const listed = { FI: au.forum_island, LDC: au.least_developed };
+  for (const [program, p] of Object.entries(auPrograms)) {
+    const countries = listed[program] ? Object.fromEntries(listed[program].map((c) => [c, AU_FROM])) : p.countries;
+    for (const [country, from] of Object.entries(countries)) origin.push(["AU", program, p.name, country, from, null]);
+  }
+  for (const [program, p] of Object.entries(read("customs/jp-programs.json").programs))
+    for (const [country, from] of Object.entries(p.countries))
+      origin.push(["JP", program, p.name, country, from, null]);
 
   return {
     calc_tariff_lines: {

@@ -691,3 +691,89 @@ describe("reduced VAT rows", () => {
     expect(vatReducedRow(rows, "49019900", "2025-08-26")).toBeNull();
   });
 });
+
+describe("alternative rates, alcohol litres and 9-digit national lines", () => {
+  // Japan: "3% or 18 JPY/kg, whichever is higher"; Australia: "5%, or, if lower, 0.45 AUD/kg".
+  const higher = [["alt", "max", [[["av", "0.03"]], [["sp", "18", "KG"]]]]] as const;
+  const jp = (over: Partial<TariffLine> = {}) =>
+    line({
+      schedule: "JP",
+      code: "123456100",
+      currency: "JPY",
+      mfnText: "3%又は18円/kgのうちいずれか高い税率",
+      mfn: higher as never,
+      col2Text: null,
+      col2: null,
+      special: { EU: [] },
+      ...over,
+    });
+  const jpData = (lines: TariffLine[]) =>
+    data({
+      rule: { ...data().rule, country: "JP", schedule: "JP", currency: "JPY", customsBasis: "CIF" },
+      currency: "JPY",
+      lines,
+      programs: [{ program: "EU", name: "Japan-EU EPA", country: "FR", validFrom: "2019-02-01", validTo: null }],
+      fx: { date: "2026-05-01", perEur: { JPY: "160" }, source: "ECB" },
+    });
+  const jpInput = (over: Partial<CalcInput> = {}) =>
+    input({ destination: "JP", currency: "JPY", hsCode: "123456100", entryDate: "2026-05-01", ...over });
+
+  it("the higher alternative is charged, with both in the basis", () => {
+    // 3% of 100,000 = 3,000 against 18 × 250 kg = 4,500: the specific rate is higher.
+    const r = calculate(jpInput({ declaredValue: "100000", weight: "250" }), jpData([jp()]));
+    expect(r.totalDuty.toString()).toBe("4500");
+    expect(r.duties[0]?.type).toBe("compound");
+    expect(r.duties[0]?.basis).toMatch(/^the higher of \(3% of .*; 18 JPY\/KG × 250 kg/);
+    // 3% of 1,000,000 = 30,000 is higher than 4,500.
+    expect(calculate(jpInput({ declaredValue: "1000000", weight: "250" }), jpData([jp()])).totalDuty.toString()).toBe(
+      "30000",
+    );
+  });
+
+  it("an alternative that cannot be computed leaves the duty estimated, not guessed", () => {
+    const r = calculate(jpInput({ declaredValue: "100000" }), jpData([jp()]));
+    expect(r.duties[0]?.estimated).toBe(true);
+    expect(r.duties[0]?.basis).toContain("not decided");
+  });
+
+  it("the lower alternative, and its text", () => {
+    const lower = [["alt", "min", [[["av", "0.05"]], [["sp", "0.45", "KG"]]]]] as never;
+    expect(componentsText(lower, "AUD")).toBe("the lower of 5% or 0.45 AUD/KG");
+    const r = calculate(
+      input({ destination: "AU", currency: "AUD", weight: "100", declaredValue: "1000" }),
+      data({
+        rule: { ...data().rule, country: "AU", schedule: "AU", currency: "AUD" },
+        currency: "AUD",
+        lines: [line({ schedule: "AU", currency: "AUD", mfn: lower, col2: null, col2Text: null, special: null })],
+        fx: { date: "2026-01-15", perEur: { AUD: "1.6" }, source: "ECB" },
+      }),
+    );
+    // 5% of 1,000 = 50 against 0.45 × 100 = 45.
+    expect(r.totalDuty.toString()).toBe("45");
+  });
+
+  it("litres of alcohol from the volume and strength", () => {
+    expect(unitQuantity("LAL", input({ volume: "9", alcoholPercentage: "13.5" }))?.qty.toString()).toBe("1.215");
+    expect(unitQuantity("LAL", input({ volume: "9" }))).toBeNull();
+  });
+
+  it("a Japanese 9-digit code is its own line; a 6-digit code takes the highest-duty line under it", () => {
+    const a = jp({ code: "123456100", mfnText: "3%", mfn: [["av", "0.03"]] });
+    const b = jp({ code: "123456200", mfnText: "5%", mfn: [["av", "0.05"]] });
+    const exact = calculate(jpInput({ hsCode: "123456100", declaredValue: "100000" }), jpData([a, b]));
+    expect(exact.resolution?.method).toBe("exact");
+    expect(exact.resolution?.chosen).toBe("1234.56.100");
+    expect(exact.totalDuty.toString()).toBe("3000");
+    const range = calculate(jpInput({ hsCode: "123456", declaredValue: "100000" }), jpData([a, b]));
+    expect(range.resolution?.chosen).toBe("1234.56.200");
+    expect(range.totalDuty.toString()).toBe("5000");
+    expect(range.duties[0]?.name).toBe("MFN duty (Japan tariff 1234.56.200)");
+  });
+
+  it("an agreement's rate applies to its partner's goods", () => {
+    const r = calculate(jpInput({ origin: "FR", declaredValue: "100000", weight: "250" }), jpData([jp()]));
+    expect(r.tier?.tier).toBe("preferential_tariff");
+    expect(r.tier?.program).toBe("EU");
+    expect(r.totalDuty.toString()).toBe("0");
+  });
+});

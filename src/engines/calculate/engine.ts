@@ -34,20 +34,41 @@ const inForce = (row: { validFrom: string; validTo: string | null }, date: strin
 
 /** "16.5%" from "0.165". */
 const pctText = (fraction: string | Big) => `${dec(fraction).times(100).toString()}%`;
-/** "6109.10.00" from "61091000"; 10 digits "8483.50.90.40". */
+/** "6109.10.00" from "61091000"; 10 digits "8483.50.90.40"; Japan's 9-digit statistical codes "6101.20.000". */
 export const dotted = (code: string) =>
   code.length <= 4
     ? code
     : code.length <= 6
       ? `${code.slice(0, 4)}.${code.slice(4)}`
-      : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
+      : code.length === 9
+        ? `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6)}`
+        : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
+
+/**
+ * Digits of a schedule's national tariff line: Japan sets its rates on 9-digit statistical codes (6-digit
+ * subheading + 3), the other schedules on 8 digits; a longer code is priced on the line it falls under.
+ */
+export const lineDigits = (schedule: string | null) => (schedule === "JP" ? 9 : 8);
+
+/** How a schedule is named in duty lines. */
+const SCHEDULE_LABELS: Record<string, string> = {
+  US: "HTS",
+  GB: "UK tariff",
+  EU: "EU CET",
+  AU: "Australian Customs Tariff",
+  JP: "Japan tariff",
+};
 
 export function componentsText(comps: Component[] | null, currency: string): string {
   if (!comps) return "";
   if (comps.length === 0) return "Free";
   return comps
     .map((c) =>
-      c[0] === "av" ? pctText(c[1]) : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${c[2] ?? "unit"}`,
+      c[0] === "av"
+        ? pctText(c[1])
+        : c[0] === "alt"
+          ? `the ${c[1] === "max" ? "higher" : "lower"} of ${c[2].map((a) => componentsText(a, currency)).join(" or ")}`
+          : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${c[2] ?? "unit"}`,
     )
     .join(" + ");
 }
@@ -108,6 +129,15 @@ export function unitQuantity(unit: string | null, input: CalcInput): { qty: Big;
       return { qty: q.div(12), text: `${q.toString()} units = ${q.div(12).toString()} dozen` };
     case "L":
       return litres && { qty: litres, text: `${litres.toString()} l` };
+    case "LAL": {
+      // Litres of pure alcohol: the volume at the declared strength.
+      if (!litres || input.alcoholPercentage == null) return null;
+      const lal = litres.times(input.alcoholPercentage).div(100);
+      return {
+        qty: lal,
+        text: `${litres.toString()} l at ${input.alcoholPercentage}% = ${lal.toString()} l of alcohol`,
+      };
+    }
     default:
       return null;
   }
@@ -142,7 +172,12 @@ function applyComponents(
   let estimated = false;
   const parts: string[] = [];
   for (const c of comps) {
-    if (c[0] === "av") {
+    if (c[0] === "alt") {
+      const r = alternative(c[1], c[2], lineCurrency, customsValue, input, m);
+      amount = amount.plus(r.amount);
+      estimated ||= r.estimated;
+      parts.push(r.basis);
+    } else if (c[0] === "av") {
       const a = customsValue.times(c[1]);
       amount = amount.plus(a);
       parts.push(`${pctText(c[1])} of ${formatMoney(customsValue, m.currency)} customs value`);
@@ -165,8 +200,35 @@ function applyComponents(
       );
     }
   }
-  const type = comps.length > 1 ? "compound" : comps[0]?.[0] === "av" ? "ad_valorem" : "specific";
+  const type =
+    comps.length > 1 || comps[0]?.[0] === "alt" ? "compound" : comps[0]?.[0] === "av" ? "ad_valorem" : "specific";
   return { amount, basis: parts.join(" + "), type, estimated };
+}
+
+/**
+ * The higher (or lower) of alternative rates. When one alternative cannot be computed (its unit is not given), the
+ * choice between them cannot be made either: the computable ones are shown and the amount is marked estimated.
+ */
+function alternative(
+  pick: "max" | "min",
+  options: Component[][],
+  lineCurrency: string,
+  customsValue: Big,
+  input: CalcInput,
+  m: Money,
+): { amount: Big; basis: string; estimated: boolean } {
+  const results = options.map((o) => applyComponents(o, "", lineCurrency, customsValue, input, m));
+  const known = results.filter((r) => !r.estimated);
+  let chosen = known[0];
+  for (const r of known)
+    if (chosen && (pick === "max" ? r.amount.gt(chosen.amount) : r.amount.lt(chosen.amount))) chosen = r;
+  const word = pick === "max" ? "higher" : "lower";
+  const listed = results.map((r) => `${r.basis} = ${formatMoney(r.amount, m.currency)}`).join("; ");
+  return {
+    amount: chosen?.amount ?? ZERO,
+    estimated: known.length < results.length,
+    basis: `the ${word} of (${listed})${known.length < results.length ? ": not decided, an alternative is not computed" : ""}`,
+  };
 }
 
 interface TierResult {
@@ -179,7 +241,7 @@ interface TierResult {
 /** Picks the tier for the origin: column 2 (punitive) where the origin is listed, else the best preference, else MFN. */
 function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData, customsValue: Big, m: Money): TierResult {
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
-  const label = `${line.schedule === "US" ? "HTS" : line.schedule === "GB" ? "UK tariff" : "EU CET"} ${dotted(line.code)}`;
+  const label = `${SCHEDULE_LABELS[line.schedule] ?? line.schedule} ${dotted(line.code)}`;
   if (programs.some((p) => p.program === "column2") && line.col2Text !== null) {
     const r = applyComponents(line.col2, line.col2Text, line.currency, customsValue, input, m);
     return {
@@ -878,6 +940,7 @@ const UNIT_TEXT: Record<ExciseRow["unit"], string> = {
   wine_gallon: "wine gallon",
   barrel: "barrel of 31 gallons",
   thousand: "thousand",
+  not_modelled: "unit",
 };
 
 const inBand = (r: ExciseRow, abv: Big) =>
@@ -925,6 +988,11 @@ function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Mone
   if (!first) return null;
   const abv = input.alcoholPercentage == null ? null : dec(input.alcoholPercentage);
   const out: ExciseResult = { lines: [], notComputed: [], total: ZERO };
+  // A tax collected at import whose rates the data does not hold: the quote names it and is not complete.
+  if (first.unit === "not_modelled") {
+    out.notComputed.push({ code: first.code, name: first.name, reason: first.note ?? "its rates are not in the data" });
+    return out;
+  }
   // Alcohol decides the rate among several bands, and the proof gallons of spirits; a single band is assumed met.
   if (abv === null && (own.length > 1 || first.unit === "proof_gallon")) {
     out.notComputed.push({
@@ -1245,7 +1313,7 @@ function incompleteReasons(
 const codeRange = (lines: { code: string }[]) =>
   `${dotted(lines[0]?.code ?? "")}-${dotted(lines[lines.length - 1]?.code ?? "")}`;
 
-/** Chooses the national line for the code: the 8-digit line itself, or for a shorter code the highest-duty line under it. */
+/** Chooses the national line for the code: the line itself (8 digits, 9 for Japan), or for a shorter code the highest-duty line under it. */
 function chooseLine(
   input: CalcInput,
   lines: TariffLine[],
@@ -1255,13 +1323,14 @@ function chooseLine(
 ): { line: TariffLine | null; resolution: CalcResult["resolution"] } {
   const code = input.hsCode;
   const inDate = lines.filter((l) => inForce(l, input.entryDate));
-  if (code.length >= 8) {
-    const line = inDate.find((l) => l.code === code.slice(0, 8)) ?? null;
+  const digits = lineDigits(data.rule.schedule);
+  if (code.length >= digits) {
+    const line = inDate.find((l) => l.code === code.slice(0, digits)) ?? null;
     return {
       line,
       resolution: line && {
         requested: code,
-        method: code.length === 8 ? "exact" : "national_line",
+        method: code.length === digits ? "exact" : "national_line",
         lines_considered: 1,
         range: null,
         chosen: dotted(line.code),
@@ -1588,15 +1657,18 @@ export interface StackResult {
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: builds the rate stack in the same sequence as calculate (line, tiers, measures) so the two answers can be read side by side
 export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const code = input.hsCode;
+  const digits = lineDigits(data.rule.schedule);
   const inDate = data.lines.filter(
-    (l) => inForce(l, input.entryDate) && (code.length >= 8 ? l.code === code.slice(0, 8) : l.code.startsWith(code)),
+    (l) =>
+      inForce(l, input.entryDate) &&
+      (code.length >= digits ? l.code === code.slice(0, digits) : l.code.startsWith(code)),
   );
   inDate.sort((a, b) => a.code.localeCompare(b.code));
   // Without values, a shorter code is shown as the line with the highest MFN ad valorem rate under it (ties: lowest code).
   const av = (l: TariffLine) => (l.mfn ?? []).reduce((s, c) => (c[0] === "av" ? s.plus(c[1]) : s), ZERO);
   const line = inDate.reduce<TariffLine | null>((best, l) => (best === null || av(l).gt(av(best)) ? l : best), null);
   const resolution =
-    line && code.length < 8
+    line && code.length < digits
       ? {
           requested: code,
           method: inDate.length === 1 ? "national_line" : "highest_ad_valorem_of_range",
@@ -1625,7 +1697,7 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
       ? "text"
       : comps.length === 0
         ? "free"
-        : comps.length > 1
+        : comps.length > 1 || comps[0]?.[0] === "alt"
           ? "compound"
           : comps[0]?.[0] === "av"
             ? "ad_valorem"
@@ -1652,7 +1724,7 @@ export function stack(input: CalcInput, data: ResolvedData): StackResult {
       code: dotted(line.code),
     });
   const { decisions, available } = decideMeasures(
-    { ...input, hsCode: code.length >= 8 ? code : line.code },
+    { ...input, hsCode: code.length >= digits ? code : line.code },
     data,
     null,
     null,

@@ -5,7 +5,17 @@
  */
 
 /** A rate component: ad valorem fraction, or a specific amount per unit (per `per` units, default 1). */
-export type Component = ["av", string] | ["sp", string, string | null] | ["sp", string, string | null, number];
+/**
+ * One part of a duty rate; a rate is the sum of its parts. `av`: a fraction of the customs value; `sp`: an amount in
+ * the line's currency per unit (per `n` units when given; `LAL` is a litre of pure alcohol); `alt`: the higher (or
+ * lower) of alternative rates, as the Japanese and Australian schedules state many ("3% or 18 JPY/kg, whichever is
+ * higher").
+ */
+export type Component =
+  | ["av", string]
+  | ["sp", string, string | null]
+  | ["sp", string, string | null, number]
+  | ["alt", "max" | "min", Component[][]];
 
 export interface TariffLine {
   schedule: string;
@@ -192,7 +202,8 @@ export interface ExciseRow {
   name: string;
   hsPrefix: string;
   rate: string;
-  unit: "proof_gallon" | "wine_gallon" | "barrel" | "thousand";
+  /** `not_modelled`: a tax the destination collects at import that the data does not price (the quote says so). */
+  unit: "proof_gallon" | "wine_gallon" | "barrel" | "thousand" | "not_modelled";
   currency: string;
   abvOver: string | null;
   abvMax: string | null;

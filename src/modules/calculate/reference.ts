@@ -27,6 +27,7 @@ import {
   dataSources,
   fxRates,
 } from "../../db/schema/index";
+import { lineDigits } from "../../engines/calculate/engine";
 import { customsRateDay } from "../../engines/calculate/fx";
 import type {
   DeMinimisRow,
@@ -204,9 +205,6 @@ interface CodeData {
   exclusions: Exclusion[];
 }
 
-/** National tariff lines are stored at 8 digits; a longer code is priced on its 8-digit line. */
-const LINE_DIGITS = 8;
-
 /** Prefixes of a code that a measure or exclusion may be keyed on (2 digits up to the code itself; '' is added per lookup). */
 const prefixesOf = (code: string) =>
   Array.from({ length: Math.max(0, code.length - 1) }, (_, i) => code.slice(0, i + 2));
@@ -238,8 +236,10 @@ interface Group {
  */
 function groupJobs(db: Db, schedule: string, codes: string[], into: Group): Job[] {
   const out: Job[] = [];
-  const lineRanges = [...new Set(codes.map((c) => c.slice(0, LINE_DIGITS)))].map(
-    (c) => [c.padEnd(LINE_DIGITS, "0"), c.padEnd(LINE_DIGITS, "9")] as const,
+  // National lines are stored at the schedule's line length; a longer code is priced on the line it falls under.
+  const digits = lineDigits(schedule);
+  const lineRanges = [...new Set(codes.map((c) => c.slice(0, digits)))].map(
+    (c) => [c.padEnd(digits, "0"), c.padEnd(digits, "9")] as const,
   );
   // Two parameters per range, one for the schedule.
   for (const part of chunksFor(lineRanges, 2, 1)) {
@@ -280,8 +280,8 @@ function prefixRelated(prefix: string, code: string): boolean {
 }
 
 /** The rows of a group that belong to one code. */
-function forCode(code: string, group: Group): CodeData {
-  const lineCode = code.slice(0, LINE_DIGITS);
+function forCode(schedule: string, code: string, group: Group): CodeData {
+  const lineCode = code.slice(0, lineDigits(schedule));
   const related = (p: string) => prefixRelated(p, code);
   return {
     lines: group.lines.filter((l) => l.code.startsWith(lineCode)),
@@ -333,7 +333,7 @@ function prepare(s: Small, req: LookupRequest) {
     );
   if (req.destinationRegion) regionOf(s, req);
   const currency = isoCountry(req.destination)?.currency ?? rule.currency;
-  const lineCcy = rule.schedule === "US" ? "USD" : rule.schedule === "GB" ? "GBP" : "EUR";
+  const lineCcy = SCHEDULE_CURRENCY[rule.schedule ?? ""] ?? "EUR";
   const deMinimis = s.deMinimis.filter((r) => r.country === rule.country && inForce(r, req.entryDate));
   const fees = s.fees.filter((r) => r.country === rule.country);
   // The day the destination's customs authority takes its rate on (the EU's monthly rate), not always the entry date.
@@ -350,6 +350,9 @@ function prepare(s: Small, req: LookupRequest) {
 }
 
 type Prepared = ReturnType<typeof prepare>;
+
+/** The currency each schedule states its specific rates in. */
+const SCHEDULE_CURRENCY: Record<string, string> = { US: "USD", GB: "GBP", EU: "EUR", AU: "AUD", JP: "JPY" };
 
 /** What one call resolves: per schedule and code, per currency and date; from the memo or from the batch. */
 interface Found {
@@ -414,7 +417,7 @@ function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found:
   const fileGroups = () => {
     for (const { schedule, codes, group } of groups)
       for (const code of codes) {
-        const data = forCode(code, group);
+        const data = forCode(schedule, code, group);
         found.codes.set(codeKey(schedule, code), data);
         s.memo.set(codeKey(schedule, code), data, clock);
       }
