@@ -740,7 +740,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "currencies.rate_date": "2026-03-18", "currencies.exchange_rate": 0.869565 },
   ],
   [
-    "EU duty de minimis (150 EUR) exempt, VAT still due",
+    "EU duty de minimis (150 EUR) exempt, VAT still due at import for a seller outside the IOSS",
     {
       hs_code: "6109.10.00",
       origin_country: "CN",
@@ -748,6 +748,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       currency: "EUR",
       entry_date: "2026-03-02",
       declared_value: 100,
+      ioss: false,
     },
     {
       "exemptions.de_minimis_exempt": true,
@@ -757,7 +758,34 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       "totals.duty": 0,
       "vat.amount": 19,
       "totals.total": 19,
+      point_of_sale_tax: undefined,
     },
+  ],
+  [
+    // Import One-Stop Shop (VAT Directive art. 369l-369x, from 2021-07-01): up to 150 EUR the seller charges the VAT
+    // at the sale; the goods are released without import VAT.
+    "EU 100 EUR with the seller in the IOSS (the default): VAT 19% × 100 = 19 at the point of sale, not import VAT",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "DE",
+      currency: "EUR",
+      entry_date: "2026-03-02",
+      declared_value: 100,
+    },
+    { vat: undefined, "point_of_sale_tax.amount": 19, "totals.vat": 0, "totals.total": 0 },
+  ],
+  [
+    "EU 200 EUR: above the IOSS limit the VAT is import VAT again",
+    {
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      destination_country: "DE",
+      currency: "EUR",
+      entry_date: "2026-03-02",
+      declared_value: 200,
+    },
+    { point_of_sale_tax: undefined, "totals.duty": 24, "vat.amount": 42.56 },
   ],
   [
     "EU VAT de minimis (22 EUR) before 2021-07-01",
@@ -780,6 +808,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       currency: "EUR",
       entry_date: "2021-07-01",
       declared_value: 20,
+      ioss: false,
     },
     { "exemptions.tax_de_minimis_exempt": false, "vat.amount": 3.8, "totals.total": 3.8 },
   ],
@@ -1943,20 +1972,21 @@ const DE_JUL = {
 };
 cases.push(
   [
-    "EU flat duty: a 100 EUR T-shirt pays 3 EUR in place of the relief; VAT 19% of 103 = 19.57",
+    "EU flat duty: a 100 EUR T-shirt pays 3 EUR in place of the relief; VAT 19% of 103 = 19.57 at the point of sale (IOSS)",
     { ...DE_JUL, declared_value: 100 },
     {
       "totals.duty": 3,
       "estimated_duties.tariffs.1.name": "Flat customs duty on low-value goods",
       "estimated_duties.tariffs.1.amount": 3,
-      "vat.amount": 19.57,
-      "totals.total": 22.57,
+      "point_of_sale_tax.amount": 19.57,
+      "totals.vat": 0,
+      "totals.total": 3,
     },
   ],
   [
     "EU flat duty: not before 2026-07-01 (the 150 EUR relief)",
     { ...DE_JUL, declared_value: 100, entry_date: "2026-06-30" },
-    { "totals.duty": 0, "vat.amount": 19, "totals.total": 19 },
+    { "totals.duty": 0, "point_of_sale_tax.amount": 19, "totals.total": 0 },
   ],
   [
     "EU flat duty: a seller outside the IOSS keeps the relief",

@@ -277,7 +277,7 @@ describe("POST /consignments/{id}/assessments", () => {
           items: [
             {
               sku: "TEE",
-              quantity: 3,
+              quantity: 5,
               unit_value: 40.1,
               country_of_origin: "CN",
               hs_code: "6109100010",
@@ -290,7 +290,8 @@ describe("POST /consignments/{id}/assessments", () => {
     const a = (await (await assess(api, id)).json()) as Assessment;
     const calc = await multiple(api, {
       destination_country: "DE",
-      codes: [{ hs_code: "6109100010", origin_country: "CN", declared_value: 40.1, quantity: 3, currency: "GBP" }],
+      // 5 × 40.1 GBP is above the EU's 150 EUR: duty and import VAT (below it the IOSS seller charges the VAT at sale).
+      codes: [{ hs_code: "6109100010", origin_country: "CN", declared_value: 40.1, quantity: 5, currency: "GBP" }],
     });
     expect(a.currency).toBe("EUR");
     expect(a.items[0]!.declared_currency).toBe("GBP"); // from the item's order

@@ -1554,7 +1554,12 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   // Up to a point-of-sale threshold (UK 135 GBP, AU 1,000 AUD) the tax is the seller's, charged at the sale: it
   // is shown on its own, outside the import totals, so it is never read as import VAT.
   let pointOfSale: CalcResult["pointOfSale"] = null;
-  const posRow = vat ? deMinimisRow(data.deMinimis, "point_of_sale", input) : null;
+  // The EU's point-of-sale collection is the Import One-Stop Shop, which a seller opts into: `ioss: false` keeps
+  // the VAT at import (absent, the seller is taken as registered, as for the flat duty).
+  const posRow =
+    vat && !(data.rule.country === "EU" && input.ioss === false)
+      ? deMinimisRow(data.deMinimis, "point_of_sale", input)
+      : null;
   const posLimit = threshold(posRow);
   if (vat && posRow && posLimit !== null && goodsValue.lte(posLimit) && !taxExempt) {
     pointOfSale = {

@@ -70,7 +70,7 @@ export const CalculateBody = z
     shipment_channel: z.enum(["postal", "courier"]).optional(),
     ioss: z.boolean().optional().openapi({
       description:
-        "The seller is registered in the EU's Import One-Stop Shop (assumed when absent); decides the EU flat duty on low-value goods from 2026-07-01",
+        "The seller is registered in the EU's Import One-Stop Shop (assumed when absent): up to 150 EUR the VAT is then charged at the sale (point_of_sale_tax, outside the totals), and from 2026-07-01 the EU flat duty applies; false keeps the VAT at import and the duty relief",
     }),
     entry_date: IsoDate.optional().openapi({ description: "Rates are resolved as of this date; default today (UTC)" }),
     components: z.array(Component).max(10, "at most 10 components").default([]),
@@ -149,7 +149,7 @@ export const MultipleBody = z
     shipment_channel: z.enum(["postal", "courier"]).optional(),
     ioss: z.boolean().optional().openapi({
       description:
-        "The seller is registered in the EU's Import One-Stop Shop (assumed when absent); decides the EU flat duty on low-value goods from 2026-07-01",
+        "The seller is registered in the EU's Import One-Stop Shop (assumed when absent): up to 150 EUR the VAT is then charged at the sale (point_of_sale_tax, outside the totals), and from 2026-07-01 the EU flat duty applies; false keeps the VAT at import and the duty relief",
     }),
     entry_date: IsoDate.optional(),
     destination_region: z.string().trim().min(1).max(20).optional(),
