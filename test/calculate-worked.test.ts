@@ -22,6 +22,7 @@ const US = { destination_country: "US", currency: "USD", entry_date: "2026-03-02
 const GB = { destination_country: "GB", currency: "GBP", entry_date: "2026-03-02" };
 const AU = { destination_country: "AU", currency: "AUD", entry_date: "2026-03-02" };
 const JP = { destination_country: "JP", currency: "JPY", entry_date: "2026-06-01" };
+const SG = { destination_country: "SG", currency: "SGD", entry_date: "2026-06-01" };
 const S122_ENDED =
   "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
@@ -1001,6 +1002,34 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     "JP still wine 2204.21.020, 8 l from South Africa: 1,000 JPY duty; the liquor tax is not in the data, so not complete",
     { ...JP, hs_code: "2204.21.020", origin_country: "ZA", declared_value: 30000, volume: 8 },
     { "totals.duty": 1000, "vat.amount": 3100, complete: false },
+  ],
+  // Singapore: a free port, customs duty only on intoxicating liquor and tobacco (Singapore Customs, Duties and
+  // Dutiable Goods); GST 9% on the CIF value plus duty; up to 400 SGD a GST-registered overseas vendor charges it.
+  [
+    "SG T-shirt of 6109.10 at 500 SGD from China: Free; GST 9% × 500 = 45 at import",
+    { ...SG, hs_code: "6109.10.00", origin_country: "CN", declared_value: 500 },
+    {
+      "estimated_duties.tariffs.0.name": "MFN duty (Singapore Customs 6109.10)",
+      "totals.duty": 0,
+      "vat.amount": 45,
+      "totals.total": 45,
+      complete: true,
+    },
+  ],
+  [
+    "SG 300 SGD: GST 9% × 300 = 27 charged by the overseas vendor at the sale, outside the totals",
+    { ...SG, hs_code: "6109.10.00", origin_country: "CN", declared_value: 300 },
+    { vat: undefined, "point_of_sale_tax.amount": 27, "totals.total": 0 },
+  ],
+  [
+    "SG wine of 2204.21: dutiable, its rate not in the data: not complete",
+    { ...SG, hs_code: "2204.21", origin_country: "FR", declared_value: 1000 },
+    { complete: false },
+  ],
+  [
+    "SG car of 8703.23 from Japan: no customs duty, excise on the open market value not in the data: not complete",
+    { ...SG, hs_code: "8703.23", origin_country: "JP", declared_value: 30000 },
+    { "totals.duty": 0, "vat.amount": 2700, complete: false },
   ],
   [
     "regional tax: Ontario HST 13%",

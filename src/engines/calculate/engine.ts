@@ -46,9 +46,10 @@ export const dotted = (code: string) =>
 
 /**
  * Digits of a schedule's national tariff line: Japan sets its rates on 9-digit statistical codes (6-digit
- * subheading + 3), the other schedules on 8 digits; a longer code is priced on the line it falls under.
+ * subheading + 3), Singapore's free-port schedule is kept per 6-digit subheading, the other schedules use 8
+ * digits; a longer code is priced on the line it falls under.
  */
-export const lineDigits = (schedule: string | null) => (schedule === "JP" ? 9 : 8);
+export const lineDigits = (schedule: string | null) => (schedule === "JP" ? 9 : schedule === "SG" ? 6 : 8);
 
 /** How a schedule is named in duty lines. */
 const SCHEDULE_LABELS: Record<string, string> = {
@@ -57,6 +58,7 @@ const SCHEDULE_LABELS: Record<string, string> = {
   EU: "EU CET",
   AU: "Australian Customs Tariff",
   JP: "Japan tariff",
+  SG: "Singapore Customs",
 };
 
 export function componentsText(comps: Component[] | null, currency: string): string {
