@@ -23,6 +23,7 @@ const GB = { destination_country: "GB", currency: "GBP", entry_date: "2026-03-02
 const AU = { destination_country: "AU", currency: "AUD", entry_date: "2026-03-02" };
 const JP = { destination_country: "JP", currency: "JPY", entry_date: "2026-06-01" };
 const SG = { destination_country: "SG", currency: "SGD", entry_date: "2026-06-01" };
+const HK = { destination_country: "HK", currency: "HKD", entry_date: "2026-06-01" };
 const S122_ENDED =
   "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
@@ -1030,6 +1031,16 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     "SG car of 8703.23 from Japan: no customs duty, excise on the open market value not in the data: not complete",
     { ...SG, hs_code: "8703.23", origin_country: "JP", declared_value: 30000 },
     { "totals.duty": 0, "vat.amount": 2700, complete: false },
+  ],
+  [
+    "HK T-shirt of 6109.10 from China: no tariff and no VAT; the quote is complete at 0",
+    { ...HK, hs_code: "6109.10.00", origin_country: "CN", declared_value: 5000 },
+    { "totals.duty": 0, vat: undefined, "totals.total": 0, complete: true },
+  ],
+  [
+    "HK whisky of 2208.30: a dutiable commodity, rate by strength not computed: not complete",
+    { ...HK, hs_code: "2208.30", origin_country: "GB", declared_value: 5000 },
+    { complete: false },
   ],
   [
     "regional tax: Ontario HST 13%",

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-27.3";
+export const version = "2026-11-27.4";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Singapore: free port, duty on liquor and tobacco only (Singapore Customs)";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Singapore and Hong Kong: free ports, duty on a few dutiable classes only (Singapore Customs; Hong Kong Customs and Excise Department)";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -97,16 +97,36 @@ function* japan(jp, keep) {
   }
 }
 
+/** The currency of each free port's schedule. */
+const FREE_PORT_CURRENCY = { SG: "SGD", HK: "HKD" };
+
 /**
- * Singapore's lines at 6 digits, one per HS2022 subheading: Free, as every good but intoxicating liquor and tobacco
- * enters (data/customs/sg-tariff.json); those carry the duty's words and are not computed.
+ * A free port's lines at 6 digits, one per HS2022 subheading: Free, as every good but a few dutiable classes
+ * enters (data/customs/free-ports.json: Singapore's liquor and tobacco, Hong Kong's four dutiable commodities);
+ * those carry the duty's words and are not computed.
  */
-function* singapore(hs, sg, keep) {
+function* freePort(schedule, hs, port, keep) {
   for (const [code, , , description] of hs) {
     if (code.length !== 6 || !keep(code)) continue;
-    const dutiable = sg.dutiable.find((d) => code.startsWith(d.hs_prefix));
+    const dutiable = port.dutiable.find((d) => code.startsWith(d.hs_prefix));
     const [text, comps] = dutiable ? [dutiable.text, null] : ["Free", []];
-    yield ["SG", code, sg.valid_from, null, description, null, null, "SGD", text, json(comps), null, null, null, null];
+    const currency = FREE_PORT_CURRENCY[schedule];
+    yield [
+      schedule,
+      code,
+      port.valid_from,
+      null,
+      description,
+      null,
+      null,
+      currency,
+      text,
+      json(comps),
+      null,
+      null,
+      null,
+      null,
+    ];
   }
 }
 
@@ -195,7 +215,9 @@ export async function rows({ fixture }) {
         ]);
   for (const row of australia(read("tariffs/au.json"), read("customs/au-programs.json"), keep)) lines.push(row);
   for (const row of japan(read("tariffs/jp.json"), keep)) lines.push(row);
-  for (const row of singapore(read("hs/hs2022.json"), read("customs/sg-tariff.json"), keep)) lines.push(row);
+  const hs = read("hs/hs2022.json");
+  for (const [schedule, port] of Object.entries(read("customs/free-ports.json")))
+    if (schedule !== "_note") for (const row of freePort(schedule, hs, port, keep)) lines.push(row);
   const exclusions = ch99.exclusions.rows.filter((r) => keep(r[3]));
   const origin = [];
   for (const [program, p] of Object.entries(programs.programs))

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "vat";
-export const version = "2026-11-27.2";
+export const version = "2026-11-27.3";
 export const source =
   "ibericode/vat-rates (2025-08, EU27 + GB); npm sales-tax 2.23.0 (2025-10, other countries, CA HST); reduced rates on books, newspapers and works of art from the EC TEDB and HMRC (2025-08-27, via hennrunnel/regional-vat-datasets); Japan's reduced consumption tax on food and destination rules curated by hand";
 export const tables = ["calc_vat_rates", "calc_vat_reduced", "calc_destination_rules"];

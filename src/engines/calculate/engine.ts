@@ -46,10 +46,11 @@ export const dotted = (code: string) =>
 
 /**
  * Digits of a schedule's national tariff line: Japan sets its rates on 9-digit statistical codes (6-digit
- * subheading + 3), Singapore's free-port schedule is kept per 6-digit subheading, the other schedules use 8
+ * subheading + 3), the free ports' schedules (SG, HK) are kept per 6-digit subheading, the other schedules use 8
  * digits; a longer code is priced on the line it falls under.
  */
-export const lineDigits = (schedule: string | null) => (schedule === "JP" ? 9 : schedule === "SG" ? 6 : 8);
+export const lineDigits = (schedule: string | null) =>
+  schedule === "JP" ? 9 : schedule === "SG" || schedule === "HK" ? 6 : 8;
 
 /** How a schedule is named in duty lines. */
 const SCHEDULE_LABELS: Record<string, string> = {
@@ -59,6 +60,7 @@ const SCHEDULE_LABELS: Record<string, string> = {
   AU: "Australian Customs Tariff",
   JP: "Japan tariff",
   SG: "Singapore Customs",
+  HK: "Hong Kong Customs",
 };
 
 export function componentsText(comps: Component[] | null, currency: string): string {

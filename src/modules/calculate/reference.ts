@@ -352,7 +352,15 @@ function prepare(s: Small, req: LookupRequest) {
 type Prepared = ReturnType<typeof prepare>;
 
 /** The currency each schedule states its specific rates in. */
-const SCHEDULE_CURRENCY: Record<string, string> = { US: "USD", GB: "GBP", EU: "EUR", AU: "AUD", JP: "JPY", SG: "SGD" };
+const SCHEDULE_CURRENCY: Record<string, string> = {
+  US: "USD",
+  GB: "GBP",
+  EU: "EUR",
+  AU: "AUD",
+  JP: "JPY",
+  SG: "SGD",
+  HK: "HKD",
+};
 
 /** What one call resolves: per schedule and code, per currency and date; from the memo or from the batch. */
 interface Found {
