@@ -14,11 +14,12 @@ import { type SanctionEntry, unEntries } from "../src/engines/datasets/sanctions
 import { systemClock } from "../src/lib/clock";
 import { systemIds } from "../src/lib/ids";
 import { UPLOADABLE } from "../src/modules/datasets/catalogue";
-import { fetchDueDatasets, stageNext } from "../src/modules/datasets/service";
+import { fetchDueDatasets, monthlyUrl, stageNext } from "../src/modules/datasets/service";
 import add from "./fixtures/datasets/add.csv?raw";
 import alt from "./fixtures/datasets/alt.csv?raw";
 import ecbDaily from "./fixtures/datasets/eurofxref.csv?raw";
 import ecbDailyXml from "./fixtures/datasets/eurofxref-daily.xml?raw";
+import hmrcXml from "./fixtures/datasets/hmrc-exrates-monthly-0626.xml?raw";
 import sdn from "./fixtures/datasets/sdn.csv?raw";
 import ukXml from "./fixtures/datasets/uk-sanctions-list.xml?raw";
 import unXml from "./fixtures/datasets/un-consolidated.xml?raw";
@@ -367,6 +368,19 @@ describe("dataset registry", () => {
     const urls = asked.slice(before);
     const sdnUrls = Object.values(UPLOADABLE["sanctions-sdn"]?.officialUrls ?? {});
     expect(urls).toEqual(sdnUrls.slice(0, urls.length));
+
+    // HMRC publishes a file per month: the fetch asks for the month it runs in.
+    const hmrcAsked = asked.length;
+    answer = () => new Response(hmrcXml, { headers: { "content-type": "application/xml" } });
+    const [hmrc] = await fetchDueDatasets({
+      ctx,
+      input: { nowMs: Date.parse("2026-06-03T05:00:00Z"), fetcher, datasets: ["fx-hmrc"] },
+    });
+    expect(asked.slice(hmrcAsked)).toEqual([
+      "https://www.trade-tariff.service.gov.uk/api/v2/exchange_rates/files/monthly_xml_2026-6.xml",
+    ]);
+    expect(hmrc).toMatchObject({ outcome: "updated" });
+    expect(monthlyUrl("x/{yyyy}/{mm}/{m}", Date.parse("2026-11-30T23:59:59Z"))).toBe("x/2026/11/11");
   });
 
   it("takes a new restriction rule set: validated rule by rule, activated atomically, rolled back", async () => {
@@ -479,6 +493,66 @@ describe("dataset registry", () => {
     const xml = await upload("fx", ecbDailyXml, "application/xml");
     expect(xml.status).toBe(202);
     expect((await json(xml)).dataset_version.report).toMatchObject({ added: 0, changed: 0, passed: true });
+  });
+
+  it("FX: HMRC's monthly rates convert UK quotes for their month; other months keep the ECB rate", async () => {
+    await loadDataset("fx", { fixture: true });
+    await loadDataset("tariffs", { fixture: true });
+    await loadDataset("vat", { fixture: true });
+    await loadDataset("customs_rules", { fixture: true });
+    // Start without HMRC rates (the scheduled-fetch test may have loaded a month).
+    for (const sql of [
+      "DELETE FROM dataset_versions WHERE dataset = 'fx-hmrc'",
+      "DELETE FROM fx_customs_rates",
+      "DELETE FROM data_sources WHERE dataset = 'fx-hmrc'",
+    ])
+      await env.DB.prepare(sql).run();
+    resetDatasetCaches();
+    const { api } = await setup(["calculate:read"]);
+    const quote = async (entry_date: string) =>
+      json(
+        await api("/calculate", {
+          json: {
+            hs_code: "6109.10",
+            origin_country: "CN",
+            destination_country: "GB",
+            declared_value: 1250,
+            currency: "USD",
+            entry_date,
+          },
+        }),
+      );
+    expect((await quote("2026-06-15")).currencies.source).toMatch(/^ECB reference rate/);
+
+    const res = await upload("fx-hmrc", hmrcXml, "application/xml", "?activate=true");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.report).toMatchObject({ added: 4, removed: 0, published_at: "2026-06-01", passed: true });
+    expect(await waitUntilLoaded("fx-hmrc", v.version)).toMatchObject({ status: "active", rows: 4 });
+
+    // The fixture's 1 GBP = 1.25 USD: 1,250 USD is 1,000 GBP; UK duty 12% = 120; VAT 20% × 1,120 = 224.
+    const june = await quote("2026-06-15");
+    expect(june.currencies).toMatchObject({ rate_date: "2026-06-01", exchange_rate: 0.8 });
+    expect(june.currencies.source).toContain(
+      "HMRC monthly exchange rates for customs and VAT, period 2026-06-01 to 2026-06-30",
+    );
+    expect(june.currencies.source).toContain(`fx-hmrc dataset version ${v.version}`);
+    expect(june.totals).toMatchObject({ duty: 120, vat: 224 });
+    expect(june.notes.join(" ")).not.toMatch(/latest ECB reference rate/);
+    // July has no HMRC period in the data: the ECB rate of the day, as before.
+    expect((await quote("2026-07-02")).currencies.source).toMatch(/^ECB reference rate/);
+
+    // Another month's file adds its period to the history (the fixture's June, moved to July).
+    const july = hmrcXml.replace("01/Jun/2026 to 30/Jun/2026", "01/Jul/2026 to 31/Jul/2026");
+    const next = await upload("fx-hmrc", july, "application/xml", "?activate=true");
+    const v2 = (await json(next)).dataset_version;
+    expect(v2.report).toMatchObject({ added: 4, passed: true, published_at: "2026-07-01" });
+    expect(await waitUntilLoaded("fx-hmrc", v2.version)).toMatchObject({ status: "active", rows: 8 });
+    expect((await quote("2026-07-02")).currencies.source).toContain("period 2026-07-01 to 2026-07-31");
+    expect((await quote("2026-06-15")).currencies.source).toContain("period 2026-06-01 to 2026-06-30");
+
+    const bad = await upload("fx-hmrc", "<gesmes:Envelope/>", "application/xml");
+    expect(bad.status).toBe(422);
   });
 
   it("a list new to the deployment (the UK's) loads through the same path and joins screening", async () => {

@@ -252,6 +252,24 @@ export const fxRates = sqliteTable(
   (t) => [primaryKey({ columns: [t.version, t.currency, t.date] })],
 );
 
+/**
+ * A customs authority's own exchange rates for a period (HMRC's monthly rates for customs and VAT): units of
+ * `currency` per 1 unit of the authority's currency, from `period_start` to `period_end`, per version of the
+ * dataset (`fx-hmrc`); a new version holds the previous one's periods plus the new months.
+ */
+export const fxCustomsRates = sqliteTable(
+  "fx_customs_rates",
+  {
+    dataset: text("dataset").notNull(),
+    version: text("version").notNull(),
+    currency: text("currency").notNull(),
+    periodStart: text("period_start").notNull(),
+    periodEnd: text("period_end").notNull(),
+    rate: text("rate").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dataset, t.version, t.currency, t.periodStart] })],
+);
+
 /** A workspace's own validation rules for calculate requests, per destination. */
 export const calcCountryRules = sqliteTable(
   "calc_country_rules",

@@ -4,8 +4,9 @@
  * The EU converts the customs value (and with it the import VAT base, VAT Directive art. 91(1)) at the rate the
  * ECB published on the penultimate Wednesday of the month before the month of acceptance of the declaration,
  * applied for the whole month; where none was published that day, the last rate published before it (Union
- * Customs Code art. 53(1)(a), Implementing Regulation (EU) 2015/2447 art. 146). Other authorities' own rates (CBP's
- * certified rates, HMRC's monthly rates) are not in the data: their quotes convert at the ECB rate of the day.
+ * Customs Code art. 53(1)(a), Implementing Regulation (EU) 2015/2447 art. 146). HMRC's monthly rates are used for
+ * the UK when the registry holds the month (modules/calculate/reference.ts); CBP's certified rates are not in any
+ * source on hand: those quotes convert at the ECB rate of the day.
  */
 
 export interface RateDay {

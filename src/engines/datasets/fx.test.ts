@@ -2,8 +2,9 @@
 import { describe, expect, it } from "vitest";
 import dailyCsv from "../../../test/fixtures/datasets/eurofxref.csv?raw";
 import dailyXml from "../../../test/fixtures/datasets/eurofxref-daily.xml?raw";
+import hmrcXml from "../../../test/fixtures/datasets/hmrc-exrates-monthly-0626.xml?raw";
 import { chunks, collect } from "../../../test/streams";
-import { ecbCsvRates, ecbDate, ecbXmlRates, type FxRate } from "./fx";
+import { type CustomsRate, ecbCsvRates, ecbDate, ecbXmlRates, type FxRate, hmrcXmlRates } from "./fx";
 import type { ParseIssue } from "./sanctions";
 
 describe("ECB reference rates", () => {
@@ -34,5 +35,41 @@ describe("ECB reference rates", () => {
     await expect(collect(ecbXmlRates(chunks("<rates><rate/></rates>", 8)))).rejects.toThrow(/root element/);
     expect(ecbDate("13 April 2026")).toBe("2026-04-13");
     expect(ecbDate("2026-02-30")).toBeNull();
+  });
+});
+
+describe("HMRC monthly exchange rates", () => {
+  it("reads the month's period and one rate per currency (a currency quoted for several countries once)", async () => {
+    const issues: ParseIssue[] = [];
+    const rates = await collect(hmrcXmlRates(chunks(hmrcXml, 23), issues));
+    const june = { periodStart: "2026-06-01", periodEnd: "2026-06-30" };
+    expect(rates).toEqual<CustomsRate[]>([
+      { currency: "EUR", rate: "1.1800", ...june },
+      { currency: "USD", rate: "1.2500", ...june },
+      { currency: "JPY", rate: "200.00", ...june },
+      { currency: "CNY", rate: "9.0000", ...june },
+    ]);
+    expect(issues).toEqual([]);
+  });
+
+  it("reports an unreadable or conflicting rate and refuses what is not HMRC's layout", async () => {
+    const doc = (rows: string) =>
+      `<exchangeRateMonthList Period="01/Jul/2026 to 31/Jul/2026">${rows}</exchangeRateMonthList>`;
+    const row = (code: string, rate: string) =>
+      `<exchangeRate><countryName>X</countryName><currencyCode>${code}</currencyCode><rateNew>${rate}</rateNew></exchangeRate>`;
+    const issues: ParseIssue[] = [];
+    const rates = await collect(
+      hmrcXmlRates(chunks(doc(row("USD", "1.3") + row("USD", "1.4") + row("XX", "2") + row("JPY", "n/a")), 7), issues),
+    );
+    expect(rates).toEqual([{ currency: "USD", rate: "1.3", periodStart: "2026-07-01", periodEnd: "2026-07-31" }]);
+    expect(issues.map((i) => i.message)).toEqual([
+      "USD quoted twice (1.3, 1.4): the first is kept",
+      'X XX: unreadable rate "2"',
+      'X JPY: unreadable rate "n/a"',
+    ]);
+    await expect(collect(hmrcXmlRates(chunks("<gesmes:Envelope/>", 5)))).rejects.toThrow(/root element/);
+    await expect(
+      collect(hmrcXmlRates(chunks('<exchangeRateMonthList Period="June 2026"></exchangeRateMonthList>', 9))),
+    ).rejects.toThrow(/unreadable Period/);
   });
 });

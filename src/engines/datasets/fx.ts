@@ -148,3 +148,100 @@ export async function* ecbXmlRates(chunks: AsyncIterable<string>, issues: ParseI
   if (root === null) throw new Error("not an ECB reference rate XML: the document has no root element");
   while (ready.length) yield ready.shift() as FxRate;
 }
+
+/** A customs authority's rate for a period: units of `currency` per 1 unit of the authority's currency. */
+export interface CustomsRate {
+  currency: string;
+  periodStart: string;
+  periodEnd: string;
+  rate: string;
+}
+
+const MONTH_ABBR = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** HMRC's `01/Jun/2026` → `2026-06-01`; null for anything else. */
+function hmrcDate(text: string): string | null {
+  const m = /^(\d{1,2})\/([A-Za-z]{3})\/(\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  const month = MONTH_ABBR.indexOf((m[2] as string).toLowerCase()) + 1;
+  if (month < 1) return null;
+  return ecbDate(`${m[3]}-${String(month).padStart(2, "0")}-${(m[1] as string).padStart(2, "0")}`);
+}
+
+/**
+ * HMRC's monthly exchange rates for customs and VAT as published
+ * (https://www.gov.uk/government/collections/exchange-rates-for-customs-and-vat; the monthly XML served by the
+ * Online Trade Tariff): `<exchangeRateMonthList Period="01/Jun/2026 to 30/Jun/2026">` holding an
+ * `<exchangeRate>` per country with `<currencyCode>` and `<rateNew>` (units of the currency per 1 GBP). A
+ * currency quoted for several countries (the US dollar for Ecuador, El Salvador…) is one rate: the first; a
+ * different figure for it is reported.
+ */
+export async function* hmrcXmlRates(
+  chunks: AsyncIterable<string>,
+  issues: ParseIssue[] = [],
+): AsyncGenerator<CustomsRate> {
+  const parser = new SaxesParser();
+  const ready: CustomsRate[] = [];
+  const seen = new Map<string, string>();
+  let root: string | null = null;
+  let period: { start: string; end: string } | null = null;
+  let field: string | null = null;
+  let current: Record<string, string> = {};
+  let record = 0;
+  let error: Error | null = null;
+  parser.on("error", (e) => {
+    error ??= e;
+  });
+  parser.on("opentag", (tag) => {
+    if (root === null) {
+      root = tag.name;
+      if (tag.name !== "exchangeRateMonthList")
+        error ??= new Error(`not an HMRC monthly exchange rate XML: the root element is <${tag.name}>`);
+      const raw = tag.attributes.Period ?? tag.attributes.period;
+      const [from, to] = (typeof raw === "string" ? raw : "").split(/\s+to\s+/);
+      const start = hmrcDate(from ?? "");
+      const end = hmrcDate(to ?? "");
+      if (!start || !end || end < start)
+        error ??= new Error(`not an HMRC monthly exchange rate XML: unreadable Period ${JSON.stringify(raw ?? "")}`);
+      else period = { start, end };
+      return;
+    }
+    if (tag.name === "exchangeRate") current = {};
+    else field = tag.name;
+  });
+  parser.on("text", (text) => {
+    if (field) current[field] = (current[field] ?? "") + text;
+  });
+  parser.on("closetag", (tag) => {
+    field = null;
+    if (tag.name !== "exchangeRate" || !period) return;
+    record++;
+    const currency = (current.currencyCode ?? "").trim();
+    const raw = (current.rateNew ?? "").trim();
+    const rate = rateOf(raw);
+    if (!CURRENCY.test(currency) || rate === null || rate === "invalid") {
+      issues.push({
+        record,
+        message: `${current.countryName ?? "?"} ${currency}: unreadable rate ${JSON.stringify(raw)}`,
+      });
+      return;
+    }
+    const before = seen.get(currency);
+    if (before !== undefined) {
+      if (before !== rate)
+        issues.push({ record, message: `${currency} quoted twice (${before}, ${rate}): the first is kept` });
+      return;
+    }
+    seen.set(currency, rate);
+    ready.push({ currency, periodStart: period.start, periodEnd: period.end, rate });
+  });
+  for await (const chunk of chunks) {
+    parser.write(chunk);
+    if (error) throw error;
+    while (ready.length) yield ready.shift() as CustomsRate;
+  }
+  parser.close();
+  if (error) throw error;
+  if (root === null) throw new Error("not an HMRC monthly exchange rate XML: the document has no root element");
+  while (ready.length) yield ready.shift() as CustomsRate;
+}

@@ -6,7 +6,7 @@
  * versions they were read under.
  */
 
-import { and, between, desc, eq, gt, inArray, lt, lte, or } from "drizzle-orm";
+import { and, between, desc, eq, gt, gte, inArray, lt, lte, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
@@ -25,6 +25,7 @@ import {
   calcVatRates,
   calcVatReduced,
   dataSources,
+  fxCustomsRates,
   fxRates,
 } from "../../db/schema/index";
 import { lineDigits } from "../../engines/calculate/engine";
@@ -46,6 +47,7 @@ import type {
 import type { Clock } from "../../lib/clock";
 import { ApiError } from "../../lib/errors";
 import { EU_MEMBERS, country as isoCountry } from "../../lib/iso";
+import { dec } from "../../lib/money";
 import { TtlCache } from "../../lib/ttl-cache";
 import { onDatasetActivated } from "../datasets/service";
 import { normalizeRegion } from "./regions";
@@ -67,7 +69,7 @@ interface Small {
   /** Excise taxes collected at import (every destination; filtered per request). */
   excise: ExciseRow[];
   /** Per code and per currency and date: what earlier requests read under these versions. */
-  memo: TtlCache<CodeData | FxHit>;
+  memo: TtlCache<CodeData | FxHit | CustomsFxHit>;
 }
 
 interface FxHit {
@@ -75,7 +77,21 @@ interface FxHit {
   date: string | null;
 }
 
-const DATASETS = ["tariffs", "vat", "fx", "customs_rules"];
+/**
+ * A customs authority's own rates, where the registry holds them: HMRC's monthly rates for the UK (dataset
+ * `fx-hmrc`, uploaded or fetched each month). Units of each currency per 1 GBP, for the period holding the date.
+ */
+const CUSTOMS_FX_DATASET = "fx-hmrc";
+const CUSTOMS_FX: Record<string, { dataset: string; currency: string; name: string }> = {
+  GB: { dataset: CUSTOMS_FX_DATASET, currency: "GBP", name: "HMRC monthly exchange rates for customs and VAT" },
+};
+interface CustomsFxHit {
+  rates: Record<string, string>;
+  start: string | null;
+  end: string | null;
+}
+
+const DATASETS = ["tariffs", "vat", "fx", "customs_rules", CUSTOMS_FX_DATASET];
 const VERSION_CHECK_MS = 60_000;
 const smallCache = new DatasetCache<Small>("calculate-reference");
 /**
@@ -157,7 +173,7 @@ async function buildSmall(db: Db, sources: Record<string, DataSource>): Promise<
     vatReduced: byCountry(vatReduced.map(({ id: _, ...r }) => r)),
     excise: excise.map(({ id: _, ...r }) => ({ ...r, unit: r.unit as ExciseRow["unit"] })),
     programs: programs.map(({ id: _, ...r }) => r),
-    memo: new TtlCache<CodeData | FxHit>(10 * 60_000, 20_000),
+    memo: new TtlCache<CodeData | FxHit | CustomsFxHit>(10 * 60_000, 20_000),
   };
 }
 
@@ -366,10 +382,12 @@ const SCHEDULE_CURRENCY: Record<string, string> = {
 interface Found {
   codes: Map<string, CodeData>;
   fx: Map<string, FxHit>;
+  customs: Map<string, CustomsFxHit>;
 }
 
 const codeKey = (schedule: string, code: string) => `code|${schedule}|${code}`;
 const fxKey = (currency: string, date: string) => `fx|${currency}|${date}`;
+const customsKey = (country: string, date: string) => `cfx|${country}|${date}`;
 
 /**
  * Fills `found` from this build's memo and returns the statements for the rest (a schedule's codes as one
@@ -378,6 +396,7 @@ const fxKey = (currency: string, date: string) => `fx|${currency}|${date}`;
 function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found: Found) {
   const missing = new Map<string, Set<string>>();
   const jobs: Job[] = [];
+  for (const p of prepared) jobs.push(...customsFxJobs(db, s, p, clock, found));
   for (const { req, rule, need, rateDay } of prepared) {
     const schedule = rule.schedule;
     const ck = schedule ? codeKey(schedule, req.hsCode) : null;
@@ -433,6 +452,79 @@ function lookupJobs(db: Db, s: Small, prepared: Prepared[], clock: Clock, found:
   return { jobs, fileGroups };
 }
 
+/**
+ * The statement reading the customs authority's rates for the entry date (every currency of that period, one
+ * query), when the destination has such a dataset and a version of it is active; none otherwise.
+ */
+function customsFxJobs(db: Db, s: Small, p: Prepared, clock: Clock, found: Found): Job[] {
+  const spec = CUSTOMS_FX[p.rule.country];
+  const version = spec ? s.sources[spec.dataset]?.version : undefined;
+  if (!spec || !version) return [];
+  const key = customsKey(p.rule.country, p.req.entryDate);
+  if (found.customs.has(key)) return [];
+  const hit = s.memo.get(key, clock);
+  if (hit && "rates" in hit) {
+    found.customs.set(key, hit);
+    return [];
+  }
+  found.customs.set(key, { rates: {}, start: null, end: null });
+  const d = p.req.entryDate;
+  const query = db
+    .select({
+      currency: fxCustomsRates.currency,
+      rate: fxCustomsRates.rate,
+      start: fxCustomsRates.periodStart,
+      end: fxCustomsRates.periodEnd,
+    })
+    .from(fxCustomsRates)
+    .where(
+      and(
+        eq(fxCustomsRates.dataset, spec.dataset),
+        eq(fxCustomsRates.version, version),
+        lte(fxCustomsRates.periodStart, d),
+        gte(fxCustomsRates.periodEnd, d),
+      ),
+    );
+  return [
+    job(query, (rows) => {
+      const value: CustomsFxHit = {
+        rates: Object.fromEntries(rows.map((r) => [r.currency, r.rate])),
+        start: rows[0]?.start ?? null,
+        end: rows[0]?.end ?? null,
+      };
+      found.customs.set(key, value);
+      s.memo.set(key, value, clock);
+    }),
+  ];
+}
+
+/**
+ * The FX table from the customs authority's own rates, when its period holds every currency the request
+ * needs (and the euro, through which the engine crosses); null otherwise, and the ECB rates are used.
+ */
+function customsFxTable(s: Small, p: Prepared, found: Found): FxTable | null {
+  const spec = CUSTOMS_FX[p.rule.country];
+  if (!spec) return null;
+  const hit = found.customs.get(customsKey(p.rule.country, p.req.entryDate));
+  const perHome = hit?.rates ?? {};
+  const eur = perHome.EUR;
+  if (!hit?.start || !eur) return null;
+  const perEur: Record<string, string> = { [spec.currency]: dec(1).div(eur).toString() };
+  for (const c of p.need) {
+    if (c === spec.currency) continue;
+    const r = perHome[c];
+    if (!r) return null;
+    perEur[c] = dec(r).div(eur).toString();
+  }
+  return {
+    date: hit.start,
+    perEur,
+    source: `${spec.name}, period ${hit.start} to ${hit.end} (rates per 1 ${spec.currency}, crossed through EUR), ${spec.dataset} dataset version ${s.sources[spec.dataset]?.version ?? "none"}`,
+    // The period's rate is the rate of the day: no staleness note for an entry later in the month.
+    asOf: hit.start,
+  };
+}
+
 /** One request's reference data from what was found. */
 function assemble(s: Small, p: Prepared, found: Found): Resolved {
   const { req, rule, currency, deMinimis, fees, need, rateDay } = p;
@@ -468,13 +560,15 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     excise: s.excise.filter(
       (e) => e.country === rule.country && inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode),
     ),
-    fx: {
-      date,
-      perEur,
-      // The FX dataset version the rates were read under (it changes without a redeploy, see the registry).
-      source: `${rateDay.rule}; ECB euro foreign exchange reference rates (cross rates through EUR), fx dataset version ${s.sources.fx?.version ?? "none"}`,
-      asOf: rateDay.date,
-    } satisfies FxTable,
+    fx:
+      customsFxTable(s, p, found) ??
+      ({
+        date,
+        perEur,
+        // The FX dataset version the rates were read under (it changes without a redeploy, see the registry).
+        source: `${rateDay.rule}; ECB euro foreign exchange reference rates (cross rates through EUR), fx dataset version ${s.sources.fx?.version ?? "none"}`,
+        asOf: rateDay.date,
+      } satisfies FxTable),
   };
   return { data, dataSource: s.sources.tariffs ?? null, sources: s.sources };
 }
@@ -486,7 +580,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
 export async function resolveMany(ctx: ReferenceContext, reqs: LookupRequest[]): Promise<Resolved[]> {
   const s = await loadSmall(ctx);
   const prepared = reqs.map((req) => prepare(s, req));
-  const found: Found = { codes: new Map(), fx: new Map() };
+  const found: Found = { codes: new Map(), fx: new Map(), customs: new Map() };
   const { jobs, fileGroups } = lookupJobs(ctx.db, s, prepared, ctx.deps.clock, found);
   const [first, ...rest] = jobs.map((x) => x.query);
   if (first) {

@@ -4,11 +4,11 @@
  * measures, fees, VAT) are versioned in the same registry, loaded with the deployment (`npm run dev`,
  * `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
  */
-type FileFormat = "ofac-csv" | "un-xml" | "eu-xml" | "uk-xml" | "csl-csv" | "rules-json" | "ecb-csv-xml";
+type FileFormat = "ofac-csv" | "un-xml" | "eu-xml" | "uk-xml" | "csl-csv" | "rules-json" | "ecb-csv-xml" | "hmrc-xml";
 
 export interface UploadableDataset {
   dataset: string;
-  kind: "sanctions-list" | "rule-set" | "fx-series";
+  kind: "sanctions-list" | "rule-set" | "fx-series" | "fx-customs";
   /** The sanctions list code the entries are filed under (`searched_lists`, `list_code`). */
   listCode?: string;
   name: string;
@@ -133,6 +133,25 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     officialUrls: { rates: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml" },
     formatSpec:
       "https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html",
+  },
+  "fx-hmrc": {
+    dataset: "fx-hmrc",
+    kind: "fx-customs",
+    name: "HMRC monthly exchange rates for customs and VAT",
+    format: "hmrc-xml",
+    body: { types: /^(application|text)\/xml\b/i, part: "rates", example: "application/xml" },
+    files: [
+      {
+        part: "rates",
+        required: true,
+        description: "the month's XML (exrates-monthly-MMYY.xml): units of each currency per 1 GBP for the period",
+      },
+    ],
+    // The Online Trade Tariff serves each month's file; the fetch takes the current month's.
+    officialUrls: {
+      rates: "https://www.trade-tariff.service.gov.uk/api/v2/exchange_rates/files/monthly_xml_{yyyy}-{m}.xml",
+    },
+    formatSpec: "https://www.gov.uk/government/collections/exchange-rates-for-customs-and-vat",
   },
   restrictions: {
     dataset: "restrictions",

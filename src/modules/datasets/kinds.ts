@@ -14,8 +14,15 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import { bulkInsert } from "../../db/bulk";
 import type { Db } from "../../db/client";
-import { dataSources, fxRates, restrictionRules, sanctionEntries, sanctionLists } from "../../db/schema/index";
-import { ecbCsvRates, ecbXmlRates } from "../../engines/datasets/fx";
+import {
+  dataSources,
+  fxCustomsRates,
+  fxRates,
+  restrictionRules,
+  sanctionEntries,
+  sanctionLists,
+} from "../../db/schema/index";
+import { ecbCsvRates, ecbXmlRates, hmrcXmlRates } from "../../engines/datasets/fx";
 import { cslEntries, euEntries, ukEntries } from "../../engines/datasets/lists";
 import { entryHash, hash53, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
@@ -52,7 +59,7 @@ export interface DatasetKind {
    */
   merges?: boolean;
   /** Copies the previous version's rows under the new version (merging datasets), in the first load batch. */
-  carryOver?(db: Db, version: string, previous: string): Statement[];
+  carryOver?(db: Db, version: string, previous: string, def: UploadableDataset): Statement[];
   /** The items of a version's files, as a stream; `info.publishedAt` gets the file's own date, if any. */
   items(
     bucket: R2Bucket,
@@ -400,6 +407,75 @@ const fxSeries: DatasetKind = {
   },
 };
 
+// ------------------------------------------------------------------------------------- customs FX
+
+/**
+ * A customs authority's own rates per period (HMRC's monthly rates): each upload adds its month to the
+ * periods the active version holds, like the ECB series, in a table keyed by dataset so authorities never mix.
+ */
+const fxCustoms: DatasetKind = {
+  maxSkippedShare: 0.01,
+  merges: true,
+  async *items(bucket, def, files, issues, info) {
+    const file = part(files, "rates");
+    if (!file) throw unprocessable(`The ${def.dataset} dataset needs the authority's file (form field \`rates\`)`);
+    for await (const r of hmrcXmlRates(objectText(bucket, file.key), issues)) {
+      if (!info.publishedAt || r.periodStart > info.publishedAt) info.publishedAt = r.periodStart;
+      yield { id: `${r.currency}:${r.periodStart}`, hash: r.rate, type: r.currency, values: { ...r } };
+    }
+  },
+  async hashes(db, def, version) {
+    const rows = await db
+      .select({ currency: fxCustomsRates.currency, start: fxCustomsRates.periodStart, rate: fxCustomsRates.rate })
+      .from(fxCustomsRates)
+      .where(and(eq(fxCustomsRates.dataset, def.dataset), eq(fxCustomsRates.version, version)));
+    return new Map(rows.map((r) => [`${r.currency}:${r.start}`, r.rate]));
+  },
+  carryOver(db, version, previous, def) {
+    return [
+      db
+        .insert(fxCustomsRates)
+        .select(
+          sql`SELECT dataset, ${version}, currency, period_start, period_end, rate FROM fx_customs_rates WHERE dataset = ${def.dataset} AND version = ${previous}`,
+        ),
+    ];
+  },
+  inserts(db, def, version, items) {
+    const payload = JSON.stringify(
+      items.map((i) => [
+        def.dataset,
+        version,
+        i.values.currency,
+        i.values.periodStart,
+        i.values.periodEnd,
+        i.values.rate,
+      ]),
+    );
+    return [
+      db
+        .insert(fxCustomsRates)
+        .select(
+          sql`SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5 FROM json_each(${payload}) WHERE true`,
+        )
+        .onConflictDoUpdate({
+          target: [fxCustomsRates.dataset, fxCustomsRates.version, fxCustomsRates.currency, fxCustomsRates.periodStart],
+          set: { rate: sql`excluded.rate`, periodEnd: sql`excluded.period_end` },
+        }),
+    ];
+  },
+  finish() {
+    return [];
+  },
+  activation: singleSourceActivation,
+  purge(db, def, versions) {
+    return [
+      db
+        .delete(fxCustomsRates)
+        .where(and(eq(fxCustomsRates.dataset, def.dataset), inArray(fxCustomsRates.version, versions))),
+    ];
+  },
+};
+
 /** The dataset's data_sources row follows its active registry row (one dataset, one row). */
 function singleSourceActivation(db: Db, def: UploadableDataset, importedAt: string): Statement[] {
   const active = sql`(SELECT version, source, rows FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')`;
@@ -424,4 +500,5 @@ export const KINDS: Record<UploadableDataset["kind"], DatasetKind> = {
   "sanctions-list": sanctionsList,
   "rule-set": ruleSet,
   "fx-series": fxSeries,
+  "fx-customs": fxCustoms,
 };

@@ -178,6 +178,7 @@ const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
   "csl-csv": "Consolidated Screening List CSV",
   "rules-json": "rule set JSON",
   "ecb-csv-xml": "ECB reference rate CSV or XML",
+  "hmrc-xml": "HMRC monthly exchange rate XML",
 };
 
 function judge(
@@ -369,7 +370,7 @@ export async function stageNext({
       );
     // A merging dataset starts from the previous version's rows, copied in the load's first batch.
     const previous = (JSON.parse(row.report) as { previous_version?: string | null }).previous_version ?? null;
-    const carry = written === 0 && kind.carryOver && previous ? kind.carryOver(ctx.db, row.version, previous) : [];
+    const carry = written === 0 && kind.carryOver && previous ? kind.carryOver(ctx.db, row.version, previous, def) : [];
     const batch = last
       ? [...carry, ...statements, ...kind.finish(ctx.db, def, row.version, next, row.source), progress]
       : [...carry, ...statements, progress];
@@ -627,6 +628,19 @@ export function fetchEnabled(env: Env): boolean {
   return env.DATASET_FETCH === "on" && !isDevelopment(env);
 }
 
+/**
+ * A URL published per month ("…/monthly_xml_{yyyy}-{m}.xml", HMRC's rates): the month of the fetch, as the
+ * publisher names it (the month without a leading zero; {mm} with one).
+ */
+export function monthlyUrl(url: string, nowMs: number): string {
+  const d = new Date(nowMs);
+  const m = d.getUTCMonth() + 1;
+  return url
+    .replaceAll("{yyyy}", String(d.getUTCFullYear()))
+    .replaceAll("{mm}", String(m).padStart(2, "0"))
+    .replaceAll("{m}", String(m));
+}
+
 /** Official URLs per dataset and file, overridable per deployment with DATASET_URLS (JSON). */
 function officialUrls(env: Env, def: UploadableDataset): Record<string, string> {
   const raw = (env as unknown as { DATASET_URLS?: string }).DATASET_URLS;
@@ -714,7 +728,7 @@ async function fetchOne(
   const files: SourceFile[] = [];
   try {
     for (const f of def.files) {
-      const url = urls[f.part];
+      const url = urls[f.part] && monthlyUrl(urls[f.part] as string, nowMs);
       if (!url) {
         if (f.required) return report("failed", null, `no URL for the required file ${f.part}`);
         continue;
