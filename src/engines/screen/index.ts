@@ -14,6 +14,7 @@ import {
   EVIDENCE_SIM,
   type Explanation,
   explainTokens,
+  INITIAL_SIM,
   scoreTokens,
   skeleton,
   type Tok,
@@ -390,6 +391,10 @@ export class ScreenIndex {
     const genCls = q.some((t) => t.cls === "distinctive") ? "distinctive" : "generic";
     let totalW = 0;
     for (const t of q) totalW += t.weight;
+    // An initial ("J." for John) is matched against the words it starts in the name, which the key units do not
+    // reach: its best possible similarity is added to every name's bound, so the prune stays an upper bound.
+    let initials = 0;
+    for (const t of q) if (t.norm.length === 1) initials += t.weight * INITIAL_SIM;
     const touched = this.accumulate(this.queryUnits(q, genCls));
     // Prune: `acc` bounds the query coverage from above (every query token, alone or joined, counted with
     // the best similarity any of its units can reach in that name); below PRUNE_COVERAGE the harmonic mean
@@ -398,7 +403,7 @@ export class ScreenIndex {
     const memo = q.map(() => new Map<Tok, number>());
     let scored = 0;
     for (const nameId of touched) {
-      if (!this.strongHit[nameId] || (this.acc[nameId] ?? 0) / totalW < PRUNE_COVERAGE) continue;
+      if (!this.strongHit[nameId] || ((this.acc[nameId] ?? 0) + initials) / totalW < PRUNE_COVERAGE) continue;
       const entry = this.nameEntry[nameId];
       const nameToks = this.nameToks[nameId];
       if (entry === undefined || nameToks === undefined || !allow(entry)) continue;
@@ -529,9 +534,12 @@ export interface ScreenInput {
   type?: "individual" | "entity" | undefined;
 }
 
-/** Entry types a `type` filter keeps: the other party type is out; vessels, aircraft and unknown stay. */
+/**
+ * Entry types a `type` filter keeps: a person is screened against individuals (and entries of unknown type), a
+ * company against entities, vessels, aircraft and unknown entries (a shipping company shares names with its ships).
+ */
 export function allowedTypes(type: ScreenInput["type"]): ReadonlySet<EntryType> {
-  if (type === "individual") return new Set(["individual", "vessel", "aircraft", "unknown"]);
+  if (type === "individual") return new Set(["individual", "unknown"]);
   if (type === "entity") return new Set(["entity", "vessel", "aircraft", "unknown"]);
   return new Set(ENTRY_TYPES);
 }

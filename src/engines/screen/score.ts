@@ -34,7 +34,7 @@ export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
 const cvPattern = (key: string) => key.replace(/[aeiou]/g, "V").replace(/[^V]/g, "C");
 
 /** An initial against a name it could stand for (see tokenSim). */
-const INITIAL_SIM = 0.75;
+export const INITIAL_SIM = 0.75;
 /** Cap for a joined/split pair ("Gazprom Bank" / "GAZPROMBANK"). */
 const JOINED_SIM = 0.97;
 /** Factor when the matched tokens appear in another order ("Hassan Ali" / "ALI HASSAN"). */
@@ -47,6 +47,13 @@ const MAX_FUZZY = 0.99;
  * frequent words of Spanish names and is no evidence of identity; an exact name is never discounted.
  */
 const COMMON_ONLY_FACTOR = 0.85;
+/**
+ * Factor for a partial match that also leans on a word matched only approximately (edit distance or the vowel
+ * skeleton, below a transliteration): "Aleksandr Kuzmin" against "KUZIN, Aleksandr Yuryevich" (0.73 → 0.66) is
+ * one shared given name and a near surname, the shape of most false alarms on common names. A whole name matched
+ * word for word with one misspelling is not partial and is not discounted; initials are their own feature.
+ */
+const FUZZY_PARTIAL_FACTOR = 0.9;
 /** A distinctive token must match at least this well for a name to be a hit. */
 export const EVIDENCE_SIM = 0.8;
 
@@ -117,6 +124,32 @@ function osaSlow(a: string, b: string, max: number): number {
   return Math.min(at(a.length, b.length), max + 1);
 }
 
+/** Words of this many letters or fewer: romanized syllables and short names, where a letter makes another name. */
+const SHORT_WORD = 5;
+/** A patronymic (Petrovich, Petrovna, Ilyinichna) by its ending. */
+const PATRONYMIC = /(vich|vna|ichna)$/;
+/** The Russian surname forms a patronymic resembles (Petrov, Petrova, Grigoryev, Ilyina). */
+const SURNAME_FORM = /(ov|ova|ev|eva|in|ina)$/;
+/** A nisba or family-name ending added to a given name: Ahmad → Ahmadi, Jafar → Jafari. */
+const NISBA = /[iy]$/;
+
+/**
+ * Pairs that resemble each other by spelling but are two names by how names are built: a Russian patronymic
+ * and a surname or given name (Petrovna / Petrova, Grigoryevich / Grigoryev), and a given name and the family
+ * name made from it with a nisba ending (Ahmad / Ahmadi, Muhammad / Mohammadi). Only an exact spelling links them.
+ */
+function derivedNames(aNorm: string, aKey: string, bNorm: string, bKey: string): boolean {
+  const [pa, pb] = [PATRONYMIC.test(aNorm), PATRONYMIC.test(bNorm)];
+  if (pa !== pb && SURNAME_FORM.test(pa ? bNorm : aNorm)) return true;
+  if (NISBA.test(aNorm) === NISBA.test(bNorm)) return false;
+  const [plain, suffixed, plainKey, suffixedKey] = NISBA.test(aNorm)
+    ? [bNorm, aNorm, bKey, aKey]
+    : [aNorm, bNorm, aKey, bKey];
+  if (plain.length < 4 || suffixed.length - plain.length !== 1) return false;
+  const stem = suffixedKey.replace(NISBA, "");
+  return stem === plainKey || osaDistance(stem, plainKey, 1) <= 1 || suffixed.startsWith(plain);
+}
+
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   if (aNorm === bNorm) return 1;
@@ -128,6 +161,7 @@ export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: strin
   }
   // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
   if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
+  if (derivedNames(aNorm, aKey, bNorm, bKey)) return 0;
   const len = Math.max(aKey.length, bKey.length);
   const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
   if (max === 0 || Math.abs(aKey.length - bKey.length) > max) return 0;
@@ -140,8 +174,16 @@ export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: strin
     if (sa.length >= 3 && sa === skeleton(bKey) && (sa.length >= 5 || cvPattern(aKey) === cvPattern(bKey)))
       return VOWEL_VARIANT_SIM;
   }
-  // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most.
-  const limit = aKey.charCodeAt(0) === bKey.charCodeAt(0) ? max : 1;
+  // A different first letter is rarely a typo and often another name (Sadeghi / Vaseghi): one edit at most, and
+  // in a short word none but the glide romanizations put before a vowel (Elena / Yelena, Evgeny / Yevgeny; y is
+  // i in a key):
+  // changing the first letter of a syllable makes another name (Long / Song, Qian / Tian, Adam / Saddam).
+  const sameStart = aKey.charCodeAt(0) === bKey.charCodeAt(0);
+  if (!sameStart && Math.min(aKey.length, bKey.length) <= SHORT_WORD) {
+    const [short, long] = aKey.length < bKey.length ? [aKey, bKey] : [bKey, aKey];
+    if (long.slice(1) !== short || !/^[ij][aeiou]/.test(long)) return 0;
+  }
+  const limit = sameStart ? max : 1;
   const d = osaDistance(aKey, bKey, limit);
   if (d > limit) return 0;
   const s = Math.min(KEY_EQUAL_SIM, 1 - d / len);
@@ -200,6 +242,10 @@ function singleUnits(q: readonly Tok[], n: readonly Tok[], memo: Map<Tok, number
   return units;
 }
 
+/** Letters a joined pair needs before a near miss (not only the same spelling) counts. */
+const JOINED_FUZZY_MIN = 8;
+const joinedNorm = (a: string, b: string) => tokens(a + b).join("") || a + b;
+
 /**
  * Two adjacent tokens of `joined` run together against each token of `other`: "gazprom bank" against
  * "gazprombank", and reordered ("bank gazprom") at a discount. `side` says which side was joined, so the unit
@@ -211,19 +257,23 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
     const a = joined[i];
     const b = joined[i + 1];
     if (!a || !b) continue;
+    // Run together, the words are normalized again as one (Cifu + entes → cifuentes → cifuntes, as the name
+    // itself normalizes).
     for (const [norm, cap] of [
-      [a.norm + b.norm, JOINED_SIM],
-      [b.norm + a.norm, JOINED_SIM * REORDER_FACTOR],
+      [joinedNorm(a.norm, b.norm), JOINED_SIM],
+      [joinedNorm(b.norm, a.norm), JOINED_SIM * REORDER_FACTOR],
     ] as const) {
       const key = tokenKey(norm);
       other.forEach((o, j) => {
         // An initial stands for one word, never for two run together.
         if (o.norm.length === 1) return;
-        const s =
-          side === "query"
-            ? Math.min(cap, tokenSim(norm, key, o.norm, o.key))
-            : Math.min(cap, tokenSim(o.norm, o.key, norm, key));
-        if (s <= 0) return;
+        const sim = side === "query" ? tokenSim(norm, key, o.norm, o.key) : tokenSim(o.norm, o.key, norm, key);
+        // Words run together must be a spelling of the other side's word, not a near miss of it, when they are
+        // short or joined in reverse: names joined that way resemble some listed word by chance far too often
+        // (An + Ngo / TANGO, Villa + Anna / VIANA). Longer joins in order keep their fuzziness (al + Maghrabi /
+        // ELMAGHRABY).
+        if (sim < KEY_EQUAL_SIM && (norm.length < JOINED_FUZZY_MIN || cap < JOINED_SIM)) return;
+        const s = Math.min(cap, sim);
         units.push(
           side === "query" ? { q0: i, q1: i + 1, n0: j, n1: j, sim: s } : { q0: j, q1: j, n0: i, n1: i + 1, sim: s },
         );
@@ -310,6 +360,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   let score = (2 * cq * cn) / (cq + cn);
   const leftOver = usedQ.includes(0) || usedN.includes(0);
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
+  if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
     if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {

@@ -46,7 +46,7 @@ const ScreenBody = z
       .optional()
       .openapi({ description: "Informational: validated and recorded in the screening's evidence, not matched" }),
     type: z.enum(["individual", "entity"]).optional().openapi({
-      description: "Narrows hits to that party type; vessels, aircraft and unclassified entries stay in scope",
+      description: "Narrows hits to that party type: individual keeps individuals and unclassified entries; entity keeps entities, vessels, aircraft and unclassified entries",
     }),
   })
   .strict()
