@@ -21,6 +21,14 @@ const get = (o: unknown, path: string): unknown =>
 const US = { destination_country: "US", currency: "USD", entry_date: "2026-03-02" };
 const GB = { destination_country: "GB", currency: "GBP", entry_date: "2026-03-02" };
 const AU = { destination_country: "AU", currency: "AUD", entry_date: "2026-03-02" };
+/** A Chinese T-shirt into Germany on 2026-03-02 (the EU's 150 EUR relief and the IOSS cases). */
+const DE_MAR = {
+  hs_code: "6109.10.00",
+  origin_country: "CN",
+  destination_country: "DE",
+  currency: "EUR",
+  entry_date: "2026-03-02",
+};
 const JP = { destination_country: "JP", currency: "JPY", entry_date: "2026-06-01" };
 const SG = { destination_country: "SG", currency: "SGD", entry_date: "2026-06-01" };
 const HK = { destination_country: "HK", currency: "HKD", entry_date: "2026-06-01" };
@@ -743,15 +751,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ],
   [
     "EU duty de minimis (150 EUR) exempt, VAT still due at import for a seller outside the IOSS",
-    {
-      hs_code: "6109.10.00",
-      origin_country: "CN",
-      destination_country: "DE",
-      currency: "EUR",
-      entry_date: "2026-03-02",
-      declared_value: 100,
-      ioss: false,
-    },
+    { ...DE_MAR, declared_value: 100, ioss: false },
     {
       "exemptions.de_minimis_exempt": true,
       "exemptions.de_minimis_threshold": 150,
@@ -767,26 +767,12 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     // Import One-Stop Shop (VAT Directive art. 369l-369x, from 2021-07-01): up to 150 EUR the seller charges the VAT
     // at the sale; the goods are released without import VAT.
     "EU 100 EUR with the seller in the IOSS (the default): VAT 19% × 100 = 19 at the point of sale, not import VAT",
-    {
-      hs_code: "6109.10.00",
-      origin_country: "CN",
-      destination_country: "DE",
-      currency: "EUR",
-      entry_date: "2026-03-02",
-      declared_value: 100,
-    },
+    { ...DE_MAR, declared_value: 100 },
     { vat: undefined, "point_of_sale_tax.amount": 19, "totals.vat": 0, "totals.total": 0 },
   ],
   [
     "EU 200 EUR: above the IOSS limit the VAT is import VAT again",
-    {
-      hs_code: "6109.10.00",
-      origin_country: "CN",
-      destination_country: "DE",
-      currency: "EUR",
-      entry_date: "2026-03-02",
-      declared_value: 200,
-    },
+    { ...DE_MAR, declared_value: 200 },
     { point_of_sale_tax: undefined, "totals.duty": 24, "vat.amount": 42.56 },
   ],
   [

@@ -14,6 +14,7 @@
 import { SaxesParser } from "saxes";
 import { csvRecords } from "./csv";
 import type { ParseIssue } from "./sanctions";
+import { saxStream } from "./sax";
 
 export interface FxRate {
   currency: string;
@@ -138,15 +139,8 @@ export async function* ecbXmlRates(chunks: AsyncIterable<string>, issues: ParseI
     }
     ready.push({ currency, date: day, rate });
   });
-  for await (const chunk of chunks) {
-    parser.write(chunk);
-    if (error) throw error;
-    while (ready.length) yield ready.shift() as FxRate;
-  }
-  parser.close();
-  if (error) throw error;
-  if (root === null) throw new Error("not an ECB reference rate XML: the document has no root element");
-  while (ready.length) yield ready.shift() as FxRate;
+  const finish = { failure: () => error, rooted: () => root !== null, what: "not an ECB reference rate XML" };
+  yield* saxStream(parser, chunks, ready, finish);
 }
 
 /** A customs authority's rate for a period: units of `currency` per 1 unit of the authority's currency. */
@@ -235,13 +229,6 @@ export async function* hmrcXmlRates(
     seen.set(currency, rate);
     ready.push({ currency, periodStart: period.start, periodEnd: period.end, rate });
   });
-  for await (const chunk of chunks) {
-    parser.write(chunk);
-    if (error) throw error;
-    while (ready.length) yield ready.shift() as CustomsRate;
-  }
-  parser.close();
-  if (error) throw error;
-  if (root === null) throw new Error("not an HMRC monthly exchange rate XML: the document has no root element");
-  while (ready.length) yield ready.shift() as CustomsRate;
+  const finish = { failure: () => error, rooted: () => root !== null, what: "not an HMRC monthly exchange rate XML" };
+  yield* saxStream(parser, chunks, ready, finish);
 }

@@ -21,6 +21,7 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { csvRecords } from "./csv";
 import type { ParseIssue, SanctionAddress, SanctionEntry } from "./sanctions";
+import { saxStream } from "./sax";
 
 interface Node {
   name: string;
@@ -107,15 +108,8 @@ async function* xmlRecords(
     const node = stack.pop();
     if (node && stack.length === 0) ready.push(node);
   });
-  for await (const chunk of chunks) {
-    parser.write(chunk);
-    if (error) throw error;
-    while (ready.length) yield ready.shift() as Node;
-  }
-  parser.close();
-  if (error) throw error;
-  if (root === null) throw new Error("the document has no root element");
-  while (ready.length) yield ready.shift() as Node;
+  const finish = { failure: () => error, rooted: () => root !== null, what: "not a sanctions list XML" };
+  yield* saxStream(parser, chunks, ready, finish);
 }
 
 // ------------------------------------------------------------------------------------------------- EU

@@ -12,6 +12,7 @@
  */
 import { SaxesParser } from "saxes";
 import { csvRecords } from "./csv";
+import { saxStream } from "./sax";
 
 type SanctionEntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
 
@@ -340,15 +341,8 @@ export async function* unEntries(
     if (entry) ready.push(entry);
     else issues.push({ record: records, message: `${node.name} without a REFERENCE_NUMBER or a name` });
   });
-  for await (const chunk of chunks) {
-    parser.write(chunk);
-    if (error) throw error;
-    while (ready.length) yield ready.shift() as SanctionEntry;
-  }
-  parser.close();
-  if (error) throw error;
-  if (!rootSeen) throw new Error("not a UN consolidated list: the document is empty");
-  while (ready.length) yield ready.shift() as SanctionEntry;
+  const finish = { failure: () => error, rooted: () => rootSeen, what: "not a UN consolidated list" };
+  yield* saxStream(parser, chunks, ready, finish);
 }
 
 // ------------------------------------------------------------------------------------------------ hash
