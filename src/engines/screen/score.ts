@@ -54,6 +54,15 @@ const COMMON_ONLY_FACTOR = 0.85;
  * word for word with one misspelling is not partial and is not discounted; initials are their own feature.
  */
 const FUZZY_PARTIAL_FACTOR = 0.9;
+/**
+ * Floor for a query that is a listed person's first and last names with the middle ones left out ("Harry SHERMAN"
+ * for "SHERMAN, Harry Varney Gboto-Nambi"): every query word matched as written (or transliterated), the listed
+ * name's first and last words among them and only words between them unmatched. Coverage alone would score a
+ * five-word name found by two words at 0.57; a person is commonly named by first name and surname. The common-names
+ * discount still applies after the floor, so "Aleksandr SOKOLOV" for "SOKOLOV, Aleksandr Valentinovich" stays
+ * below 0.7: two of the commonest Russian names say nothing about identity.
+ */
+const MISSING_MIDDLE_FLOOR = 0.8;
 /** A distinctive token must match at least this well for a name to be a hit. */
 export const EVIDENCE_SIM = 0.8;
 
@@ -333,6 +342,29 @@ function align(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]) 
   return { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN };
 }
 
+/**
+ * The query names the listed person by the first and last words of the name (natural order) and leaves out only
+ * words between them: every query word matched one listed word at transliteration strength or better, at least two
+ * of them distinctive, and the listed name of three words or more made only of distinctive words and particles
+ * (a person's name, not a company's).
+ */
+function missingMiddle(
+  q: readonly Tok[],
+  n: readonly Tok[],
+  taken: readonly Unit[],
+  usedQ: Uint8Array,
+  usedN: Uint8Array,
+): boolean {
+  if (n.length < 3 || usedQ.includes(0) || !usedN[0] || !usedN[n.length - 1]) return false;
+  if (n.some((t) => t.cls !== "distinctive" && t.cls !== "particle")) return false;
+  let distinctive = 0;
+  for (const u of taken) {
+    if (u.sim < KEY_EQUAL_SIM || u.q1 !== u.q0 || u.n1 !== u.n0) return false;
+    if (q[u.q0]?.cls === "distinctive") distinctive++;
+  }
+  return distinctive >= 2;
+}
+
 /** Whether every distinctive query word the alignment matched is a common name. */
 function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
   let any = false;
@@ -358,6 +390,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   const cn = matchedN / totalN;
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
+  if (missingMiddle(q, n, taken, usedQ, usedN)) score = Math.max(score, MISSING_MIDDLE_FLOOR);
   const leftOver = usedQ.includes(0) || usedN.includes(0);
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
   if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;

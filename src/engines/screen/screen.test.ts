@@ -427,3 +427,18 @@ describe("names that resemble each other by spelling but are different names", (
     expect(screen(idx, { name: "Q. M. Y. SHEIKH" })[0]?.score).toBeGreaterThanOrEqual(0.8);
   });
 });
+
+describe("a person named by first name and surname, middle names left out", () => {
+  // Listed names in natural order, as the index holds OFAC's "LAST, First Middle".
+  const score = (a: string, b: string) => scoreTokens(toks(tokens(a)), toks(tokens(b)));
+  it("reaches the threshold however many middle names there are, unless both words are common names", () => {
+    expect(score("Harry SHERMAN", "Harry Varney Gboto-Nambi SHERMAN")).toBe(0.8);
+    expect(score("Abolfazl Davoodi", "Abolfazl Hossein Pour DAVOODI")).toBe(0.8);
+    expect(score("Aleksandr Sokolov", "Aleksandr Valentinovich SOKOLOV")).toBeLessThan(0.7);
+  });
+  it("not when a middle name is given instead, a word is misspelt, or the name is a company's", () => {
+    expect(score("Varney Sherman", "Harry Varney Gboto-Nambi SHERMAN")).toBeLessThan(0.7);
+    expect(score("Harry Shernan", "Harry Varney Gboto-Nambi SHERMAN")).toBeLessThan(0.7);
+    expect(score("Gazprom Neft", "GAZPROM SHIPPING TRADING NEFT")).toBeLessThan(0.8);
+  });
+});
