@@ -8,7 +8,15 @@
  * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
-import { hangulSurnameForms, latinizations, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import {
+  hangulSurnameForms,
+  hyphenGroups,
+  latinizations,
+  normalizeName,
+  tokenClass,
+  tokenKey,
+  tokens,
+} from "./normalize";
 import {
   allowedEdits,
   EVIDENCE_SIM,
@@ -385,6 +393,10 @@ export class ScreenIndex {
     for (const nameId of this.exact.get(qNorm.join(" ")) ?? []) consider(nameId, 1);
 
     const q = toks(qNorm);
+    hyphenGroups(query).forEach((g, i) => {
+      const t = q[i];
+      if (t && g >= 0) t.group = g;
+    });
     // Distinctive tokens generate candidates; a query without any (only generic words) uses its generic
     // words, since it can still match a listed name made of the same generic words (see hasEvidence).
     // Every other token only adds to the bound of names already found.

@@ -232,6 +232,23 @@ export function tokens(raw: string): string[] {
   return out;
 }
 
+/**
+ * Per token of `tokens(raw)`, the hyphenated word it came from (an index, the same for its parts), or -1: "Yoo-jin
+ * Shin" → [0, 0, -1]. A hyphenated given name is one name ("Min-jun", "Mohammad-Reza"); scoring keeps its parts
+ * together. All -1 when the words do not tokenize on their own as the whole does.
+ */
+export function hyphenGroups(raw: string): number[] {
+  const out: number[] = [];
+  let group = 0;
+  for (const word of raw.split(/\s+/)) {
+    const parts = tokens(word);
+    const hyphenated = parts.length > 1 && /\p{L}[-\u2010\u2011]\p{L}/u.test(word);
+    for (const _ of parts) out.push(hyphenated ? group : -1);
+    if (hyphenated) group++;
+  }
+  return out.length === tokens(raw).length ? out : out.map(() => -1);
+}
+
 /** Normalized form of a whole name: tokens joined by one space. Equal forms are an exact match. */
 export const normalizeName = (raw: string): string => tokens(raw).join(" ");
 

@@ -13,6 +13,8 @@ export interface Tok {
   weight: number;
   /** A given name or surname shared by very many people (./common-names), by its transliteration key. */
   common: boolean;
+  /** Query side: the hyphenated word the token is part of ("Yoo-jin"), or -1 (normalize.ts `hyphenGroups`). */
+  group?: number;
 }
 
 /** Through the same normalization as the names (Rodríguez → rodriguz, the German digraph folded), then keyed. */
@@ -365,6 +367,31 @@ function missingMiddle(
   return distinctive >= 2;
 }
 
+/**
+ * A hyphenated name of the query ("Yoo-jin", "Jean-Pierre") is one name: its parts may match one listed word
+ * (joined) or listed words side by side in the same order ("Min Jun", "Husam al Din"), never words apart or
+ * reversed, which is how "Yoo-jin SHIN" would otherwise match "YOO, Jin" (a surname and a given name).
+ */
+function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[]): boolean {
+  const at = new Map<number, [number, number][]>();
+  for (const u of taken) {
+    const t = q[u.q0];
+    const g = t?.group ?? -1;
+    // A particle of the compound (the al- of al-Rawi) may match any al of the listed name; its name words count.
+    if (g < 0 || t?.cls === "particle" || u.q0 !== u.q1 || u.n0 !== u.n1) continue;
+    const list = at.get(g) ?? [];
+    list.push([u.q0, u.n0]);
+    at.set(g, list);
+  }
+  // In order, with nothing but particles between (Husam-al-Din / "Husam al Din").
+  const apart = (from: number, to: number) => to <= from || n.slice(from + 1, to).some((t) => t.cls !== "particle");
+  for (const pairs of at.values()) {
+    pairs.sort((a, b) => a[0] - b[0]);
+    for (let k = 1; k < pairs.length; k++) if (apart(pairs[k - 1]?.[1] ?? 0, pairs[k]?.[1] ?? 0)) return true;
+  }
+  return false;
+}
+
 /** Whether every distinctive query word the alignment matched is a common name. */
 function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
   let any = false;
@@ -390,6 +417,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   const cn = matchedN / totalN;
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
+  if (splitCompound(q, n, taken)) return 0;
   if (missingMiddle(q, n, taken, usedQ, usedN)) score = Math.max(score, MISSING_MIDDLE_FLOOR);
   const leftOver = usedQ.includes(0) || usedN.includes(0);
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { allowedTypes, ScreenIndex, screen } from "./index";
-import { hangulSurnameForms, latinizations, latinize, normalizeName, tokenClass, tokenKey, tokens } from "./normalize";
+import {
+  hangulSurnameForms,
+  hyphenGroups,
+  latinizations,
+  latinize,
+  normalizeName,
+  tokenClass,
+  tokenKey,
+  tokens,
+} from "./normalize";
 import { osaDistance, scoreTokens, tokenSim, toks } from "./score";
 
 describe("normalization", () => {
@@ -440,5 +449,33 @@ describe("a person named by first name and surname, middle names left out", () =
     expect(score("Varney Sherman", "Harry Varney Gboto-Nambi SHERMAN")).toBeLessThan(0.7);
     expect(score("Harry Shernan", "Harry Varney Gboto-Nambi SHERMAN")).toBeLessThan(0.7);
     expect(score("Gazprom Neft", "GAZPROM SHIPPING TRADING NEFT")).toBeLessThan(0.8);
+  });
+});
+
+describe("a hyphenated name is one name", () => {
+  const idx = ScreenIndex.build([
+    { id: "K:1", listCode: "K", entryType: "individual", name: "YOO, Jin", altNames: [], remarks: null },
+    { id: "K:2", listCode: "K", entryType: "individual", name: "KIM, Min Jun", altNames: [], remarks: null },
+    {
+      id: "K:3",
+      listCode: "K",
+      entryType: "individual",
+      name: "KALALAH, Walid Husam al-Din",
+      altNames: [],
+      remarks: null,
+    },
+  ]);
+  const ids = (name: string) => screen(idx, { name }).map((h) => idx.entries[h.entry]?.id);
+
+  it("groups the parts of each hyphenated word", () => {
+    expect(hyphenGroups("Yoo-jin Shin")).toEqual([0, 0, -1]);
+    expect(hyphenGroups("Husam-al-Din Walid KALALAH")).toEqual([0, 0, 0, -1, -1]);
+    expect(hyphenGroups("Jean Dupont")).toEqual([-1, -1]);
+  });
+
+  it("its parts match listed words side by side in order, not a surname and a given name", () => {
+    expect(ids("Yoo-jin Shin")).toEqual([]);
+    expect(ids("Min-jun Kim")).toEqual(["K:2"]);
+    expect(ids("Husam-al-Din Walid KALALAH")).toEqual(["K:3"]);
   });
 });
