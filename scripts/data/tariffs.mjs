@@ -97,9 +97,6 @@ function* japan(jp, keep) {
   }
 }
 
-/** The currency of each free port's schedule. */
-const FREE_PORT_CURRENCY = { SG: "SGD", HK: "HKD" };
-
 /**
  * A free port's lines at 6 digits, one per HS2022 subheading: Free, as every good but a few dutiable classes
  * enters (data/customs/free-ports.json: Singapore's liquor and tobacco, Hong Kong's four dutiable commodities);
@@ -110,7 +107,6 @@ function* freePort(schedule, hs, port, keep) {
     if (code.length !== 6 || !keep(code)) continue;
     const dutiable = port.dutiable.find((d) => code.startsWith(d.hs_prefix));
     const [text, comps] = dutiable ? [dutiable.text, null] : ["Free", []];
-    const currency = FREE_PORT_CURRENCY[schedule];
     yield [
       schedule,
       code,
@@ -119,7 +115,7 @@ function* freePort(schedule, hs, port, keep) {
       description,
       null,
       null,
-      currency,
+      port.currency,
       text,
       json(comps),
       null,

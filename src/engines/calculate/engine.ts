@@ -45,23 +45,22 @@ export const dotted = (code: string) =>
         : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
 
 /**
- * Digits of a schedule's national tariff line: Japan sets its rates on 9-digit statistical codes (6-digit
- * subheading + 3), the free ports' schedules (SG, HK) are kept per 6-digit subheading, the other schedules use 8
- * digits; a longer code is priced on the line it falls under.
+ * The tariff schedules: how a duty line names each, the currency its specific rates are stated in, and the digits
+ * of its national line (Japan sets its rates on 9-digit statistical codes, the 6-digit subheading + 3; the free
+ * ports' schedules, SG and HK, are kept per 6-digit subheading; the others use 8). A longer code is priced on the
+ * line it falls under.
  */
-export const lineDigits = (schedule: string | null) =>
-  schedule === "JP" ? 9 : schedule === "SG" || schedule === "HK" ? 6 : 8;
-
-/** How a schedule is named in duty lines. */
-const SCHEDULE_LABELS: Record<string, string> = {
-  US: "HTS",
-  GB: "UK tariff",
-  EU: "EU CET",
-  AU: "Australian Customs Tariff",
-  JP: "Japan tariff",
-  SG: "Singapore Customs",
-  HK: "Hong Kong Customs",
+export const SCHEDULES: Record<string, { label: string; currency: string; digits: number }> = {
+  US: { label: "HTS", currency: "USD", digits: 8 },
+  GB: { label: "UK tariff", currency: "GBP", digits: 8 },
+  EU: { label: "EU CET", currency: "EUR", digits: 8 },
+  AU: { label: "Australian Customs Tariff", currency: "AUD", digits: 8 },
+  JP: { label: "Japan tariff", currency: "JPY", digits: 9 },
+  SG: { label: "Singapore Customs", currency: "SGD", digits: 6 },
+  HK: { label: "Hong Kong Customs", currency: "HKD", digits: 6 },
 };
+
+export const lineDigits = (schedule: string | null) => SCHEDULES[schedule ?? ""]?.digits ?? 8;
 
 export function componentsText(comps: Component[] | null, currency: string): string {
   if (!comps) return "";
@@ -245,7 +244,7 @@ interface TierResult {
 /** Picks the tier for the origin: column 2 (punitive) where the origin is listed, else the best preference, else MFN. */
 function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData, customsValue: Big, m: Money): TierResult {
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
-  const label = `${SCHEDULE_LABELS[line.schedule] ?? line.schedule} ${dotted(line.code)}`;
+  const label = `${SCHEDULES[line.schedule]?.label ?? line.schedule} ${dotted(line.code)}`;
   if (programs.some((p) => p.program === "column2") && line.col2Text !== null) {
     const r = applyComponents(line.col2, line.col2Text, line.currency, customsValue, input, m);
     return {

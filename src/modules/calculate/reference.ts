@@ -28,7 +28,7 @@ import {
   fxCustomsRates,
   fxRates,
 } from "../../db/schema/index";
-import { lineDigits } from "../../engines/calculate/engine";
+import { lineDigits, SCHEDULES } from "../../engines/calculate/engine";
 import { customsRateDay } from "../../engines/calculate/fx";
 import type {
   DeMinimisRow,
@@ -349,7 +349,7 @@ function prepare(s: Small, req: LookupRequest) {
     );
   if (req.destinationRegion) regionOf(s, req);
   const currency = isoCountry(req.destination)?.currency ?? rule.currency;
-  const lineCcy = SCHEDULE_CURRENCY[rule.schedule ?? ""] ?? "EUR";
+  const lineCcy = SCHEDULES[rule.schedule ?? ""]?.currency ?? "EUR";
   const deMinimis = s.deMinimis.filter((r) => r.country === rule.country && inForce(r, req.entryDate));
   const fees = s.fees.filter((r) => r.country === rule.country);
   // The day the destination's customs authority takes its rate on (the EU's monthly rate), not always the entry date.
@@ -366,17 +366,6 @@ function prepare(s: Small, req: LookupRequest) {
 }
 
 type Prepared = ReturnType<typeof prepare>;
-
-/** The currency each schedule states its specific rates in. */
-const SCHEDULE_CURRENCY: Record<string, string> = {
-  US: "USD",
-  GB: "GBP",
-  EU: "EUR",
-  AU: "AUD",
-  JP: "JPY",
-  SG: "SGD",
-  HK: "HKD",
-};
 
 /** What one call resolves: per schedule and code, per currency and date; from the memo or from the batch. */
 interface Found {
