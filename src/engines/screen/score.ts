@@ -398,7 +398,7 @@ function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
   for (const u of taken)
     for (let i = u.q0; i <= u.q1; i++) {
       const t = q[i];
-      if (!t || t.cls !== "distinctive") continue;
+      if (t?.cls !== "distinctive") continue;
       if (!t.common) return false;
       any = true;
     }

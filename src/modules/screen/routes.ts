@@ -46,7 +46,8 @@ const ScreenBody = z
       .optional()
       .openapi({ description: "Informational: validated and recorded in the screening's evidence, not matched" }),
     type: z.enum(["individual", "entity"]).optional().openapi({
-      description: "Narrows hits to that party type: individual keeps individuals and unclassified entries; entity keeps entities, vessels, aircraft and unclassified entries",
+      description:
+        "Narrows hits to that party type: individual keeps individuals and unclassified entries; entity keeps entities, vessels, aircraft and unclassified entries",
     }),
   })
   .strict()
