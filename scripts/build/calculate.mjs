@@ -9,9 +9,10 @@
  * data/customs/*.json (de minimis, fees, destination rules) is curated by hand and not written here.
  * Run only to refresh; the outputs are committed so a clone works on its own.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Big from "big.js";
+import { tsImport } from "tsx/esm/api";
 import { dataDir, root } from "../data/lib.mjs";
 import { parseCsv } from "./csv.mjs";
 import { requireSources, sourcesDir } from "./sources.mjs";
@@ -38,151 +39,35 @@ const table = (path) => {
 const write = (rel, value) =>
   writeFileSync(join(dataDir, rel), typeof value === "string" ? value : `${JSON.stringify(value)}\n`);
 
-/** "1/1/21" → "2021-01-01"; two-digit years ≥ 70 are 19xx; 12/31/50 is the USITC "no end" sentinel → null. */
-function usDate(s, end = false) {
-  if (!s) return null;
-  const [m, d, y] = s.split("/").map(Number);
-  const year = y >= 70 ? 1900 + y : 2000 + y;
-  if (end && year === 2050) return null;
-  return `${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
-
-const _SENTINEL = (v) => v === "" || Number(v) >= 9999;
 const num = (v) => new Big(v).toString(); // canonical decimal text, exact
 const pct = (v) => new Big(v).div(100).toString();
 
 /**
- * Rate components from a USITC rate-type code (the database's own coding):
- * 0 free; 1 specific × Q1; 2 specific × Q2; 3 specific × Q1 + other × Q2; 4 specific × Q1 + ad valorem;
- * 5 specific × Q2 + ad valorem; 6 specific × Q1 + ad valorem + other × Q2; 7 ad valorem. Anything else
- * (K, X, T, 9, Q, N: rates stated in words) → null: the text is kept and the line is not computed.
+ * The US lines from the USITC tariff database, read by the same parser the dataset registry runs on an
+ * uploaded edition (src/engines/datasets/usitc.ts, loaded through tsx): chapters 1-97, one row per line.
  */
-function components(type, av, sp, other, q1, q2) {
-  if (type === "") return null;
-  if ([av, sp, other].some((v) => v !== "" && Number(v) >= 9999)) return null;
-  const A = () => ["av", num(av)];
-  const S = (unit) => ["sp", num(sp), unit];
-  const O = (unit) => ["sp", num(other), unit];
-  switch (type) {
-    case "0":
-      return [];
-    case "1":
-      return [S(q1)];
-    case "2":
-      return [S(q2)];
-    case "3":
-      return [S(q1), O(q2)];
-    case "4":
-      return [S(q1), A()];
-    case "5":
-      return [S(q2), A()];
-    case "6":
-      return [S(q1), A(), O(q2)];
-    case "7":
-      return [A()];
-    default:
-      return null;
-  }
-}
-
-/** Special-programme columns of the USITC file that carry numeric rates, by programme code. */
-const NUMERIC_PROGRAMS = {
-  AU: "australia",
-  BH: "bahrain",
-  CL: "chile",
-  CO: "colombia",
-  JO: "jordan",
-  JP: "japan",
-  KR: "korea",
-  MA: "morocco",
-  OM: "oman",
-  P: "dr_cafta",
-  PA: "panama",
-  PE: "peru",
-  S: "usmca",
-  SG: "singapore",
-};
-/** Programmes whose preference is modelled (FTAs in force). GSP (A, A*, A+) lapsed on 2020-12-31; others are end-use or regional programmes not modelled. */
-const MODELLED = new Set([
-  "AU",
-  "BH",
-  "CL",
-  "CO",
-  "IL",
-  "JO",
-  "JP",
-  "KR",
-  "MA",
-  "OM",
-  "P",
-  "PA",
-  "PE",
-  "S",
-  "S+",
-  "SG",
-]);
-
-/** "Free (AU,BH,...) 10 cents/kg (KR) See 9822.04.35 (AU)" → [{text, codes}] */
-function specialGroups(text) {
+async function usTariff() {
+  const { usitcLines } = await tsImport("../../src/engines/datasets/usitc.ts", import.meta.url);
   const out = [];
-  const re = /([^()]*?)\s*\(([^)]*)\)/g;
-  for (const m of text.matchAll(re))
-    out.push({
-      text: m[1].trim(),
-      codes: m[2]
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    });
-  return out;
-}
-
-function usTariff() {
-  const rows = table(join(shared, "us-usitc-tariff-db", "tariff_database_2025_06062025.csv"));
-  const out = [];
-  for (const r of rows) {
-    const ch = Number(r.hts8.slice(0, 2));
-    if (!(ch >= 1 && ch <= 97)) continue;
-    const q1 = r.quantity_1_code.toUpperCase();
-    const q2 = r.quantity_2_code.toUpperCase();
-    const mfn = components(r.mfn_rate_type_code, r.mfn_ad_val_rate, r.mfn_specific_rate, r.mfn_other_rate, q1, q2);
-    const col2 = components(r.col2_rate_type_code, r.col2_ad_val_rate, r.col2_specific_rate, r.col2_other_rate, q1, q2);
-    const special = {};
-    for (const g of specialGroups(r.col1_special_text)) {
-      for (const code of g.codes) {
-        if (!MODELLED.has(code)) continue;
-        const col = NUMERIC_PROGRAMS[code.replace("+", "")];
-        let comps = null;
-        if (col && r[`${col}_rate_type_code`] !== undefined && r[`${col}_rate_type_code`] !== "") {
-          const t = r[`${col}_rate_type_code`];
-          comps = components(
-            t,
-            r[`${col}_ad_val_rate`] || "0",
-            r[`${col}_specific_rate`] || "0",
-            r[`${col}_other_rate`] || "0",
-            q1,
-            q2,
-          );
-        } else if (/^free$/i.test(g.text)) comps = [];
-        else if (/^\d+(\.\d+)?%$/.test(g.text)) comps = [["av", pct(g.text.slice(0, -1))]];
-        if (comps) special[code.replace("+", "")] = comps;
-      }
-    }
+  const issues = [];
+  const file = join(shared, "us-usitc-tariff-db", "tariff_database_2025_06062025.csv");
+  for await (const l of usitcLines(createReadStream(file, { encoding: "utf8" }), issues))
     out.push([
-      r.hts8,
-      usDate(r.begin_effect_date),
-      usDate(r.end_effective_date, true),
-      r.brief_description,
-      q1 || null,
-      q2 || null,
-      r.mfn_text_rate,
-      mfn,
-      r.col2_text_rate,
-      col2,
-      r.col1_special_text || null,
-      Object.keys(special).length ? special : null,
+      l.code,
+      l.validFrom,
+      l.validTo,
+      l.description,
+      l.q1,
+      l.q2,
+      l.mfnText,
+      l.mfn,
+      l.col2Text,
+      l.col2,
+      l.specialText,
+      l.special,
     ]);
-  }
+  if (issues.length)
+    throw new Error(`USITC tariff database: ${issues.length} records do not read: ${issues[0].message}`);
   return {
     columns: [
       "code",
@@ -2186,7 +2071,7 @@ function fx() {
   return `${out.join("\n")}\n`;
 }
 
-const us = usTariff();
+const us = await usTariff();
 write("tariffs/us-hts8.json", us);
 write("tariffs/uk-eu.json", ukEu());
 const c = ch99(new Map(us.rows.map((r) => [r[0], r[3]])));

@@ -5,6 +5,8 @@
  * files need exactly this much and a streaming CSV library would bring Node stream shims into the Worker.
  */
 export class CsvReader {
+  /** The field separator: `,` (RFC 4180), or `|` for the pipe-delimited text exports some publishers give. */
+  constructor(private readonly separator = ",") {}
   private row: string[] = [];
   private field = "";
   private quoted = false;
@@ -38,7 +40,7 @@ export class CsvReader {
           } else this.quoted = false;
         } else this.field += ch;
       } else if (ch === '"') this.quoted = true;
-      else if (ch === ",") {
+      else if (ch === this.separator) {
         this.row.push(this.field);
         this.field = "";
       } else if (ch === "\n" || ch === "\r") {
@@ -74,8 +76,8 @@ export function parseCsvText(text: string): string[][] {
 }
 
 /** The records of a text stream, as they complete. */
-export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {
-  const reader = new CsvReader();
+export async function* csvRecords(chunks: AsyncIterable<string>, separator = ","): AsyncGenerator<string[]> {
+  const reader = new CsvReader(separator);
   for await (const chunk of chunks) yield* reader.push(chunk);
   yield* reader.end();
 }
