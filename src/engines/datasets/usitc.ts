@@ -12,7 +12,7 @@
  * text and have no components: reported, not computed. Chapter 98/99 provisions are not tariff lines.
  */
 import Big from "big.js";
-import type { RateComponent } from "../calculate/types";
+import type { Component } from "../calculate/types";
 import { csvRecords } from "./csv";
 import type { ParseIssue } from "./sanctions";
 
@@ -25,11 +25,11 @@ export interface UsTariffLine {
   q1: string | null;
   q2: string | null;
   mfnText: string;
-  mfn: RateComponent[] | null;
+  mfn: Component[] | null;
   col2Text: string | null;
-  col2: RateComponent[] | null;
+  col2: Component[] | null;
   specialText: string | null;
-  special: Record<string, RateComponent[]> | null;
+  special: Record<string, Component[]> | null;
 }
 
 /** Columns without which the file is not the tariff database (the first record must name them all). */
@@ -131,15 +131,15 @@ export function usitcComponents(
   other: string,
   q1: string,
   q2: string,
-): RateComponent[] | null {
+): Component[] | null {
   if (type === "") return null;
   for (const v of [av, sp, other]) {
     if (v !== "" && !NUMBER.test(v)) throw new Error(`not a rate: ${JSON.stringify(v)}`);
     if (v !== "" && Number(v) >= SENTINEL) return null;
   }
-  const A = (): RateComponent => ["av", num(av || "0")];
-  const S = (unit: string): RateComponent => ["sp", num(sp || "0"), unit];
-  const O = (unit: string): RateComponent => ["sp", num(other || "0"), unit];
+  const A = (): Component => ["av", num(av || "0")];
+  const S = (unit: string): Component => ["sp", num(sp || "0"), unit];
+  const O = (unit: string): Component => ["sp", num(other || "0"), unit];
   switch (type) {
     case "0":
       return [];
@@ -181,14 +181,14 @@ function specialGroups(text: string): { text: string; codes: string[] }[] {
  * them, else from the special text when it says "Free" or a plain percentage. "See 98xx" references are not
  * followed.
  */
-function specials(r: Record<string, string>, q1: string, q2: string): Record<string, RateComponent[]> | null {
-  const out: Record<string, RateComponent[]> = {};
+function specials(r: Record<string, string>, q1: string, q2: string): Record<string, Component[]> | null {
+  const out: Record<string, Component[]> = {};
   for (const g of specialGroups(r.col1_special_text ?? "")) {
     for (const code of g.codes) {
       if (!MODELLED.has(code)) continue;
       const col = NUMERIC_PROGRAMS[code.replace("+", "")];
       const type = col ? r[`${col}_rate_type_code`] : undefined;
-      let comps: RateComponent[] | null = null;
+      let comps: Component[] | null = null;
       if (col && type) {
         comps = usitcComponents(
           type,
