@@ -2,7 +2,8 @@
 /**
  * Deploys to the operator's Cloudflare account: creates or reuses D1, R2 and the queues (each with a
  * dead-letter queue), sets the secrets, applies D1 migrations and loads the reference data remotely in
- * chunks within D1's limits, then deploys the Worker (which applies the Durable Object migrations) with the
+ * chunks within D1's limits (staged beside the live tables, then swapped in by one import per dataset, so a
+ * deployment that already serves never answers from a half-loaded table), then deploys the Worker (which applies the Durable Object migrations) with the
  * custom domain for the bare domain and a wildcard route for workspace subdomains.
  *
  *   node scripts/deploy.mjs --domain api.example.com          # needs `wrangler login` or CLOUDFLARE_API_TOKEN
@@ -14,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { datasetStatements, loadDatasetModules, root } from "./data/lib.mjs";
+import { loadDatasetModules, root, stagedDatasetStatements } from "./data/lib.mjs";
 import { chunkStatements, DEPLOY_CONFIG, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
 import { runSmoke } from "./lib/smoke.mjs";
 
@@ -44,29 +45,40 @@ function run(cmd, { input, json = false } = {}) {
 const jsonOut = (out) =>
   JSON.parse(out.slice(Math.min(...["[", "{"].map((c) => out.indexOf(c)).filter((i) => i >= 0))));
 
-/** Loads every dataset into D1 (remote, or local for testing the same path) in chunked import files. */
-export function loadData(statementsByDataset, { remote, configPath, persistTo, runner = run, chunk = {} }) {
+/**
+ * The import files of a load, in order: per dataset its staging files (rows beside the live tables, as many
+ * as D1's limits need), then its swap as one file, which D1's import applies as one unit, so the live tables
+ * change from the old version to the new in one step (scripts/data/lib.mjs, stagedDatasetStatements).
+ */
+export function loadPlan(statementsByDataset, chunk = {}) {
+  const files = [];
+  for (const [dataset, { stage, swap }] of statementsByDataset) {
+    const staging = chunkStatements(stage, chunk);
+    for (const [i, statements] of staging.entries())
+      files.push({ dataset, statements, label: `staging ${i + 1}/${staging.length}`, swap: false });
+    const swaps = chunkStatements(swap, { ...chunk, maxStatementsPerFile: Number.POSITIVE_INFINITY });
+    if (swaps.length !== 1) throw new Error(`${dataset}: the swap does not fit one import file`);
+    files.push({ dataset, statements: swaps[0], label: "swap", swap: true });
+  }
+  return files;
+}
+
+/** Writes one import file and runs it against D1 (remote, or local for testing the same path). */
+export function importFile(file, { remote, configPath, persistTo, runner = run, index = 0 }) {
   const tmp = join(root, ".wrangler", "tmp", "deploy-load");
   mkdirSync(tmp, { recursive: true });
-  for (const [dataset, statements] of statementsByDataset) {
-    const files = chunkStatements(statements, chunk);
-    files.forEach((chunk, i) => {
-      const file = join(tmp, `${dataset}-${String(i).padStart(4, "0")}.sql`);
-      writeFileSync(file, `${chunk.join(";\n")};\n`);
-      const where = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
-      runner([
-        "d1",
-        "execute",
-        "DB",
-        ...where,
-        ...(configPath ? ["--config", configPath] : []),
-        "--yes",
-        "--file",
-        file,
-      ]);
-      console.log(`[deploy] ${dataset}: chunk ${i + 1}/${files.length} (${chunk.length} statements)`);
-    });
-  }
+  const path = join(tmp, `${file.dataset}-${String(index).padStart(4, "0")}.sql`);
+  writeFileSync(path, `${file.statements.join(";\n")};\n`);
+  const where = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+  runner(["d1", "execute", "DB", ...where, ...(configPath ? ["--config", configPath] : []), "--yes", "--file", path]);
+}
+
+/** Loads every dataset: staged in chunked import files, then swapped in (see loadPlan). */
+export function loadData(statementsByDataset, { remote, configPath, persistTo, runner = run, chunk = {} }) {
+  loadPlan(statementsByDataset, chunk).forEach((file, index) => {
+    importFile(file, { remote, configPath, persistTo, runner, index });
+    console.log(`[deploy] ${file.dataset}: ${file.label} (${file.statements.length} statements)`);
+  });
 }
 
 async function main() {
@@ -100,7 +112,7 @@ async function main() {
       writeConfig();
       const mods = await loadDatasetModules();
       const all = [];
-      for (const mod of mods) all.push([mod.dataset, await datasetStatements(mod)]);
+      for (const mod of mods) all.push([mod.dataset, await stagedDatasetStatements(mod)]);
       loadData(all, { remote: true, configPath: DEPLOY_CONFIG });
     } else if (step.secret) {
       let value = process.env[step.secret];

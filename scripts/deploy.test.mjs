@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { datasetStatements, insertStatements, loadDatasetModules, root } from "./data/lib.mjs";
-import { loadData } from "./deploy.mjs";
+import { insertStatements, loadDatasetModules, root, stagedDatasetStatements } from "./data/lib.mjs";
+import { importFile, loadData, loadPlan } from "./deploy.mjs";
 import { chunkStatements, D1_LIMITS, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
 
 const config = parseJsonc(readFileSync(join(root, "wrangler.jsonc"), "utf8"));
@@ -78,7 +78,9 @@ test("insert statements stay under the statement limit in bytes, not characters"
   assert.equal(stmts.join("").match(/\(\d+, '/g)?.length, 2000);
 });
 
-test("chunked load into LOCAL D1 with the remote limits loads every row", { timeout: 600_000 }, async () => {
+test("staged load into LOCAL D1 with the remote limits: every row, and readers see the old version until the swap", {
+  timeout: 600_000,
+}, async () => {
   const persist = mkdtempSync(join(tmpdir(), "deploy-d1-"));
   const wrangler = join(root, "node_modules", ".bin", "wrangler");
   const run = (cmd) => {
@@ -90,26 +92,54 @@ test("chunked load into LOCAL D1 with the remote limits loads every row", { time
     assert.equal(res.status, 0, res.stderr || res.stdout);
     return res.stdout;
   };
+  const query = (sql) => {
+    const out = run(["d1", "execute", "DB", "--local", "--persist-to", persist, "--json", "--command", sql]);
+    return JSON.parse(out.slice(out.indexOf("[")))[0].results;
+  };
   run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
   const mods = (await loadDatasetModules()).filter((m) => ["fx", "vat"].includes(m.dataset));
   const all = [];
-  for (const m of mods) all.push([m.dataset, await datasetStatements(m)]);
+  for (const m of mods) all.push([m.dataset, await stagedDatasetStatements(m)]);
   // Few statements per file so the datasets span several import files, as the large ones do remotely.
-  loadData(all, { remote: false, persistTo: persist, runner: run, chunk: { maxStatementsPerFile: 3 } });
-  const out = run([
-    "d1",
-    "execute",
-    "DB",
-    "--local",
-    "--persist-to",
-    persist,
-    "--json",
-    "--command",
-    "SELECT dataset, row_count FROM data_sources",
-  ]);
-  const rows = JSON.parse(out.slice(out.indexOf("[")))[0].results;
+  loadData(all, { remote: false, persistTo: persist, runner: run, chunk: { maxStatementsPerFile: 10 } });
+  const rows = query("SELECT dataset, version, row_count FROM data_sources");
   for (const m of mods) {
     const expected = Object.values(await m.rows({ fixture: false })).reduce((n, t) => n + t.rows.length, 0);
     assert.equal(rows.find((r) => r.dataset === m.dataset)?.row_count, expected, m.dataset);
   }
+  assert.deepEqual(query("SELECT COUNT(*) AS n FROM dataset_staged_rows"), [{ n: 0 }], "the staged copy is dropped");
+  const before = query("SELECT * FROM calc_vat_rates ORDER BY id");
+  const bundled = await mods.find((m) => m.dataset === "vat").rows({ fixture: false });
+  assert.equal(before.length, bundled.calc_vat_rates.rows.length);
+  // The bundle's values survive the JSON round trip: a JSON column stays text, a boolean is 0/1.
+  const es = bundled.calc_vat_rates.rows.findIndex((r) => r[0] === "ES" && r[1] === "");
+  assert.equal(before[es].reduced, bundled.calc_vat_rates.rows[es][6]);
+  assert.equal(typeof query("SELECT vat_includes_duty AS d FROM calc_destination_rules LIMIT 1")[0].d, "number");
+
+  // A next version with one rate changed: after every staging file the live table still holds the old one.
+  const vat = mods.find((m) => m.dataset === "vat");
+  const next = {
+    ...vat,
+    version: "next",
+    rows: async (o) => {
+      const data = await vat.rows(o);
+      const rates = data.calc_vat_rates.rows.map((r) =>
+        r[0] === "ES" && r[1] === "" ? [...r.slice(0, 5), "22", r[6]] : r,
+      );
+      return { ...data, calc_vat_rates: { ...data.calc_vat_rates, rows: rates } };
+    },
+  };
+  const plan = loadPlan([["vat", await stagedDatasetStatements(next)]], { maxStatementsPerFile: 2 });
+  assert.ok(plan.length > 2 && plan.at(-1).swap && plan.filter((f) => f.swap).length === 1);
+  const spain = "SELECT standard FROM calc_vat_rates WHERE country = 'ES' AND region = '' AND valid_to IS NULL";
+  plan.forEach((file, index) => {
+    if (file.swap) {
+      assert.deepEqual(query(spain), [{ standard: "21" }]);
+      assert.deepEqual(query("SELECT version FROM data_sources WHERE dataset = 'vat'"), [{ version: vat.version }]);
+    }
+    importFile(file, { remote: false, persistTo: persist, runner: run, index });
+  });
+  assert.deepEqual(query(spain), [{ standard: "22" }]);
+  assert.deepEqual(query("SELECT version FROM data_sources WHERE dataset = 'vat'"), [{ version: "next" }]);
+  assert.equal(query("SELECT COUNT(*) AS n FROM calc_vat_rates")[0].n, before.length);
 });

@@ -67,17 +67,75 @@ export async function datasetStatements(mod, { fixture = false, importedAt = new
     statements.push(...insertStatements(table, t.columns, t.rows));
     count += t.rows.length;
   }
+  return [...statements, ...recordStatements(mod, data, count, { fixture, importedAt })];
+}
+
+/** The staging table's name for a load by the deployment (never a registry dataset: no `~` there). */
+const loadKey = (mod) => `~load:${mod.dataset}`;
+
+/**
+ * The same replacement in two phases, for a database that serves while it loads (`npm run deploy`):
+ * `stage` writes the rows beside the live tables (dataset_staged_rows, one JSON array per row) in as many
+ * import files as their size needs, changing nothing a reader sees; `swap` (a few statements, sent as one
+ * import file, which D1's import applies as one unit) empties the dataset's tables, copies the staged rows in
+ * with INSERT … SELECT, records the version and drops the staged copy. A load that dies before the swap leaves
+ * the old version serving; run again, `stage` starts by clearing what the dead one wrote.
+ */
+export async function stagedDatasetStatements(mod, { fixture = false, importedAt = new Date().toISOString() } = {}) {
+  const data = await mod.rows({ fixture });
+  const key = sqlValue(loadKey(mod));
+  const version = sqlValue(fixture ? `${mod.version}+fixture` : mod.version);
+  const stage = [`DELETE FROM dataset_staged_rows WHERE dataset = ${key}`];
+  const swap = [];
+  let count = 0;
+  for (const table of mod.tables) {
+    swap.push(`DELETE FROM ${table}`);
+    const t = data[table];
+    if (!t) continue;
+    const staged = t.rows.map((row, i) => [
+      loadKey(mod),
+      fixture ? `${mod.version}+fixture` : mod.version,
+      table,
+      i,
+      JSON.stringify(row.map(jsonValue)),
+    ]);
+    stage.push(...insertStatements("dataset_staged_rows", ["dataset", "version", "tbl", "seq", "row"], staged));
+    const picks = t.columns.map((_, i) => `json_extract(row, '$[${i}]')`).join(", ");
+    swap.push(
+      `INSERT INTO ${table} (${t.columns.join(", ")}) SELECT ${picks} FROM dataset_staged_rows WHERE dataset = ${key} AND version = ${version} AND tbl = ${sqlValue(table)} ORDER BY seq`,
+    );
+    count += t.rows.length;
+  }
+  swap.push(...recordStatements(mod, data, count, { fixture, importedAt }));
+  swap.push(`DELETE FROM dataset_staged_rows WHERE dataset = ${key}`);
+  return { stage, swap };
+}
+
+/** A value as the staged JSON array holds it so json_extract gives back what sqlValue would have written. */
+function jsonValue(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+  return typeof v === "object" ? JSON.stringify(v) : v;
+}
+
+/** The dataset's data_sources row and its registry rows, written with its tables. */
+function recordStatements(mod, data, count, { fixture, importedAt }) {
   const version = fixture ? `${mod.version}+fixture` : mod.version;
-  statements.push(
+  const statements = [
     `INSERT OR REPLACE INTO data_sources (dataset, version, source, imported_at, row_count) VALUES (${[mod.dataset, version, mod.source, importedAt, count].map(sqlValue).join(", ")})`,
-  );
+  ];
   // The dataset registry: the bundled version is the active one, and a reload replaces every version the
-  // registry held (uploads and fetches included), since the tables were emptied above.
+  // registry held (uploads and fetches included), since the tables were emptied.
   const registered = mod.registryVersions
     ? mod.registryVersions(data, { fixture })
     : [{ dataset: mod.dataset, version, source: mod.source, rows: count }];
   for (const r of registered) {
     statements.push(`DELETE FROM dataset_versions WHERE dataset = ${sqlValue(r.dataset)}`);
+    // Staged and kept versions of the registry go with it, and so does the data_sources row of a part the
+    // registry swapped in on its own (an uploaded `tariffs-us`): the bundle's rows stand again.
+    statements.push(`DELETE FROM dataset_staged_rows WHERE dataset = ${sqlValue(r.dataset)}`);
+    if (r.dataset !== mod.dataset) statements.push(`DELETE FROM data_sources WHERE dataset = ${sqlValue(r.dataset)}`);
     statements.push(
       `INSERT INTO dataset_versions (dataset, version, status, source, origin, rows, staged_rows, imported_at, activated_at, updated_at) VALUES (${[r.dataset, r.version, "active", r.source, "bundled", r.rows, r.rows, importedAt, importedAt, importedAt].map(sqlValue).join(", ")})`,
     );

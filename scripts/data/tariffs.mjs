@@ -278,3 +278,17 @@ export async function rows({ fixture }) {
     },
   };
 }
+
+/**
+ * The registry's rows: the bundle as a whole, and its US lines as the `tariffs-us` dataset an uploaded USITC
+ * edition replaces (so the registry shows what an upload would replace, and a reload restores the bundle's).
+ */
+export function registryVersions(data, { fixture }) {
+  const v = fixture ? `${version}+fixture` : version;
+  const total = Object.values(data).reduce((n, t) => n + t.rows.length, 0);
+  const us = data.calc_tariff_lines.rows.filter((r) => r[0] === "US").length;
+  return [
+    { dataset, version: v, source, rows: total },
+    { dataset: "tariffs-us", version: v, source: `US lines of ${dataset} ${v}: ${source.split(";")[0]}`, rows: us },
+  ];
+}

@@ -1,7 +1,11 @@
 /** VAT/GST rates by country and region with history, and the per-destination rules (customs basis, VAT base). */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tsImport } from "tsx/esm/api";
 import { dataDir } from "./lib.mjs";
+
+// The same validation and mapping the dataset registry runs on an uploaded version (TypeScript, through tsx).
+const { vatTables } = await tsImport("../../src/engines/datasets/reference.ts", import.meta.url);
 
 export const dataset = "vat";
 export const version = "2026-11-27.3";
@@ -12,39 +16,16 @@ export const tables = ["calc_vat_rates", "calc_vat_reduced", "calc_destination_r
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
 
 export async function rows() {
-  const vat = read("vat/vat-rates.json");
-  const rules = read("customs/destination-rules.json").rows;
-  const reduced = read("vat/vat-reduced-goods.json");
-  const curated = read("vat/reduced-curated.json");
-  return {
-    calc_vat_rates: {
-      columns: vat.columns,
-      rows: vat.rows.map((r) => r.map((v, i) => (i === 6 && v ? JSON.stringify(v) : v))),
+  const issues = [];
+  const tables = vatTables(
+    {
+      rates: read("vat/vat-rates.json"),
+      rules: read("customs/destination-rules.json"),
+      reduced: read("vat/vat-reduced-goods.json"),
+      curated: read("vat/reduced-curated.json"),
     },
-    calc_vat_reduced: { columns: reduced.columns, rows: [...reduced.rows, ...curated.rows] },
-    calc_destination_rules: {
-      columns: [
-        "country",
-        "schedule",
-        "currency",
-        "customs_basis",
-        "vat_name",
-        "vat_includes_duty",
-        "vat_includes_fees",
-        "vat_includes_freight",
-        "source_url",
-      ],
-      rows: rules.map((r) => [
-        r.country,
-        r.schedule,
-        r.currency,
-        r.customs_basis,
-        r.vat_name,
-        r.vat_includes_duty,
-        r.vat_includes_fees,
-        r.vat_includes_freight,
-        r.source_url,
-      ]),
-    },
-  };
+    issues,
+  );
+  if (issues.length) throw new Error(`vat: ${issues.map((i) => i.message).join("; ")}`);
+  return tables;
 }

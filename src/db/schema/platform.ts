@@ -210,6 +210,27 @@ export const datasetVersions = sqliteTable(
   ],
 );
 
+/**
+ * Rows of reference-table datasets (VAT, customs rules, a tariff schedule) that are not in the live tables:
+ * a version being staged, or the previous one kept for a rollback. Activation swaps a version's rows into
+ * the live tables in one batch (`src/modules/datasets/tables.ts`); the deployment's load stages here too and
+ * swaps in one import, so readers never see a half-loaded table. `row` is a JSON array of the live table's
+ * columns in order.
+ */
+export const datasetStagedRows = sqliteTable(
+  "dataset_staged_rows",
+  {
+    dataset: text("dataset").notNull(),
+    version: text("version").notNull(),
+    /** The live table the row goes to. */
+    tbl: text("tbl").notNull(),
+    /** The row's place in its version (file order), unique within (dataset, version, tbl). */
+    seq: integer("seq").notNull(),
+    row: text("row").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dataset, t.version, t.tbl, t.seq] })],
+);
+
 /** The scheduled fetch's last attempt per dataset: what an operator reads when an update did not arrive. */
 export const datasetFetches = sqliteTable("dataset_fetches", {
   dataset: text("dataset").primaryKey(),

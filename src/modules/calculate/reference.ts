@@ -91,7 +91,11 @@ interface CustomsFxHit {
   end: string | null;
 }
 
-const DATASETS = ["tariffs", "vat", "fx", "customs_rules", CUSTOMS_FX_DATASET];
+/**
+ * `tariffs-us` is the US schedule when an edition of the USITC database was uploaded to the registry (its
+ * data_sources row exists only then); the bundled US lines are part of `tariffs`.
+ */
+const DATASETS = ["tariffs", "tariffs-us", "vat", "fx", "customs_rules", CUSTOMS_FX_DATASET];
 const VERSION_CHECK_MS = 60_000;
 const smallCache = new DatasetCache<Small>("calculate-reference");
 /**
@@ -100,7 +104,7 @@ const smallCache = new DatasetCache<Small>("calculate-reference");
  */
 let probe: { key: string; sources: Record<string, DataSource>; checkedAt: number } | undefined;
 
-// A new FX version activated in the dataset registry: this isolate reads it on its next quote instead of after
+// A new version of one of these datasets activated in the registry: this isolate reads it on its next quote instead of after
 // VERSION_CHECK_MS (other isolates follow within that interval).
 onDatasetActivated((_ctx, event) => {
   if (DATASETS.includes(event.dataset)) probe = undefined;
@@ -559,7 +563,8 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
         asOf: rateDay.date,
       } satisfies FxTable),
   };
-  return { data, dataSource: s.sources.tariffs ?? null, sources: s.sources };
+  const schedule = rule.schedule ? s.sources[`tariffs-${rule.schedule.toLowerCase()}`] : undefined;
+  return { data, dataSource: schedule ?? s.sources.tariffs ?? null, sources: s.sources };
 }
 
 /**

@@ -1,14 +1,26 @@
 /**
  * The datasets the registry can take new versions of without a redeploy: which files, in which published
- * format, and where the scheduled fetch finds them. The other reference datasets (HS nomenclature, tariffs,
- * measures, fees, VAT) are versioned in the same registry, loaded with the deployment (`npm run dev`,
- * `npm run deploy`); an upload of one of them is refused with the list of uploadable datasets.
+ * format, and where the scheduled fetch finds them. The other reference datasets (HS nomenclature, the other
+ * tariff schedules and the US Chapter 99 measures) are versioned in the same registry, loaded with the
+ * deployment (`npm run dev`, `npm run deploy`); an upload of one of them is refused with the list of
+ * uploadable datasets.
  */
-type FileFormat = "ofac-csv" | "un-xml" | "eu-xml" | "uk-xml" | "csl-csv" | "rules-json" | "ecb-csv-xml" | "hmrc-xml";
+type FileFormat =
+  | "ofac-csv"
+  | "un-xml"
+  | "eu-xml"
+  | "uk-xml"
+  | "csl-csv"
+  | "rules-json"
+  | "ecb-csv-xml"
+  | "hmrc-xml"
+  | "usitc-tariff"
+  | "vat-json"
+  | "customs-json";
 
 export interface UploadableDataset {
   dataset: string;
-  kind: "sanctions-list" | "rule-set" | "fx-series" | "fx-customs";
+  kind: "sanctions-list" | "rule-set" | "fx-series" | "fx-customs" | "reference-tables";
   /** The sanctions list code the entries are filed under (`searched_lists`, `list_code`). */
   listCode?: string;
   name: string;
@@ -167,10 +179,62 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     officialUrls: {},
     formatSpec: "data/restrictions/SOURCE.md",
   },
+  "tariffs-us": {
+    dataset: "tariffs-us",
+    kind: "reference-tables",
+    name: "US Harmonized Tariff Schedule (USITC tariff database)",
+    format: "usitc-tariff",
+    body: { types: /^(text\/csv|text\/plain)\b/i, part: "tariff", example: "text/csv or text/plain" },
+    files: [
+      {
+        part: "tariff",
+        required: true,
+        description:
+          "tariff_database_YYYY.txt: the USITC's annual tariff database (pipe-delimited as published, or the same columns as CSV)",
+      },
+    ],
+    // Published once a year (and with revisions) inside a zip on the USITC's tariff data page: no plain file to fetch.
+    officialUrls: {},
+    formatSpec: "https://www.usitc.gov/tariff_affairs/documents/tariff_data",
+  },
+  vat: {
+    dataset: "vat",
+    kind: "reference-tables",
+    name: "VAT and GST rates, reduced rates on goods, destination rules",
+    format: "vat-json",
+    body: { types: /^application\/json\b/i, part: "rates", example: "application/json" },
+    files: [
+      { part: "rates", required: true, description: "vat-rates.json: rates by country and region, as data/vat" },
+      {
+        part: "rules",
+        required: true,
+        description: "destination-rules.json: customs basis and import VAT base, as data/customs",
+      },
+      { part: "reduced", required: false, description: "vat-reduced-goods.json: reduced rates on goods (EU, UK)" },
+      { part: "curated", required: false, description: "reduced-curated.json: other reduced rates on goods" },
+    ],
+    // The project's curation of the tax authorities' publications (a source per row): nothing to fetch.
+    officialUrls: {},
+    formatSpec: "data/vat/SOURCE.md",
+  },
+  customs_rules: {
+    dataset: "customs_rules",
+    kind: "reference-tables",
+    name: "De minimis thresholds, import fees and excise",
+    format: "customs-json",
+    body: { types: /^application\/json\b/i, part: "de_minimis", example: "application/json" },
+    files: [
+      { part: "de_minimis", required: true, description: "de-minimis.json: thresholds, as data/customs" },
+      { part: "fees", required: true, description: "fees.json: import fees, as data/customs" },
+      { part: "excise", required: true, description: "excise.json: excise collected at import, as data/customs" },
+    ],
+    officialUrls: {},
+    formatSpec: "data/customs/SOURCE.md",
+  },
 };
 
 /** A dataset name as the routes accept it (the registry never holds other characters). */
-export const DATASET_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const DATASET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** A version as callers may name it: what fits in a URL path segment without escaping. */
 export const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;

@@ -28,6 +28,8 @@ import { entryHash, hash53, ofacEntries, type ParseIssue, unEntries } from "../.
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
 import { ApiError, unprocessable } from "../../lib/errors";
 import type { UploadableDataset } from "./catalogue";
+import { objectText, part, readJson } from "./files";
+import { referenceTables } from "./tables";
 
 /** One published file of a version, as stored in the ARCHIVE bucket. */
 export interface SourceFile {
@@ -74,25 +76,16 @@ export interface DatasetKind {
   inserts(db: Db, def: UploadableDataset, version: string, items: Item[]): Statement[];
   /** Written with the last staging batch (a version's own header row). */
   finish(db: Db, def: UploadableDataset, version: string, rows: number, source: string): Statement[];
+  /**
+   * First in the activation batch, before the switch: keeps what readers see now where a rollback can find it
+   * (the live tables of a version loaded with the deployment).
+   */
+  beforeActivation?(db: Db, def: UploadableDataset): Statement[];
   /** Rewrites the data_sources row(s) from the registry as it stands inside the activation batch. */
   activation(db: Db, def: UploadableDataset, now: string): Statement[];
   /** Deletes the rows of these versions. */
   purge(db: Db, def: UploadableDataset, versions: string[]): Statement[];
 }
-
-/** The text of an R2 object, chunk by chunk, decoded as UTF-8. */
-async function* objectText(bucket: R2Bucket, key: string): AsyncGenerator<string> {
-  const obj = await bucket.get(key);
-  if (!obj) throw new ApiError("internal_error", `Stored dataset file ${key} is missing`);
-  const reader = obj.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    if (value) yield value;
-  }
-}
-
-const part = (files: SourceFile[], name: string) => files.find((f) => f.part === name);
 
 // ------------------------------------------------------------------------------------------ sanctions
 
@@ -248,16 +241,6 @@ const LexiconFile = z.object({
   contexts: z.record(z.string(), z.array(z.string())),
   concepts: z.record(z.string(), z.object({ terms: z.array(z.string()).min(1), exclude: z.array(z.string()) })),
 });
-
-async function readJson(bucket: R2Bucket, file: SourceFile, what: string): Promise<unknown> {
-  let text = "";
-  for await (const chunk of objectText(bucket, file.key)) text += chunk;
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw unprocessable(`${what} is not valid JSON: ${(err as Error).message}`);
-  }
-}
 
 const RULE_COLUMNS = [
   "imposingCountry",
@@ -477,7 +460,7 @@ const fxCustoms: DatasetKind = {
 };
 
 /** The dataset's data_sources row follows its active registry row (one dataset, one row). */
-function singleSourceActivation(db: Db, def: UploadableDataset, importedAt: string): Statement[] {
+export function singleSourceActivation(db: Db, def: UploadableDataset, importedAt: string): Statement[] {
   const active = sql`(SELECT version, source, rows FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')`;
   return [
     db
@@ -498,6 +481,7 @@ function singleSourceActivation(db: Db, def: UploadableDataset, importedAt: stri
 
 export const KINDS: Record<UploadableDataset["kind"], DatasetKind> = {
   "sanctions-list": sanctionsList,
+  "reference-tables": referenceTables,
   "rule-set": ruleSet,
   "fx-series": fxSeries,
   "fx-customs": fxCustoms,

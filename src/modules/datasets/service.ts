@@ -179,6 +179,9 @@ const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
   "rules-json": "rule set JSON",
   "ecb-csv-xml": "ECB reference rate CSV or XML",
   "hmrc-xml": "HMRC monthly exchange rate XML",
+  "usitc-tariff": "USITC tariff database",
+  "vat-json": "VAT JSON",
+  "customs-json": "customs rules JSON",
 };
 
 function judge(
@@ -436,7 +439,8 @@ export async function activateVersion({
   const previous = await activeVersionOf(ctx.db, def.dataset);
   const now = isoAt(ctx.deps.clock.now());
   const eligible = sql`EXISTS (SELECT 1 FROM dataset_versions WHERE dataset = ${def.dataset} AND version = ${row.version} AND status IN ('staged', 'retired'))`;
-  await ctx.db.batch([
+  const switchOver: Statement[] = [
+    ...(KINDS[def.kind].beforeActivation?.(ctx.db, def) ?? []),
     ctx.db
       .update(datasetVersions)
       .set({ status: "retired", updatedAt: now })
@@ -452,7 +456,8 @@ export async function activateVersion({
         ),
       ),
     ...KINDS[def.kind].activation(ctx.db, def, now),
-  ]);
+  ];
+  await ctx.db.batch(switchOver as unknown as Parameters<Db["batch"]>[0]);
   const after = (await activeVersionOf(ctx.db, def.dataset)) as VersionRow;
   if (after.version !== row.version)
     throw conflict(`Version ${row.version} changed state while it was activated; try again`);
