@@ -6,8 +6,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import destinationRules from "../data/customs/destination-rules.json";
 import lexicon from "../data/restrictions/lexicon.json";
 import rules from "../data/restrictions/rules.json";
+import reducedCurated from "../data/vat/reduced-curated.json";
+import vatRates from "../data/vat/vat-rates.json";
+import reducedGoods from "../data/vat/vat-reduced-goods.json";
 import { baseContext } from "../src/core/context";
 import { resetDatasetCaches } from "../src/core/dataset-cache";
 import { type SanctionEntry, unEntries } from "../src/engines/datasets/sanctions";
@@ -23,6 +27,8 @@ import hmrcXml from "./fixtures/datasets/hmrc-exrates-monthly-0626.xml?raw";
 import sdn from "./fixtures/datasets/sdn.csv?raw";
 import ukXml from "./fixtures/datasets/uk-sanctions-list.xml?raw";
 import unXml from "./fixtures/datasets/un-consolidated.xml?raw";
+import usitc from "./fixtures/datasets/usitc-tariff.txt?raw";
+import usitcBad from "./fixtures/datasets/usitc-tariff-bad.txt?raw";
 import { ADMIN_TOKEN, call, loadDataset, setup } from "./helpers";
 
 const deps = { clock: systemClock, ids: systemIds };
@@ -39,10 +45,9 @@ function upload(dataset: string, bytes: ArrayBuffer | string, contentType: strin
   });
 }
 
-async function multipart(files: Record<string, string>) {
+async function multipart(files: Record<string, string>, type = "text/csv") {
   const form = new FormData();
-  for (const [name, text] of Object.entries(files))
-    form.append(name, new File([text], `${name}.csv`, { type: "text/csv" }));
+  for (const [name, text] of Object.entries(files)) form.append(name, new File([text], name, { type }));
   const res = new Response(form);
   return { bytes: await res.arrayBuffer(), contentType: res.headers.get("content-type") as string };
 }
@@ -87,7 +92,7 @@ describe("dataset registry", () => {
     expect(byName["sanctions-sdn"].version).toMatch(/\+fixture$/);
     expect(byName["sanctions-un"]).toMatchObject({ status: "active", uploadable: true });
     expect(byName.fx).toMatchObject({ status: "active", uploadable: true });
-    expect(byName.vat).toMatchObject({ status: "active", uploadable: false });
+    expect(byName.vat).toMatchObject({ status: "active", uploadable: true });
     expect(byName.sanctions).toBeUndefined();
   });
 
@@ -232,6 +237,7 @@ describe("dataset registry", () => {
 
   it("refuses bad uploads with clear errors and changes nothing", async () => {
     await loadDataset("sanctions", { fixture: true });
+    await loadDataset("hs", { fixture: true });
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM dataset_versions").first<{ n: number }>();
     const expectError = async (res: Response, status: number, pattern: RegExp) => {
       expect(res.status).toBe(status);
@@ -240,8 +246,7 @@ describe("dataset registry", () => {
       expect(body.message).toMatch(pattern);
     };
     await expectError(await upload("nope", unXml, "application/xml"), 404, /Unknown dataset/);
-    await loadDataset("vat", { fixture: true });
-    await expectError(await upload("vat", "a,b\n", "text/csv"), 422, /cannot take uploads/);
+    await expectError(await upload("hs", "a,b\n", "text/csv"), 422, /cannot take uploads/);
     await expectError(await upload("sanctions-un", unXml, "application/json"), 415, /application\/xml/);
     await expectError(
       await upload("sanctions-un", "<CONSOLIDATED_LIST><INDIVIDUALS><INDI", "application/xml"),
@@ -574,5 +579,159 @@ describe("dataset registry", () => {
     });
     expect(hit.matches[0]).toMatchObject({ list_code: "UK", score: 1, entry: { source_ref: "RUS3064" } });
     expect(hit.data_source.version).toContain(`UK-${v.version}`);
+  });
+
+  it("VAT: an edited rate file is diffed, staged beside the live table, swapped in atomically and rolled back", async () => {
+    for (const d of ["fx", "tariffs", "vat", "customs_rules"]) await loadDataset(d, { fixture: true });
+    resetDatasetCaches();
+    const { api } = await setup(["calculate:read"]);
+    const quote = async () =>
+      json(
+        await api("/calculate", {
+          json: {
+            hs_code: "6109.10",
+            origin_country: "CN",
+            destination_country: "DE",
+            declared_value: 1000,
+            currency: "EUR",
+          },
+        }),
+      );
+    expect((await quote()).vat.rate).toBe(19);
+    const bundled = (await json(await admin("/datasets"))).datasets.find((d: any) => d.dataset === "vat").version;
+
+    // Germany's standard rate raised to 21 % in the current row: one changed row, nothing else.
+    const rates = structuredClone(vatRates) as { columns: string[]; rows: unknown[][] };
+    const de = rates.rows.find((r) => r[0] === "DE" && r[1] === "" && r[4] === null) as unknown[];
+    de[5] = "21";
+    const files = {
+      rates: JSON.stringify(rates),
+      rules: JSON.stringify(destinationRules),
+      reduced: JSON.stringify(reducedGoods),
+      curated: JSON.stringify(reducedCurated),
+    };
+    const form = await multipart(files, "application/json");
+    const res = await upload("vat", form.bytes, form.contentType);
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.report).toMatchObject({ added: 0, removed: 0, changed: 1, passed: true, format: "vat-json" });
+    expect(v.report.by_type).toMatchObject({ calc_destination_rules: destinationRules.rows.length });
+    const staged = await waitUntilLoaded("vat", v.version);
+    expect(staged.status).toBe("staged");
+    // Staged, not active: quotes still read the live table.
+    expect((await quote()).vat.rate).toBe(19);
+
+    // Quotes racing the activation see 19 % or 21 %, never a missing rate.
+    resetDatasetCaches();
+    const racing = Array.from({ length: 6 }, () => quote());
+    const activated = admin(`/datasets/vat/versions/${v.version}/activate`, { method: "POST" });
+    const seen = await Promise.all(racing);
+    expect((await activated).status).toBe(200);
+    for (const q of seen) expect([19, 21]).toContain(q.vat.rate);
+    resetDatasetCaches();
+    expect((await quote()).vat.rate).toBe(21);
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM calc_vat_rates").first<{ n: number }>();
+    expect(live?.n).toBe(vatRates.rows.length);
+    const source = await env.DB.prepare("SELECT version FROM data_sources WHERE dataset = 'vat'").first();
+    expect(source).toEqual({ version: v.version });
+
+    // Rollback: the bundled rows, kept in staging when the upload was swapped in, come back.
+    const back = await admin("/datasets/vat/rollback", { method: "POST" });
+    expect(back.status).toBe(200);
+    expect((await json(back)).dataset_version.version).toBe(bundled);
+    resetDatasetCaches();
+    expect((await quote()).vat.rate).toBe(19);
+    expect(await env.DB.prepare("SELECT version FROM data_sources WHERE dataset = 'vat'").first()).toEqual({
+      version: bundled,
+    });
+  });
+
+  it("VAT and customs rules: a row that does not fit refuses the version, a missing file is a 422, nothing changes", async () => {
+    for (const d of ["vat", "customs_rules"]) await loadDataset(d, { fixture: true });
+    const count = () => env.DB.prepare("SELECT COUNT(*) AS n FROM calc_vat_rates").first<{ n: number }>();
+    const before = await count();
+    const rates = structuredClone(vatRates) as { columns: string[]; rows: unknown[][] };
+    (rates.rows[3] as unknown[])[5] = "nineteen";
+    const bad = await multipart(
+      { rates: JSON.stringify(rates), rules: JSON.stringify(destinationRules) },
+      "application/json",
+    );
+    const refused = await upload("vat", bad.bytes, bad.contentType);
+    expect(refused.status).toBe(422);
+    const r = (await json(refused)).dataset_version;
+    expect(r.status).toBe("refused");
+    expect(r.report.issues[0].message).toMatch(/vat-rates row 4: 5: a decimal number/);
+    expect(r.report.checks.find((c: any) => c.check === "records_parse").passed).toBe(false);
+
+    const noRules = await multipart({ rates: JSON.stringify(vatRates) }, "application/json");
+    const missing = await upload("vat", noRules.bytes, noRules.contentType);
+    expect(missing.status).toBe(422);
+    expect((await json(missing)).message).toMatch(/Missing file `rules`/);
+    const wrongShape = await multipart({ de_minimis: "[]", fees: "{}", excise: '{"rows": []}' }, "application/json");
+    const shape = await upload("customs_rules", wrongShape.bytes, wrongShape.contentType);
+    expect(shape.status).toBe(422);
+    expect((await json(shape)).message).toMatch(/de-minimis.json: expected \{"rows"/);
+    expect(await count()).toEqual(before);
+  });
+
+  it("tariffs-us: a USITC edition replaces the US lines only, after the shrink check; rollback restores them", async () => {
+    for (const d of ["fx", "tariffs", "vat", "customs_rules"]) await loadDataset(d, { fixture: true });
+    resetDatasetCaches();
+    const { api } = await setup(["calculate:read"]);
+    const quote = async (hs: string, destination = "US") =>
+      json(
+        await api("/calculate", {
+          json: {
+            hs_code: hs,
+            origin_country: "VN",
+            destination_country: destination,
+            declared_value: 1000,
+            currency: "USD",
+            entry_date: "2026-03-02",
+          },
+        }),
+      );
+    const before = await quote("6109.10.00");
+    const mfn = (q: any) => q.estimated_duties.normal_tariff.tariffs[0];
+    expect(mfn(before)).toMatchObject({ name: "MFN duty (HTS 6109.10.00)", rate: "16.5%" });
+    expect(before.data_source.version).toMatch(/\+fixture$/);
+    const uk = mfn(await quote("6109.10.00", "GB"));
+    const usBefore = await env.DB.prepare("SELECT COUNT(*) AS n FROM calc_tariff_lines WHERE schedule = 'US'").first<{
+      n: number;
+    }>();
+
+    // A record that does not read refuses the version (a skipped line would quote as "no rate").
+    const badRes = await upload("tariffs-us", usitcBad, "text/plain");
+    expect(badRes.status).toBe(422);
+    expect((await json(badRes)).dataset_version.report.issues[0].message).toMatch(/hts8 "6109901" is not 8 digits/);
+
+    // Four lines against the fixture's hundreds: refused as a shrink, then forced.
+    const shrink = await upload("tariffs-us", usitc, "text/plain");
+    expect(shrink.status).toBe(422);
+    expect((await json(shrink)).dataset_version.report.checks.find((c: any) => c.check === "shrink").passed).toBe(
+      false,
+    );
+    const forced = await upload("tariffs-us", usitc, "text/plain", "?force=true&activate=true");
+    expect(forced.status).toBe(202);
+    const v = (await json(forced)).dataset_version;
+    expect(v.report).toMatchObject({ entries: 4, format: "usitc-tariff", forced: true });
+    expect(v.report.changed).toBe(1); // 6109.10.00: 16.5 % → 18 %; the other lines as bundled
+    expect((await waitUntilLoaded("tariffs-us", v.version)).status).toBe("active");
+
+    resetDatasetCaches();
+    const after = await quote("6109.10.00");
+    expect(mfn(after)).toMatchObject({ name: "MFN duty (HTS 6109.10.00)", rate: "18%" });
+    expect(after.data_source).toMatchObject({ version: v.version });
+    expect(after.data_source.source).toContain("USITC tariff database");
+    // Only the US schedule was replaced: a US line not in the file is gone, the UK's lines are untouched.
+    expect((await quote("6110.20.20")).rate_found).toBe(false);
+    expect(mfn(await quote("6109.10.00", "GB"))).toEqual(uk);
+
+    expect((await admin("/datasets/tariffs-us/rollback", { method: "POST" })).status).toBe(200);
+    resetDatasetCaches();
+    expect(mfn(await quote("6109.10.00"))).toMatchObject({ rate: "16.5%" });
+    expect((await quote("6110.20.20")).rate_found).toBe(true);
+    const usAfter = await env.DB.prepare("SELECT COUNT(*) AS n FROM calc_tariff_lines WHERE schedule = 'US'").first();
+    expect(usAfter).toEqual(usBefore);
   });
 });

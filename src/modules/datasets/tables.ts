@@ -11,8 +11,19 @@
  * version being replaced is copied into staging when it is not there yet (a version loaded with the
  * deployment), so a rollback finds it.
  */
-import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { bulkInsert } from "../../db/bulk";
+import {
+  calcDeMinimis,
+  calcDestinationRules,
+  calcExcise,
+  calcFees,
+  calcTariffLines,
+  calcVatRates,
+  calcVatReduced,
+  datasetStagedRows,
+} from "../../db/schema/index";
 import { customsTables, type TableRows, vatTables } from "../../engines/datasets/reference";
 import type { ParseIssue } from "../../engines/datasets/sanctions";
 import { hash53 } from "../../engines/datasets/sanctions";
@@ -20,10 +31,11 @@ import { usitcLines } from "../../engines/datasets/usitc";
 import { unprocessable } from "../../lib/errors";
 import type { UploadableDataset } from "./catalogue";
 import { objectText, part, readJson } from "./files";
-import { type DatasetKind, type Item, type SourceFile, singleSourceActivation, type Statement } from "./kinds";
+import { type DatasetKind, type Item, type SourceFile, type Statement, singleSourceActivation } from "./kinds";
 
 interface LiveTable {
   name: string;
+  table: SQLiteTable;
   /** The columns a version sets, in the order of its staged rows (an autoincrement id is left to SQLite). */
   columns: readonly string[];
   /** Columns that identify a row for the diff against the active version. */
@@ -35,7 +47,12 @@ interface LiveTable {
 interface TableDataset {
   tables: LiveTable[];
   /** The version's rows per live table, from its stored files. */
-  read(bucket: R2Bucket, def: UploadableDataset, files: SourceFile[], issues: ParseIssue[]): AsyncIterable<[string, unknown[]]>;
+  read(
+    bucket: R2Bucket,
+    def: UploadableDataset,
+    files: SourceFile[],
+    issues: ParseIssue[],
+  ): AsyncIterable<[string, unknown[]]>;
 }
 
 const TARIFF_LINE_COLUMNS = [
@@ -82,16 +99,19 @@ const TABLE_DATASETS: Record<string, TableDataset> = {
     tables: [
       {
         name: "calc_vat_rates",
+        table: calcVatRates,
         columns: ["country", "region", "name", "valid_from", "valid_to", "standard", "reduced"],
         key: ["country", "region", "valid_from"],
       },
       {
         name: "calc_vat_reduced",
+        table: calcVatReduced,
         columns: ["country", "category", "label", "hs_prefix", "rate", "valid_from", "valid_to", "source"],
         key: ["country", "category", "hs_prefix", "valid_from"],
       },
       {
         name: "calc_destination_rules",
+        table: calcDestinationRules,
         columns: [
           "country",
           "schedule",
@@ -123,6 +143,7 @@ const TABLE_DATASETS: Record<string, TableDataset> = {
     tables: [
       {
         name: "calc_de_minimis",
+        table: calcDeMinimis,
         columns: [
           "country",
           "kind",
@@ -141,6 +162,7 @@ const TABLE_DATASETS: Record<string, TableDataset> = {
       },
       {
         name: "calc_fees",
+        table: calcFees,
         columns: [
           "country",
           "code",
@@ -165,6 +187,7 @@ const TABLE_DATASETS: Record<string, TableDataset> = {
       },
       {
         name: "calc_excise",
+        table: calcExcise,
         columns: [
           "country",
           "code",
@@ -199,6 +222,7 @@ const TABLE_DATASETS: Record<string, TableDataset> = {
     tables: [
       {
         name: "calc_tariff_lines",
+        table: calcTariffLines,
         columns: TARIFF_LINE_COLUMNS,
         key: ["code", "valid_from"],
         scope: { column: "schedule", value: "US" },
@@ -283,11 +307,17 @@ export const referenceTables: DatasetKind = {
     return out;
   },
   inserts(db, def, version, items) {
-    const payload = JSON.stringify(items.map((i) => [def.dataset, version, i.values.tbl, i.values.seq, i.values.row]));
     return [
-      db.run(
-        sql`INSERT INTO dataset_staged_rows (dataset, version, tbl, seq, row)
-            SELECT value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(${payload})`,
+      bulkInsert(
+        db,
+        datasetStagedRows,
+        items.map((i) => ({
+          dataset: def.dataset,
+          version,
+          tbl: i.values.tbl as string,
+          seq: i.values.seq as number,
+          row: i.values.row as string,
+        })),
       ),
     ];
   },
@@ -297,41 +327,40 @@ export const referenceTables: DatasetKind = {
   beforeActivation(db, def) {
     // The outgoing version's rows, when only the live tables hold them (loaded with the deployment).
     return layout(def).tables.map((t) =>
-      db.run(sql`INSERT INTO dataset_staged_rows (dataset, version, tbl, seq, row)
-        SELECT ${def.dataset}, v.version, ${t.name}, t.rowid, json_array(${columnList(t)})
-        FROM ${sql.identifier(t.name)} t,
-             (SELECT version FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active') v
-        WHERE ${scopeOf(t)} AND NOT EXISTS (SELECT 1 FROM dataset_staged_rows s
-          WHERE s.dataset = ${def.dataset} AND s.version = v.version AND s.tbl = ${t.name})`),
+      db.insert(datasetStagedRows).select(
+        sql`SELECT ${def.dataset}, v.version, ${t.name}, t.rowid, json_array(${columnList(t)})
+          FROM ${sql.identifier(t.name)} t,
+               (SELECT version FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active') v
+          WHERE ${scopeOf(t)} AND NOT EXISTS (SELECT 1 FROM dataset_staged_rows s
+            WHERE s.dataset = ${def.dataset} AND s.version = v.version AND s.tbl = ${t.name})`,
+      ),
     );
   },
   activation(db, def, importedAt) {
     const swap = layout(def).tables.flatMap((t) => {
-      const picks = sql.join(
-        t.columns.map((_, i) => sql.raw(`json_extract(row, '$[${i}]')`)),
-        sql`, `,
-      );
+      // drizzle's INSERT … SELECT names every column of the table in its declared order: an autoincrement id
+      // gets NULL (SQLite numbers it), every other column its place in the staged row.
+      const picks = Object.values(getTableColumns(t.table)).map((c) => {
+        const i = t.columns.indexOf(c.name);
+        return sql.raw(i < 0 ? "NULL" : `json_extract(row, '$[${i}]')`);
+      });
       return [
-        db.run(sql`DELETE FROM ${sql.identifier(t.name)} WHERE ${scopeOf(t)}`),
-        db.run(sql`INSERT INTO ${sql.identifier(t.name)} (${columnList(t)})
-          SELECT ${picks} FROM dataset_staged_rows
-          WHERE dataset = ${def.dataset} AND tbl = ${t.name}
-            AND version = (SELECT version FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')
-          ORDER BY seq`),
+        db.delete(t.table).where(scopeOf(t)),
+        db.insert(t.table).select(
+          sql`SELECT ${sql.join(picks, sql`, `)} FROM dataset_staged_rows
+            WHERE dataset = ${def.dataset} AND tbl = ${t.name}
+              AND version = (SELECT version FROM dataset_versions WHERE dataset = ${def.dataset} AND status = 'active')
+            ORDER BY seq`,
+        ),
       ];
     });
     return [...swap, ...singleSourceActivation(db, def, importedAt)] as Statement[];
   },
   purge(db, def, versions) {
-    return versions.length
-      ? [
-          db.run(
-            sql`DELETE FROM dataset_staged_rows WHERE dataset = ${def.dataset} AND version IN (${sql.join(
-              versions.map((v) => sql`${v}`),
-              sql`, `,
-            )})`,
-          ),
-        ]
-      : [];
+    return [
+      db
+        .delete(datasetStagedRows)
+        .where(and(eq(datasetStagedRows.dataset, def.dataset), inArray(datasetStagedRows.version, versions))),
+    ];
   },
 };
