@@ -207,7 +207,7 @@ function specials(r: Record<string, string>, q1: string, q2: string): Record<str
 }
 
 /** One record of the database as a line; throws (the caller records an issue) when it does not read. */
-export function usitcLine(r: Record<string, string>): UsTariffLine | null {
+function usitcLine(r: Record<string, string>): UsTariffLine | null {
   const code = (r.hts8 ?? "").trim();
   if (!/^\d{8}$/.test(code)) throw new Error(`hts8 ${JSON.stringify(code)} is not 8 digits`);
   const chapter = Number(code.slice(0, 2));

@@ -25,4 +25,3 @@ export async function readJson(bucket: R2Bucket, file: SourceFile, what: string)
     throw unprocessable(`${what} is not valid JSON: ${(err as Error).message}`);
   }
 }
-

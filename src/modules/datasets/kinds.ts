@@ -26,7 +26,7 @@ import { ecbCsvRates, ecbXmlRates, hmrcXmlRates } from "../../engines/datasets/f
 import { cslEntries, euEntries, ukEntries } from "../../engines/datasets/lists";
 import { entryHash, hash53, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
-import { ApiError, unprocessable } from "../../lib/errors";
+import { unprocessable } from "../../lib/errors";
 import type { UploadableDataset } from "./catalogue";
 import { objectText, part, readJson } from "./files";
 import { referenceTables } from "./tables";
