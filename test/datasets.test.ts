@@ -23,6 +23,7 @@ import add from "./fixtures/datasets/add.csv?raw";
 import alt from "./fixtures/datasets/alt.csv?raw";
 import ecbDaily from "./fixtures/datasets/eurofxref.csv?raw";
 import ecbDailyXml from "./fixtures/datasets/eurofxref-daily.xml?raw";
+import hsCsv from "./fixtures/datasets/harmonized-system.csv?raw";
 import hmrcXml from "./fixtures/datasets/hmrc-exrates-monthly-0626.xml?raw";
 import sdn from "./fixtures/datasets/sdn.csv?raw";
 import ukXml from "./fixtures/datasets/uk-sanctions-list.xml?raw";
@@ -237,7 +238,7 @@ describe("dataset registry", () => {
 
   it("refuses bad uploads with clear errors and changes nothing", async () => {
     await loadDataset("sanctions", { fixture: true });
-    await loadDataset("hs", { fixture: true });
+    await loadDataset("tariffs", { fixture: true });
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM dataset_versions").first<{ n: number }>();
     const expectError = async (res: Response, status: number, pattern: RegExp) => {
       expect(res.status).toBe(status);
@@ -246,7 +247,7 @@ describe("dataset registry", () => {
       expect(body.message).toMatch(pattern);
     };
     await expectError(await upload("nope", unXml, "application/xml"), 404, /Unknown dataset/);
-    await expectError(await upload("hs", "a,b\n", "text/csv"), 422, /cannot take uploads/);
+    await expectError(await upload("tariffs", "a,b\n", "text/csv"), 422, /cannot take uploads/);
     await expectError(await upload("sanctions-un", unXml, "application/json"), 415, /application\/xml/);
     await expectError(
       await upload("sanctions-un", "<CONSOLIDATED_LIST><INDIVIDUALS><INDI", "application/xml"),
@@ -733,5 +734,44 @@ describe("dataset registry", () => {
     expect((await quote("6110.20.20")).rate_found).toBe(true);
     const usAfter = await env.DB.prepare("SELECT COUNT(*) AS n FROM calc_tariff_lines WHERE schedule = 'US'").first();
     expect(usAfter).toEqual(usBefore);
+  });
+
+  it("hs: a nomenclature file is checked as a tree, swapped in, classification rebuilds on it, rollback restores", async () => {
+    await loadDataset("hs", { fixture: true });
+    resetDatasetCaches();
+    const { api } = await setup(["classify:read"]);
+    const nomenclature = () => env.DB.prepare("SELECT COUNT(*) AS n FROM hs_nomenclature").first<{ n: number }>();
+    const bundledCount = await nomenclature();
+    const classifyVersion = async () =>
+      (
+        await json(
+          await api("/classify", {
+            json: { description: "Men's cotton crew neck t-shirt", destination_country: "US" },
+          }),
+        )
+      ).data_source.version;
+    const bundled = await classifyVersion();
+    expect(bundled).toContain("hs2022");
+
+    // A subheading filed under the wrong heading, and a heading whose chapter is missing: refused.
+    const broken = hsCsv.replace("XI,610910,", "XI,610910x,").replace(/^XII,64,.*\n/m, "");
+    const refused = await upload("hs", broken, "text/csv");
+    expect(refused.status).toBe(422);
+    const messages = (await json(refused)).dataset_version.report.issues.map((i: any) => i.message);
+    expect(messages).toContain('hscode "610910x" is not 2, 4 or 6 digits');
+    expect(messages.some((m: string) => /^6401: parent 64 is not in the file$/.test(m))).toBe(true);
+
+    // Chapters 61 and 64 only (the fixture holds eleven chapters): a shrink, so forced.
+    const res = await upload("hs", hsCsv, "text/csv", "?force=true&activate=true");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.report).toMatchObject({ entries: 156, format: "hs-csv", changed: 0, added: 0 });
+    expect((await waitUntilLoaded("hs", v.version)).status).toBe("active");
+    expect((await nomenclature())?.n).toBe(156);
+    expect(await classifyVersion()).toBe(v.version);
+
+    expect((await admin("/datasets/hs/rollback", { method: "POST" })).status).toBe(200);
+    expect(await nomenclature()).toEqual(bundledCount);
+    expect(await classifyVersion()).toBe(bundled);
   });
 });

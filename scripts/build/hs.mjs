@@ -13,8 +13,9 @@
  * National lines whose first six digits are not an HS2022 subheading (HS2017 codes in the 2021 UK file) are
  * kept; the engine ignores them, and counts are printed here and recorded in SOURCE.md.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tsImport } from "tsx/esm/api";
 import { dataDir } from "../data/lib.mjs";
 import { parseCsv } from "./csv.mjs";
 import { requireSources, sourcesDir } from "./sources.mjs";
@@ -34,11 +35,14 @@ function table(path) {
 
 const clean = (s) => s.replace(/\s+/g, " ").trim();
 
-// HS2022 nomenclature.
-const hs = table(join(shared, "hs-datasets", "harmonized-system.csv"))
-  .filter((r) => r.section !== "TOTAL" && /^\d+$/.test(r.hscode) && [2, 4, 6].includes(r.hscode.length))
-  .map((r) => [r.hscode, r.parent === "TOTAL" ? null : r.parent, r.section, clean(r.description)])
-  .sort((a, b) => a[0].localeCompare(b[0]));
+// HS2022 nomenclature, by the parser the dataset registry runs on an uploaded file (TypeScript, through tsx).
+const { hsNomenclature } = await tsImport("../../src/engines/datasets/hs.ts", import.meta.url);
+const hsIssues = [];
+const hs = await hsNomenclature(
+  createReadStream(join(shared, "hs-datasets", "harmonized-system.csv"), { encoding: "utf8" }),
+  hsIssues,
+);
+if (hsIssues.length) throw new Error(`harmonized-system.csv: ${hsIssues.map((i) => i.message).join("; ")}`);
 const hs6 = new Set(hs.filter((r) => r[0].length === 6).map((r) => r[0]));
 
 // USITC abbreviations in brief descriptions, spelled out so that they match everyday words.

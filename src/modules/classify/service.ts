@@ -43,6 +43,7 @@ import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
 import { EU_MEMBERS } from "../../lib/iso";
 import { readLimited } from "../../lib/outbound";
 import { TtlCache } from "../../lib/ttl-cache";
+import { onDatasetActivated } from "../datasets/service";
 import { fetchPublic } from "./fetch-public";
 import { describeImage, type ModelUse, modelBinding, rerank, textModel, visionModel } from "./model";
 
@@ -330,8 +331,13 @@ const LOOKUP_TTL_MS = 5_000;
 const lookups = new TtlCache<{ dataSource: DataSource | null; blocked: string[] }>(LOOKUP_TTL_MS);
 /** Per organization and mode, bumped by every blocklist write in this isolate: older cached lookups are never read again. */
 const blocklistGeneration = new Map<string, number>();
+/** Bumped when the registry activates an `hs` version in this isolate: the next lookup reads the new row at once. */
+let nomenclatureGeneration = 0;
+onDatasetActivated((_ctx, event) => {
+  if (event.dataset === DATASET) nomenclatureGeneration++;
+});
 const lookupKey = (scope: ConfigScope, country: string) =>
-  `${configKey(scope)}|${blocklistGeneration.get(configKey(scope)) ?? 0}|${country}`;
+  `${nomenclatureGeneration}|${configKey(scope)}|${blocklistGeneration.get(configKey(scope)) ?? 0}|${country}`;
 const forgetBlocklist = (scope: ConfigScope) =>
   blocklistGeneration.set(configKey(scope), (blocklistGeneration.get(configKey(scope)) ?? 0) + 1);
 

@@ -1,7 +1,7 @@
 /**
  * The datasets the registry can take new versions of without a redeploy: which files, in which published
- * format, and where the scheduled fetch finds them. The other reference datasets (HS nomenclature, the other
- * tariff schedules and the US Chapter 99 measures) are versioned in the same registry, loaded with the
+ * format, and where the scheduled fetch finds them. The other reference datasets (the other tariff schedules
+ * and the US Chapter 99 measures) are versioned in the same registry, loaded with the
  * deployment (`npm run dev`, `npm run deploy`); an upload of one of them is refused with the list of
  * uploadable datasets.
  */
@@ -16,7 +16,8 @@ type FileFormat =
   | "hmrc-xml"
   | "usitc-tariff"
   | "vat-json"
-  | "customs-json";
+  | "customs-json"
+  | "hs-csv";
 
 export interface UploadableDataset {
   dataset: string;
@@ -178,6 +179,24 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     // The project's own curation of the authorities' publications: no single official file to fetch.
     officialUrls: {},
     formatSpec: "data/restrictions/SOURCE.md",
+  },
+  hs: {
+    dataset: "hs",
+    kind: "reference-tables",
+    name: "HS nomenclature (chapters, headings, subheadings)",
+    format: "hs-csv",
+    body: { types: /^text\/csv\b/i, part: "csv", example: "text/csv" },
+    files: [
+      {
+        part: "csv",
+        required: true,
+        description:
+          "harmonized-system.csv: UN Comtrade's HS classification labels (section, hscode, description, parent, level)",
+      },
+    ],
+    // A new HS edition comes every five years: uploaded when it does, never fetched.
+    officialUrls: {},
+    formatSpec: "https://comtradeplus.un.org/ListOfReferences",
   },
   "tariffs-us": {
     dataset: "tariffs-us",

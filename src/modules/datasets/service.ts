@@ -182,6 +182,7 @@ const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
   "usitc-tariff": "USITC tariff database",
   "vat-json": "VAT JSON",
   "customs-json": "customs rules JSON",
+  "hs-csv": "HS classification labels CSV",
 };
 
 function judge(

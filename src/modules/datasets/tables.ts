@@ -1,6 +1,7 @@
 /**
- * The reference-table kind of dataset: VAT (`vat`), the customs rules (`customs_rules`: de minimis, fees,
- * excise) and a national tariff schedule (`tariffs-us`: the USITC tariff database). Their live tables have no
+ * The reference-table kind of dataset: the HS nomenclature (`hs`), VAT (`vat`), the customs rules
+ * (`customs_rules`: de minimis, fees, excise) and a national tariff schedule (`tariffs-us`: the USITC tariff
+ * database). Their live tables have no
  * version column (the engines read them as they stand), so a version is staged beside them, in
  * `dataset_staged_rows` (one JSON array per row), and activation swaps it in: one D1 batch deletes the live
  * rows in the dataset's scope (every row, or one schedule's) and copies the staged ones over with an
@@ -23,7 +24,9 @@ import {
   calcVatRates,
   calcVatReduced,
   datasetStagedRows,
+  hsNomenclature as hsNomenclatureTable,
 } from "../../db/schema/index";
+import { hsNomenclature } from "../../engines/datasets/hs";
 import { customsTables, type TableRows, vatTables } from "../../engines/datasets/reference";
 import type { ParseIssue } from "../../engines/datasets/sanctions";
 import { hash53 } from "../../engines/datasets/sanctions";
@@ -95,6 +98,22 @@ async function jsonPart(bucket: R2Bucket, def: UploadableDataset, files: SourceF
 }
 
 const TABLE_DATASETS: Record<string, TableDataset> = {
+  hs: {
+    // The nomenclature only: the national lines, the vocabulary and the precedents stay as loaded.
+    tables: [
+      {
+        name: "hs_nomenclature",
+        table: hsNomenclatureTable,
+        columns: ["code", "parent", "section", "description"],
+        key: ["code"],
+      },
+    ],
+    async *read(bucket, def, files, issues) {
+      const file = part(files, "csv");
+      if (!file) throw unprocessable(`${def.name} needs its file (form field \`csv\`)`);
+      for (const row of await hsNomenclature(objectText(bucket, file.key), issues)) yield ["hs_nomenclature", row];
+    },
+  },
   vat: {
     tables: [
       {
