@@ -9,6 +9,10 @@
  *   node scripts/deploy.mjs --domain api.example.com          # needs `wrangler login` or CLOUDFLARE_API_TOKEN
  *   node scripts/deploy.mjs --domain api.example.com --plan   # prints the commands, touches nothing
  *
+ * Reference data (scripts/lib/deploy-plan.mjs, loadDecisions): a dataset whose bundled version is loaded is
+ * skipped, one the registry updated at run time is kept, one with more than 10 % fewer rows than the loaded
+ * version is refused (`--force-data` loads it anyway); `--reload-data` reloads every dataset.
+ *
  * Secrets come from the environment variable of the same name, or are asked for on the terminal.
  */
 import { spawnSync } from "node:child_process";
@@ -16,7 +20,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { loadDatasetModules, root, stagedDatasetStatements } from "./data/lib.mjs";
-import { chunkStatements, DEPLOY_CONFIG, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
+import {
+  chunkStatements,
+  DEPLOY_CONFIG,
+  deployConfig,
+  deployPlan,
+  loadDecisions,
+  parseJsonc,
+} from "./lib/deploy-plan.mjs";
 import { runSmoke } from "./lib/smoke.mjs";
 
 const args = process.argv.slice(2);
@@ -81,6 +92,11 @@ export function loadData(statementsByDataset, { remote, configPath, persistTo, r
   });
 }
 
+/** What the database holds (none on a fresh one: the migrations have just created the table). */
+const LOADED_VERSIONS = "SELECT dataset, version, row_count FROM data_sources";
+/** Registry datasets serving a version taken at run time (upload or scheduled fetch). */
+const RUN_TIME_VERSIONS = "SELECT dataset FROM dataset_versions WHERE status = 'active' AND origin <> 'bundled'";
+
 async function main() {
   if (planOnly) {
     for (const s of deployPlan(config, { domain })) console.log(s.cmd ? `wrangler ${s.cmd.join(" ")}` : `# ${s.name}`);
@@ -110,10 +126,39 @@ async function main() {
     console.log(`[deploy] ${step.name}`);
     if (step.load) {
       writeConfig();
+      const remote = (command) =>
+        jsonOut(
+          run(["d1", "execute", "DB", "--remote", "--config", DEPLOY_CONFIG, "--json", "--command", command], {
+            json: true,
+          }),
+        )[0].results;
+      const loaded = remote(LOADED_VERSIONS);
+      const updated = remote(RUN_TIME_VERSIONS).map((r) => r.dataset);
       const mods = await loadDatasetModules();
-      const all = [];
-      for (const mod of mods) all.push([mod.dataset, await stagedDatasetStatements(mod)]);
-      loadData(all, { remote: true, configPath: DEPLOY_CONFIG });
+      const bundled = [];
+      for (const mod of mods) {
+        const staged = await stagedDatasetStatements(mod);
+        bundled.push({
+          dataset: mod.dataset,
+          version: mod.version,
+          rows: staged.rows,
+          registered: staged.registered,
+          staged,
+        });
+      }
+      const decisions = loadDecisions(bundled, loaded, {
+        updated,
+        force: args.includes("--force-data"),
+        reload: args.includes("--reload-data"),
+      });
+      for (const d of decisions) console.log(`[deploy] ${d.dataset}: ${d.action} (${d.reason})`);
+      const refused = decisions.filter((d) => d.action === "refuse");
+      if (refused.length) throw new Error(`refused to load ${refused.map((d) => d.dataset).join(", ")}`);
+      const load = new Set(decisions.filter((d) => d.action === "load").map((d) => d.dataset));
+      loadData(
+        bundled.filter((b) => load.has(b.dataset)).map((b) => [b.dataset, b.staged]),
+        { remote: true, configPath: DEPLOY_CONFIG },
+      );
     } else if (step.secret) {
       let value = process.env[step.secret];
       if (!value && rl) value = (await rl.question(`${step.secret}: `)).trim();

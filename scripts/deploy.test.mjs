@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { insertStatements, loadDatasetModules, root, stagedDatasetStatements } from "./data/lib.mjs";
 import { importFile, loadData, loadPlan } from "./deploy.mjs";
-import { chunkStatements, D1_LIMITS, deployConfig, deployPlan, parseJsonc } from "./lib/deploy-plan.mjs";
+import { chunkStatements, D1_LIMITS, deployConfig, deployPlan, loadDecisions, parseJsonc } from "./lib/deploy-plan.mjs";
 
 const config = parseJsonc(readFileSync(join(root, "wrangler.jsonc"), "utf8"));
 
@@ -142,4 +142,38 @@ test("staged load into LOCAL D1 with the remote limits: every row, and readers s
   assert.deepEqual(query(spain), [{ standard: "22" }]);
   assert.deepEqual(query("SELECT version FROM data_sources WHERE dataset = 'vat'"), [{ version: "next" }]);
   assert.equal(query("SELECT COUNT(*) AS n FROM calc_vat_rates")[0].n, before.length);
+});
+
+test("the load skips loaded versions, keeps run-time updates, refuses a shrink unless forced", () => {
+  const bundled = [
+    { dataset: "vat", version: "v2", rows: 180 },
+    { dataset: "fx", version: "f1", rows: 1000 },
+    { dataset: "hs", version: "h2", rows: 1000 },
+    { dataset: "sanctions", version: "s2", rows: 18_000, registered: ["sanctions-sdn", "sanctions-un"] },
+    { dataset: "restrictions", version: "r1", rows: 300 },
+  ];
+  const loaded = [
+    { dataset: "vat", version: "v1", row_count: 179 },
+    { dataset: "fx", version: "f1", row_count: 1000 },
+    { dataset: "hs", version: "h1", row_count: 35_000 },
+    { dataset: "sanctions", version: "SDN-x.UN-y", row_count: 19_000 },
+  ];
+  const by = (ds) => Object.fromEntries(ds.map((d) => [d.dataset, d.action]));
+  assert.deepEqual(by(loadDecisions(bundled, loaded, { updated: ["sanctions-sdn"] })), {
+    vat: "load",
+    fx: "skip",
+    hs: "refuse",
+    sanctions: "keep",
+    restrictions: "load",
+  });
+  const refused = loadDecisions(bundled, loaded).find((d) => d.dataset === "hs");
+  assert.match(refused.reason, /97\.1 % fewer than the loaded h1/);
+  assert.equal(by(loadDecisions(bundled, loaded, { force: true })).hs, "load");
+  assert.deepEqual(Object.values(by(loadDecisions(bundled, loaded, { updated: ["sanctions-sdn"], reload: true }))), [
+    "load",
+    "load",
+    "load",
+    "load",
+    "load",
+  ]);
 });

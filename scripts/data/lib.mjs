@@ -108,7 +108,7 @@ export async function stagedDatasetStatements(mod, { fixture = false, importedAt
   }
   swap.push(...recordStatements(mod, data, count, { fixture, importedAt }));
   swap.push(`DELETE FROM dataset_staged_rows WHERE dataset = ${key}`);
-  return { stage, swap };
+  return { stage, swap, rows: count, registered: registeredVersions(mod, data, count, fixture).map((r) => r.dataset) };
 }
 
 /** A value as the staged JSON array holds it so json_extract gives back what sqlValue would have written. */
@@ -119,6 +119,14 @@ function jsonValue(v) {
   return typeof v === "object" ? JSON.stringify(v) : v;
 }
 
+/** The registry's rows for a bundled dataset: its own, or the module's (one per sanctions list...). */
+function registeredVersions(mod, data, count, fixture) {
+  const version = fixture ? `${mod.version}+fixture` : mod.version;
+  return mod.registryVersions
+    ? mod.registryVersions(data, { fixture })
+    : [{ dataset: mod.dataset, version, source: mod.source, rows: count }];
+}
+
 /** The dataset's data_sources row and its registry rows, written with its tables. */
 function recordStatements(mod, data, count, { fixture, importedAt }) {
   const version = fixture ? `${mod.version}+fixture` : mod.version;
@@ -127,10 +135,7 @@ function recordStatements(mod, data, count, { fixture, importedAt }) {
   ];
   // The dataset registry: the bundled version is the active one, and a reload replaces every version the
   // registry held (uploads and fetches included), since the tables were emptied.
-  const registered = mod.registryVersions
-    ? mod.registryVersions(data, { fixture })
-    : [{ dataset: mod.dataset, version, source: mod.source, rows: count }];
-  for (const r of registered) {
+  for (const r of registeredVersions(mod, data, count, fixture)) {
     statements.push(`DELETE FROM dataset_versions WHERE dataset = ${sqlValue(r.dataset)}`);
     // Staged and kept versions of the registry go with it, and so does the data_sources row of a part the
     // registry swapped in on its own (an uploaded `tariffs-us`): the bundle's rows stand again.

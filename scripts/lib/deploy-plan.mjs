@@ -145,3 +145,45 @@ export function parseJsonc(text) {
   }
   return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
 }
+
+/**
+ * What the deployment's load does with each bundled dataset, against what the database already holds
+ * (`loaded`: data_sources rows `{dataset, version, row_count}`; `updated`: the registry datasets whose active
+ * version came from an upload or a fetch):
+ * - `skip` when that version is loaded (a second deploy reloads nothing);
+ * - `keep` when the registry holds a version of one of its parts taken at run time (a fetched sanctions list,
+ *   an uploaded tariff): the bundle is older than what serves, and a deploy must not roll it back;
+ * - `refuse` when the bundled version has more than `shrinkLimit` fewer rows than the loaded one (a truncated
+ *   build must not empty a table), the check the registry makes on an upload (DATASET_SHRINK_LIMIT);
+ * - `load` otherwise. `force` passes the shrink check; `reload` loads every dataset, run-time versions included.
+ */
+export function loadDecisions(
+  bundled,
+  loaded,
+  { updated = [], force = false, reload = false, shrinkLimit = 0.1 } = {},
+) {
+  const byName = new Map(loaded.map((r) => [r.dataset, r]));
+  const runTime = new Set(updated);
+  return bundled.map(({ dataset, version, rows, registered = [dataset] }) => {
+    const have = byName.get(dataset);
+    if (reload) return { dataset, action: "load", reason: "--reload-data" };
+    if (have && have.version === version) return { dataset, action: "skip", reason: `version ${version} is loaded` };
+    const taken = registered.filter((r) => runTime.has(r));
+    if (taken.length)
+      return {
+        dataset,
+        action: "keep",
+        reason: `${taken.join(", ")} has a version uploaded or fetched at run time; --reload-data replaces it with the bundle's`,
+      };
+    if (have && have.row_count > 0 && !force) {
+      const shrink = (have.row_count - rows) / have.row_count;
+      if (shrink > shrinkLimit)
+        return {
+          dataset,
+          action: "refuse",
+          reason: `${version} has ${rows} rows, ${(shrink * 100).toFixed(1)} % fewer than the loaded ${have.version} (${have.row_count}); limit ${shrinkLimit * 100} %, --force-data to load it anyway`,
+        };
+    }
+    return { dataset, action: "load", reason: have ? `replaces ${have.version}` : "not loaded yet" };
+  });
+}

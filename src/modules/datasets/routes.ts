@@ -150,7 +150,8 @@ const uploadRoute = createRoute({
     "`sanctions-sdn`: OFAC's legacy CSV files, as multipart fields `sdn` (required), `alt` and `add`, or sdn.csv " +
     "alone as a `text/csv` body. `sanctions-un`: the UN consolidated list XML as an `application/xml` body (or " +
     "multipart field `xml`). `restrictions`: the rule set as data/restrictions/rules.json (`application/json` " +
-    "body, or multipart fields `rules` and `lexicon`). `tariffs-us`: the USITC tariff database (`text/plain` or " +
+    "body, or multipart fields `rules` and `lexicon`). `hs`: UN Comtrade's HS classification labels CSV " +
+    "(`text/csv` body, or multipart field `csv`). `tariffs-us`: the USITC tariff database (`text/plain` or " +
     "`text/csv` body, or multipart field `tariff`). `vat`: multipart fields `rates`, `rules`, `reduced`, `curated` " +
     "(the files of data/vat). `customs_rules`: multipart fields `de_minimis`, `fees`, `excise` (data/customs). " +
     "`fx`, `fx-hmrc`: the ECB's and HMRC's rate files. The version is validated (every record parses, not empty, diffed against the " +
