@@ -26,6 +26,7 @@ import ecbDailyXml from "./fixtures/datasets/eurofxref-daily.xml?raw";
 import hsCsv from "./fixtures/datasets/harmonized-system.csv?raw";
 import hmrcXml from "./fixtures/datasets/hmrc-exrates-monthly-0626.xml?raw";
 import sdn from "./fixtures/datasets/sdn.csv?raw";
+import sdnAdvanced from "./fixtures/datasets/sdn_advanced.xml?raw";
 import ukXml from "./fixtures/datasets/uk-sanctions-list.xml?raw";
 import unXml from "./fixtures/datasets/un-consolidated.xml?raw";
 import usitc from "./fixtures/datasets/usitc-tariff.txt?raw";
@@ -773,5 +774,66 @@ describe("dataset registry", () => {
     expect((await admin("/datasets/hs/rollback", { method: "POST" })).status).toBe(200);
     expect(await nomenclature()).toEqual(bundledCount);
     expect(await classifyVersion()).toBe(bundled);
+  });
+
+  it("takes OFAC's advanced XML for the same list: names in every script, documents in the remarks", async () => {
+    await loadDataset("sanctions", { fixture: true });
+    resetDatasetCaches();
+    const { api } = await setup(["screen:read"]);
+    const screen = async (name: string) =>
+      (await json(await api("/screen", { method: "POST", json: { name } }))).matches.filter(
+        (m: any) => m.list_code === "SDN",
+      );
+    // The bundled list knows Gazprombank in Latin letters only: the Cyrillic query matches by transliteration.
+    const before = (await screen("ГАЗПРОМБАНК"))[0];
+    expect(before.score).toBeLessThan(1);
+
+    // Both layouts at once is ambiguous: refused before anything is read.
+    const both = await multipart({ sdn, advanced: sdnAdvanced });
+    const mixed = await upload("sanctions-sdn", both.bytes, both.contentType);
+    expect(mixed.status).toBe(422);
+    expect((await json(mixed)).message).toMatch(/advanced XML alone or as the CSV files/);
+
+    const res = await upload("sanctions-sdn", sdnAdvanced, "application/xml", "?force=true&activate=true");
+    expect(res.status).toBe(202);
+    const v = (await json(res)).dataset_version;
+    expect(v.version).toMatch(/^2024-05-03\./);
+    expect(v.report).toMatchObject({ entries: 3, skipped_records: 1, published_at: "2024-05-03", forced: true });
+    expect(v.report.issues[0].message).toBe("DistinctParty 99999: no name");
+    expect((await waitUntilLoaded("sanctions-sdn", v.version)).status).toBe("active");
+    const row = await env.DB.prepare(
+      "SELECT name, entry_type, programs, remarks FROM sanction_entries WHERE list_version = ? AND source_ref = '2676'",
+    )
+      .bind(v.version)
+      .first<Record<string, string>>();
+    expect(row).toMatchObject({ name: "AL ZAWAHIRI, Dr. Ayman", entry_type: "individual", programs: '["SDGT"]' });
+    expect(row?.remarks).toContain("Passport 1084010 (Egypt)");
+
+    resetDatasetCaches();
+    // The advanced file names it in Cyrillic too: now an exact match on that alias.
+    const cyrillic = (await screen("ГАЗПРОМБАНК"))[0];
+    expect(cyrillic.entry).toMatchObject({ name: "GAZPROMBANK JOINT STOCK COMPANY" });
+    expect(cyrillic.score).toBeGreaterThan(before.score);
+    // The identity documents are in the remarks, where identifiers are indexed: the passport number finds him.
+    const byPassport = await screen("Passport 1084010");
+    expect(byPassport[0]).toMatchObject({ score: 1, entry: { name: "AL ZAWAHIRI, Dr. Ayman" } });
+    // The scheduled fetch can take the advanced XML instead of the CSV trio (DATASET_URLS names it alone).
+    const url = "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML";
+    const asked: string[] = [];
+    const fetcher = (async (u: string) => {
+      asked.push(String(u));
+      return new Response(sdnAdvanced, { headers: { "content-type": "application/xml" } });
+    }) as unknown as typeof fetch;
+    const ctx = baseContext(
+      { ...env, DATASET_URLS: JSON.stringify({ "sanctions-sdn": { advanced: url } }) } as typeof env,
+      deps,
+    );
+    const [fetched] = await fetchDueDatasets({
+      ctx,
+      input: { nowMs: Date.parse("2026-11-30T00:00:00Z"), fetcher, datasets: ["sanctions-sdn"] },
+    });
+    expect(asked).toEqual([url]);
+    // The same file as the active version: nothing new.
+    expect(fetched).toMatchObject({ dataset: "sanctions-sdn", outcome: "unchanged" });
   });
 });

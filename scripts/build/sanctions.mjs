@@ -7,8 +7,8 @@
  *   OFAC SDN legacy CSV: sdn.csv (primary rows) + alt.csv (aliases) + add.csv (addresses)
  *   UN SC consolidated list: consolidated.xml
  *
- * Usage: node --import tsx scripts/build/sanctions.mjs [--sdn F --alt F --add F --sdn-date D --alt-date D]
- *        [--un F]. Without arguments it reads the snapshot beside the project in ../shared/data (the files and
+ * Usage: node --import tsx scripts/build/sanctions.mjs [--sdn F --alt F --add F --sdn-date D --alt-date D |
+ *        --sdn-advanced F] [--un F]. Without arguments it reads the snapshot beside the project in ../shared/data (the files and
  *        dates recorded in data/sanctions/SOURCE.md); a clone downloads the official files and names them.
  *
  * Output (committed, so a clone works on its own):
@@ -19,6 +19,7 @@
 import { createReadStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { ofacAdvancedEntries } from "../../src/engines/datasets/ofac-advanced.ts";
 import { ofacEntries, unEntries } from "../../src/engines/datasets/sanctions.ts";
 import { dataDir, root } from "../data/lib.mjs";
 
@@ -56,16 +57,21 @@ async function collect(iter) {
 // ------------------------------------------------------------------------------------------------ main
 
 const issues = [];
+// `--sdn-advanced F`: OFAC's advanced XML instead of the CSV trio (the same parties, names in every script).
+const advanced = opt("--sdn-advanced");
+const issued = { dateOfIssue: null };
 const ofac = {
   entries: await collect(
-    ofacEntries({
-      sdn: text(files.sdn),
-      alt: text(files.alt),
-      add: text(files.add),
-      issues,
-      sdnDate: SDN_DATE,
-      altDate: ALT_ADD_DATE,
-    }),
+    advanced
+      ? ofacAdvancedEntries(text(advanced), issues, issued)
+      : ofacEntries({
+          sdn: text(files.sdn),
+          alt: text(files.alt),
+          add: text(files.add),
+          issues,
+          sdnDate: SDN_DATE,
+          altDate: ALT_ADD_DATE,
+        }),
   ),
 };
 const unInfo = { dateGenerated: null };
@@ -75,8 +81,10 @@ const lists = [
   {
     code: "SDN",
     name: "OFAC Specially Designated Nationals and Blocked Persons List",
-    version: `${SDN_DATE}+alt-add-${ALT_ADD_DATE}`,
-    source: `US Treasury OFAC legacy CSV files sdn.csv (${SDN_DATE}), alt.csv and add.csv (${ALT_ADD_DATE})`,
+    version: advanced ? `${issued.dateOfIssue}+advanced` : `${SDN_DATE}+alt-add-${ALT_ADD_DATE}`,
+    source: advanced
+      ? `US Treasury OFAC advanced XML SDN_ADVANCED.XML (date of issue ${issued.dateOfIssue})`
+      : `US Treasury OFAC legacy CSV files sdn.csv (${SDN_DATE}), alt.csv and add.csv (${ALT_ADD_DATE})`,
     entry_count: ofac.entries.length,
   },
   {
@@ -88,7 +96,7 @@ const lists = [
   },
 ];
 const manifest = {
-  version: `SDN-${SDN_DATE}+${ALT_ADD_DATE}.UN-${unDate}.r${BUILD_REVISION}`,
+  version: `SDN-${advanced ? `${issued.dateOfIssue}+advanced` : `${SDN_DATE}+${ALT_ADD_DATE}`}.UN-${unDate}.r${BUILD_REVISION}`,
   lists,
 };
 

@@ -28,6 +28,8 @@ export interface UploadableDataset {
   format: FileFormat;
   /** Content types accepted as a single-file body, and the file part such a body is. */
   body: { types: RegExp; part: string; example: string };
+  /** Another single-file body the dataset takes (OFAC's advanced XML beside its CSV). */
+  altBody?: { types: RegExp; part: string; example: string };
   /** The files of one version: the first is required, the others optional (OFAC's aliases and addresses). */
   files: { part: string; required: boolean; description: string }[];
   /** Official URLs per file part, for the scheduled fetch. */
@@ -44,10 +46,18 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     name: "OFAC Specially Designated Nationals and Blocked Persons List",
     format: "ofac-csv",
     body: { types: /^text\/csv\b/i, part: "sdn", example: "text/csv" },
+    altBody: { types: /^(application|text)\/xml\b/i, part: "advanced", example: "application/xml" },
+    // The legacy trio, or the advanced XML alone (the same parties; `sdn` or `advanced` is needed).
     files: [
-      { part: "sdn", required: true, description: "sdn.csv: one row per listed party" },
+      { part: "sdn", required: false, description: "sdn.csv: one row per listed party" },
       { part: "alt", required: false, description: "alt.csv: aliases" },
       { part: "add", required: false, description: "add.csv: addresses" },
+      {
+        part: "advanced",
+        required: false,
+        description:
+          "SDN_ADVANCED.XML: the same list in OFAC's advanced XML (names in every script, identity documents)",
+      },
     ],
     // OFAC's Sanctions List Service serves the legacy files under these names.
     officialUrls: {
@@ -75,10 +85,12 @@ export const UPLOADABLE: Record<string, UploadableDataset> = {
     name: "OFAC Consolidated (non-SDN) Sanctions List",
     format: "ofac-csv",
     body: { types: /^text\/csv\b/i, part: "cons_prim", example: "text/csv" },
+    altBody: { types: /^(application|text)\/xml\b/i, part: "advanced", example: "application/xml" },
     files: [
-      { part: "cons_prim", required: true, description: "cons_prim.csv: one row per listed party" },
+      { part: "cons_prim", required: false, description: "cons_prim.csv: one row per listed party" },
       { part: "cons_alt", required: false, description: "cons_alt.csv: aliases" },
       { part: "cons_add", required: false, description: "cons_add.csv: addresses" },
+      { part: "advanced", required: false, description: "CONS_ADVANCED.XML: the same lists in OFAC's advanced XML" },
     ],
     // The same legacy CSV layout as the SDN files, under the CONS_ names.
     officialUrls: {

@@ -24,6 +24,7 @@ import {
 } from "../../db/schema/index";
 import { ecbCsvRates, ecbXmlRates, hmrcXmlRates } from "../../engines/datasets/fx";
 import { cslEntries, euEntries, ukEntries } from "../../engines/datasets/lists";
+import { ofacAdvancedEntries } from "../../engines/datasets/ofac-advanced";
 import { entryHash, hash53, ofacEntries, type ParseIssue, unEntries } from "../../engines/datasets/sanctions";
 import { expandRules, type Lexicon } from "../../engines/restrict/lexicon";
 import { unprocessable } from "../../lib/errors";
@@ -104,8 +105,23 @@ const sanctionsList: DatasetKind = {
     else if (def.format === "eu-xml") entries = euEntries(only("xml"), dated, issues);
     else if (def.format === "uk-xml") entries = ukEntries(only("xml"), dated, issues);
     else if (def.format === "csl-csv") entries = cslEntries(only("csv"), issues);
-    else {
+    else if (part(files, "advanced")) {
+      if (files.length > 1)
+        throw unprocessable(`Send ${def.name} as the advanced XML alone or as the CSV files, not both`);
+      const issued = { dateOfIssue: null as string | null };
+      entries = ofacAdvancedEntries(only("advanced"), issues, issued);
+      for await (const e of entries) {
+        info.publishedAt = issued.dateOfIssue;
+        yield sanctionItem(code, e);
+      }
+      info.publishedAt = issued.dateOfIssue;
+      return;
+    } else {
       const primary = def.files[0]?.part as string;
+      if (!part(files, primary))
+        throw unprocessable(
+          `${def.name} needs its ${primary}.csv (form field \`${primary}\`, with the aliases and addresses) or the advanced XML (field \`advanced\`)`,
+        );
       const alt = part(files, def.files[1]?.part ?? "alt");
       const add = part(files, def.files[2]?.part ?? "add");
       entries = ofacEntries({

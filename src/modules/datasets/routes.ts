@@ -271,11 +271,17 @@ async function receiveFiles(c: Context<AppEnv>, dataset: string): Promise<Source
   if (length === 0) throw unprocessable("The upload is empty");
   const contentType = c.req.header("content-type") ?? "";
   const multipart = /^multipart\/form-data\b/i.test(contentType);
-  const single = def.body.types.test(contentType) ? def.body : undefined;
+  const single = [def.body, def.altBody].find((b) => b?.types.test(contentType));
   if (!multipart && !single)
     throw new ApiError(
       "unsupported_media_type",
-      `Send ${dataset} as multipart/form-data (fields: ${def.files.map((f) => f.part).join(", ")}) or as ${def.body.example}`,
+      `Send ${dataset} as multipart/form-data (fields: ${def.files.map((f) => f.part).join(", ")}) or as ${[
+        def.body,
+        def.altBody,
+      ]
+        .map((b) => b?.example)
+        .filter(Boolean)
+        .join(" or ")}`,
       { received: contentType || null },
     );
   const body = c.req.raw.body;

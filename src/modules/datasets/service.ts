@@ -172,7 +172,7 @@ async function scan(ctx: BaseContext, def: UploadableDataset, files: SourceFile[
 
 const FORMAT_NAMES: Record<UploadableDataset["format"], string> = {
   "un-xml": "UN consolidated list XML",
-  "ofac-csv": "OFAC CSV",
+  "ofac-csv": "OFAC CSV or advanced XML",
   "eu-xml": "EU financial sanctions XML",
   "uk-xml": "UK Sanctions List XML",
   "csl-csv": "Consolidated Screening List CSV",
@@ -653,7 +653,10 @@ function officialUrls(env: Env, def: UploadableDataset): Record<string, string> 
   if (!raw) return def.officialUrls;
   try {
     const parsed = JSON.parse(raw) as Record<string, Record<string, string>>;
-    return { ...def.officialUrls, ...(parsed[def.dataset] ?? {}) };
+    const override = parsed[def.dataset] ?? {};
+    // OFAC's advanced XML replaces the CSV trio rather than joining it (a version is one layout or the other).
+    if (override.advanced) return { advanced: override.advanced };
+    return { ...def.officialUrls, ...override };
   } catch {
     return def.officialUrls;
   }
