@@ -693,6 +693,15 @@ describe("dataset registry", () => {
           },
         }),
       );
+    // Each schedule of the bundle has its own registry row; only the US's takes uploads.
+    const listed = Object.fromEntries((await json(await admin("/datasets"))).datasets.map((d: any) => [d.dataset, d]));
+    for (const d of ["tariffs-gb", "tariffs-eu", "tariffs-au", "tariffs-jp", "tariffs-sg", "tariffs-hk", "measures-us"])
+      expect(listed[d], d).toMatchObject({
+        status: "active",
+        uploadable: false,
+        version: expect.stringMatching(/\+fixture$/),
+      });
+    expect(listed["tariffs-us"]).toMatchObject({ status: "active", uploadable: true });
     const before = await quote("6109.10.00");
     const mfn = (q: any) => q.estimated_duties.normal_tariff.tariffs[0];
     expect(mfn(before)).toMatchObject({ name: "MFN duty (HTS 6109.10.00)", rate: "16.5%" });

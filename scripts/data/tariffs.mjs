@@ -280,15 +280,58 @@ export async function rows({ fixture }) {
 }
 
 /**
- * The registry's rows: the bundle as a whole, and its US lines as the `tariffs-us` dataset an uploaded USITC
- * edition replaces (so the registry shows what an upload would replace, and a reload restores the bundle's).
+ * The registry's rows: the bundle as a whole, each schedule in it, and the US Chapter 99 measures with their
+ * exclusions, so every schedule shows its own version. `tariffs-us` is also the dataset an uploaded USITC
+ * edition replaces; a reload restores the bundle's.
  */
 export function registryVersions(data, { fixture }) {
   const v = fixture ? `${version}+fixture` : version;
   const total = Object.values(data).reduce((n, t) => n + t.rows.length, 0);
-  const us = data.calc_tariff_lines.rows.filter((r) => r[0] === "US").length;
+  const lines = (schedule) => data.calc_tariff_lines.rows.filter((r) => r[0] === schedule).length;
+  const part = (what) =>
+    source
+      .split(";")
+      .find((s) => s.includes(what))
+      ?.trim() ?? source;
   return [
     { dataset, version: v, source, rows: total },
-    { dataset: "tariffs-us", version: v, source: `US lines of ${dataset} ${v}: ${source.split(";")[0]}`, rows: us },
+    { dataset: "tariffs-us", version: v, source: `US lines of ${dataset} ${v}: ${part("USITC")}`, rows: lines("US") },
+    {
+      dataset: "tariffs-gb",
+      version: v,
+      source: `UK lines of ${dataset} ${v}: ${part("UK Global")}`,
+      rows: lines("GB"),
+    },
+    { dataset: "tariffs-eu", version: v, source: `EU lines of ${dataset} ${v}: ${part("EU CET")}`, rows: lines("EU") },
+    {
+      dataset: "tariffs-au",
+      version: v,
+      source: `Australian lines of ${dataset} ${v}: ${part("Australia")}`,
+      rows: lines("AU"),
+    },
+    {
+      dataset: "tariffs-jp",
+      version: v,
+      source: `Japanese lines of ${dataset} ${v}: ${part("Japan")}`,
+      rows: lines("JP"),
+    },
+    {
+      dataset: "tariffs-sg",
+      version: v,
+      source: `Singapore lines of ${dataset} ${v}: ${part("Singapore")}`,
+      rows: lines("SG"),
+    },
+    {
+      dataset: "tariffs-hk",
+      version: v,
+      source: `Hong Kong lines of ${dataset} ${v}: ${part("Singapore")}`,
+      rows: lines("HK"),
+    },
+    {
+      dataset: "measures-us",
+      version: v,
+      source: `US Chapter 99 measures and exclusions of ${dataset} ${v}: ${part("Chapter 99")}`,
+      rows: data.calc_measures.rows.length + data.calc_exclusions.rows.length,
+    },
   ];
 }
