@@ -145,22 +145,235 @@ interface QueryUnit {
 /** Listed keys reached with similarity 1 (the halves of a split token). */
 const ones = (ids: number[]): Neighbours => ({ ids: Int32Array.from(ids), sims: new Float64Array(ids.length).fill(1) });
 
+/**
+ * What the index is made of: every listed spelling (names, aliases and their latinizations) with its
+ * normalized words, the exact-match keys, the identifiers of the remarks, and the lookup tables over the
+ * words' transliteration keys, all as flat arrays. Making it is the build (normalizing and latinizing every
+ * name); the index itself only wraps it, so a stored snapshot of the parts is restored without that work.
+ */
+export interface IndexParts {
+  entries: { id: string; listCode: string; entryType: EntryType }[];
+  /** Per name: the entry it belongs to, and its text as listed. */
+  nameEntry: Int32Array;
+  nameText: string[];
+  /** The distinct normalized words; a name's words are `nameTokIds[nameTokStart[n] .. nameTokStart[n + 1]]`. */
+  norms: string[];
+  nameTokStart: Int32Array;
+  nameTokIds: Int32Array;
+  /** Normalized full name → name ids, in first-seen order. */
+  exact: [string, number[]][];
+  /** Transliteration keys (first seen first), each word's key id, and per key the names holding it. */
+  keys: string[];
+  normKey: Int32Array;
+  postingStart: Int32Array;
+  postingIds: Int32Array;
+  /** Trigram → key ids (keys of 3+ characters), and first letter + consonant skeleton → key ids. */
+  grams: string[];
+  gramStart: Int32Array;
+  gramIds: Int32Array;
+  skeletons: string[];
+  skeletonStart: Int32Array;
+  skeletonIds: Int32Array;
+  /** Identifier key → entries; `key#entry` → how the entry writes it. */
+  identifiers: [string, number[]][];
+  identifierDisplay: [string, string][];
+}
+
+function indexParts(input: readonly IndexInput[]): IndexParts {
+  const identifiers = new Map<string, number[]>();
+  const identifierDisplay = new Map<string, string>();
+  const exact = new Map<string, number[]>();
+  const nameEntry: number[] = [];
+  const nameText: string[] = [];
+  const normIds = new Map<string, number>();
+  const norms: string[] = [];
+  const nameTokStart: number[] = [0];
+  const nameTokIds: number[] = [];
+  input.forEach((e, entryIdx) => {
+    const file = (key: string, display: string) => {
+      const l = identifiers.get(key);
+      if (!l) identifiers.set(key, [entryIdx]);
+      else if (!l.includes(entryIdx)) l.push(entryIdx);
+      identifierDisplay.set(`${key}#${entryIdx}`, display);
+    };
+    for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) file(`IMO ${m[1]}`, `IMO ${m[1]}`);
+    for (const id of identifiersIn(e.remarks ?? "")) file(id.key, id.display);
+    const seen = new Set<string>();
+    // Names in another script are also indexed in Latin letters, so a Latin query finds an entry the list
+    // gives only in Cyrillic, Greek, Hebrew, CJK or Hangul (and a query in those scripts, latinized, finds
+    // the Latin names).
+    const spellings = [e.name, ...e.altNames];
+    for (const text of [e.name, ...e.altNames]) spellings.push(...latinizations(text));
+    for (const text of spellings) {
+      const norm = tokens(text);
+      const full = norm.join(" ");
+      // "LAST, First Middle" (OFAC's form for people) is scored in natural order, First Middle LAST, so
+      // that a name typed as people write it aligns without a reorder and joins where it should.
+      const comma = e.entryType === "individual" ? text.split(",") : [];
+      const [last, first] = comma;
+      const ordered =
+        comma.length === 2 && last !== undefined && first !== undefined ? [...tokens(first), ...tokens(last)] : norm;
+      if (!full || seen.has(full)) continue;
+      seen.add(full);
+      const nameId = nameEntry.length;
+      nameEntry.push(entryIdx);
+      nameText.push(text);
+      for (const t of ordered) {
+        let id = normIds.get(t);
+        if (id === undefined) {
+          id = norms.length;
+          normIds.set(t, id);
+          norms.push(t);
+        }
+        nameTokIds.push(id);
+      }
+      nameTokStart.push(nameTokIds.length);
+      const ex = exact.get(full);
+      if (ex) ex.push(nameId);
+      else exact.set(full, [nameId]);
+    }
+  });
+  const starts = Int32Array.from(nameTokStart);
+  const wordIds = Int32Array.from(nameTokIds);
+  return {
+    entries: input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType })),
+    nameEntry: Int32Array.from(nameEntry),
+    nameText,
+    norms,
+    nameTokStart: starts,
+    nameTokIds: wordIds,
+    exact: [...exact],
+    identifiers: [...identifiers],
+    identifierDisplay: [...identifierDisplay],
+    ...keyTables(norms, starts, wordIds),
+  };
+}
+
+/**
+ * The lookup tables over the words' transliteration keys: key ids in order of first appearance over the
+ * names, per key the names holding it (each name once), and the trigram and skeleton indexes over the keys.
+ */
+function keyTables(
+  norms: readonly string[],
+  nameTokStart: Int32Array,
+  nameTokIds: Int32Array,
+): Pick<
+  IndexParts,
+  | "keys"
+  | "normKey"
+  | "postingStart"
+  | "postingIds"
+  | "grams"
+  | "gramStart"
+  | "gramIds"
+  | "skeletons"
+  | "skeletonStart"
+  | "skeletonIds"
+> {
+  // Key ids in order of first appearance over the names; per key the names holding it, each name once.
+  const keyIds = new Map<string, number>();
+  const keys: string[] = [];
+  const normKey = Int32Array.from(norms, (norm) => {
+    const key = tokenKey(norm);
+    let id = keyIds.get(key);
+    if (id === undefined) {
+      id = keys.length;
+      keyIds.set(key, id);
+      keys.push(key);
+    }
+    return id;
+  });
+  const order = new Int32Array(keys.length).fill(-1);
+  const renumbered: string[] = [];
+  const perName: number[][] = [];
+  for (let nameId = 0; nameId + 1 < nameTokStart.length; nameId++) {
+    const held: number[] = [];
+    for (let i = nameTokStart[nameId] as number; i < (nameTokStart[nameId + 1] as number); i++) {
+      const k = normKey[nameTokIds[i] as number] as number;
+      if (order[k] === -1) {
+        order[k] = renumbered.length;
+        renumbered.push(keys[k] as string);
+      }
+      const id = order[k] as number;
+      if (!held.includes(id)) held.push(id);
+    }
+    perName.push(held);
+  }
+  const postings = lists(
+    renumbered.length,
+    perName.flatMap((held, nameId) => held.map((k) => [k, nameId] as const)),
+  );
+  const gramsOf = new Map<string, number[]>();
+  const skeletonsOf = new Map<string, number[]>();
+  renumbered.forEach((k, id) => {
+    if (k.length >= 3) for (const g of trigrams(k)) getOrPush(gramsOf, g, id);
+    const sk = k[0] + skeleton(k);
+    if (sk.length >= 4) getOrPush(skeletonsOf, sk, id);
+  });
+  const grams = flat(gramsOf);
+  const skeletons = flat(skeletonsOf);
+  return {
+    keys: renumbered,
+    normKey: Int32Array.from(normKey, (k) => order[k] as number),
+    postingStart: postings.start,
+    postingIds: postings.ids,
+    grams: grams.keys,
+    gramStart: grams.start,
+    gramIds: grams.ids,
+    skeletons: skeletons.keys,
+    skeletonStart: skeletons.start,
+    skeletonIds: skeletons.ids,
+  };
+}
+
+function getOrPush<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const l = map.get(key);
+  if (l) l.push(value);
+  else map.set(key, [value]);
+}
+
+/** `[slot, value]` pairs as one flat list per slot: `ids[start[s] .. start[s + 1]]`, in pair order. */
+function lists(slots: number, pairs: readonly (readonly [number, number])[]): { start: Int32Array; ids: Int32Array } {
+  const start = new Int32Array(slots + 1);
+  for (const [slot] of pairs) start[slot + 1] = (start[slot + 1] as number) + 1;
+  for (let i = 0; i < slots; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
+  const fill = start.slice(0, slots);
+  const ids = new Int32Array(pairs.length);
+  for (const [slot, value] of pairs) {
+    const at = fill[slot] as number;
+    ids[at] = value;
+    fill[slot] = at + 1;
+  }
+  return { start, ids };
+}
+
+/** A multimap as its keys (in map order) and flat lists. */
+function flat(map: Map<string, number[]>): { keys: string[]; start: Int32Array; ids: Int32Array } {
+  const keys = [...map.keys()];
+  const { start, ids } = lists(
+    keys.length,
+    keys.flatMap((k, slot) => (map.get(k) ?? []).map((v) => [slot, v] as const)),
+  );
+  return { keys, start, ids };
+}
+
 export class ScreenIndex {
   readonly entries: readonly { id: string; listCode: string; entryType: EntryType }[];
-  /** Per name: owning entry, raw text, tokens. */
+  /** Per name: owning entry, raw text, tokens (made on first use from the word ids). */
   private readonly nameEntry: Int32Array;
   private readonly nameText: string[];
-  private readonly nameToks: Tok[][];
+  private readonly nameToks: (Tok[] | undefined)[];
+  /** Per distinct word, its token (made on first use). */
+  private readonly normToks: (Tok | undefined)[];
   /** Normalized full name → name ids (exact matches). */
-  private readonly exact = new Map<string, number[]>();
-  /** Token key → key id; key id → name ids. */
-  private readonly keyIds = new Map<string, number>();
-  private readonly keys: string[] = [];
-  private readonly postings: Int32Array[];
-  /** Trigram → key ids (keys of 3+ characters). */
-  private readonly grams = new Map<string, Int32Array>();
-  /** First letter + consonant skeleton → key ids, for spellings that differ only in vowels. */
-  private readonly skeletons = new Map<string, number[]>();
+  private readonly exact: Map<string, number[]>;
+  /** Token key → key id; the names holding a key are `parts.postingIds[postingStart[k] .. postingStart[k + 1]]`. */
+  private readonly keyIds: Map<string, number>;
+  private readonly keys: string[];
+  /** Trigram → slot of its key ids (keys of 3+ characters). */
+  private readonly grams: Map<string, number>;
+  /** First letter + consonant skeleton → slot of its key ids, for spellings that differ only in vowels. */
+  private readonly skeletons: Map<string, number>;
   /** Scratch space for a search (searches are synchronous, so one set per index is enough). */
   private readonly acc: Float64Array;
   private readonly stamp: Int32Array;
@@ -176,102 +389,44 @@ export class ScreenIndex {
   /** Work done by the last search: names reached through the index, and names actually scored. */
   lastStats = { candidates: 0, scored: 0 };
   /** Identifier ("IMO 7406784", "ID 1084010") → entries that carry it. */
-  private readonly identifiers = new Map<string, number[]>();
+  private readonly identifiers: Map<string, number[]>;
   /** How each entry writes an identifier ("Passport 1084010 (Egypt)" → "Passport 1084010"), for the answer. */
-  private readonly identifierDisplay = new Map<string, string>();
+  private readonly identifierDisplay: Map<string, string>;
 
-  private constructor(input: readonly IndexInput[]) {
-    this.entries = input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType }));
-    const nameEntry: number[] = [];
-    this.nameText = [];
-    this.nameToks = [];
-    const tokCache = new Map<string, Tok>();
-    const post: number[][] = [];
-    input.forEach((e, entryIdx) => {
-      const file = (key: string, display: string) => {
-        const l = this.identifiers.get(key);
-        if (!l) this.identifiers.set(key, [entryIdx]);
-        else if (!l.includes(entryIdx)) l.push(entryIdx);
-        this.identifierDisplay.set(`${key}#${entryIdx}`, display);
-      };
-      for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) file(`IMO ${m[1]}`, `IMO ${m[1]}`);
-      for (const id of identifiersIn(e.remarks ?? "")) file(id.key, id.display);
-      const seen = new Set<string>();
-      // Names in another script are also indexed in Latin letters, so a Latin query finds an entry the list
-      // gives only in Cyrillic, Greek, Hebrew, CJK or Hangul (and a query in those scripts, latinized, finds
-      // the Latin names).
-      const spellings = [e.name, ...e.altNames];
-      for (const text of [e.name, ...e.altNames]) spellings.push(...latinizations(text));
-      for (const text of spellings) {
-        const norm = tokens(text);
-        const full = norm.join(" ");
-        // "LAST, First Middle" (OFAC's form for people) is scored in natural order, First Middle LAST, so
-        // that a name typed as people write it aligns without a reorder and joins where it should.
-        const comma = e.entryType === "individual" ? text.split(",") : [];
-        const [last, first] = comma;
-        const ordered =
-          comma.length === 2 && last !== undefined && first !== undefined ? [...tokens(first), ...tokens(last)] : norm;
-        if (!full || seen.has(full)) continue;
-        seen.add(full);
-        const nameId = nameEntry.length;
-        nameEntry.push(entryIdx);
-        this.nameText.push(text);
-        const ts = ordered.map((t) => {
-          let tok = tokCache.get(t);
-          if (!tok) {
-            const [made] = toks([t]);
-            if (!made) throw new Error(`no token made of '${t}'`);
-            tok = made;
-            tokCache.set(t, tok);
-          }
-          return tok;
-        });
-        this.nameToks.push(ts);
-        const ex = this.exact.get(full);
-        if (ex) ex.push(nameId);
-        else this.exact.set(full, [nameId]);
-        for (const t of new Set(ts.map((x) => x.key))) {
-          let k = this.keyIds.get(t);
-          if (k === undefined) {
-            k = this.keys.length;
-            this.keyIds.set(t, k);
-            this.keys.push(t);
-            post.push([]);
-          }
-          post[k]?.push(nameId);
-        }
-      }
-    });
-    this.nameEntry = Int32Array.from(nameEntry);
-    this.postings = post.map((p) => Int32Array.from(p));
-    const grams = new Map<string, number[]>();
-    this.keys.forEach((k, id) => {
-      if (k.length < 3) return;
-      for (const g of trigrams(k)) {
-        const l = grams.get(g);
-        if (l) l.push(id);
-        else grams.set(g, [id]);
-      }
-    });
-    for (const [g, l] of grams) this.grams.set(g, Int32Array.from(l));
-    this.keys.forEach((k, id) => {
-      const sk = k[0] + skeleton(k);
-      if (sk.length < 4) return;
-      const l = this.skeletons.get(sk);
-      if (l) l.push(id);
-      else this.skeletons.set(sk, [id]);
-    });
-    this.acc = new Float64Array(nameEntry.length);
-    this.stamp = new Int32Array(nameEntry.length);
-    this.lastUnit = new Int32Array(nameEntry.length);
-    this.unitGain = new Float64Array(nameEntry.length);
-    this.strongHit = new Uint8Array(nameEntry.length);
+  /** What the index was made from: kept so it can be stored (snapshot.ts) and restored without the lists. */
+  readonly parts: IndexParts;
+
+  private constructor(parts: IndexParts) {
+    this.parts = parts;
+    this.entries = parts.entries;
+    this.nameEntry = parts.nameEntry;
+    this.nameText = parts.nameText;
+    this.exact = new Map(parts.exact);
+    this.identifiers = new Map(parts.identifiers);
+    this.identifierDisplay = new Map(parts.identifierDisplay);
+    this.nameToks = new Array<Tok[] | undefined>(parts.nameText.length);
+    this.normToks = new Array<Tok | undefined>(parts.norms.length);
+    this.keys = parts.keys;
+    this.keyIds = new Map(parts.keys.map((k, i) => [k, i]));
+    this.grams = new Map(parts.grams.map((g, i) => [g, i]));
+    this.skeletons = new Map(parts.skeletons.map((k, i) => [k, i]));
+    const names = parts.nameText.length;
+    this.acc = new Float64Array(names);
+    this.stamp = new Int32Array(names);
+    this.lastUnit = new Int32Array(names);
+    this.unitGain = new Float64Array(names);
+    this.strongHit = new Uint8Array(names);
     this.gramCount = new Int32Array(this.keys.length);
     this.gramSeen = new Int32Array(this.keys.length);
   }
 
   static build(input: readonly IndexInput[]): ScreenIndex {
-    return new ScreenIndex(input);
+    return new ScreenIndex(indexParts(input));
+  }
+
+  /** The index again from stored parts (snapshot.ts): the same lookup tables, so the same answers. */
+  static fromParts(parts: IndexParts): ScreenIndex {
+    return new ScreenIndex(parts);
   }
 
   /**
@@ -295,6 +450,31 @@ export class ScreenIndex {
       for (const entry of this.identifiers.get(key) ?? [])
         out.push({ entry, identifier: this.identifierDisplay.get(`${key}#${entry}`) ?? key });
     return out;
+  }
+
+  /** A name's tokens (natural order), made from the word ids on first use. */
+  private toksOf(nameId: number): Tok[] {
+    let ts = this.nameToks[nameId];
+    if (!ts) {
+      const { nameTokStart: start, nameTokIds: ids, norms } = this.parts;
+      ts = [];
+      for (let i = start[nameId] ?? 0; i < (start[nameId + 1] ?? 0); i++) {
+        const n = ids[i] as number;
+        let tok = this.normToks[n];
+        if (!tok) {
+          tok = toks([norms[n] as string])[0] as Tok;
+          this.normToks[n] = tok;
+        }
+        ts.push(tok);
+      }
+      this.nameToks[nameId] = ts;
+    }
+    return ts;
+  }
+
+  /** A slot's ids of a flat list (`ids[start[slot] .. start[slot + 1]]`), or none. */
+  private static slice(start: Int32Array, ids: Int32Array, slot: number | undefined): Int32Array | undefined {
+    return slot === undefined ? undefined : ids.subarray(start[slot], start[slot + 1]);
   }
 
   get nameCount(): number {
@@ -331,7 +511,7 @@ export class ScreenIndex {
     const no = ++this.gramNo;
     const found: number[] = [];
     for (const g of gs) {
-      const l = this.grams.get(g);
+      const l = ScreenIndex.slice(this.parts.gramStart, this.parts.gramIds, this.grams.get(g));
       if (!l) continue;
       for (const id of l) {
         if (seen[id] !== no) {
@@ -343,7 +523,15 @@ export class ScreenIndex {
       }
     }
     // Vowel variants (Mohamed / Muhamad) share few trigrams: they come from the skeleton index.
-    for (const id of key.length >= 4 ? (this.skeletons.get(key[0] + skeleton(key)) ?? []) : []) {
+    const vowelVariants =
+      key.length >= 4
+        ? ScreenIndex.slice(
+            this.parts.skeletonStart,
+            this.parts.skeletonIds,
+            this.skeletons.get(key[0] + skeleton(key)),
+          )
+        : undefined;
+    for (const id of vowelVariants ?? []) {
       if (seen[id] !== no) {
         seen[id] = no;
         counts[id] = 0;
@@ -417,8 +605,8 @@ export class ScreenIndex {
     for (const nameId of touched) {
       if (!this.strongHit[nameId] || ((this.acc[nameId] ?? 0) + initials) / totalW < PRUNE_COVERAGE) continue;
       const entry = this.nameEntry[nameId];
-      const nameToks = this.nameToks[nameId];
-      if (entry === undefined || nameToks === undefined || !allow(entry)) continue;
+      if (entry === undefined || !allow(entry)) continue;
+      const nameToks = this.toksOf(nameId);
       scored++;
       consider(nameId, Math.round(scoreTokens(q, nameToks, memo) * 1000) / 1000);
     }
@@ -497,8 +685,9 @@ export class ScreenIndex {
       const unitNo = ++this.unitNo;
       for (const nb of u.keys) {
         for (let x = 0; x < nb.ids.length; x++) {
-          const p = this.postings[nb.ids[x] ?? -1];
-          if (!p) continue;
+          const k = nb.ids[x] ?? -1;
+          if (k < 0 || k >= this.keys.length) continue;
+          const p = this.parts.postingIds.subarray(this.parts.postingStart[k], this.parts.postingStart[k + 1]);
           const sim = nb.sims[x] ?? 0;
           const gain = u.weight * sim;
           const strong = sim >= EVIDENCE_SIM;
@@ -532,7 +721,7 @@ export class ScreenIndex {
 
   /** The alignment behind the score of `query` against listed name `nameId`. */
   explain(nameId: number, query: string): Explanation {
-    return explainTokens(toks(tokens(query)), this.nameToks[nameId] ?? []);
+    return explainTokens(toks(tokens(query)), this.toksOf(nameId));
   }
 
   nameOf(nameId: number): string {

@@ -111,7 +111,7 @@ async function screeningPart(ctx: ComplianceContext, tree: Tree, runId: string) 
   const parties = partiesOf(tree);
   try {
     const nowMs = ctx.deps.clock.now();
-    const loaded = await currentIndex(ctx.db, nowMs);
+    const loaded = await currentIndex(ctx.db, nowMs, ctx.env.ARCHIVE);
     const { hits } = await screenMany(
       ctx.db,
       nowMs,

@@ -6,17 +6,21 @@
  * imported_at, so a forced reload of the same version counts as new; an activation in the dataset registry
  * rewrites that row in the same batch as the switch). The version is re-read at most every
  * VERSION_CHECK_MS, so a reloaded list is in use everywhere within that time; the first request after a
- * change rebuilds the index (about 0.3-0.5 s for the full lists) and concurrent requests share that build.
+ * change rebuilds the index (about 0.7-1 s for the full lists) and concurrent requests share that build. The
+ * build is then stored in R2 (engines/screen/snapshot.ts), and every later cold isolate restores it from one
+ * read instead of building.
  */
 import { and, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Call } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
+import { loadPrebuilt } from "../../core/prebuilt-index";
 import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, datasetVersions, sanctionEntries, sanctionLists } from "../../db/schema/index";
 import { type EntryType, type IndexInput, ScreenIndex, type ScreenInput, screen } from "../../engines/screen/index";
 import type { Explanation } from "../../engines/screen/score";
+import { deserializeScreenIndex, serializeScreenIndex } from "../../engines/screen/snapshot";
 import { ApiError } from "../../lib/errors";
 import { onDatasetActivated } from "../datasets/service";
 
@@ -54,8 +58,12 @@ onDatasetActivated((_ctx, event) => {
 
 const unavailable = () => new ApiError("unavailable", "No sanctions list is loaded; screening is unavailable");
 
-/** The index for the data currently in D1; 503 when no list is loaded. */
-export async function currentIndex(db: Db, nowMs: number): Promise<Loaded> {
+/**
+ * The index for the data currently in D1; 503 when no list is loaded. With the ARCHIVE bucket, a cold isolate
+ * reads the index another isolate stored for the same version (one R2 get, core/prebuilt-index.ts) instead of
+ * reading every entry from D1 and building it.
+ */
+export async function currentIndex(db: Db, nowMs: number, bucket?: R2Bucket): Promise<Loaded> {
   let current = probe;
   if (!current || current.key !== indexCache.version || nowMs - current.checkedAt >= VERSION_CHECK_MS) {
     const [row] = await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1);
@@ -65,7 +73,26 @@ export async function currentIndex(db: Db, nowMs: number): Promise<Loaded> {
     probe = current;
   }
   const { key, dataSource } = current;
-  return indexCache.get(key, () => buildIndex(db, key, dataSource));
+  return indexCache.get(key, () =>
+    bucket
+      ? loadPrebuilt<Loaded>({
+          bucket,
+          dataset: DATASET,
+          versionKey: `${dataSource.version}@${dataSource.imported_at}`,
+          build: () => buildIndex(db, key, dataSource),
+          encode: (loaded, versionKey) =>
+            serializeScreenIndex(
+              loaded.index,
+              { key: loaded.key, dataSource: loaded.dataSource, lists: loaded.lists },
+              versionKey,
+            ),
+          decode: (buffer, versionKey) => {
+            const restored = deserializeScreenIndex<Pick<Loaded, "key" | "dataSource" | "lists">>(buffer, versionKey);
+            return "refused" in restored ? restored : { ...restored.extra, index: restored.index, details: new Map() };
+          },
+        })
+      : buildIndex(db, key, dataSource),
+  );
 }
 
 /**
@@ -243,7 +270,7 @@ function resolveHits(loaded: Loaded, hits: ReturnType<typeof screen>, found: Map
  * answer leaves (archiveBodyAlongside).
  */
 export async function screenParty({ ctx, input }: Call<ScreenRequest>): Promise<ScreenResult> {
-  const loaded = await currentIndex(ctx.db, ctx.deps.clock.now());
+  const loaded = await currentIndex(ctx.db, ctx.deps.clock.now(), ctx.env.ARCHIVE);
   const hits = screen(loaded.index, input);
   const ids = hits.flatMap((h) => loaded.index.entries[h.entry]?.id ?? []);
   const found = hits.length ? await details(ctx.db, loaded, ids) : new Map<string, EntryDetail>();

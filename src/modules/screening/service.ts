@@ -361,7 +361,7 @@ export async function rescreenParties({ ctx, input }: Call<{ limit?: number }, B
   const now = isoAt(nowMs);
   let key: string;
   try {
-    key = (await currentIndex(ctx.db, nowMs)).key;
+    key = (await currentIndex(ctx.db, nowMs, ctx.env.ARCHIVE)).key;
   } catch (err) {
     if (err instanceof ApiError && err.code === "unavailable") return 0;
     throw err;
