@@ -49,6 +49,9 @@ async function readStored<T extends object>(spec: PrebuiltIndex<T>, key: string)
 }
 
 async function store<T>(spec: PrebuiltIndex<T>, key: string, value: T): Promise<void> {
+  // Encoding takes a while for a large index: yield first, so it runs after the response is sent instead of
+  // before it (an async function runs synchronously up to its first await).
+  await new Promise((resolve) => setTimeout(resolve, 0));
   try {
     await spec.bucket.put(key, spec.encode(value, spec.versionKey), {
       httpMetadata: { contentType: "application/octet-stream" },
