@@ -15,7 +15,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadEngine, readRepoFile, referenceData, root } from "./lib/classify-engine.mjs";
-import { screenEngine } from "./lib/screen-engine.mjs";
+import { bundledModule, screenEngine } from "./lib/screen-engine.mjs";
 
 if (typeof globalThis.gc !== "function") {
   console.error("run with node --expose-gc bench/index-snapshots.mjs");
@@ -132,17 +132,35 @@ async function classify() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// screen: the matcher's index over the bundled lists (no stored form yet: built from D1 in every isolate)
+// screen: the matcher's index over the bundled lists, stored as its parts (src/engines/screen/snapshot.ts)
 
 async function screen() {
   const { E, input } = await screenEngine();
+  const S = await bundledModule("src/engines/screen/snapshot.ts");
   const built = timeOf(() => E.ScreenIndex.build(input));
   const heap = heapOf(() => E.ScreenIndex.build(input));
+  const bytes = S.serializeScreenIndex(built.out, {}, "v1");
+  const serializeMs = timeOf(() => S.serializeScreenIndex(built.out, {}, "v1")).ms;
+  const restored = timeOf(() => S.deserializeScreenIndex(bytes.slice().buffer, "v1"));
+  const heapRestored = heapOf(() => S.deserializeScreenIndex(bytes.slice().buffer, "v1"));
+  if ("refused" in restored.out) throw new Error(`refused: ${restored.out.refused}`);
+  const evalSet = JSON.parse(readRepoFile("bench/screen-eval.json"));
+  const queries = [...evalSet.true_variants, ...evalSet.innocents].map((q) => q.query).filter(Boolean);
+  const all = () => true;
+  let same = 0;
+  for (const q of queries)
+    if (JSON.stringify([...built.out.search(q, all)]) === JSON.stringify([...restored.out.index.search(q, all)]))
+      same++;
   return {
     area: "screen",
     what: `ScreenIndex (${input.length.toLocaleString("en-US")} listed entries of the bundled lists)`,
     buildMs: built.ms,
+    serializeMs,
+    bytes: bytes.length,
+    deserializeMs: restored.ms,
     heapBuilt: heap.bytes,
+    heapRestored: heapRestored.bytes,
+    same: `${same} / ${queries.length} (eval queries)`,
   };
 }
 

@@ -24,17 +24,22 @@ export function sanctionsInput(readList) {
   return input;
 }
 
-/** `{E, index, input, screen(name)}`: the engine module, the index over both lists, its input, and a query returning `{id, name, score}`. */
-export async function screenEngine(root = here) {
+/** A module of a checkout (`src/engines/screen/index.ts`...) bundled with esbuild and imported into Node. */
+export async function bundledModule(entry, root = here) {
   const { build } = await import(join(root, "node_modules/esbuild/lib/main.js"));
   const out = await build({
-    entryPoints: [join(root, "src/engines/screen/index.ts")],
+    entryPoints: [join(root, entry)],
     bundle: true,
     format: "esm",
     write: false,
     platform: "neutral",
   });
-  const E = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+}
+
+/** `{E, index, input, screen(name)}`: the engine module, the index over both lists, its input, and a query returning `{id, name, score}`. */
+export async function screenEngine(root = here) {
+  const E = await bundledModule("src/engines/screen/index.ts", root);
   const { readList } = await import(join(root, "scripts/data/sanctions.mjs"));
   const input = sanctionsInput(readList);
   const index = E.ScreenIndex.build(input);
