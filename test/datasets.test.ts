@@ -544,10 +544,14 @@ describe("dataset registry", () => {
       "HMRC monthly exchange rates for customs and VAT, period 2026-06-01 to 2026-06-30",
     );
     expect(june.currencies.source).toContain(`fx-hmrc dataset version ${v.version}`);
+    expect(june.data_sources["fx-hmrc"]).toMatchObject({ version: v.version });
+    expect(june.data_sources.fx).toBeUndefined();
     expect(june.totals).toMatchObject({ duty: 120, vat: 224 });
     expect(june.notes.join(" ")).not.toMatch(/latest ECB reference rate/);
     // July has no HMRC period in the data: the ECB rate of the day, as before.
-    expect((await quote("2026-07-02")).currencies.source).toMatch(/^ECB reference rate/);
+    const july1 = await quote("2026-07-02");
+    expect(july1.currencies.source).toMatch(/^ECB reference rate/);
+    expect(Object.keys(july1.data_sources)).toContain("fx");
 
     // Another month's file adds its period to the history (the fixture's June, moved to July).
     const july = hmrcXml.replace("01/Jun/2026 to 30/Jun/2026", "01/Jul/2026 to 31/Jul/2026");
@@ -631,7 +635,11 @@ describe("dataset registry", () => {
     expect((await activated).status).toBe(200);
     for (const q of seen) expect([19, 21]).toContain(q.vat.rate);
     resetDatasetCaches();
-    expect((await quote()).vat.rate).toBe(21);
+    const raised = await quote();
+    expect(raised.vat.rate).toBe(21);
+    // The quote names the VAT version it read beside the tariff's.
+    expect(raised.data_sources.vat).toMatchObject({ version: v.version });
+    expect(raised.data_sources.tariffs.version).toBe(raised.data_source.version);
     const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM calc_vat_rates").first<{ n: number }>();
     expect(live?.n).toBe(vatRates.rows.length);
     const source = await env.DB.prepare("SELECT version FROM data_sources WHERE dataset = 'vat'").first();

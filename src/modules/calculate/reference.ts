@@ -322,6 +322,7 @@ export interface LookupRequest {
 export interface Resolved {
   data: ResolvedData;
   dataSource: DataSource | null;
+  /** Every dataset the quote read, by registry name (`data_sources` on the wire). */
   sources: Record<string, DataSource>;
 }
 
@@ -564,7 +565,20 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
       } satisfies FxTable),
   };
   const schedule = rule.schedule ? s.sources[`tariffs-${rule.schedule.toLowerCase()}`] : undefined;
-  return { data, dataSource: schedule ?? s.sources.tariffs ?? null, sources: s.sources };
+  const tariffs = schedule ?? s.sources.tariffs ?? null;
+  // Every dataset this quote read, under its registry name: the tariff version (the schedule's own when an
+  // edition was uploaded), VAT, the customs rules, and the FX series the conversion used.
+  const customsFx = CUSTOMS_FX[rule.country];
+  const fxDataset = customsFx && data.fx.source.includes(`${customsFx.dataset} dataset`) ? customsFx.dataset : "fx";
+  const used: Record<string, DataSource> = {};
+  const named: [string, DataSource | null | undefined][] = [
+    [schedule ? `tariffs-${(rule.schedule as string).toLowerCase()}` : "tariffs", tariffs],
+    ["vat", s.sources.vat],
+    ["customs_rules", s.sources.customs_rules],
+    [fxDataset, s.sources[fxDataset]],
+  ];
+  for (const [name, source] of named) if (source) used[name] = source;
+  return { data, dataSource: tariffs, sources: used };
 }
 
 /**

@@ -210,6 +210,13 @@ export const StackingBulkBody = z
   });
 
 const DataSourceSchema = z.object({ version: z.string(), source: z.string(), imported_at: z.string() }).nullable();
+/** Beside the spec's `data_source` (the tariff): every dataset the quote read, by its registry name. */
+const DataSourcesSchema = z
+  .record(z.string(), z.object({ version: z.string(), source: z.string(), imported_at: z.string() }))
+  .openapi({
+    description:
+      "Every reference dataset the quote read, by its name in the dataset registry (GET /platform/v1/datasets): the tariff (`tariffs`, or `tariffs-us` when a USITC edition was uploaded), `vat`, `customs_rules`, and the FX series used (`fx`, or `fx-hmrc` for a UK quote at HMRC's monthly rate)",
+  });
 const TariffLineWire = z.object({
   name: z.string(),
   rate: z.string(),
@@ -430,6 +437,7 @@ export const CalculateResponse = CalculateResult.extend({
   success: z.literal(true),
   message: z.string(),
   data_source: DataSourceSchema,
+  data_sources: DataSourcesSchema,
   request_id: z.string().nullable(),
 }).openapi("CalculateResponse", {
   example: {
@@ -552,6 +560,28 @@ export const CalculateResponse = CalculateResult.extend({
         "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it",
       imported_at: "2026-11-22T02:25:12.430Z",
     },
+    data_sources: {
+      tariffs: {
+        version: "2026-11-27.4",
+        source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026) …",
+        imported_at: "2026-11-22T02:25:12.430Z",
+      },
+      vat: {
+        version: "2026-11-27.3",
+        source: "ibericode/vat-rates (2025-08, EU27 + GB); npm sales-tax 2.23.0 …",
+        imported_at: "2026-11-22T02:25:12.430Z",
+      },
+      customs_rules: {
+        version: "2026-11-27.3",
+        source: "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK …); a source_url on every row",
+        imported_at: "2026-11-22T02:25:12.430Z",
+      },
+      fx: {
+        version: "2026-04-13",
+        source: "ECB euro foreign exchange reference rates …",
+        imported_at: "2026-11-22T02:25:12.430Z",
+      },
+    },
     request_id: "01a20112-8bef-7389-930e-0fb45e6b07f1",
   },
 });
@@ -578,6 +608,7 @@ export const MultipleResponse = z
     }),
     totals: Totals,
     data_source: DataSourceSchema,
+    data_sources: DataSourcesSchema.optional(),
     request_id: z.string().nullable(),
     execution_time: z.number(),
   })

@@ -171,10 +171,16 @@ export async function calculateOne({ ctx, input: b }: Call<CalcBody>) {
       resolveMany(ctx, [lookup(input, ruleCurrencies(rules))]),
       prohibitionsOf(ctx, input.destination, input.origin, input.entryDate, [input.hsCode]),
     ]);
-    const { data, dataSource } = onlyOne(resolved);
+    const { data, dataSource, sources } = onlyOne(resolved);
     const { result, wire } = priceOne(rules, b, input, data);
     return {
-      quote: { message: result.message, ...wire, warnings: warningsOf(prohibited ?? []), data_source: dataSource },
+      quote: {
+        message: result.message,
+        ...wire,
+        warnings: warningsOf(prohibited ?? []),
+        data_source: dataSource,
+        data_sources: sources,
+      },
       summary: {
         senderCountryCode: input.origin,
         receiverCountryCode: input.destination,
@@ -330,6 +336,7 @@ interface Entry {
   feeBase: Map<string, Big>;
   dm: unknown;
   dataSource: DataSource | null;
+  dataSources: Record<string, DataSource>;
   /** The first priced line: its reference data and input carry the entry's fees. */
   first: { data: ResolvedData; input: CalcInput } | null;
 }
@@ -373,6 +380,7 @@ function priceLines(
     feeBase: new Map(),
     dm: null,
     dataSource: null,
+    dataSources: {},
     first: null,
   };
   // The EU's flat low-value duty falls once per item category of the whole shipment.
@@ -389,6 +397,7 @@ function priceLines(
       continue;
     }
     entry.dataSource = r.dataSource;
+    Object.assign(entry.dataSources, r.sources);
     const result = calculate(p.input, r.data, {
       goodsValue,
       feesAtShipmentLevel: true,
@@ -534,6 +543,7 @@ export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingCo
     complete: results.every((r) => (r as { complete?: boolean }).complete === true),
     totals,
     data_source: entry.dataSource,
+    data_sources: entry.dataSources,
   };
   return { quote, entryDate, found: entry.found };
 }
