@@ -18,19 +18,12 @@
  * OFAC's consolidated non-SDN list is published in the same legacy CSV layout as the SDN list and is read by
  * `ofacEntries`.
  */
-import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { csvRecords } from "./csv";
 import type { ParseIssue, SanctionAddress, SanctionEntry } from "./sanctions";
-import { saxStream } from "./sax";
+import { type XmlNode, xmlRecords } from "./sax";
 
-interface Node {
-  name: string;
-  attrs: Record<string, string>;
-  children: Node[];
-  text: string;
-}
+type Node = XmlNode;
 
-const local = (name: string) => name.slice(name.indexOf(":") + 1);
 const clean = (s: string | undefined | null): string | null => {
   const t = (s ?? "").replace(/\s+/g, " ").trim();
   return t === "" ? null : t;
@@ -60,57 +53,13 @@ function compactAddress(o: Record<string, string | null>): SanctionAddress {
   return out as SanctionAddress;
 }
 
-/**
- * The records of an XML stream: each `recordTag` element (by local name) at any depth, as a small tree, once it
- * closes. `rootTag` is checked on the first element so a wrong file fails fast. `info.generated` receives the
- * root's `generationDate` attribute or a `<DateGenerated>` child, whichever the format has.
- */
-async function* xmlRecords(
+/** The records of one tag of a sanctions list XML (the shared reader of sax.ts). */
+const listRecords = (
   chunks: AsyncIterable<string>,
   rootTag: string,
   recordTag: string,
   info: { generated: string | null },
-): AsyncGenerator<Node> {
-  const parser = new SaxesParser();
-  const ready: Node[] = [];
-  const stack: Node[] = [];
-  let root: string | null = null;
-  let error: Error | null = null;
-  let inDateGenerated = false;
-  parser.on("error", (e) => {
-    error ??= e;
-  });
-  parser.on("opentag", (tag: SaxesTagPlain) => {
-    const name = local(tag.name);
-    if (root === null) {
-      root = name;
-      if (name !== rootTag) error ??= new Error(`the root element is <${tag.name}>, not <${rootTag}>`);
-      const generated = tag.attributes.generationDate;
-      if (typeof generated === "string") info.generated = generated;
-      return;
-    }
-    if (name === "DateGenerated" && stack.length === 0) inDateGenerated = true;
-    if (stack.length || name === recordTag) {
-      const attrs: Record<string, string> = {};
-      for (const [k, v] of Object.entries(tag.attributes)) if (typeof v === "string") attrs[local(k)] = v;
-      const node: Node = { name, attrs, children: [], text: "" };
-      (stack[stack.length - 1] as Node | undefined)?.children.push(node);
-      stack.push(node);
-    }
-  });
-  parser.on("text", (t) => {
-    if (inDateGenerated) info.generated = (info.generated ?? "") + t.trim();
-    const top = stack[stack.length - 1];
-    if (top) top.text += t;
-  });
-  parser.on("closetag", () => {
-    inDateGenerated = false;
-    const node = stack.pop();
-    if (node && stack.length === 0) ready.push(node);
-  });
-  const finish = { failure: () => error, rooted: () => root !== null, what: "not a sanctions list XML" };
-  yield* saxStream(parser, chunks, ready, finish);
-}
+) => xmlRecords(chunks, rootTag, new Set([recordTag]), info, "not a sanctions list XML");
 
 // ------------------------------------------------------------------------------------------------- EU
 
@@ -180,7 +129,7 @@ export async function* euEntries(
   issues: ParseIssue[] = [],
 ): AsyncGenerator<SanctionEntry> {
   let n = 0;
-  for await (const node of xmlRecords(chunks, "export", "sanctionEntity", info)) {
+  for await (const node of listRecords(chunks, "export", "sanctionEntity", info)) {
     n++;
     const entry = euEntry(node);
     if (entry) yield entry;
@@ -259,7 +208,7 @@ export async function* ukEntries(
   issues: ParseIssue[] = [],
 ): AsyncGenerator<SanctionEntry> {
   let n = 0;
-  for await (const node of xmlRecords(chunks, "Designations", "Designation", info)) {
+  for await (const node of listRecords(chunks, "Designations", "Designation", info)) {
     n++;
     const entry = ukEntry(node);
     if (entry) yield entry;

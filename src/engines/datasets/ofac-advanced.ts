@@ -18,24 +18,24 @@
  * nationality, vessel particulars...) and the identity documents are written in the remarks as the legacy
  * files write them ("DOB 1948-12-10; Passport 1084010 (Egypt)"), so identifiers are indexed the same way.
  */
-import { SaxesParser } from "saxes";
 import type { ParseIssue, SanctionAddress, SanctionEntry } from "./sanctions";
-import { saxStream } from "./sax";
+import { type XmlNode, xmlRecords } from "./sax";
 
-interface Node {
-  name: string;
-  attrs: Record<string, string>;
-  children: Node[];
-  text: string;
-}
+type Node = XmlNode;
 
-const local = (name: string) => name.slice(name.indexOf(":") + 1);
 const kids = (n: Node | undefined, name: string) => (n ? n.children.filter((c) => c.name === name) : []);
 const kid = (n: Node | undefined, name: string) => n?.children.find((c) => c.name === name);
 const text = (n: Node | undefined) => (n?.text ?? "").replace(/\s+/g, " ").trim();
 
-/** Elements read whole (each small): the reference values, locations, documents, parties, entries. */
-const CAPTURED = new Set(["ReferenceValueSets", "Location", "IDRegDocument", "DistinctParty", "SanctionsEntry"]);
+/** Elements read whole (each small): the date, reference values, locations, documents, parties, entries. */
+const CAPTURED = new Set([
+  "DateOfIssue",
+  "ReferenceValueSets",
+  "Location",
+  "IDRegDocument",
+  "DistinctParty",
+  "SanctionsEntry",
+]);
 
 interface Reference {
   /** `<XValues><X ID="1">label</X>…`: per set name (`PartyType`, `AliasType`…), id → label. */
@@ -198,6 +198,37 @@ function readParty(
   }
   if (!name) name = strong[0] ?? "";
   if (!name) return null;
+  const { addresses, features } = readFeatures(profile, ref, locations);
+  const notes = kid(node, "Comment");
+  const remarkText = [
+    ...features,
+    ...remarks,
+    text(notes) || null,
+    weak.length ? `Low-quality a.k.a. (not screened): ${[...new Set(weak)].join("; ")}` : null,
+  ].filter(Boolean);
+  return {
+    profileId: profile.attrs.ID ?? fixedRef,
+    entry: {
+      ref: fixedRef,
+      name,
+      alt_names: [...new Set(strong)].filter((n) => n !== name),
+      type,
+      programs: [],
+      addresses,
+      remarks: remarkText.length ? remarkText.join("; ") : null,
+    },
+  };
+}
+
+/**
+ * A profile's features: `Location` ones are its addresses; the others (birth date, place of birth, nationality,
+ * vessel particulars...) are written for the remarks as "DOB 1951-06-19", "POB Giza, Egypt".
+ */
+function readFeatures(
+  profile: Node,
+  ref: Reference,
+  locations: Map<string, SanctionAddress>,
+): { addresses: SanctionAddress[]; features: string[] } {
   const addresses: SanctionAddress[] = [];
   const features: string[] = [];
   for (const f of kids(profile, "Feature")) {
@@ -220,25 +251,7 @@ function readParty(
       if (value) features.push(`${FEATURE_LABELS[fType] ?? fType} ${value}`);
     }
   }
-  const notes = kid(node, "Comment");
-  const remarkText = [
-    ...features,
-    ...remarks,
-    text(notes) || null,
-    weak.length ? `Low-quality a.k.a. (not screened): ${[...new Set(weak)].join("; ")}` : null,
-  ].filter(Boolean);
-  return {
-    profileId: profile.attrs.ID ?? fixedRef,
-    entry: {
-      ref: fixedRef,
-      name,
-      alt_names: [...new Set(strong)].filter((n) => n !== name),
-      type,
-      programs: [],
-      addresses,
-      remarks: remarkText.length ? remarkText.join("; ") : null,
-    },
-  };
+  return { addresses, features };
 }
 
 /** The programmes of one sanctions entry: its measures of the "Program" sanctions type. */
@@ -258,95 +271,41 @@ export async function* ofacAdvancedEntries(
   issues: ParseIssue[] = [],
   info: { dateOfIssue: string | null } = { dateOfIssue: null },
 ): AsyncGenerator<SanctionEntry> {
-  const parser = new SaxesParser({ xmlns: false });
   let ref: Reference = { labels: new Map(), scriptCodes: new Map(), partyTypeOf: new Map() };
   const locations = new Map<string, SanctionAddress>();
   const documents = new Map<string, string[]>();
   const parsed: Parsed[] = [];
   const programs = new Map<string, string[]>();
-  const state = { failure: null as Error | null, rooted: false };
-  const stack: Node[] = [];
-  let capture: Node | null = null;
-  let depth = 0;
-  let captureDepth = 0;
   let record = 0;
-  const issueDate: Record<string, string> = {};
-  let inIssueDate = false;
-  let issuePart = "";
-  parser.on("opentag", (tag) => {
-    depth++;
-    const name = local(tag.name);
-    if (depth === 1) {
-      state.rooted = name === "Sanctions";
-      if (!state.rooted) state.failure = new Error(`root element <${name}> is not OFAC's <Sanctions>`);
-      return;
-    }
-    if (name === "DateOfIssue" && depth === 2) inIssueDate = true;
-    else if (inIssueDate) issuePart = name;
-    const attrs: Record<string, string> = {};
-    for (const [k, v] of Object.entries(tag.attributes)) attrs[local(k)] = String(v);
-    if (!capture && CAPTURED.has(name)) {
-      capture = { name, attrs, children: [], text: "" };
-      captureDepth = depth;
-      stack.push(capture);
-    } else if (capture) {
-      const node: Node = { name, attrs, children: [], text: "" };
-      stack[stack.length - 1]?.children.push(node);
-      stack.push(node);
-    }
-  });
-  parser.on("text", (t) => {
-    if (inIssueDate && issuePart) issueDate[issuePart] = (issueDate[issuePart] ?? "") + t.trim();
-    const top = stack[stack.length - 1];
-    if (top) top.text += t;
-  });
-  parser.on("closetag", (tag) => {
-    const name = local(tag.name);
-    if (name === "DateOfIssue") inIssueDate = false;
-    issuePart = "";
-    if (capture) stack.pop();
-    if (capture && depth === captureDepth) {
-      const node = capture;
-      capture = null;
-      try {
-        if (name === "ReferenceValueSets") ref = readReference(node);
-        else if (name === "Location" && node.attrs.ID) locations.set(node.attrs.ID, readLocation(node, ref));
-        else if (name === "IDRegDocument") {
-          const identity = node.attrs.IdentityID ?? "";
-          const type = label(ref, "IDRegDocType", node.attrs.IDRegDocTypeID) ?? "Identification";
-          const number = text(kid(node, "IDRegistrationNo"));
-          const country = label(ref, "Country", node.attrs["IssuedBy-CountryID"]);
-          if (number)
-            documents.set(identity, [
-              ...(documents.get(identity) ?? []),
-              `${type} ${number}${country ? ` (${country})` : ""}`,
-            ]);
-        } else if (name === "DistinctParty") {
-          record++;
-          const p = readParty(node, ref, locations, documents);
-          if (p) parsed.push(p);
-          else issues.push({ record, message: `DistinctParty ${node.attrs.FixedRef ?? "?"}: no name` });
-        } else if (name === "SanctionsEntry" && node.attrs.ProfileID)
-          programs.set(node.attrs.ProfileID, [
-            ...(programs.get(node.attrs.ProfileID) ?? []),
-            ...readPrograms(node, ref),
+  const records = xmlRecords(chunks, "Sanctions", CAPTURED, { generated: null }, "not an OFAC advanced XML file");
+  // The parties wait for the programmes at the end of the file: nothing is yielded before it is read.
+  for await (const node of records) {
+    try {
+      if (node.name === "DateOfIssue") {
+        const [y, m, d] = ["Year", "Month", "Day"].map((t) => text(kid(node, t)));
+        if (y) info.dateOfIssue = `${y}-${(m || "1").padStart(2, "0")}-${(d || "1").padStart(2, "0")}`;
+      } else if (node.name === "ReferenceValueSets") ref = readReference(node);
+      else if (node.name === "Location" && node.attrs.ID) locations.set(node.attrs.ID, readLocation(node, ref));
+      else if (node.name === "IDRegDocument") {
+        const identity = node.attrs.IdentityID ?? "";
+        const type = label(ref, "IDRegDocType", node.attrs.IDRegDocTypeID) ?? "Identification";
+        const number = text(kid(node, "IDRegistrationNo"));
+        const country = label(ref, "Country", node.attrs["IssuedBy-CountryID"]);
+        if (number)
+          documents.set(identity, [
+            ...(documents.get(identity) ?? []),
+            `${type} ${number}${country ? ` (${country})` : ""}`,
           ]);
-      } catch (err) {
-        issues.push({ record, message: (err as Error).message });
-      }
+      } else if (node.name === "DistinctParty") {
+        record++;
+        const p = readParty(node, ref, locations, documents);
+        if (p) parsed.push(p);
+        else issues.push({ record, message: `DistinctParty ${node.attrs.FixedRef ?? "?"}: no name` });
+      } else if (node.name === "SanctionsEntry" && node.attrs.ProfileID)
+        programs.set(node.attrs.ProfileID, [...(programs.get(node.attrs.ProfileID) ?? []), ...readPrograms(node, ref)]);
+    } catch (err) {
+      issues.push({ record, message: (err as Error).message });
     }
-    depth--;
-  });
-  parser.on("error", (err) => {
-    state.failure = err;
-  });
-  // The parties wait for the programmes at the end of the file: saxStream drains nothing before the end.
-  yield* saxStream(parser, chunks, [] as SanctionEntry[], {
-    failure: () => state.failure,
-    rooted: () => state.rooted,
-    what: "not an OFAC advanced XML file",
-  });
-  if (issueDate.Year)
-    info.dateOfIssue = `${issueDate.Year}-${(issueDate.Month ?? "1").padStart(2, "0")}-${(issueDate.Day ?? "1").padStart(2, "0")}`;
+  }
   for (const p of parsed) yield { ...p.entry, programs: [...new Set(programs.get(p.profileId) ?? [])] };
 }

@@ -63,7 +63,7 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 
 // ----------------------------------------------------------------------------------------------- VAT
 
-const VAT_RATE_COLUMNS = ["country", "region", "name", "valid_from", "valid_to", "standard", "reduced"] as const;
+export const VAT_RATE_COLUMNS = ["country", "region", "name", "valid_from", "valid_to", "standard", "reduced"] as const;
 const VatRate = z
   .tuple([
     iso2,
@@ -76,7 +76,7 @@ const VatRate = z
   ])
   .refine(([, , , from, to]) => to === null || to >= from, DATES);
 
-const REDUCED_COLUMNS = [
+export const REDUCED_COLUMNS = [
   "country",
   "category",
   "label",
@@ -116,6 +116,8 @@ const DestinationRule = z
   })
   .strict();
 
+export const DESTINATION_RULE_COLUMNS = Object.keys(DestinationRule.shape) as (keyof z.infer<typeof DestinationRule>)[];
+
 /**
  * The `vat` dataset: `rates` (vat-rates.json), `rules` (customs/destination-rules.json) and the reduced rates
  * on goods (`reduced`: vat-reduced-goods.json, `curated`: reduced-curated.json; both optional).
@@ -144,8 +146,8 @@ export function vatTables(
     calc_vat_rates: { columns: [...VAT_RATE_COLUMNS], rows: rates.map((r) => [...r.slice(0, 6), json(r[6])]) },
     calc_vat_reduced: { columns: [...REDUCED_COLUMNS], rows: validRows("reduced", reduced, Reduced, issues) },
     calc_destination_rules: {
-      columns: Object.keys(DestinationRule.shape),
-      rows: rules.map((r) => Object.keys(DestinationRule.shape).map((k) => r[k as keyof typeof r])),
+      columns: [...DESTINATION_RULE_COLUMNS],
+      rows: rules.map((r) => DESTINATION_RULE_COLUMNS.map((k) => r[k])),
     },
   };
 }
@@ -214,7 +216,7 @@ const Excise = z
   .strict()
   .refine(dated, DATES);
 
-const DE_MINIMIS_COLUMNS = [
+export const DE_MINIMIS_COLUMNS = [
   "country",
   "kind",
   "channel",
@@ -228,7 +230,7 @@ const DE_MINIMIS_COLUMNS = [
   "note",
   "amount",
 ];
-const FEE_COLUMNS = [
+export const FEE_COLUMNS = [
   "country",
   "code",
   "name",
@@ -248,7 +250,7 @@ const FEE_COLUMNS = [
   "entry_value_max",
   "estimated",
 ];
-const EXCISE_COLUMNS = [
+export const EXCISE_COLUMNS = [
   "country",
   "code",
   "name",
