@@ -34,7 +34,7 @@ export interface XmlNode {
 }
 
 /** An element or attribute name without its namespace prefix. */
-export const localName = (name: string) => name.slice(name.indexOf(":") + 1);
+const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 
 /**
  * The records of an XML stream: each element whose local name is in `recordTags`, at any depth, as a small tree,
