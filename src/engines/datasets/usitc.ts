@@ -12,25 +12,12 @@
  * text and have no components: reported, not computed. Chapter 98/99 provisions are not tariff lines.
  */
 import Big from "big.js";
-import type { Component } from "../calculate/types";
+import type { Component, TariffLine } from "../calculate/types";
 import { csvRecords } from "./csv";
 import type { ParseIssue } from "./sanctions";
 
-/** One US line, as `calc_tariff_lines` holds it (schedule `US`, amounts in USD). */
-export interface UsTariffLine {
-  code: string;
-  validFrom: string;
-  validTo: string | null;
-  description: string;
-  q1: string | null;
-  q2: string | null;
-  mfnText: string;
-  mfn: Component[] | null;
-  col2Text: string | null;
-  col2: Component[] | null;
-  specialText: string | null;
-  special: Record<string, Component[]> | null;
-}
+/** One US line, as `calc_tariff_lines` holds it (schedule `US` and currency USD are implied). */
+export type UsTariffLine = Omit<TariffLine, "schedule" | "currency">;
 
 /** Columns without which the file is not the tariff database (the first record must name them all). */
 const REQUIRED = [

@@ -537,6 +537,8 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
   }
   const vat = s.vat.filter((v) => v.country === req.destination && inForce(v, req.entryDate));
   const region = req.destinationRegion ? regionOf(s, req) : null;
+  // The customs authority's own rates when it holds the period (HMRC for the UK), else the ECB's.
+  const customsFx = customsFxTable(s, p, found);
   const data: ResolvedData = {
     rule,
     currency,
@@ -555,7 +557,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
       (e) => e.country === rule.country && inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode),
     ),
     fx:
-      customsFxTable(s, p, found) ??
+      customsFx ??
       ({
         date,
         perEur,
@@ -568,8 +570,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
   const tariffs = schedule ?? s.sources.tariffs ?? null;
   // Every dataset this quote read, under its registry name: the tariff version (the schedule's own when an
   // edition was uploaded), VAT, the customs rules, and the FX series the conversion used.
-  const customsFx = CUSTOMS_FX[rule.country];
-  const fxDataset = customsFx && data.fx.source.includes(`${customsFx.dataset} dataset`) ? customsFx.dataset : "fx";
+  const fxDataset = customsFx ? (CUSTOMS_FX[rule.country]?.dataset ?? "fx") : "fx";
   const used: Record<string, DataSource> = {};
   const named: [string, DataSource | null | undefined][] = [
     [schedule ? `tariffs-${(rule.schedule as string).toLowerCase()}` : "tariffs", tariffs],
