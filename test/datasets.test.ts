@@ -746,6 +746,22 @@ describe("dataset registry", () => {
     expect((await quote("6110.20.20")).rate_found).toBe(false);
     expect(mfn(await quote("6109.10.00", "GB"))).toEqual(uk);
 
+    // No plain file to fetch by default; a URL the deployment names in DATASET_URLS is fetched like the others.
+    const ctx = baseContext(env, deps);
+    const t0 = Date.parse("2026-12-01T00:00:00Z");
+    const fetcher = (async () =>
+      new Response(usitc, { headers: { "content-type": "text/plain" } })) as unknown as typeof fetch;
+    expect(await fetchDueDatasets({ ctx, input: { nowMs: t0, fetcher, datasets: ["tariffs-us"] } })).toEqual([]);
+    const named = baseContext(
+      {
+        ...env,
+        DATASET_URLS: JSON.stringify({ "tariffs-us": { tariff: "https://www.usitc.gov/tariff_2026.txt" } }),
+      } as typeof env,
+      deps,
+    );
+    const [sameFile] = await fetchDueDatasets({ ctx: named, input: { nowMs: t0, fetcher, datasets: ["tariffs-us"] } });
+    expect(sameFile).toMatchObject({ dataset: "tariffs-us", outcome: "unchanged" });
+
     expect((await admin("/datasets/tariffs-us/rollback", { method: "POST" })).status).toBe(200);
     resetDatasetCaches();
     expect(mfn(await quote("6109.10.00"))).toMatchObject({ rate: "16.5%" });

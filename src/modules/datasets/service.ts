@@ -685,7 +685,9 @@ export async function fetchDueDatasets({
   let fetched = 0;
   for (const def of Object.values(UPLOADABLE)) {
     if (input.datasets && !input.datasets.includes(def.dataset)) continue;
-    if (Object.keys(def.officialUrls).length === 0) continue; // curated here: nothing to fetch
+    // Curated here, or published where no plain file can be fetched (the USITC's zip): nothing to fetch unless
+    // the deployment names a URL in DATASET_URLS.
+    if (Object.keys(officialUrls(ctx.env, def)).length === 0) continue;
     const previous = last.get(def.dataset);
     if (previous !== undefined && input.nowMs - previous < hours * 3_600_000) {
       out.push({ dataset: def.dataset, outcome: "not_due", version: null, error: null });
