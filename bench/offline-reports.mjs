@@ -8,12 +8,14 @@ import { join } from "node:path";
 
 /** Written by bench/cold-start.mjs, which `npm run bench` runs and reports under its own heading. */
 export const COLD_START_REPORT = "cold-start.md";
+/** Written by bench/cpu.mjs, likewise. */
+export const CPU_REPORT = "cpu.md";
 
 export function offlineReports(benchDir) {
   const dir = join(benchDir, "results");
   if (!existsSync(dir)) return [];
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".md") && f !== COLD_START_REPORT)
+    .filter((f) => f.endsWith(".md") && f !== COLD_START_REPORT && f !== CPU_REPORT)
     .sort();
   if (!files.length) return [];
   const lines = [

@@ -5,7 +5,10 @@
  *
  *   GET  /hello  answers at once (the bare route);
  *   POST /put    puts its body into R2, then answers (what every archived POST must do before a 2xx);
- *   POST /rpc    makes one Durable Object RPC call, then answers (an exact-mode rate-limit decision).
+ *   POST /rpc    makes one Durable Object RPC call, then answers (an exact-mode rate-limit decision);
+ *   POST /rpc-put  both, one after the other (what an archived POST waits for in exact mode today);
+ *   POST /journal  one Durable Object call that admits the request and writes its body to the object's SQLite
+ *                storage (the design issue 23 item 3 asks about: bodies copied to R2 later by an alarm).
  *
  * and measures their p50 at one connection in alternating rounds, each round's ratio against the /hello
  * sample right before it. The figures say how much of an archived route's time under wrangler dev is the
@@ -38,6 +41,11 @@ const BODY = JSON.stringify({
 const WORKER = `import { DurableObject } from "cloudflare:workers";
 export class Counter extends DurableObject {
   hit() { return 1; }
+  journal(key, body) {
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS journal (key TEXT PRIMARY KEY, body BLOB)");
+    this.ctx.storage.sql.exec("INSERT INTO journal (key, body) VALUES (?, ?)", key, body);
+    return 1;
+  }
 }
 let n = 0;
 export default {
@@ -51,6 +59,15 @@ export default {
     }
     if (path === "/rpc") {
       await env.COUNTER.get(env.COUNTER.idFromName("org")).hit();
+      return new Response("ok");
+    }
+    if (path === "/rpc-put") {
+      await env.COUNTER.get(env.COUNTER.idFromName("org")).hit();
+      await env.ARCHIVE.put("floor/" + Date.now() + "/" + n++, body, { httpMetadata: { contentType: "application/json" } });
+      return new Response("ok");
+    }
+    if (path === "/journal") {
+      await env.COUNTER.get(env.COUNTER.idFromName("org")).journal("j/" + Date.now() + "/" + n++, body);
       return new Response("ok");
     }
     return new Response("not found", { status: 404 });
@@ -141,14 +158,15 @@ for (let i = 0; ; i++) {
   if (i > 120) throw new Error("wrangler dev did not start");
   await new Promise((r) => setTimeout(r, 500));
 }
-for (const path of ["/hello", "/put", "/rpc"]) await run(path, 1); // warm-up
+const ROUTES = ["/put", "/rpc", "/rpc-put", "/journal"];
+for (const path of ["/hello", ...ROUTES]) await run(path, 1); // warm-up
 
-const ratios = { "/put": [], "/rpc": [] };
+const ratios = Object.fromEntries(ROUTES.map((r) => [r, []]));
 const hellos = [];
 for (let round = 0; round < ROUNDS; round++) {
   const hello = p50(await run("/hello", SECONDS));
   hellos.push(hello);
-  for (const path of ["/put", "/rpc"]) ratios[path].push(p50(await run(path, SECONDS)) / hello);
+  for (const path of ROUTES) ratios[path].push(p50(await run(path, SECONDS)) / hello);
 }
 console.log(`p50 of /hello (median of ${ROUNDS} rounds): ${p50(hellos).toFixed(2)} ms`);
 for (const [path, xs] of Object.entries(ratios)) {

@@ -44,7 +44,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { COLD_START_REPORT, offlineReports } from "./offline-reports.mjs";
+import { COLD_START_REPORT, CPU_REPORT, offlineReports } from "./offline-reports.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -190,6 +190,11 @@ function signalGroup(pgid, signal) {
   } catch {
     // already gone
   }
+}
+
+/** The process group of the running `wrangler dev` (wrangler and its workerd children), or null. */
+export function wranglerGroup() {
+  return wrangler?.pid ?? null;
 }
 
 export async function stopWrangler() {
@@ -1001,6 +1006,16 @@ async function main() {
   if (cold.status !== 0) problems.push(`bench/cold-start.mjs failed (exit ${cold.status})`);
   const coldStart = cold.status === 0 ? readFileSync(join(BENCH_DIR, "results", COLD_START_REPORT), "utf8") : "";
 
+  // CPU time per request (bench/cpu.mjs): one more Worker, every route measured sequentially.
+  log("cpu time: bench/cpu.mjs");
+  const cpu = spawnSync(process.execPath, [join(BENCH_DIR, "cpu.mjs")], {
+    cwd: ROOT,
+    env: process.env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (cpu.status !== 0) problems.push(`bench/cpu.mjs failed (exit ${cpu.status})`);
+  const cpuReport = cpu.status === 0 ? readFileSync(join(BENCH_DIR, "results", CPU_REPORT), "utf8") : "";
+
   const changed = changedSources(sourcesBefore, sourceSnapshot());
   if (changed.length > 0) {
     throw new Error(
@@ -1054,11 +1069,13 @@ async function main() {
     "",
     ...goalLines(scenarioRows, leaseRows),
     ...reports.flatMap((r) => [`## ${r.area}: quality`, "", r.markdown.trim(), ""]),
-    ...coldStart
-      .trim()
-      .split("\n")
-      .map((l) => (/^#{1,5} /.test(l) ? `#${l}` : l)),
-    "",
+    ...[coldStart, cpuReport].flatMap((text) => [
+      ...text
+        .trim()
+        .split("\n")
+        .map((l) => (/^#{1,5} /.test(l) ? `#${l}` : l)),
+      "",
+    ]),
     ...offlineReports(BENCH_DIR),
   ];
   writeFileSync(RESULTS_FILE, `${outcome.markdown}\n${extra.join("\n")}`);
