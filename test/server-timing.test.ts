@@ -4,6 +4,7 @@
  * round trip to a hot path fails a test instead of going unnoticed.
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { resetDatasetCaches } from "../src/core/dataset-cache";
 import { call, loadDataset, sampleCalculateLine, sampleConsignment, setup } from "./helpers";
 
 beforeAll(async () => {
@@ -84,5 +85,35 @@ describe("round-trip budgets per route class (warm isolate, exact mode)", () => 
     expect(count(t, "r2")).toBe(1);
     // The api bucket and the consignment_create bucket, decided in one call to the organization's object.
     expect(count(t, "do")).toBe(1);
+  });
+});
+
+describe("round trips on a cold isolate (every dataset cache and version probe forgotten, as in a new isolate)", () => {
+  it("the first quote: the reference tables come with their versions, the prohibitions with theirs", async () => {
+    const { api } = await setup(); // a new workspace: its own country rules are not cached either
+    resetDatasetCaches();
+    const t = timing(await api("/calculate", { json: calc }));
+    // The new API client's credentials; then, side by side, the workspace's country rules, the reference tables
+    // with their versions (one batch) and the restriction rules with theirs (one batch); then the code's lines,
+    // measures and rates (one batch); the audit row. Reading each version on its own first costs two more, in
+    // sequence.
+    expect(count(t, "d1")).toBe(6);
+  });
+
+  it("the first restriction check: the platform rules come with their version", async () => {
+    const { api } = await setup();
+    resetDatasetCaches();
+    const t = timing(
+      await api("/restrict", {
+        json: {
+          destination_country: "US",
+          origin_country: "CN",
+          items: [{ title: "wireless earbuds", hs_code: "851830" }],
+        },
+      }),
+    );
+    // The platform rules with their version (one batch; reading the version first costs one more, in
+    // sequence), with the organization's rules and the workspace's settings beside it; the audit row.
+    expect(count(t, "d1")).toBe(4);
   });
 });

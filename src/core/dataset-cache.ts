@@ -39,7 +39,15 @@ export class DatasetCache<T> {
   }
 }
 
+const resets = new Set<() => void>();
+
+/** State a module keeps beside its cache (the last version read): forgotten with the caches. */
+export function onDatasetCachesReset(reset: () => void): void {
+  resets.add(reset);
+}
+
 /** Forgets every dataset build in this isolate (tests, and after an activation in this isolate). */
 export function resetDatasetCaches(): void {
   for (const cache of registry) cache.clear();
+  for (const reset of resets) reset();
 }

@@ -10,7 +10,7 @@ import { and, between, desc, eq, gt, gte, inArray, lt, lte, or } from "drizzle-o
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
-import { DatasetCache } from "../../core/dataset-cache";
+import { DatasetCache, onDatasetCachesReset } from "../../core/dataset-cache";
 import { chunksFor } from "../../db/bulk";
 import type { Db } from "../../db/client";
 import {
@@ -122,8 +122,8 @@ function byCountry<T extends { country: string }>(list: T[]): Map<string, T[]> {
   return out;
 }
 
-async function readVersions(db: Db, now: number) {
-  const rows = await db
+const versionsQuery = (db: Db) =>
+  db
     .select({
       dataset: dataSources.dataset,
       version: dataSources.version,
@@ -132,6 +132,10 @@ async function readVersions(db: Db, now: number) {
     })
     .from(dataSources)
     .where(inArray(dataSources.dataset, DATASETS));
+
+type VersionRow = Awaited<ReturnType<typeof versionsQuery>>[number];
+
+function probeOf(rows: VersionRow[], now: number) {
   const sources = Object.fromEntries(
     rows.map((r) => [r.dataset, { version: r.version, source: r.source, imported_at: r.imported_at }]),
   );
@@ -139,19 +143,49 @@ async function readVersions(db: Db, now: number) {
   return { key, sources, checkedAt: now };
 }
 
+/** A cold isolate's first read, shared by the requests that arrive before it answers. */
+let coldLoad: Promise<Small> | undefined;
+onDatasetCachesReset(() => {
+  probe = undefined;
+});
+
 async function loadSmall(ctx: ReferenceContext): Promise<Small> {
   const now = ctx.deps.clock.now();
   let current = probe;
+  if (!current && smallCache.version === undefined) {
+    // Nothing read yet in this isolate: the versions and the tables in one batch, one round trip instead of
+    // two on the cold path (the batch is one transaction, so the tables are those of the versions read).
+    coldLoad ??= loadCold(ctx.db, now).finally(() => {
+      coldLoad = undefined;
+    });
+    return coldLoad;
+  }
   if (!current || current.key !== smallCache.version || now - current.checkedAt >= VERSION_CHECK_MS) {
-    current = await readVersions(ctx.db, now);
+    current = probeOf(await versionsQuery(ctx.db), now);
     probe = current;
   }
   const { key, sources } = current;
   return smallCache.get(key, () => buildSmall(ctx.db, sources));
 }
 
-async function buildSmall(db: Db, sources: Record<string, DataSource>): Promise<Small> {
-  const [rules, vat, fees, dm, programs, vatReduced, excise] = await db.batch([
+async function loadCold(db: Db, now: number): Promise<Small> {
+  const [versions, ...tables] = await db.batch([versionsQuery(db), ...smallQueries(db)]);
+  const current = probeOf(versions, now);
+  probe = current;
+  const small = assembleSmall(tables, current.sources);
+  return smallCache.get(current.key, async () => small);
+}
+
+/**
+ * Starts reading the reference data a quote needs, so that a cold isolate reads it beside the workspace's
+ * own rules rather than after them. Errors surface where the data is used.
+ */
+export function prefetchReference(ctx: ReferenceContext): void {
+  loadSmall(ctx).catch(() => undefined);
+}
+
+const smallQueries = (db: Db) =>
+  [
     db.select().from(calcDestinationRules),
     db.select().from(calcVatRates),
     db.select().from(calcFees),
@@ -159,7 +193,25 @@ async function buildSmall(db: Db, sources: Record<string, DataSource>): Promise<
     db.select().from(calcOriginPrograms),
     db.select().from(calcVatReduced),
     db.select().from(calcExcise),
-  ]);
+  ] as const;
+
+type Rows<T extends { $inferSelect: unknown }> = T["$inferSelect"][];
+type SmallTables = readonly [
+  Rows<typeof calcDestinationRules>,
+  Rows<typeof calcVatRates>,
+  Rows<typeof calcFees>,
+  Rows<typeof calcDeMinimis>,
+  Rows<typeof calcOriginPrograms>,
+  Rows<typeof calcVatReduced>,
+  Rows<typeof calcExcise>,
+];
+
+async function buildSmall(db: Db, sources: Record<string, DataSource>): Promise<Small> {
+  return assembleSmall(await db.batch(smallQueries(db)), sources);
+}
+
+function assembleSmall(tables: SmallTables, sources: Record<string, DataSource>): Small {
+  const [rules, vat, fees, dm, programs, vatReduced, excise] = tables;
   return {
     sources,
     rules: new Map(

@@ -10,7 +10,7 @@
 import { and, count, desc, eq, getTableColumns, isNull, lt } from "drizzle-orm";
 import { type Call, type ConfigScope, configKey, configScope, type WorkspaceScopedContext } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
-import { DatasetCache } from "../../core/dataset-cache";
+import { DatasetCache, onDatasetCachesReset } from "../../core/dataset-cache";
 import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, datasetVersions, orgRestrictionRules, restrictionRules } from "../../db/schema/index";
@@ -316,44 +316,81 @@ export async function importProhibitions(
 async function platformIndex(db: Db, clock: Clock): Promise<Platform> {
   const now = clock.now();
   let current = probe;
+  if (!current && platformCache.version === undefined) {
+    // Nothing read yet in this isolate: the rules and the version in one batch, one round trip instead of two
+    // on the cold path. Requests arriving before it answers share it.
+    coldLoad ??= loadCold(db, now).finally(() => {
+      coldLoad = undefined;
+    });
+    return coldLoad;
+  }
   if (!current || current.key !== platformCache.version || now - current.checkedAt >= CACHE_TTL_MS) {
     const [ds] = await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1);
-    current = {
-      // No dataset loaded is a version of its own: an empty rule set, rebuilt once the data arrives.
-      key: ds ? `${ds.version}@${ds.importedAt}` : "",
-      dataSource: ds ? { version: ds.version, source: ds.source, imported_at: ds.importedAt } : null,
-      checkedAt: now,
-    };
+    current = probeOf(ds, now);
     probe = current;
   }
   const { key, dataSource } = current;
   return platformCache.get(key, async () => {
-    if (!key) {
-      const index = compileRules([]);
-      return { index, rules: [], importCountries: importCountries(index), dataSource };
-    }
-    // The active version's rules and the data_sources row that names it, in one batch: an activation in the
-    // dataset registry (one batch too) is seen whole or not at all.
-    const [rows, ds] = await db.batch([
-      db
-        .select(getTableColumns(restrictionRules))
-        .from(restrictionRules)
-        .innerJoin(
-          datasetVersions,
-          and(
-            eq(datasetVersions.dataset, DATASET),
-            eq(datasetVersions.version, restrictionRules.version),
-            eq(datasetVersions.status, "active"),
-          ),
-        ),
-      db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1),
-    ]);
-    const rules = rows.map(platformRule);
-    const index = compileRules(rules);
-    const src = ds[0];
-    const read = src ? { version: src.version, source: src.source, imported_at: src.importedAt } : dataSource;
-    return { index, rules, importCountries: importCountries(index), dataSource: read };
+    if (!key) return compiled([], dataSource);
+    const { rows, ds } = await readActive(db);
+    return compiled(rows, ds ? sourceOf(ds) : dataSource);
   });
+}
+
+/** A cold isolate's first read, shared by the requests that arrive before it answers. */
+let coldLoad: Promise<Platform> | undefined;
+onDatasetCachesReset(() => {
+  probe = undefined;
+});
+
+async function loadCold(db: Db, now: number): Promise<Platform> {
+  const { rows, ds } = await readActive(db);
+  const current = probeOf(ds, now);
+  probe = current;
+  const platform = compiled(current.key ? rows : [], current.dataSource);
+  return platformCache.get(current.key, async () => platform);
+}
+
+type SourceRow = typeof dataSources.$inferSelect;
+const sourceOf = (ds: SourceRow): DataSource => ({
+  version: ds.version,
+  source: ds.source,
+  imported_at: ds.importedAt,
+});
+
+// No dataset loaded is a version of its own: an empty rule set, rebuilt once the data arrives.
+const probeOf = (ds: SourceRow | undefined, now: number) => ({
+  key: ds ? `${ds.version}@${ds.importedAt}` : "",
+  dataSource: ds ? sourceOf(ds) : null,
+  checkedAt: now,
+});
+
+/**
+ * The active version's rules and the data_sources row that names it, in one batch: an activation in the
+ * dataset registry (one batch too) is seen whole or not at all.
+ */
+async function readActive(db: Db) {
+  const [rows, ds] = await db.batch([
+    db
+      .select(getTableColumns(restrictionRules))
+      .from(restrictionRules)
+      .innerJoin(
+        datasetVersions,
+        and(
+          eq(datasetVersions.dataset, DATASET),
+          eq(datasetVersions.version, restrictionRules.version),
+          eq(datasetVersions.status, "active"),
+        ),
+      ),
+    db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1),
+  ]);
+  return { rows, ds: ds[0] };
+}
+
+function compiled(rows: (typeof restrictionRules.$inferSelect)[], dataSource: DataSource | null): Platform {
+  const rules = rows.map(platformRule);
+  const index = compileRules(rules);
+  return { index, rules, importCountries: importCountries(index), dataSource };
 }
 
 /** The organization's active rules of this mode, compiled; null index when it has none. */
