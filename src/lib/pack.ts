@@ -51,6 +51,15 @@ function asciiJson(value: unknown): string {
   );
 }
 
+/**
+ * A JSON value as bytes to store among the arrays: a part of the index parsed only when first needed
+ * (`jsonOf`), so a new isolate does not parse what its first requests never read.
+ */
+export const jsonBytes = (value: unknown): Uint8Array => new TextEncoder().encode(asciiJson(value));
+
+/** The value `jsonBytes` stored. */
+export const jsonOf = <T>(bytes: Uint8Array): T => JSON.parse(new TextDecoder().decode(bytes)) as T;
+
 /** Packs `meta` (JSON-serialisable) and the named typed arrays into one buffer. */
 export function pack(kind: string, version: string, meta: unknown, arrays: Record<string, PackedArray>): Uint8Array {
   const entries: [string, TypeName, number, number][] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PartitionedMap } from "../../lib/lazy-map";
 import { rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { buildPrecedents, nearestRulings } from "./precedents";
@@ -41,7 +42,13 @@ describe("classify index snapshot", () => {
         expect(rank(back.index, text, { schedule, limit: 5 })).toEqual(rank(built.index, text, { schedule, limit: 5 }));
       expect(nearestRulings(back.precedents, text)).toEqual(nearestRulings(built.precedents, text));
     }
-    expect(back.statistical).toEqual(built.statistical);
+    expect(new Map(back.statistical)).toEqual(built.statistical);
+    // The lines are parsed a chapter at a time when first read: loaded whole here, they equal the built ones.
+    expect(back.index.lines.get("US")).toBeInstanceOf(PartitionedMap);
+    expect(back.statistical).toBeInstanceOf(PartitionedMap);
+    expect(new Map([...back.index.lines].map(([schedule, byHs6]) => [schedule, new Map(byHs6)]))).toEqual(
+      built.index.lines,
+    );
     expect(back.index.stats).toEqual(built.index.stats);
     expect([...back.index.vocabulary]).toEqual([...built.index.vocabulary]);
   });

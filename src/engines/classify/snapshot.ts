@@ -5,9 +5,14 @@
  * Typed arrays are stored as they are; the postings map becomes its terms (in map order) with one offsets
  * array into the concatenated document ids and term frequencies; the other maps become arrays of entries in
  * map order, so a restored index iterates exactly like the built one and ranks identically. The vocabulary
- * is derived again (the postings' terms and the synonyms' words). Pure: the module service does the I/O.
+ * is derived again (the postings' terms and the synonyms' words). The national lines and the US
+ * statistical lines are stored as separate JSON parts per schedule and chapter and parsed when first read:
+ * they are about 80 % of the object's JSON, and a new isolate's first request needs a few chapters of one
+ * schedule.
+ * Pure: the module service does the I/O.
  */
-import { type PackedArray, pack, unpack } from "../../lib/pack";
+import { PartitionedMap } from "../../lib/lazy-map";
+import { jsonBytes, jsonOf, type PackedArray, pack, unpack } from "../../lib/pack";
 import type { Index } from "./engine";
 import type { PrecedentIndex, RulingRow } from "./precedents";
 import type { StatisticalCandidate } from "./statistical";
@@ -20,7 +25,7 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/1";
+const KIND = "classify-index/2";
 
 type Pair = [string, string];
 type Synonym = { phrase: string[]; codes: string[] };
@@ -32,9 +37,11 @@ interface Meta {
   avgLen: Index["avgLen"];
   headings: string[];
   synonyms: [string, Synonym[]][];
-  lines: [string, [string, Pair[]][]][];
+  /** The schedules and their chapters whose lines are stored as `lines:{schedule}:{chapter}` parts. */
+  schedules: [string, string[]][];
   stats: Index["stats"];
-  statistical: [string, Pair[]][];
+  /** The chapters whose statistical lines are stored as `stat:{chapter}` parts. */
+  statChapters: string[];
   rulings: [string, string, string, string][];
   rulingIdf: [string, number][];
   rulingVectors: [string, number][][];
@@ -44,6 +51,37 @@ const FIELDS = ["sub", "nat", "head", "chap"] as const;
 const pairs = (nodes: Iterable<{ code: string; description: string }>): Pair[] =>
   Array.from(nodes, (n) => [n.code, n.description]);
 const nodesOf = (list: Pair[]) => list.map(([code, description]) => ({ code, description }));
+
+/** A map keyed by code as lists of `[code, [[code, description], ...]]` per chapter (the code's first 2 digits). */
+function byChapter(map: Map<string, { code: string; description: string }[]>): Map<string, [string, Pair[]][]> {
+  const out = new Map<string, [string, Pair[]][]>();
+  for (const [code, list] of map) {
+    const chapter = code.slice(0, 2);
+    const rows = out.get(chapter) ?? [];
+    rows.push([code, pairs(list)]);
+    out.set(chapter, rows);
+  }
+  return out;
+}
+
+/** Lazily parsed chapters: `prefix{chapter}` parts of the object, or the first one missing. */
+function chapterParts(
+  arrays: Record<string, PackedArray>,
+  prefix: string,
+  chapters: string[],
+): [string, () => [string, { code: string; description: string }[]][]][] | { missing: string } {
+  const out: [string, () => [string, { code: string; description: string }[]][]][] = [];
+  for (const chapter of chapters) {
+    const bytes = arrays[`${prefix}${chapter}`];
+    if (!(bytes instanceof Uint8Array)) return { missing: `${prefix}${chapter}` };
+    // A view, not a copy: the parts are most of the object, so keeping its buffer alive costs little more than
+    // copying them would, and copying thousands of small parts costs a new isolate tens of milliseconds.
+    out.push([chapter, () => jsonOf<[string, Pair[]][]>(bytes).map(([code, l]) => [code, nodesOf(l)])]);
+  }
+  return out;
+}
+
+const chapterOf = (code: string) => code.slice(0, 2);
 
 /** The indexes as bytes, stamped with the dataset version they were built from. */
 export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8Array {
@@ -74,9 +112,9 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     avgLen: index.avgLen,
     headings: index.headings,
     synonyms: [...index.synonyms],
-    lines: [...index.lines].map(([schedule, byHs6]) => [schedule, [...byHs6].map(([hs6, l]) => [hs6, pairs(l)])]),
+    schedules: [],
     stats: index.stats,
-    statistical: [...statistical].map(([line, list]) => [line, pairs(list)]),
+    statChapters: [],
     rulings: precedents.rows.map((r) => [r.rulingNumber, r.code, r.subject, r.url]),
     rulingIdf: [...precedents.idf],
     rulingVectors: precedents.vectors.map((v) => [...v]),
@@ -90,6 +128,14 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     docChapter: index.docChapter,
   };
   for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
+  for (const [schedule, byHs6] of index.lines) {
+    const parts = byChapter(byHs6);
+    meta.schedules.push([schedule, [...parts.keys()]]);
+    for (const [chapter, rows] of parts) arrays[`lines:${schedule}:${chapter}`] = jsonBytes(rows);
+  }
+  const stat = byChapter(statistical);
+  meta.statChapters = [...stat.keys()];
+  for (const [chapter, rows] of stat) arrays[`stat:${chapter}`] = jsonBytes(rows);
   return pack(KIND, version, meta, arrays);
 }
 
@@ -137,6 +183,14 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
   const synonyms: Index["synonyms"] = new Map(meta.synonyms);
   const vocabulary = new Set(meta.terms);
   for (const list of synonyms.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
+  const lines: Index["lines"] = new Map();
+  for (const [schedule, chapters] of meta.schedules) {
+    const parts = chapterParts(a, `lines:${schedule}:`, chapters);
+    if ("missing" in parts) return { refused: `part ${parts.missing}` };
+    lines.set(schedule, new PartitionedMap(chapterOf, parts));
+  }
+  const statParts = chapterParts(a, "stat:", meta.statChapters);
+  if ("missing" in statParts) return { refused: `part ${statParts.missing}` };
   const index: Index = {
     docs: meta.docs,
     nodes: new Map(meta.nodes.map(([code, description]) => [code, { code, description }])),
@@ -148,7 +202,7 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
     docChapter: docChapter.slice(),
     headings: meta.headings,
     synonyms,
-    lines: new Map(meta.lines.map(([schedule, byHs6]) => [schedule, new Map(byHs6.map(([h, l]) => [h, nodesOf(l)]))])),
+    lines,
     vocabulary,
     stats: meta.stats,
   };
@@ -160,7 +214,7 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
   }));
   return {
     index,
-    statistical: new Map(meta.statistical.map(([line, list]) => [line, nodesOf(list)])),
+    statistical: new PartitionedMap(chapterOf, statParts),
     precedents: { rows, idf: new Map(meta.rulingIdf), vectors: meta.rulingVectors.map((v) => new Map(v)) },
   };
 }
