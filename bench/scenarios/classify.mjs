@@ -2,8 +2,9 @@
  * Classification benchmark: latency of `standard` mode and of a 10-item bulk request beside the /health
  * baseline, and accuracy through the API on the evaluation sets: bench/data/classify-eval.tsv (197 retail titles
  * over 54 chapters, used while building the vocabulary), classify-holdout.tsv (69 titles written afterwards and
- * never tuned on), and the ruling-grade splits classify-rulings-dev.tsv / -test.tsv (CBP rulings with the
- * 10-digit code each gave; test never tuned on). The `ai` and `image` modes need Workers AI, which `wrangler dev`
+ * never tuned on), the ruling-grade splits classify-rulings-dev.tsv / -test.tsv (CBP rulings with the
+ * 10-digit code each gave; test never tuned on) and classify-rulings-cbp2026-dev.tsv / -test.tsv (CBP's own
+ * statements of the facts, rulings of July-September 2026). The `ai` and `image` modes need Workers AI, which `wrangler dev`
  * does not bind here, so they are not measured.
  */
 import { readFileSync } from "node:fs";
@@ -72,7 +73,14 @@ export async function report({ call }) {
     "|---|---|---|---|---|---|---|---|---|",
   );
   const reliability = {};
-  for (const name of ["classify-eval", "classify-holdout", "classify-rulings-dev", "classify-rulings-test"]) {
+  for (const name of [
+    "classify-eval",
+    "classify-holdout",
+    "classify-rulings-dev",
+    "classify-rulings-test",
+    "classify-rulings-cbp2026-dev",
+    "classify-rulings-cbp2026-test",
+  ]) {
     const items = readSet(name);
     let t1h4 = 0,
       t1h6 = 0,

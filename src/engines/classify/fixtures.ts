@@ -4,6 +4,8 @@
  */
 import evalTsv from "../../../bench/data/classify-eval.tsv?raw";
 import holdoutTsv from "../../../bench/data/classify-holdout.tsv?raw";
+import cbp2026DevTsv from "../../../bench/data/classify-rulings-cbp2026-dev.tsv?raw";
+import cbp2026TestTsv from "../../../bench/data/classify-rulings-cbp2026-test.tsv?raw";
 import rulingsDevTsv from "../../../bench/data/classify-rulings-dev.tsv?raw";
 import rulingsTestTsv from "../../../bench/data/classify-rulings-test.tsv?raw";
 import hs2022 from "../../../data/hs/hs2022.json";
@@ -43,12 +45,26 @@ export interface RulingItem {
   source: string;
 }
 
-export const rulingSet = (split: "dev" | "test"): RulingItem[] =>
-  (split === "dev" ? rulingsDevTsv : rulingsTestTsv)
+const RULING_FILES = {
+  dev: rulingsDevTsv,
+  test: rulingsTestTsv,
+  "cbp2026-dev": cbp2026DevTsv,
+  "cbp2026-test": cbp2026TestTsv,
+} as const;
+
+/**
+ * A ruling-grade split: `dev` / `test` are importer-style restatements of CBP rulings, `cbp2026-*` CBP's own
+ * statements of the facts from rulings of July-September 2026 (columns: description, code, ruling, source).
+ */
+export const rulingSet = (split: keyof typeof RULING_FILES): RulingItem[] =>
+  RULING_FILES[split]
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => {
-      const [description = "", code = "", ruling = "", date = "", source = ""] = l.split("\t");
+      const cells = l.split("\t");
+      const [description = "", code = "", ruling = ""] = cells;
+      // The restatement files carry a date column before the source; the CBP text files do not.
+      const [date = "", source = ""] = cells.length >= 5 ? cells.slice(3) : ["", cells[3] ?? ""];
       const digits = code.replace(/\D/g, "");
       return { description, hs6: digits.slice(0, 6), code: digits, ruling, date, source };
     });

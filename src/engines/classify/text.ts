@@ -131,6 +131,38 @@ export function words(text: string): string[] {
   return out;
 }
 
+/**
+ * The frame of a ruling letter or a formal goods description around the product: "The merchandise under
+ * consideration is referred to as ...", "You state that ...", "This analysis has been completed.", and the
+ * references that name a specific article rather than describe it (part, item, model and style numbers, CAS
+ * numbers). Their words ("analysis", "consideration", "state", "model") would otherwise be read as product
+ * terms, and the frame would stand where the product's head noun is.
+ */
+const LETTER_FRAMES: RegExp[] = [
+  // "The merchandise under consideration is referred to as", "The instant item is described as a",
+  // "The products under consideration are", "The article under consideration consists of"
+  /\b(?:the|this|these|each|an?)\s+(?:subject\s+|instant\s+|imported\s+)?(?:merchandise|items?|products?|articles?|goods|samples?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue))?\s+(?:is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?/gi,
+  /\b(?:you|your)\s+(?:state|stated|states|indicate|indicated|describe|described|explain|explained|advise|advised)\s+(?:that\s+)?/gi,
+  /\bthis\s+analysis\s+has\s+been\s+completed\.?/gi,
+  /\bfrom\s+the\s+information\s+(?:you\s+)?provided,?\s*/gi,
+  /\b(?:it|they)\s+(?:has|have)\s+the\s+product\s+name\s+of\b/gi,
+  /\bCAS\s*(?:No\.?|number|#)?\s*[\d-]+/gi,
+  // "part number 558436", "item # DS0048005", "Style 89E03328", "model XNB20037": a reference with a digit
+  /\b(?:part|item|model|style|sku|catalog|catalogue|article|product|reference|ref)s?\s*(?:numbers?|nos?\.?|#|\/sku)?\s*[:#]?\s*(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9./-]*/gi,
+];
+
+/** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
+export function withoutLetterFrame(text: string): string {
+  let out = text;
+  for (const re of LETTER_FRAMES) out = out.replace(re, " ");
+  return out.replace(/\s{2,}/g, " ").trim();
+}
+
+/** Sentences of a text (a full stop, question or exclamation mark, then a capital or a quote). */
+export function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=["\u201c(]?[A-Z])/).filter((s) => s.trim());
+}
+
 /** Content tokens for ranking. */
 export function tokens(text: string): string[] {
   return words(text).filter((w) => !STOPWORDS.has(w) && w.length > 1);
