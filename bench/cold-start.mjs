@@ -1,31 +1,7 @@
 #!/usr/bin/env node
-/**
- * `node bench/cold-start.mjs` (also run by `npm run bench`): what the first request of an area costs on a
- * freshly started Worker, beside the same request once the isolate is warm.
- *
- * For each area (classify, screen, restrict, calculate) and each round, two server starts, each a new workerd
- * process and so a new isolate:
- *
- *   1. `after load`: `wrangler dev` on a fresh copy of the prepared state (the reference data loaded straight
- *      into D1, so nothing derived from it is stored yet), provisioned, then the area's first request timed,
- *      then the same request COLD_START_WARM times (the warm median);
- *   2. `restart`: the Worker stopped and started again on the state the first server left (whatever it stored,
- *      prebuilt indexes included), the chain warmed with GET /me, then the same two measurements. This is the
- *      production case: a new isolate after a dataset version was activated and its indexes stored.
- *
- * The request is each area's first scenario request (bench/scenarios/<area>.mjs). Reported per area: the
- * median over the rounds of first − warm median, and every round's figures. The host is shared, so the
- * rounds (COLD_START_ROUNDS, default 3) keep one disturbed start from deciding the figure.
- *
- * Writes bench/results/cold-start.md and prints it (COLD_START_AREAS=classify,... measures only those areas). Uses run.mjs's server helpers (same port, state and
- * secrets handling).
- */
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   BENCH_DIR,
-  cleanup,
-  fail,
   freePort,
   freshState,
   holdPort,
@@ -35,6 +11,7 @@ import {
   PORT,
   prepareDatabase,
   provision,
+  runReport,
   startWrangler,
   stopWrangler,
   WORKSPACE_HOST,
@@ -165,18 +142,7 @@ async function main() {
     }
     results.push({ area, label: request.label, rounds });
   }
-  await cleanup();
-  const text = markdown(results, startedAt);
-  writeFileSync(OUT, text);
-  process.stdout.write(`\n${text}\n`);
+  return markdown(results, startedAt);
 }
 
-const watchdog = setTimeout(() => fail("the cold-start bench did not finish within 20 minutes"), 1_200_000);
-main().then(
-  async () => {
-    clearTimeout(watchdog);
-    await cleanup();
-    process.exit(0);
-  },
-  (err) => fail(err?.stack ?? String(err)),
-);
+runReport("the cold-start bench", 20, OUT, main);

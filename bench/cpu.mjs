@@ -30,9 +30,7 @@ import { join } from "node:path";
 import { CPU_REPORT } from "./offline-reports.mjs";
 import {
   BENCH_DIR,
-  cleanup,
   ENV_FILE,
-  fail,
   freePort,
   freshState,
   holdPort,
@@ -42,6 +40,7 @@ import {
   PORT,
   prepareDatabase,
   provision,
+  runReport,
   scenarioCall,
   startWrangler,
   WORKSPACE_HOST,
@@ -184,18 +183,7 @@ async function main() {
     }
     if (typeof sc.teardown === "function") await sc.teardown(context);
   }
-  await cleanup();
-  const text = markdown(rows, health, idle, startedAt);
-  writeFileSync(OUT, text);
-  process.stdout.write(`\n${text}\n`);
+  return markdown(rows, health, idle, startedAt);
 }
 
-const watchdog = setTimeout(() => fail("the CPU bench did not finish within 15 minutes"), 900_000);
-main().then(
-  async () => {
-    clearTimeout(watchdog);
-    await cleanup();
-    process.exit(0);
-  },
-  (err) => fail(err?.stack ?? String(err)),
-);
+runReport("the CPU bench", 15, OUT, main);

@@ -192,6 +192,24 @@ function signalGroup(pgid, signal) {
   }
 }
 
+/**
+ * Runs a measuring script's `main` (which returns its report as markdown) under a watchdog, writes the report
+ * to `out` and prints it, and stops wrangler whatever happens (bench/cold-start.mjs, bench/cpu.mjs).
+ */
+export function runReport(what, minutes, out, main) {
+  const watchdog = setTimeout(() => fail(`${what} did not finish within ${minutes} minutes`), minutes * 60_000);
+  main().then(
+    async (text) => {
+      clearTimeout(watchdog);
+      await cleanup();
+      writeFileSync(out, text);
+      process.stdout.write(`\n${text}\n`);
+      process.exit(0);
+    },
+    (err) => fail(err?.stack ?? String(err)),
+  );
+}
+
 /** The process group of the running `wrangler dev` (wrangler and its workerd children), or null. */
 export function wranglerGroup() {
   return wrangler?.pid ?? null;
