@@ -16,7 +16,8 @@
  *   imo_only         the IMO number alone
  *   cross_script     a person the SDN list writes only in Latin letters (Russia-related programmes), written in
  *                    Cyrillic as a Russian writer would: the list's BGN/PCGN-style romanization mapped back
- *                    letter group by letter group (shch→щ, kh→х, ts→ц, yu→ю, iy→ий…), in natural order
+ *                    letter group by letter group (shch→щ, kh→х, ts→ц, yu→ю, iy→ий…; y after a vowel →й,
+ *                    y before a vowel after a consonant → ь), in natural order
  * Split: a seeded hash of the entry id puts each entry in dev (70%) or test (30%); both are reported, tuning
  * looks only at dev. Innocent-name sets per culture are not part of this file: no public name-frequency list
  * was sourced in time (see bench/results/screen.md).
@@ -96,13 +97,20 @@ const TO_CYRILLIC = [
   ["f", "ф"],
   ["'", "ь"],
 ];
+const LATIN_VOWEL = /[aeiouy]/;
 function toCyrillic(word) {
   let out = "";
   const w = word.toLowerCase();
   for (let i = 0; i < w.length; ) {
     const hit = TO_CYRILLIC.find(([lat]) => w.startsWith(lat, i));
     if (!hit) return null;
-    out += hit[1];
+    const prev = i > 0 ? w.charAt(i - 1) : "";
+    const after = w.charAt(i + hit[0].length);
+    // The romanization's y is й after a vowel (Nikolay, Sergey) and ь before a vowel after a consonant
+    // (Yevgenyevich, Prokofyev, Ilyushin): a Russian writer writes Николай, Евгеньевич, Прокофьев.
+    if (hit[0] === "y" && LATIN_VOWEL.test(prev) && !LATIN_VOWEL.test(after)) out += "й";
+    else if (/^y[aeou]$/.test(hit[0]) && prev && !LATIN_VOWEL.test(prev) && prev !== "'") out += `ь${hit[1]}`;
+    else out += hit[1];
     i += hit[0].length;
   }
   return out.charAt(0).toUpperCase() + out.slice(1);

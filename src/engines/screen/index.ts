@@ -580,11 +580,7 @@ export class ScreenIndex {
     };
     for (const nameId of this.exact.get(qNorm.join(" ")) ?? []) consider(nameId, 1);
 
-    const q = toks(qNorm);
-    hyphenGroups(query).forEach((g, i) => {
-      const t = q[i];
-      if (t && g >= 0) t.group = g;
-    });
+    const q = this.queryToks(query, qNorm);
     // Distinctive tokens generate candidates; a query without any (only generic words) uses its generic
     // words, since it can still match a listed name made of the same generic words (see hasEvidence).
     // Every other token only adds to the bound of names already found.
@@ -721,7 +717,18 @@ export class ScreenIndex {
 
   /** The alignment behind the score of `query` against listed name `nameId`. */
   explain(nameId: number, query: string): Explanation {
-    return explainTokens(toks(tokens(query)), this.toksOf(nameId));
+    return explainTokens(this.queryToks(query, tokens(query)), this.toksOf(nameId));
+  }
+
+  /** The query's tokens as scoring sees them: its hyphenated names, and which words the lists know. */
+  private queryToks(query: string, qNorm: string[]): Tok[] {
+    const q = toks(qNorm);
+    hyphenGroups(query).forEach((g, i) => {
+      const t = q[i];
+      if (t && g >= 0) t.group = g;
+    });
+    for (const t of q) t.known = this.keyIds.has(t.key);
+    return q;
   }
 
   nameOf(nameId: number): string {

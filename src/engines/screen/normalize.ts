@@ -138,17 +138,29 @@ const jamo = (ch: string) => {
  */
 function romanizeRun(run: string, mr: boolean, afterSurname: boolean): string {
   const syllables = [...run];
-  return syllables
-    .map((ch, k) => {
-      const { initial, medial, final } = jamo(ch);
-      const prev = k > 0 ? jamo(syllables[k - 1] ?? "") : null;
-      const inGivenName = k >= 2 || (k === 1 && afterSurname);
-      const voiced = !mr && inGivenName && prev && SONORANT_FINALS.has(prev.final) ? VOICED[initial] : undefined;
-      const head = voiced ?? (mr ? (MR_INITIALS[initial] ?? initial) : initial);
-      const word = `${head}${medial}${final}`;
-      return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
-    })
-    .join(" ");
+  const words = syllables.map((ch, k) => {
+    const { initial, medial, final } = jamo(ch);
+    const prev = k > 0 ? jamo(syllables[k - 1] ?? "") : null;
+    const inGivenName = k >= 2 || (k === 1 && afterSurname);
+    const voiced = !mr && inGivenName && prev && SONORANT_FINALS.has(prev.final) ? VOICED[initial] : undefined;
+    const head = voiced ?? (mr ? (MR_INITIALS[initial] ?? initial) : initial);
+    const word = `${head}${medial}${final}`;
+    return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+  });
+  return asPersonName(words, afterSurname);
+}
+
+/**
+ * A run's romanized syllables as a person's name: the given name (the syllables after the surname) is one name,
+ * hyphenated as South Koreans write it (Dong-Hyon), so scoring matches it whole (`hyphenGroups`) and Kim Dong
+ * Hyon is not taken for KIM, Hyon U by one shared syllable. Runs of five syllables or more are not a person's
+ * name and stay apart.
+ */
+function asPersonName(words: string[], afterSurname: boolean): string {
+  const surname = afterSurname ? [] : words.slice(0, 1);
+  const given = words.slice(surname.length);
+  if (words.length > 4 || given.length < 2) return words.join(" ");
+  return [...surname, given.join("-")].join(" ");
 }
 
 /**
@@ -178,15 +190,26 @@ export function hangulSurnameForms(raw: string): string[] | null {
  */
 export function latinizations(raw: string): string[] {
   const out: string[] = [];
-  const general = latinize(raw);
-  if (general) out.push(general);
-  if (!/[\uac00-\ud7a3]/.test(raw)) return out;
-  // Only the DPRK form: a McCune-Reischauer variant (ㅈ as ch) found nothing more on the evaluation set and
-  // flagged four times as many innocent names (bench/results/screen-korean.md).
-  let runs = 0;
-  const romanized = raw.replace(HANGUL_RUN_RE, (run) => ` ${romanizeRun(run, false, runs++ > 0)} `);
-  const text = anyAscii(romanized).replace(/\s+/g, " ").trim();
-  if (!out.includes(text)) out.push(text);
+  if (!/[\uac00-\ud7a3]/.test(raw)) {
+    const general = latinize(raw);
+    return general ? [general] : out;
+  }
+  // any-ascii's syllables (Revised-Romanization-like), and the DPRK form. Not a McCune-Reischauer variant (ㅈ as
+  // ch): it found nothing more on the evaluation set and flagged four times as many innocent names
+  // (bench/results/screen-korean.md).
+  for (const run of [
+    (word: string, after: boolean) =>
+      asPersonName(
+        [...word].map((ch) => anyAscii(ch)),
+        after,
+      ),
+    (word: string, after: boolean) => romanizeRun(word, false, after),
+  ]) {
+    let runs = 0;
+    const romanized = raw.replace(HANGUL_RUN_RE, (word) => ` ${run(word, runs++ > 0)} `);
+    const text = anyAscii(romanized).replace(/\s+/g, " ").trim();
+    if (!out.includes(text)) out.push(text);
+  }
   return out;
 }
 
@@ -252,16 +275,39 @@ export function hyphenGroups(raw: string): number[] {
 /** Normalized form of a whole name: tokens joined by one space. Equal forms are an exact match. */
 export const normalizeName = (raw: string): string => tokens(raw).join(" ");
 
+const VOWELS = "aeiouy";
+/** Words this long or longer fold the Russian glides (below); shorter ones are mostly romanized syllables. */
+const GLIDE_FOLD_MIN = 6;
+
 /**
  * Transliteration key of a normalized token: ph→f, ck→k, kh→h, dj→j, q→k, y→i, ou→u, then doubled letters
- * collapse. One pass over the characters (this runs for every joined pair that is scored).
+ * collapse. In words of six letters or more, the spellings romanizations of Russian disagree on most also fold:
+ * the y that BGN/PCGN (the lists' system) writes before е and after ь, which passports and plain transliteration
+ * leave out (Yevgenyevich / Evgenevich, Sergeyevich / Sergeevich, Yelena / Elena), the yo of ё after a consonant,
+ * which they write e (Artyom / Artem, Fyodor / Fedor, Seleznyov / Seleznev), and ks, which English spellings
+ * write x after a vowel (Aleksandr / Alexander, Maksim / Maxim). Shorter words keep theirs: Hye, Myong and Kyong
+ * are Korean syllables, not a Russian e. One pass over the characters (this runs for every joined pair that is
+ * scored).
  */
 export function tokenKey(t: string): string {
   let out = "";
   let last = "";
+  const glides = t.length >= GLIDE_FOLD_MIN;
   for (let i = 0; i < t.length; i++) {
     let c = t.charAt(i);
     const next = t[i + 1];
+    if (glides && c === "y" && next === "e") continue;
+    if (glides && c === "y" && next === "o" && i > 0 && !VOWELS.includes(t.charAt(i - 1))) {
+      out += last === "e" ? "" : "e";
+      last = "e";
+      i++;
+      continue;
+    }
+    if (c === "x" && i > 0 && VOWELS.includes(t.charAt(i - 1))) {
+      out += last === "k" ? "s" : "ks";
+      last = "s";
+      continue;
+    }
     if (c === "p" && next === "h") {
       c = "f";
       i++;

@@ -15,6 +15,8 @@ export interface Tok {
   common: boolean;
   /** Query side: the hyphenated word the token is part of ("Yoo-jin"), or -1 (normalize.ts `hyphenGroups`). */
   group?: number;
+  /** Query side: some listed word is spelled this way (same key), so the word is a name, not a misspelling. */
+  known?: boolean;
 }
 
 /** Through the same normalization as the names (Rodríguez → rodriguz, the German digraph folded), then keyed. */
@@ -161,6 +163,34 @@ function derivedNames(aNorm: string, aKey: string, bNorm: string, bKey: string):
   return stem === plainKey || osaDistance(stem, plainKey, 1) <= 1 || suffixed.startsWith(plain);
 }
 
+const KEY_VOWELS = "aeiou";
+/** Consonants romanizations put for one another (Kassem / Qassem, Vladimir / Wladimir, Jamal / Gamal, Aziz / Asis). */
+const CONSONANT_CLASSES = ["ckqg", "sz", "vw", "fv", "bp", "td", "jg"];
+const sameClass = (x: string, y: string) => CONSONANT_CLASSES.some((c) => c.includes(x) && c.includes(y));
+
+/**
+ * Whether the one edit between two keys of up to seven letters (longer ones: always) is one romanizations make: a vowel changed, added
+ * or dropped, an h added or dropped (Kadhafi / Kadafi), a consonant swapped for one of its class, or two letters
+ * swapped. Any other consonant change makes another name in a word this short (Kuzmin / Kuzin, Jafari / Safari,
+ * Ming / Mint, Amir / Amit).
+ */
+function lightEdit(a: string, b: string): boolean {
+  if (Math.max(a.length, b.length) > 7) return true;
+  if (a.length === b.length) {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    const [x, y] = [a.charAt(i), b.charAt(i)];
+    // A transposition: the rest matches once the pair is swapped.
+    if (a[i + 1] === y && b[i + 1] === x) return true;
+    return (KEY_VOWELS.includes(x) && KEY_VOWELS.includes(y)) || sameClass(x, y);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  const extra = long.charAt(i);
+  return KEY_VOWELS.includes(extra) || extra === "h";
+}
+
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   if (aNorm === bNorm) return 1;
@@ -247,6 +277,19 @@ function singleUnits(q: readonly Tok[], n: readonly Tok[], memo: Map<Tok, number
       // transliteration (same key) or a close spelling links them. Same-initial pairs stay fuzzy, since
       // romanizations of one name differ that way (Yusuf / Youssef).
       if (s > 0 && s < VOWEL_VARIANT_SIM && qi.common && nj.common && qi.key[0] !== nj.key[0]) s = 0;
+      // A query word the lists know as a name of its own is that name, not a misspelling of a near one: only
+      // an edit romanizations make links it to another (Kuzmin is not Kuzin, Jafari not Safari); an unknown
+      // word keeps every edit, since it may be a typing slip (Mohaved / Mohamed).
+      if (
+        qi.known &&
+        s > 0 &&
+        s < KEY_EQUAL_SIM &&
+        s !== VOWEL_VARIANT_SIM &&
+        qi.norm.length > 1 &&
+        nj.norm.length > 1
+      ) {
+        if (!lightEdit(qi.key, nj.key)) s = 0;
+      }
       if (s > 0) units.push({ q0: i, q1: i, n0: j, n1: j, sim: s });
     });
   });
@@ -370,10 +413,22 @@ function missingMiddle(
 /**
  * A hyphenated name of the query ("Yoo-jin", "Jean-Pierre") is one name: its parts may match one listed word
  * (joined) or listed words side by side in the same order ("Min Jun", "Husam al Din"), never words apart or
- * reversed, which is how "Yoo-jin SHIN" would otherwise match "YOO, Jin" (a surname and a given name).
+ * reversed, which is how "Yoo-jin SHIN" would otherwise match "YOO, Jin" (a surname and a given name), and never
+ * by one part alone.
  */
-function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[]): boolean {
+function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[], usedQ: Uint8Array): boolean {
   const at = new Map<number, [number, number][]>();
+  // Half of a compound matched and its other half left over is another name: Seong-jin is not Jin, nor
+  // Mohammad-Reza Mohammad.
+  // A particle left over inside a compound is not its other half (the al- of al-Rawi), unless it ends it: a
+  // Korean syllable can be spelled like one (Su-Bin, Hyon-U).
+  const half = new Set<number>();
+  q.forEach((t, i) => {
+    const g = t.group ?? -1;
+    if (g < 0 || usedQ[i]) return;
+    if (t.cls !== "particle" || q[i + 1]?.group !== g) half.add(g);
+  });
+  for (const u of taken) for (let i = u.q0; i <= u.q1; i++) if (half.has(q[i]?.group ?? -1)) return true;
   for (const u of taken) {
     const t = q[u.q0];
     const g = t?.group ?? -1;
@@ -417,7 +472,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   const cn = matchedN / totalN;
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
-  if (splitCompound(q, n, taken)) return 0;
+  if (splitCompound(q, n, taken, usedQ)) return 0;
   if (missingMiddle(q, n, taken, usedQ, usedN)) score = Math.max(score, MISSING_MIDDLE_FLOOR);
   const leftOver = usedQ.includes(0) || usedN.includes(0);
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;

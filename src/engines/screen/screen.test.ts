@@ -43,6 +43,21 @@ describe("normalization", () => {
     expect(tokenKey(t)).toBe(k);
   });
 
+  it("folds the spellings romanizations of Russian disagree on, in words of six letters or more", () => {
+    for (const [a, b] of [
+      ["yevgenyevich", "evgenevich"], // BGN/PCGN's y before е and after ь / passport and plain transliteration
+      ["sergeyevich", "sergeevich"],
+      ["yelena", "elena"],
+      ["artyom", "artem"], // ё as yo / as e
+      ["seleznyov", "seleznev"],
+      ["maksim", "maxim"], // ks / x after a vowel
+    ])
+      expect(tokenKey(a), `${a}/${b}`).toBe(tokenKey(b));
+    // Korean syllables and other short words keep theirs.
+    expect(tokenKey("hye")).not.toBe(tokenKey("he"));
+    expect(tokenKey("myong")).not.toBe(tokenKey("meng"));
+  });
+
   it.each([
     ["llc", "legal"],
     ["gmbh", "legal"],
@@ -318,6 +333,30 @@ describe("cross-script", () => {
     expect(top("Владимир Владимирович Путин")).toEqual(["SDN:35096", true]);
     expect(top("Роснефть")).toEqual(["SDN:17022", true]);
   });
+  it("a Cyrillic patronymic with its soft sign finds the list's BGN/PCGN spelling", () => {
+    const idx = ScreenIndex.build([
+      {
+        id: "SDN:23560",
+        listCode: "SDN",
+        entryType: "individual",
+        name: "PENTYA, Aleksandr Yevgenyevich",
+        altNames: [],
+        remarks: null,
+      },
+      {
+        id: "SDN:35404",
+        listCode: "SDN",
+        entryType: "individual",
+        name: "PROKOFYEV, Artyom Vyacheslavovich",
+        altNames: [],
+        remarks: null,
+      },
+    ]);
+    const found = (name: string) => screen(idx, { name }).map((h) => [idx.entries[h.entry]?.id, h.score >= 0.85]);
+    expect(found("Александр Евгеньевич Пентя")).toEqual([["SDN:23560", true]]);
+    expect(found("Артём Вячеславович Прокофьев")).toEqual([["SDN:35404", true]]);
+    expect(found("Artem Prokofev")).toEqual([["SDN:35404", false]]);
+  });
   it("a Latin query finds a name the list writes only in Cyrillic", () => {
     expect(top("OOO Romashka")).toEqual(["X:1", true]);
   });
@@ -348,15 +387,26 @@ describe("Hangul names", () => {
   const ids = (name: string) => screen(index, { name }).map((h) => index.entries[h.entry]?.id);
 
   it("romanizes syllable by syllable in the DPRK system the lists use, voicing inside the given name", () => {
-    expect(latinizations("김정은")).toContain("Kim Jong Un");
-    expect(latinizations("최룡해")).toContain("Choe Ryong Hae");
+    expect(latinizations("김정은")).toContain("Kim Jong-Un");
+    expect(latinizations("최룡해")).toContain("Choe Ryong-Hae");
     // 건 after 만 voices (Man Gon); 기 starts the given name and does not (Ki Nam); ㅊ is aspirated, never voiced.
-    expect(latinizations("리만건")).toContain("Ri Man Gon");
-    expect(latinizations("김기남")).toContain("Kim Ki Nam");
-    expect(latinizations("리병철")).toContain("Ri Pyong Chol");
+    expect(latinizations("리만건")).toContain("Ri Man-Gon");
+    expect(latinizations("김기남")).toContain("Kim Ki-Nam");
+    expect(latinizations("리병철")).toContain("Ri Pyong-Chol");
     // A surname written apart: the given name's second syllable still voices.
-    expect(latinizations("김 만건")).toContain("Kim Man Gon");
+    expect(latinizations("김 만건")).toContain("Kim Man-Gon");
     expect(latinizations("Kim Jong Un")).toEqual([]);
+    // any-ascii's syllables too; a run of five or more is not a person's name and is not grouped.
+    expect(latinizations("김동현")).toEqual(["Gim Dong-Hyeon", "Kim Tong-Hyon"]);
+    expect(latinizations("조선광선은행")).toContain("Jo Seon Gwang Seon Eun Haeng");
+  });
+
+  it("matches the given name whole: one shared syllable is not the name", () => {
+    const idx = ScreenIndex.build([person("SDN:1", "KIM, Hyon U"), person("SDN:2", "KANG CHOL SU")]);
+    const found = (name: string) => screen(idx, { name }).map((h) => idx.entries[h.entry]?.id);
+    expect(found("김동현")).toEqual([]); // Kim Dong-Hyon
+    expect(found("강수빈")).toEqual([]); // Kang Su-Bin: a final syllable spelled like a particle still counts
+    expect(found("김현우")).toEqual(["SDN:1"]);
   });
 
   it("finds the listed Latin spelling of a Hangul query", () => {
@@ -397,6 +447,34 @@ describe("names that resemble each other by spelling but are different names", (
       expect(sim(a, b), `${a}/${b}`).toBe(0);
     expect(sim("Elena", "Yelena")).toBeGreaterThanOrEqual(0.8);
     expect(sim("Mahmood", "Nahmood")).toBeGreaterThan(0); // a long word keeps its one edit at the start
+  });
+
+  it("a word the lists know as a name is not a misspelling of a near name; an unknown word may be", () => {
+    const idx = ScreenIndex.build(
+      [
+        ["P:1", "SAFARI, Amir Hossein"],
+        ["P:2", "JAFARI, Reza"],
+        ["P:3", "KUZIN, Alexander"],
+        ["P:4", "KUZMIN, Oleg"],
+        ["P:5", "AOUADI, Mohamed"],
+        ["P:6", "MOHAVED, Karim"],
+      ].map(([id, name]) => ({
+        id: id as string,
+        listCode: "P",
+        entryType: "individual" as const,
+        name: name as string,
+        altNames: [],
+        remarks: null,
+      })),
+    );
+    const ids = (name: string) => screen(idx, { name }).map((h) => idx.entries[h.entry]?.id);
+    expect(ids("Amir Hossein Jafari")).toEqual([]); // Jafari is a listed name: not a slip for Safari
+    expect(ids("Alexander Kuzmin")).toEqual([]);
+    expect(ids("Amir Hossein Safary")).toEqual(["P:1"]); // a vowel is a spelling
+    expect(ids("Alexandr Kuzim")).toEqual(["P:3"]); // not a listed word: may be a slip
+    // Mohaved is listed (P:6) yet one edit from Mohamed by a consonant: still a name of its own.
+    expect(ids("Mohaved Aouadi")).toEqual([]);
+    expect(ids("Mohamad Aouadi")).toEqual(["P:5"]);
   });
 
   it("a patronymic is not a surname form, a nisba family name is not the given name", () => {
@@ -477,5 +555,11 @@ describe("a hyphenated name is one name", () => {
     expect(ids("Yoo-jin Shin")).toEqual([]);
     expect(ids("Min-jun Kim")).toEqual(["K:2"]);
     expect(ids("Husam-al-Din Walid KALALAH")).toEqual(["K:3"]);
+  });
+
+  it("never by one of its parts alone", () => {
+    expect(ids("Seong-jin Yoo")).toEqual([]);
+    expect(ids("Min-ho Kim")).toEqual([]);
+    expect(ids("Jin Yoo")).toEqual(["K:1"]);
   });
 });

@@ -10,7 +10,7 @@ import { type PackedArray, pack, unpack } from "../../lib/pack";
 import { type EntryType, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
-const KIND = "screen-index/2";
+const KIND = "screen-index/3";
 
 interface Meta<X> {
   entries: [string, string, EntryType][];
