@@ -30,6 +30,7 @@ const DE_MAR = {
   entry_date: "2026-03-02",
 };
 const JP = { destination_country: "JP", currency: "JPY", entry_date: "2026-06-01" };
+const CA = { destination_country: "CA", currency: "CAD", entry_date: "2026-10-01" };
 const SG = { destination_country: "SG", currency: "SGD", entry_date: "2026-06-01" };
 const HK = { destination_country: "HK", currency: "HKD", entry_date: "2026-06-01" };
 const S122_ENDED =
@@ -838,7 +839,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       shipment_channel: "courier",
     },
     {
-      rate_found: false,
+      rate_found: true,
       "exemptions.de_minimis_threshold": 150,
       "exemptions.de_minimis_exempt": true,
       "exemptions.tax_de_minimis_threshold": 40,
@@ -938,6 +939,59 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     "AU smartphone of 8517.13.00 at 1,500 AUD from China: Free general rate, GST 150, complete",
     { ...AU, hs_code: "8517.13.00", origin_country: "CN", declared_value: 1500 },
     { "totals.duty": 0, "vat.amount": 150, "totals.total": 150, complete: true },
+  ],
+  // Canada: the Customs Tariff schedule T2026 (CBSA); value for duty FOB; GST 5% (HST where the province has it)
+  // on the value plus duty (Excise Tax Act s. 215). Rates of 6109.10.00 (T-shirts of cotton): MFN 18%, AUT/NZT 11%,
+  // every free trade treatment Free, General Tariff 35%.
+  [
+    "CA cotton T-shirt from Russia: General Tariff 35% × 200 = 70 (MFN withdrawn 2022-03-02); GST 5% × 270 = 13.5",
+    { ...CA, hs_code: "6109.10.00", origin_country: "RU", declared_value: 200 },
+    { "estimated_duties.tier": "punitive_tariff", "totals.duty": 70, "vat.amount": 13.5, complete: true },
+  ],
+  [
+    "CA entry of 2022-03-01: the data holds the 2026 schedule only, so no line is in force and nothing is priced",
+    { ...CA, hs_code: "6109.10.00", origin_country: "RU", declared_value: 200, entry_date: "2022-03-01" },
+    { rate_found: false, complete: false, "incomplete_reasons.0.code": "unknown_code" },
+  ],
+  [
+    "CA same T-shirt from Viet Nam: CPTPT Free (CPTPP in force for Viet Nam 2019-01-14); GST 5% × 200 = 10",
+    { ...CA, hs_code: "6109.10.00", origin_country: "VN", declared_value: 200 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0, "vat.amount": 10 },
+  ],
+  [
+    "CA same T-shirt from Australia: CPTPT Free beats the Australia Tariff's 11%",
+    { ...CA, hs_code: "6109.10.00", origin_country: "AU", declared_value: 200 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0 },
+  ],
+  [
+    "CA same T-shirt from Bangladesh: MFN 18% (the Least Developed Country Tariff is not modelled)",
+    { ...CA, hs_code: "6109.10.00", origin_country: "BD", declared_value: 200 },
+    { "estimated_duties.tier": "normal_tariff", "totals.duty": 36, "vat.amount": 11.8 },
+  ],
+  [
+    "CA leather slippers of 6403.99.91 from Japan: CPTPT 3% × 400 = 12 (still staged) instead of MFN 18% (72)",
+    { ...CA, hs_code: "6403.99.91", origin_country: "JP", declared_value: 400 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 12, "vat.amount": 20.6 },
+  ],
+  [
+    "CA same slippers from Germany: CEUT Free; GST 5% × 400 = 20",
+    { ...CA, hs_code: "6403.99.91", origin_country: "DE", declared_value: 400 },
+    { "totals.duty": 0, "vat.amount": 20 },
+  ],
+  [
+    "CA same slippers from the UK: UKT Free (Canada-UK Trade Continuity Agreement); CEUT ended for the UK on 2020-12-31",
+    { ...CA, hs_code: "6403.99.91", origin_country: "GB", declared_value: 400 },
+    {
+      "estimated_duties.tier": "preferential_tariff",
+      "estimated_duties.tariffs.0.name":
+        "Preferential duty, United Kingdom Tariff (Canada-UK Trade Continuity Agreement) (Canadian Customs Tariff 6403.99.91)",
+      "totals.duty": 0,
+    },
+  ],
+  [
+    "CA turkeys within access commitment, 0105.99.11 from Brazil: 1.9¢/kg × 500 kg = 9.50",
+    { ...CA, hs_code: "0105.99.11", origin_country: "BR", declared_value: 1000, weight: 500, weight_unit: "kg" },
+    { "totals.duty": 9.5, "vat.amount": 50.48 },
   ],
   // Japan: Japan Customs tariff schedule 2026-07-09 (WTO conventional rate unless parenthesised, else temporary,
   // else general; EPA columns), customs value CIF (Customs Tariff Act art. 4); consumption tax 10% (8% on food,
@@ -1039,7 +1093,8 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       declared_value: 200,
       destination_region: "CA-ON",
     },
-    { "vat.code": "CA-ON", "vat.rate": 13, "vat.amount": 26 },
+    // MFN 18% × 200 = 36 (Customs Tariff 6109.10.00); HST 13% × (200 + 36) = 30.68.
+    { "vat.code": "CA-ON", "vat.rate": 13, "totals.duty": 36, "vat.amount": 30.68, "totals.total": 66.68 },
   ],
   [
     // The province code alone is the same region (ISO 3166-2 CA-ON): 13% × 200 = 26.
@@ -1053,17 +1108,10 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       declared_value: 200,
       destination_region: "ON",
     },
-    // No Canadian tariff in the data: the quote says it is not final.
-    {
-      "vat.code": "CA-ON",
-      "vat.rate": 13,
-      "vat.amount": 26,
-      complete: false,
-      "incomplete_reasons.0.code": "no_tariff",
-    },
+    { "vat.code": "CA-ON", "vat.rate": 13, "vat.amount": 30.68, complete: true },
   ],
   [
-    // Quebec has no HST: 5% GST at the border (QST is not collected by the CBSA), 5% × 200 = 10.
+    // Quebec has no HST: 5% GST at the border (QST is not collected by the CBSA), 5% × (200 + 36 duty) = 11.8.
     "regional tax: Quebec (GST only) accepted",
     {
       hs_code: "6109.10.00",
@@ -1074,7 +1122,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       declared_value: 200,
       destination_region: "QC",
     },
-    { "vat.rate": 5, "vat.amount": 10 },
+    { "vat.rate": 5, "vat.amount": 11.8 },
   ],
   [
     "regional tax: Canary Islands outside the VAT area",

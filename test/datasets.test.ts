@@ -703,7 +703,16 @@ describe("dataset registry", () => {
       );
     // Each schedule of the bundle has its own registry row; only the US's takes uploads.
     const listed = Object.fromEntries((await json(await admin("/datasets"))).datasets.map((d: any) => [d.dataset, d]));
-    for (const d of ["tariffs-gb", "tariffs-eu", "tariffs-au", "tariffs-jp", "tariffs-sg", "tariffs-hk", "measures-us"])
+    for (const d of [
+      "tariffs-gb",
+      "tariffs-eu",
+      "tariffs-au",
+      "tariffs-ca",
+      "tariffs-jp",
+      "tariffs-sg",
+      "tariffs-hk",
+      "measures-us",
+    ])
       expect(listed[d], d).toMatchObject({
         status: "active",
         uploadable: false,

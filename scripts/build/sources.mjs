@@ -44,6 +44,8 @@ export const ORIGINS = {
     "the ABF Working Tariff, Schedule 1 (countries and places), same copy: data/tariff-schedule1.json",
   "jp-customs-tariff/index.json":
     "Japan Customs' statistical schedule of 2026-07-09 (https://www.customs.go.jp/tariff/2026_07_09/data/j_NN.htm, one page per chapter), as scraped to JSON in github qlitre/japan-tariff-mcp @ 715eff92 src/tariffdata/ (MIT): index.json and j_NN_tariff_data.json beside it",
+  "ca-cbsa-tariff/ca_tariff_2026_rev_3.csv":
+    "the CBSA Customs Tariff schedule T2026 (https://www.cbsa-asfc.gc.ca/trade-commerce/tariff-tarif/, its tariff table exported to CSV, revision 3), as published in github SAIL-Engineering/tariff-rate-tracker @ ac5225f2 data/ca_tariff_source/ca_tariff_2026_rev_3.csv (CRLF line ends, 4,017,118 characters)",
   "iso-country-codes/country-codes.csv": "https://github.com/datasets/country-codes (data/country-codes.csv, ODC-PDDL)",
   "iso-currency-codes/codes-all.csv":
     "https://github.com/datasets/currency-codes (data/codes-all.csv, ISO 4217, ODC-PDDL)",

@@ -1,5 +1,5 @@
 /**
- * Tariff lines (US HTS-8, UK Global Tariff 2021, EU CET 2020 proxy, Australia Schedule 3 2026, Japan 2026-07-09), US Chapter 99 measures and exclusions, and
+ * Tariff lines (US HTS-8, UK Global Tariff 2021, EU CET 2020 proxy, Australia Schedule 3 2026, Canada T2026, Japan 2026-07-09), US Chapter 99 measures and exclusions, and
  * the origins each programme covers. From data/tariffs and data/customs/us-programs.json (see their SOURCE.md).
  */
 import { readFileSync } from "node:fs";
@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-27.4";
+export const version = "2026-11-28.1";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Singapore and Hong Kong: free ports, duty on a few dutiable classes only (Singapore Customs; Hong Kong Customs and Excise Department)";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Canada: CBSA Customs Tariff schedule T2026 (revision 3, amendments to 2026-09-01) with its preferential tariff treatments and the General Tariff; Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Singapore and Hong Kong: free ports, duty on a few dutiable classes only (Singapore Customs; Hong Kong Customs and Excise Department)";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -69,6 +69,47 @@ function* australia(au, programs, keep) {
       null,
       null,
       cellText,
+      json(special),
+    ];
+  }
+}
+
+/**
+ * The date Canada's lines are taken to hold from: the 2026 edition of the schedule (T2026), whose revision 3 is the
+ * copy read (amendments to 2026-09-01 included).
+ */
+const CA_FROM = "2026-01-01";
+
+/**
+ * Canada's tariff items: the MFN rate, the General Tariff (column 2: goods of the countries denied the MFN Tariff),
+ * and per preferential treatment the rate its originating goods pay; a treatment with no rate on the item is absent
+ * (the MFN stands).
+ */
+function* canada(ca, programs, keep) {
+  for (const [code, description, mfnText, mfn, general, prefs] of ca.rows) {
+    if (!keep(code)) continue;
+    const special = {};
+    for (const [name, [, comps]] of Object.entries(prefs)) {
+      if (!(name in programs.programs)) throw new Error(`CA treatment ${name} not in ca-programs.json`);
+      if (comps) special[name] = comps;
+    }
+    const specialText = Object.entries(prefs)
+      .map(([name, [text]]) => `${name}: ${text}`)
+      .join("; ");
+    yield [
+      "CA",
+      code,
+      CA_FROM,
+      null,
+      description,
+      null,
+      null,
+      "CAD",
+      mfnText,
+      json(mfn),
+      general?.[0] ?? null,
+      json(general?.[1] ?? null),
+      specialText || null,
       json(special),
     ];
   }
@@ -211,6 +252,8 @@ export async function rows({ fixture }) {
         ]);
   for (const row of australia(read("tariffs/au.json"), read("customs/au-programs.json"), keep)) lines.push(row);
   for (const row of japan(read("tariffs/jp.json"), keep)) lines.push(row);
+  const caPrograms = read("customs/ca-programs.json");
+  for (const row of canada(read("tariffs/ca.json"), caPrograms, keep)) lines.push(row);
   const hs = read("hs/hs2022.json");
   for (const [schedule, port] of Object.entries(read("customs/free-ports.json")))
     if (schedule !== "_note") for (const row of freePort(schedule, hs, port, keep)) lines.push(row);
@@ -228,6 +271,11 @@ export async function rows({ fixture }) {
     const countries = listed[program] ? Object.fromEntries(listed[program].map((c) => [c, AU_FROM])) : p.countries;
     for (const [country, from] of Object.entries(countries)) origin.push(["AU", program, p.name, country, from, null]);
   }
+  for (const [program, p] of Object.entries(caPrograms.programs))
+    for (const [country, from] of Object.entries(p.countries))
+      origin.push(["CA", program, p.name, country, from, caPrograms.valid_to[program]?.[country] ?? null]);
+  for (const [country, [from, to]] of Object.entries(caPrograms.general_tariff.countries))
+    origin.push(["CA", "column2", caPrograms.general_tariff.name, country, from, to]);
   for (const [program, p] of Object.entries(read("customs/jp-programs.json").programs))
     for (const [country, from] of Object.entries(p.countries))
       origin.push(["JP", program, p.name, country, from, null]);
@@ -308,6 +356,12 @@ export function registryVersions(data, { fixture }) {
       version: v,
       source: `Australian lines of ${dataset} ${v}: ${part("Australia")}`,
       rows: lines("AU"),
+    },
+    {
+      dataset: "tariffs-ca",
+      version: v,
+      source: `Canadian lines of ${dataset} ${v}: ${part("Canada")}`,
+      rows: lines("CA"),
     },
     {
       dataset: "tariffs-jp",

@@ -55,6 +55,7 @@ export const SCHEDULES: Record<string, { label: string; currency: string; digits
   GB: { label: "UK tariff", currency: "GBP", digits: 8 },
   EU: { label: "EU CET", currency: "EUR", digits: 8 },
   AU: { label: "Australian Customs Tariff", currency: "AUD", digits: 8 },
+  CA: { label: "Canadian Customs Tariff", currency: "CAD", digits: 8 },
   JP: { label: "Japan tariff", currency: "JPY", digits: 9 },
   SG: { label: "Singapore Customs", currency: "SGD", digits: 6 },
   HK: { label: "Hong Kong Customs", currency: "HKD", digits: 6 },
@@ -245,12 +246,13 @@ interface TierResult {
 function dutyTier(line: TariffLine, input: CalcInput, data: ResolvedData, customsValue: Big, m: Money): TierResult {
   const programs = data.programs.filter((p) => p.country === input.origin && inForce(p, input.entryDate));
   const label = `${SCHEDULES[line.schedule]?.label ?? line.schedule} ${dotted(line.code)}`;
-  if (programs.some((p) => p.program === "column2") && line.col2Text !== null) {
+  const column2 = programs.find((p) => p.program === "column2");
+  if (column2 && line.col2Text !== null) {
     const r = applyComponents(line.col2, line.col2Text, line.currency, customsValue, input, m);
     return {
       tier: "punitive_tariff",
       program: "column2",
-      note: `Goods of ${input.origin} pay the column 2 rate (HTSUS General Note 3(b))`,
+      note: `Goods of ${input.origin} pay the ${column2.name} rate`,
       line: {
         name: `Column 2 duty (${label})`,
         rate: componentsText(line.col2, line.currency) || line.col2Text,
