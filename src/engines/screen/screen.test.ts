@@ -51,7 +51,7 @@ describe("normalization", () => {
       ["artyom", "artem"], // ё as yo / as e
       ["seleznyov", "seleznev"],
       ["maksim", "maxim"], // ks / x after a vowel
-    ])
+    ] as const)
       expect(tokenKey(a), `${a}/${b}`).toBe(tokenKey(b));
     // Korean syllables and other short words keep theirs.
     expect(tokenKey("hye")).not.toBe(tokenKey("he"));
