@@ -964,8 +964,13 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0 },
   ],
   [
-    "CA same T-shirt from Bangladesh: MFN 18% (the Least Developed Country Tariff is not modelled)",
+    "CA same T-shirt from Bangladesh: Least Developed Country Tariff Free; GST 5% × 200 = 10",
     { ...CA, hs_code: "6109.10.00", origin_country: "BD", declared_value: 200 },
+    { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0, "vat.amount": 10 },
+  ],
+  [
+    "CA same T-shirt from India: MFN 18% (the General Preferential Tariff is not modelled, and excludes apparel)",
+    { ...CA, hs_code: "6109.10.00", origin_country: "IN", declared_value: 200 },
     { "estimated_duties.tier": "normal_tariff", "totals.duty": 36, "vat.amount": 11.8 },
   ],
   [

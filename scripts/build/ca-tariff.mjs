@@ -43,6 +43,7 @@ export const TREATMENTS = [
   "CPTPT",
   "UKT",
   "UAT",
+  "LDCT",
 ];
 
 /** The schedule's units of measure (the statistical lines' UOM codes) as the engine's quantity units. */
