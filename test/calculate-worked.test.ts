@@ -998,6 +998,16 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { ...CA, hs_code: "0105.99.11", origin_country: "BR", declared_value: 1000, weight: 500, weight_unit: "kg" },
     { "totals.duty": 9.5, "vat.amount": 50.48 },
   ],
+  [
+    "CA French wine of 2204.21: CEUT Free, but the excise duty on wine is not in the data, so the quote is not final",
+    { ...CA, hs_code: "2204.21", origin_country: "FR", declared_value: 1000, volume: 90, volume_unit: "l" },
+    {
+      "totals.duty": 0,
+      complete: false,
+      "incomplete_reasons.0.code": "excise_not_computed",
+      "incomplete_reasons.0.message": expect.stringContaining("Excise duty on wine"),
+    },
+  ],
   // Japan: Japan Customs tariff schedule 2026-07-09 (WTO conventional rate unless parenthesised, else temporary,
   // else general; EPA columns), customs value CIF (Customs Tariff Act art. 4); consumption tax 10% (8% on food,
   // Consumption Tax Act) on the customs value plus duty; duty and tax waived on goods of 10,000 JPY or less.
