@@ -969,7 +969,12 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "estimated_duties.tier": "preferential_tariff", "totals.duty": 0, "vat.amount": 10 },
   ],
   [
-    "CA same T-shirt from India: MFN 18% (the General Preferential Tariff is not modelled, and excludes apparel)",
+    "CA same T-shirt from Vanuatu in 2026: MFN 18%, Vanuatu graduated from the LDCT on 2025-01-01",
+    { ...CA, hs_code: "6109.10.00", origin_country: "VU", declared_value: 200 },
+    { "estimated_duties.tier": "normal_tariff", "totals.duty": 36 },
+  ],
+  [
+    "CA same T-shirt from India: MFN 18% (India left the General Preferential Tariff in 2015, which excludes apparel)",
     { ...CA, hs_code: "6109.10.00", origin_country: "IN", declared_value: 200 },
     { "estimated_duties.tier": "normal_tariff", "totals.duty": 36, "vat.amount": 11.8 },
   ],
