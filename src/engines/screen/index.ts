@@ -363,6 +363,7 @@ export class ScreenIndex {
   private readonly nameEntry: Int32Array;
   private readonly nameText: string[];
   private readonly nameToks: (Tok[] | undefined)[];
+  private readonly surnameAt: Int32Array;
   /** Per distinct word, its token (made on first use). */
   private readonly normToks: (Tok | undefined)[];
   /** Normalized full name → name ids (exact matches). */
@@ -405,6 +406,7 @@ export class ScreenIndex {
     this.identifiers = new Map(parts.identifiers);
     this.identifierDisplay = new Map(parts.identifierDisplay);
     this.nameToks = new Array<Tok[] | undefined>(parts.nameText.length);
+    this.surnameAt = new Int32Array(parts.nameText.length).fill(-2);
     this.normToks = new Array<Tok | undefined>(parts.norms.length);
     this.keys = parts.keys;
     this.keyIds = new Map(parts.keys.map((k, i) => [k, i]));
@@ -450,6 +452,27 @@ export class ScreenIndex {
       for (const entry of this.identifiers.get(key) ?? [])
         out.push({ entry, identifier: this.identifierDisplay.get(`${key}#${entry}`) ?? key });
     return out;
+  }
+
+  /**
+   * Where a person's surname begins in the name's natural-order tokens, when the list marks it with a comma ("LAST,
+   * First Middle" puts it last), else -1; worked out on first use.
+   */
+  private surnameStart(nameId: number): number {
+    let at = this.surnameAt[nameId] ?? -1;
+    if (at === -2) {
+      at = -1;
+      const text = this.nameText[nameId] ?? "";
+      const entry = this.entries[this.nameEntry[nameId] ?? -1];
+      const parts = text.split(",");
+      if (entry?.entryType === "individual" && parts.length === 2) {
+        const surname = tokens(parts[0] ?? "").length;
+        const total = this.toksOf(nameId).length;
+        if (surname > 0 && surname < total) at = total - surname;
+      }
+      this.surnameAt[nameId] = at;
+    }
+    return at;
   }
 
   /** A name's tokens (natural order), made from the word ids on first use. */
@@ -604,7 +627,7 @@ export class ScreenIndex {
       if (entry === undefined || !allow(entry)) continue;
       const nameToks = this.toksOf(nameId);
       scored++;
-      consider(nameId, Math.round(scoreTokens(q, nameToks, memo) * 1000) / 1000);
+      consider(nameId, Math.round(scoreTokens(q, nameToks, memo, this.surnameStart(nameId)) * 1000) / 1000);
     }
     this.lastStats = { candidates: touched.length, scored };
     return best;

@@ -399,9 +399,17 @@ function missingMiddle(
   taken: readonly Unit[],
   usedQ: Uint8Array,
   usedN: Uint8Array,
+  surnameStart: number,
 ): boolean {
   if (n.length < 3 || usedQ.includes(0) || !usedN[0] || !usedN[n.length - 1]) return false;
   if (n.some((t) => t.cls !== "distinctive" && t.cls !== "particle")) return false;
+  // Where the list marks the surname ("BRIONES RUIZ, Claudia Aide"), its first word is the one a person goes by:
+  // a query naming only the second (Claudia RUIZ) leaves out a surname, not a middle name.
+  if (surnameStart > 0) {
+    let j = surnameStart;
+    while (j < n.length - 1 && n[j]?.cls === "particle") j++;
+    if (!usedN[j]) return false;
+  }
   let distinctive = 0;
   for (const u of taken) {
     if (u.sim < KEY_EQUAL_SIM || u.q1 !== u.q0 || u.n1 !== u.n0) return false;
@@ -460,7 +468,16 @@ function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
   return any;
 }
 
-export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok, number>[]): number {
+/**
+ * `surnameStart`: where the listed name's surname begins in its natural-order tokens when the list marks it (the
+ * words before the comma of "LAST, First"), else -1.
+ */
+export function scoreTokens(
+  q: readonly Tok[],
+  n: readonly Tok[],
+  memo?: Map<Tok, number>[],
+  surnameStart = -1,
+): number {
   if (q.length === 0 || n.length === 0) return 0;
   const { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN } = align(q, n, memo);
   if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
@@ -473,7 +490,7 @@ export function scoreTokens(q: readonly Tok[], n: readonly Tok[], memo?: Map<Tok
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
   if (splitCompound(q, n, taken, usedQ)) return 0;
-  if (missingMiddle(q, n, taken, usedQ, usedN)) score = Math.max(score, MISSING_MIDDLE_FLOOR);
+  if (missingMiddle(q, n, taken, usedQ, usedN, surnameStart)) score = Math.max(score, MISSING_MIDDLE_FLOOR);
   const leftOver = usedQ.includes(0) || usedN.includes(0);
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
   if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;
