@@ -240,3 +240,43 @@ describe("several indexes and ordering", () => {
     ]);
   });
 });
+
+describe("compiling a jurisdiction on first use", () => {
+  it("knows its jurisdictions before compiling any, and compiles each once", () => {
+    const fresh = compileRules(rules);
+    expect([...fresh.bucketKeys]).toContain("IMPORT:US");
+    expect(fresh.bucket("IMPORT:CA")).toBeUndefined();
+    const us = fresh.bucket("IMPORT:US");
+    expect(us).toBeDefined();
+    expect(fresh.bucket("IMPORT:US")).toBe(us);
+  });
+  it("answers the same whatever order the jurisdictions are first used in", () => {
+    const items = [
+      { title: "ivory figurine" },
+      { title: "artificial plant" },
+      { hs_code: "060290" },
+      { title: "e-cigarette kit" },
+      { title: "Luxury watch" },
+    ];
+    const queries = [
+      q,
+      { ...q, destination: "DE" },
+      { ...q, origin: "US", destination: "RU" },
+      { ...q, destination: "GB" },
+    ];
+    const run = (order: typeof queries) => {
+      const fresh = compileRules(rules);
+      const out = new Map<string, string[]>();
+      for (const query of order)
+        for (const item of items)
+          out.set(
+            `${JSON.stringify(query)} ${JSON.stringify(item)}`,
+            checkItem([fresh], query, item).map((m) => `${m.id}:${m.confidence}`),
+          );
+      return [...out].sort();
+    };
+    const forward = run(queries);
+    expect(run([...queries].reverse())).toEqual(forward);
+    expect(forward.some(([, ids]) => ids.length > 0)).toBe(true);
+  });
+});

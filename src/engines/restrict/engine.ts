@@ -96,10 +96,11 @@ export interface CheckQuery {
 }
 
 interface TrieNode {
-  next: Map<string, TrieNode>;
-  /** Keyword rules whose phrase ends here. */
+  /** Absent on a leaf: most nodes are leaves, and a Map each would dominate the compile's allocations. */
+  next: Map<string, TrieNode> | null;
+  /** Keyword rules whose phrase ends here (the shared empty list until one does). */
   rules: Rule[];
-  /** Rules for which the phrase ending here is an exclusion. */
+  /** Rules for which the phrase ending here is an exclusion (likewise). */
   excludes: Rule[];
 }
 
@@ -123,14 +124,18 @@ interface Context {
 }
 
 export interface RuleIndex {
-  buckets: Map<string, Bucket>;
-  /** Rules with `word *` / `* word` exclusions. */
+  /** The `DIRECTION:jurisdiction` buckets that hold at least one rule. */
+  bucketKeys: ReadonlySet<string>;
+  /** A bucket's compiled matchers, built on its first use (see compileRules). */
+  bucket(key: string): Bucket | undefined;
+  /** Rules with `word *` / `* word` exclusions (filled as their buckets compile). */
   context: Map<Rule, Context>;
   ruleCount: number;
 }
 
 const MIN_ITEM_DIGITS = 4;
-const newNode = (): TrieNode => ({ next: new Map(), rules: [], excludes: [] });
+const NONE: Rule[] = [];
+const newNode = (): TrieNode => ({ next: null, rules: NONE, excludes: NONE });
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   const list = map.get(key);
   if (list) list.push(value);
@@ -138,11 +143,17 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 };
 const bucketKey = (direction: Direction, jurisdiction: string) => `${direction}:${jurisdiction}`;
 
-/** Compiles rules into per-jurisdiction indexes. Pure; callers cache the result per data version. */
+/**
+ * Groups rules into per-jurisdiction buckets, each compiled into its indexes on first use. Pure; callers
+ * cache the result per data version. Lazy because a check reads one or two of the forty-odd buckets, and
+ * compiling every keyword trie up front (about 11,000 phrases) was most of a cold isolate's first check.
+ */
 export function compileRules(rules: readonly Rule[]): RuleIndex {
-  const buckets = new Map<string, Bucket>();
+  const grouped = new Map<string, Rule[]>();
+  for (const rule of rules) push(grouped, bucketKey(rule.direction, rule.imposingCountry), rule);
+  const compiled = new Map<string, Bucket>();
   const context = new Map<Rule, Context>();
-  // Shared vocabularies repeat the same phrases across many rules: normalize each once.
+  // Shared vocabularies repeat the same phrases across many rules and buckets: normalize each once.
   const seen = new Map<string, string[]>();
   const tokensOf = (phrase: string) => {
     const known = seen.get(phrase);
@@ -151,13 +162,29 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
     seen.set(phrase, fresh);
     return fresh;
   };
+  return {
+    bucketKeys: new Set(grouped.keys()),
+    context,
+    ruleCount: rules.length,
+    bucket(key) {
+      let b = compiled.get(key);
+      if (b) return b;
+      const members = grouped.get(key);
+      if (!members) return undefined;
+      b = compileBucket(members, context, tokensOf);
+      compiled.set(key, b);
+      return b;
+    },
+  };
+}
+
+function compileBucket(
+  rules: readonly Rule[],
+  context: Map<Rule, Context>,
+  tokensOf: (phrase: string) => string[],
+): Bucket {
+  const b: Bucket = { prefix: new Map(), deeper: new Map(), keywords: newNode(), origin: new Map() };
   for (const rule of rules) {
-    const key = bucketKey(rule.direction, rule.imposingCountry);
-    let b = buckets.get(key);
-    if (!b) {
-      b = { prefix: new Map(), deeper: new Map(), keywords: newNode(), origin: new Map() };
-      buckets.set(key, b);
-    }
     if (rule.hsPrefix) {
       push(b.prefix, rule.hsPrefix, rule);
       for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++)
@@ -166,7 +193,7 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
     if (rule.keywords?.length) {
       for (const keyword of rule.keywords) {
         const node = insertPhrase(b.keywords, tokensOf(keyword));
-        if (node && !node.rules.includes(rule)) node.rules.push(rule);
+        if (node && !node.rules.includes(rule)) node.rules = added(node.rules, rule);
       }
       for (const phrase of rule.excludeKeywords ?? []) {
         const side = phrase.startsWith("* ") ? "after" : phrase.endsWith(" *") ? "before" : null;
@@ -183,18 +210,26 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
           continue;
         }
         const node = insertPhrase(b.keywords, tokensOf(phrase));
-        if (node && !node.excludes.includes(rule)) node.excludes.push(rule);
+        if (node && !node.excludes.includes(rule)) node.excludes = added(node.excludes, rule);
       }
     }
     if (!rule.hsPrefix && !rule.keywords?.length && rule.originCountry) push(b.origin, rule.originCountry, rule);
   }
-  return { buckets, context, ruleCount: rules.length };
+  return b;
+}
+
+/** `list` with `rule` appended; the shared empty list is replaced, never written to. */
+function added(list: Rule[], rule: Rule): Rule[] {
+  if (list === NONE) return [rule];
+  list.push(rule);
+  return list;
 }
 
 function insertPhrase(root: TrieNode, words: readonly string[]): TrieNode | null {
   if (!words.length) return null;
   let node = root;
   for (const w of words) {
+    node.next ??= new Map();
     let child = node.next.get(w);
     if (!child) {
       child = newNode();
@@ -213,7 +248,7 @@ function keywordMatches(root: TrieNode, words: readonly string[], context: Map<R
   const hits: { rule: Rule; start: number; end: number }[] = [];
   let excluded: { rule: Rule; start: number; end: number }[] | undefined;
   for (const [i, first] of words.entries()) {
-    let node = root.next.get(first);
+    let node = root.next?.get(first);
     for (let k = i + 1; node; k++) {
       for (const r of node.rules) hits.push({ rule: r, start: i, end: k });
       if (node.excludes.length) {
@@ -221,7 +256,7 @@ function keywordMatches(root: TrieNode, words: readonly string[], context: Map<R
         for (const r of node.excludes) excluded.push({ rule: r, start: i, end: k });
       }
       const next = words[k];
-      if (next === undefined) break;
+      if (next === undefined || !node.next) break;
       node = node.next.get(next);
     }
   }
@@ -275,7 +310,7 @@ export function jurisdictions(country: string): string[] {
 /** Countries with at least one IMPORT rule in the index (EU rules count for every member state). */
 export function importCountries(index: RuleIndex): Set<string> {
   const out = new Set<string>();
-  for (const key of index.buckets.keys()) {
+  for (const key of index.bucketKeys) {
     if (!key.startsWith("IMPORT:")) continue;
     const j = key.slice("IMPORT:".length);
     if (j === "EU") for (const m of EU_MEMBERS) out.add(m);
@@ -350,7 +385,7 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
   for (const [direction, country] of scopes) {
     for (const j of jurisdictions(country)) {
       for (const index of indexes) {
-        const b = index.buckets.get(bucketKey(direction, j));
+        const b = index.bucket(bucketKey(direction, j));
         if (!b) continue;
         if (hs) {
           for (let len = 2; len <= hs.length; len++) {
@@ -360,7 +395,7 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
           const deeper = b.deeper.get(hs);
           if (deeper) for (const r of deeper) consider(r, "MEDIUM", country);
         }
-        if (b.keywords.next.size) {
+        if (b.keywords.next) {
           words ??= itemWords(item);
           for (const r of keywordMatches(b.keywords, words, index.context)) consider(r, "MEDIUM", country);
         }
