@@ -8,6 +8,7 @@
  * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
+import { StringTable } from "../../lib/string-table";
 import {
   hangulSurnameForms,
   hyphenGroups,
@@ -31,7 +32,13 @@ import {
 } from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
-const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
+export const ENTRY_TYPES: readonly EntryType[] = ["individual", "entity", "vessel", "aircraft", "unknown"];
+
+export interface ListedEntry {
+  id: string;
+  listCode: string;
+  entryType: EntryType;
+}
 
 export interface IndexInput {
   id: string;
@@ -152,31 +159,40 @@ const ones = (ids: number[]): Neighbours => ({ ids: Int32Array.from(ids), sims: 
  * name); the index itself only wraps it, so a stored snapshot of the parts is restored without that work.
  */
 export interface IndexParts {
-  entries: { id: string; listCode: string; entryType: EntryType }[];
+  /** Per entry: its id, its list (a position in `listCodes`) and its type (a position in ENTRY_TYPES). */
+  entryIds: StringTable;
+  entryList: Uint8Array;
+  entryType: Uint8Array;
+  listCodes: string[];
   /** Per name: the entry it belongs to, and its text as listed. */
   nameEntry: Int32Array;
-  nameText: string[];
+  nameText: StringTable;
   /** The distinct normalized words; a name's words are `nameTokIds[nameTokStart[n] .. nameTokStart[n + 1]]`. */
-  norms: string[];
+  norms: StringTable;
   nameTokStart: Int32Array;
   nameTokIds: Int32Array;
-  /** Normalized full name → name ids, in first-seen order. */
-  exact: [string, number[]][];
+  /** Normalized full name → name ids (`exactIds[exactStart[i] .. exactStart[i + 1]]`), in first-seen order. */
+  exact: StringTable;
+  exactStart: Int32Array;
+  exactIds: Int32Array;
   /** Transliteration keys (first seen first), each word's key id, and per key the names holding it. */
-  keys: string[];
+  keys: StringTable;
   normKey: Int32Array;
   postingStart: Int32Array;
   postingIds: Int32Array;
   /** Trigram → key ids (keys of 3+ characters), and first letter + consonant skeleton → key ids. */
-  grams: string[];
+  grams: StringTable;
   gramStart: Int32Array;
   gramIds: Int32Array;
-  skeletons: string[];
+  skeletons: StringTable;
   skeletonStart: Int32Array;
   skeletonIds: Int32Array;
   /** Identifier key → entries; `key#entry` → how the entry writes it. */
-  identifiers: [string, number[]][];
-  identifierDisplay: [string, string][];
+  identifiers: StringTable;
+  identifierStart: Int32Array;
+  identifierIds: Int32Array;
+  identifierDisplayKeys: StringTable;
+  identifierDisplayText: StringTable;
 }
 
 function indexParts(input: readonly IndexInput[]): IndexParts {
@@ -235,16 +251,30 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
   });
   const starts = Int32Array.from(nameTokStart);
   const wordIds = Int32Array.from(nameTokIds);
+  const listCodes = [...new Set(input.map((e) => e.listCode))];
+  const exactLists = flat(exact);
+  const identifierLists = flat(identifiers);
   return {
-    entries: input.map(({ id, listCode, entryType }) => ({ id, listCode, entryType })),
+    entryIds: StringTable.of(
+      input.map((e) => e.id),
+      { searchable: false },
+    ),
+    entryList: Uint8Array.from(input, (e) => listCodes.indexOf(e.listCode)),
+    entryType: Uint8Array.from(input, (e) => ENTRY_TYPES.indexOf(e.entryType)),
+    listCodes,
     nameEntry: Int32Array.from(nameEntry),
-    nameText,
-    norms,
+    nameText: StringTable.of(nameText, { searchable: false }),
+    norms: StringTable.of(norms, { searchable: false }),
     nameTokStart: starts,
     nameTokIds: wordIds,
-    exact: [...exact],
-    identifiers: [...identifiers],
-    identifierDisplay: [...identifierDisplay],
+    exact: StringTable.of(exactLists.keys),
+    exactStart: exactLists.start,
+    exactIds: exactLists.ids,
+    identifiers: StringTable.of(identifierLists.keys),
+    identifierStart: identifierLists.start,
+    identifierIds: identifierLists.ids,
+    identifierDisplayKeys: StringTable.of([...identifierDisplay.keys()]),
+    identifierDisplayText: StringTable.of([...identifierDisplay.values()], { searchable: false }),
     ...keyTables(norms, starts, wordIds),
   };
 }
@@ -313,14 +343,14 @@ function keyTables(
   const grams = flat(gramsOf);
   const skeletons = flat(skeletonsOf);
   return {
-    keys: renumbered,
+    keys: StringTable.of(renumbered),
     normKey: Int32Array.from(normKey, (k) => order[k] as number),
     postingStart: postings.start,
     postingIds: postings.ids,
-    grams: grams.keys,
+    grams: StringTable.of(grams.keys),
     gramStart: grams.start,
     gramIds: grams.ids,
-    skeletons: skeletons.keys,
+    skeletons: StringTable.of(skeletons.keys),
     skeletonStart: skeletons.start,
     skeletonIds: skeletons.ids,
   };
@@ -358,23 +388,20 @@ function flat(map: Map<string, number[]>): { keys: string[]; start: Int32Array; 
 }
 
 export class ScreenIndex {
-  readonly entries: readonly { id: string; listCode: string; entryType: EntryType }[];
+  private entryList: readonly ListedEntry[] | undefined;
   /** Per name: owning entry, raw text, tokens (made on first use from the word ids). */
   private readonly nameEntry: Int32Array;
-  private readonly nameText: string[];
+  private readonly nameText: StringTable;
   private readonly nameToks: (Tok[] | undefined)[];
   private readonly surnameAt: Int32Array;
   /** Per distinct word, its token (made on first use). */
   private readonly normToks: (Tok | undefined)[];
-  /** Normalized full name → name ids (exact matches). */
-  private readonly exact: Map<string, number[]>;
-  /** Token key → key id; the names holding a key are `parts.postingIds[postingStart[k] .. postingStart[k + 1]]`. */
-  private readonly keyIds: Map<string, number>;
-  private readonly keys: string[];
-  /** Trigram → slot of its key ids (keys of 3+ characters). */
-  private readonly grams: Map<string, number>;
-  /** First letter + consonant skeleton → slot of its key ids, for spellings that differ only in vowels. */
-  private readonly skeletons: Map<string, number>;
+  /**
+   * Token keys; the names holding key k are `parts.postingIds[postingStart[k] .. postingStart[k + 1]]`. The
+   * other lookups (exact names, trigrams, skeletons, identifiers) are string tables of the parts too: stored as
+   * typed arrays, so a restored index is ready without parsing or filling a Map.
+   */
+  private readonly keys: StringTable;
   /** Scratch space for a search (searches are synchronous, so one set per index is enough). */
   private readonly acc: Float64Array;
   private readonly stamp: Int32Array;
@@ -389,29 +416,18 @@ export class ScreenIndex {
   private readonly neighbourCache = new Map<string, Neighbours>();
   /** Work done by the last search: names reached through the index, and names actually scored. */
   lastStats = { candidates: 0, scored: 0 };
-  /** Identifier ("IMO 7406784", "ID 1084010") → entries that carry it. */
-  private readonly identifiers: Map<string, number[]>;
-  /** How each entry writes an identifier ("Passport 1084010 (Egypt)" → "Passport 1084010"), for the answer. */
-  private readonly identifierDisplay: Map<string, string>;
 
   /** What the index was made from: kept so it can be stored (snapshot.ts) and restored without the lists. */
   readonly parts: IndexParts;
 
   private constructor(parts: IndexParts) {
     this.parts = parts;
-    this.entries = parts.entries;
     this.nameEntry = parts.nameEntry;
     this.nameText = parts.nameText;
-    this.exact = new Map(parts.exact);
-    this.identifiers = new Map(parts.identifiers);
-    this.identifierDisplay = new Map(parts.identifierDisplay);
     this.nameToks = new Array<Tok[] | undefined>(parts.nameText.length);
     this.surnameAt = new Int32Array(parts.nameText.length).fill(-2);
     this.normToks = new Array<Tok | undefined>(parts.norms.length);
     this.keys = parts.keys;
-    this.keyIds = new Map(parts.keys.map((k, i) => [k, i]));
-    this.grams = new Map(parts.grams.map((g, i) => [g, i]));
-    this.skeletons = new Map(parts.skeletons.map((k, i) => [k, i]));
     const names = parts.nameText.length;
     this.acc = new Float64Array(names);
     this.stamp = new Int32Array(names);
@@ -431,6 +447,28 @@ export class ScreenIndex {
     return new ScreenIndex(parts);
   }
 
+  /** The listed entries (made on first read: a restored index does not make 17,000 objects before it is asked). */
+  get entries(): readonly ListedEntry[] {
+    this.entryList ??= Array.from({ length: this.parts.entryIds.length }, (_, i) => ({
+      id: this.parts.entryIds.at(i) as string,
+      listCode: this.parts.listCodes[this.parts.entryList[i] as number] as string,
+      entryType: this.entryTypeOf(i) as EntryType,
+    }));
+    return this.entryList;
+  }
+
+  /** An entry's type, without making the entries. */
+  entryTypeOf(entry: number): EntryType | undefined {
+    const t = this.parts.entryType[entry];
+    return t === undefined ? undefined : ENTRY_TYPES[t];
+  }
+
+  /** The name ids of a flat list in `table` (`start`/`ids`) under `key`, or none. */
+  private listOf(table: StringTable, start: Int32Array, ids: Int32Array, key: string): Int32Array | undefined {
+    const slot = table.find(key);
+    return slot < 0 ? undefined : ids.subarray(start[slot], start[slot + 1]);
+  }
+
   /**
    * Entries carrying an identifier written in `text`: an IMO number (with or without the "IMO" prefix), or a
    * passport, national id, tax id, register number or SWIFT/BIC the list gives in its remarks.
@@ -439,7 +477,7 @@ export class ScreenIndex {
     const out: { entry: number; identifier: string }[] = [];
     for (const m of text.matchAll(IMO_IN_QUERY)) {
       const identifier = `IMO ${m[1]}`;
-      for (const entry of this.identifiers.get(identifier) ?? []) out.push({ entry, identifier });
+      for (const entry of this.identifierEntries(identifier)) out.push({ entry, identifier });
     }
     // Other identifiers: as labelled in the query ("Passport 265 216"), or a bare token specific enough to
     // identify ("7706107510"); either is looked up by its normalized value, whatever label the list used.
@@ -448,10 +486,16 @@ export class ScreenIndex {
       const value = idValue(token);
       if (identifying(value, "")) keys.add(`ID ${value}`);
     }
+    const { identifierDisplayKeys: displayKeys, identifierDisplayText: displayText } = this.parts;
     for (const key of keys)
-      for (const entry of this.identifiers.get(key) ?? [])
-        out.push({ entry, identifier: this.identifierDisplay.get(`${key}#${entry}`) ?? key });
+      for (const entry of this.identifierEntries(key))
+        out.push({ entry, identifier: displayText.at(displayKeys.find(`${key}#${entry}`)) ?? key });
     return out;
+  }
+
+  private identifierEntries(key: string): Int32Array | readonly number[] {
+    const { identifiers, identifierStart, identifierIds } = this.parts;
+    return this.listOf(identifiers, identifierStart, identifierIds, key) ?? [];
   }
 
   /**
@@ -462,10 +506,9 @@ export class ScreenIndex {
     let at = this.surnameAt[nameId] ?? -1;
     if (at === -2) {
       at = -1;
-      const text = this.nameText[nameId] ?? "";
-      const entry = this.entries[this.nameEntry[nameId] ?? -1];
+      const text = this.nameText.at(nameId) ?? "";
       const parts = text.split(",");
-      if (entry?.entryType === "individual" && parts.length === 2) {
+      if (this.entryTypeOf(this.nameEntry[nameId] ?? -1) === "individual" && parts.length === 2) {
         const surname = tokens(parts[0] ?? "").length;
         const total = this.toksOf(nameId).length;
         if (surname > 0 && surname < total) at = total - surname;
@@ -485,7 +528,7 @@ export class ScreenIndex {
         const n = ids[i] as number;
         let tok = this.normToks[n];
         if (!tok) {
-          tok = toks([norms[n] as string])[0] as Tok;
+          tok = toks([norms.at(n) as string])[0] as Tok;
           this.normToks[n] = tok;
         }
         ts.push(tok);
@@ -493,11 +536,6 @@ export class ScreenIndex {
       this.nameToks[nameId] = ts;
     }
     return ts;
-  }
-
-  /** A slot's ids of a flat list (`ids[start[slot] .. start[slot + 1]]`), or none. */
-  private static slice(start: Int32Array, ids: Int32Array, slot: number | undefined): Int32Array | undefined {
-    return slot === undefined ? undefined : ids.subarray(start[slot], start[slot + 1]);
   }
 
   get nameCount(): number {
@@ -519,7 +557,7 @@ export class ScreenIndex {
     if (hit) return hit;
     const ids: number[] = [];
     const sims: number[] = [];
-    const own = this.keyIds.get(key);
+    const own = this.keyId(key);
     if (own !== undefined) {
       ids.push(own);
       sims.push(1);
@@ -534,7 +572,7 @@ export class ScreenIndex {
     const no = ++this.gramNo;
     const found: number[] = [];
     for (const g of gs) {
-      const l = ScreenIndex.slice(this.parts.gramStart, this.parts.gramIds, this.grams.get(g));
+      const l = this.listOf(this.parts.grams, this.parts.gramStart, this.parts.gramIds, g);
       if (!l) continue;
       for (const id of l) {
         if (seen[id] !== no) {
@@ -548,11 +586,7 @@ export class ScreenIndex {
     // Vowel variants (Mohamed / Muhamad) share few trigrams: they come from the skeleton index.
     const vowelVariants =
       key.length >= 4
-        ? ScreenIndex.slice(
-            this.parts.skeletonStart,
-            this.parts.skeletonIds,
-            this.skeletons.get(key[0] + skeleton(key)),
-          )
+        ? this.listOf(this.parts.skeletons, this.parts.skeletonStart, this.parts.skeletonIds, key[0] + skeleton(key))
         : undefined;
     for (const id of vowelVariants ?? []) {
       if (seen[id] !== no) {
@@ -563,7 +597,7 @@ export class ScreenIndex {
       counts[id] = need;
     }
     for (const id of found) {
-      const other = this.keys[id];
+      const other = this.keys.at(id);
       if ((counts[id] ?? 0) < need || id === own || other === undefined) continue;
       if (Math.abs(other.length - key.length) > max + 2) continue;
       const s = tokenSim(key, key, other, other);
@@ -601,7 +635,8 @@ export class ScreenIndex {
       if (!cur || score > cur.score || (score === cur.score && nameId < cur.name))
         best.set(entry, { score, name: nameId });
     };
-    for (const nameId of this.exact.get(qNorm.join(" ")) ?? []) consider(nameId, 1);
+    const { exact, exactStart, exactIds } = this.parts;
+    for (const nameId of this.listOf(exact, exactStart, exactIds, qNorm.join(" ")) ?? []) consider(nameId, 1);
 
     const q = this.queryToks(query, qNorm);
     // Distinctive tokens generate candidates; a query without any (only generic words) uses its generic
@@ -651,7 +686,7 @@ export class ScreenIndex {
         // Generic halves lead to candidates only when no half is of the generating class; legal forms and
         // particles never do.
         const generic =
-          genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys[id] ?? "") === "generic") : [];
+          genHalves.length === 0 ? otherHalves.filter((id) => tokenClass(this.keys.at(id) ?? "") === "generic") : [];
         const rest = otherHalves.filter((id) => !generic.includes(id));
         if (generic.length) units.push({ keys: [ones(generic)], weight: t.weight, generates });
         if (rest.length) units.push({ keys: [ones(rest)], weight: t.weight, generates: false });
@@ -682,8 +717,8 @@ export class ScreenIndex {
     for (let p = 2; p <= k.length - 2; p++) {
       const a = k.slice(0, p);
       const b = k.slice(p);
-      const left = this.keyIds.get(tokenKey(a));
-      const right = this.keyIds.get(tokenKey(b));
+      const left = this.keyId(tokenKey(a));
+      const right = this.keyId(tokenKey(b));
       if (left === undefined || right === undefined) continue;
       (tokenClass(a) === genCls ? genHalves : otherHalves).push(left);
       (tokenClass(b) === genCls ? genHalves : otherHalves).push(right);
@@ -750,12 +785,17 @@ export class ScreenIndex {
       const t = q[i];
       if (t && g >= 0) t.group = g;
     });
-    for (const t of q) t.known = this.keyIds.has(t.key);
+    for (const t of q) t.known = this.keys.has(t.key);
     return q;
   }
 
   nameOf(nameId: number): string {
-    return this.nameText[nameId] ?? "";
+    return this.nameText.at(nameId) ?? "";
+  }
+
+  private keyId(key: string): number | undefined {
+    const id = this.keys.find(key);
+    return id < 0 ? undefined : id;
   }
 }
 
@@ -806,8 +846,8 @@ function withinOneEdit(a: string, b: string): boolean {
 export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCHES): Hit[] {
   const types = allowedTypes(input.type);
   const allow = (e: number) => {
-    const entry = index.entries[e];
-    return entry !== undefined && types.has(entry.entryType);
+    const type = index.entryTypeOf(e);
+    return type !== undefined && types.has(type);
   };
   const merged = new Map<
     number,

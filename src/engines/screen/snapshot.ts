@@ -1,57 +1,93 @@
 /**
  * The screening index as one compact binary object (src/lib/pack.ts), so that a new isolate loads what
  * another one built in one R2 read instead of reading every listed entry from D1 and normalizing and
- * latinizing every name again. What is stored is the index's parts (ScreenIndex.parts: the names, their
- * normalized words, the exact-match keys and the identifiers); the lookup tables are derived from them on
- * load, in the same order, so a restored index answers exactly like the built one. `extra` carries what the
- * caller read beside the entries (the lists' versions, the data source). Pure: the module service does the I/O.
+ * latinizing every name again. What is stored is the index's parts (ScreenIndex.parts), every one of them a
+ * typed array: the names, words, keys, trigrams, skeletons, exact names and identifiers as string tables
+ * (src/lib/string-table.ts) beside the flat id lists. Restoring is therefore views on the object and a pass
+ * of checks, with nothing to parse: a restored index answers exactly like the built one. `extra` carries what
+ * the caller read beside the entries (the lists' versions, the data source), the one JSON part. Pure: the
+ * module service does the I/O.
  */
 import { type PackedArray, pack, unpack } from "../../lib/pack";
-import { type EntryType, type IndexParts, ScreenIndex } from "./index";
+import { StringTable, type StringTableArrays } from "../../lib/string-table";
+import { ENTRY_TYPES, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
-const KIND = "screen-index/3";
+const KIND = "screen-index/4";
 
 interface Meta<X> {
-  entries: [string, string, EntryType][];
-  nameText: string[];
-  norms: string[];
-  exact: [string, number[]][];
-  identifiers: [string, number[]][];
-  identifierDisplay: [string, string][];
-  keys: string[];
-  grams: string[];
-  skeletons: string[];
+  listCodes: string[];
   extra: X;
 }
+
+type TableName =
+  | "entryIds"
+  | "nameText"
+  | "norms"
+  | "exact"
+  | "keys"
+  | "grams"
+  | "skeletons"
+  | "identifiers"
+  | "identifierDisplayKeys"
+  | "identifierDisplayText";
+const TABLES: readonly TableName[] = [
+  "entryIds",
+  "nameText",
+  "norms",
+  "exact",
+  "keys",
+  "grams",
+  "skeletons",
+  "identifiers",
+  "identifierDisplayKeys",
+  "identifierDisplayText",
+];
+
+type ArrayName =
+  | "nameEntry"
+  | "nameTokStart"
+  | "nameTokIds"
+  | "exactStart"
+  | "exactIds"
+  | "normKey"
+  | "postingStart"
+  | "postingIds"
+  | "gramStart"
+  | "gramIds"
+  | "skeletonStart"
+  | "skeletonIds"
+  | "identifierStart"
+  | "identifierIds";
+const INT_ARRAYS: readonly ArrayName[] = [
+  "nameEntry",
+  "nameTokStart",
+  "nameTokIds",
+  "exactStart",
+  "exactIds",
+  "normKey",
+  "postingStart",
+  "postingIds",
+  "gramStart",
+  "gramIds",
+  "skeletonStart",
+  "skeletonIds",
+  "identifierStart",
+  "identifierIds",
+];
 
 /** The index and `extra`, stamped with the dataset version they were built from. */
 export function serializeScreenIndex<X>(index: ScreenIndex, extra: X, version: string): Uint8Array {
   const p = index.parts;
-  const meta: Meta<X> = {
-    entries: p.entries.map((e) => [e.id, e.listCode, e.entryType]),
-    nameText: p.nameText,
-    norms: p.norms,
-    exact: p.exact,
-    identifiers: p.identifiers,
-    identifierDisplay: p.identifierDisplay,
-    keys: p.keys,
-    grams: p.grams,
-    skeletons: p.skeletons,
-    extra,
-  };
-  const arrays: Record<string, PackedArray> = {
-    nameEntry: p.nameEntry,
-    nameTokStart: p.nameTokStart,
-    nameTokIds: p.nameTokIds,
-    normKey: p.normKey,
-    postingStart: p.postingStart,
-    postingIds: p.postingIds,
-    gramStart: p.gramStart,
-    gramIds: p.gramIds,
-    skeletonStart: p.skeletonStart,
-    skeletonIds: p.skeletonIds,
-  };
+  const arrays: Record<string, PackedArray> = { entryList: p.entryList, entryType: p.entryType };
+  for (const name of INT_ARRAYS) arrays[name] = p[name];
+  for (const name of TABLES) {
+    const t = p[name].arrays();
+    arrays[`${name}.chars`] = t.chars;
+    arrays[`${name}.start`] = t.start;
+    arrays[`${name}.slots`] = t.slots;
+  }
+  const meta: Meta<X> = { listCodes: p.listCodes, extra };
   return pack(KIND, version, meta, arrays);
 }
 
@@ -77,72 +113,55 @@ export function deserializeScreenIndex<X>(
   if ("refused" in unpacked) return unpacked;
   const meta = unpacked.meta as Meta<X>;
   const a = unpacked.arrays;
-  const int = (name: string): Int32Array | null => {
+  // Views on the object, not copies: every byte of it is index.
+  const ints = {} as Record<ArrayName, Int32Array>;
+  for (const name of INT_ARRAYS) {
     const v = a[name];
-    return v instanceof Int32Array ? v.slice() : null; // copies: the object's buffer is not kept alive by views
-  };
-  const names = meta.nameText.length;
-  const [nameEntry, nameTokStart, nameTokIds, normKey] = [
-    int("nameEntry"),
-    int("nameTokStart"),
-    int("nameTokIds"),
-    int("normKey"),
-  ];
-  const [postingStart, postingIds, gramStart, gramIds, skeletonStart, skeletonIds] = [
-    int("postingStart"),
-    int("postingIds"),
-    int("gramStart"),
-    int("gramIds"),
-    int("skeletonStart"),
-    int("skeletonIds"),
-  ];
-  if (
-    !nameEntry ||
-    !nameTokStart ||
-    !nameTokIds ||
-    !normKey ||
-    !postingStart ||
-    !postingIds ||
-    !gramStart ||
-    !gramIds ||
-    !skeletonStart ||
-    !skeletonIds
-  )
-    return { refused: "an array is missing" };
+    if (!(v instanceof Int32Array)) return { refused: `array ${name} is missing` };
+    ints[name] = v;
+  }
+  const tables = {} as Record<TableName, StringTable>;
+  for (const name of TABLES) {
+    const chars = a[`${name}.chars`];
+    const start = a[`${name}.start`];
+    const slots = a[`${name}.slots`];
+    if (!(chars instanceof Uint8Array || chars instanceof Uint16Array)) return { refused: `table ${name} is missing` };
+    if (!(start instanceof Int32Array) || !(slots instanceof Int32Array))
+      return { refused: `table ${name} is missing` };
+    const table = StringTable.restore({ chars, start, slots } satisfies StringTableArrays);
+    if (!table) return { refused: `table ${name} is damaged` };
+    tables[name] = table;
+  }
+  const { entryList, entryType } = a;
+  if (!(entryList instanceof Uint8Array) || !(entryType instanceof Uint8Array) || !Array.isArray(meta.listCodes))
+    return { refused: "entries are missing" };
+  const entries = tables.entryIds.length;
+  const names = ints.nameEntry.length;
+  const words = tables.norms.length;
+  const keys = tables.keys.length;
   const bad =
-    nameEntry.length !== names ||
-    !offsetsFit(nameTokStart, names, nameTokIds.length) ||
-    !offsetsFit(postingStart, meta.keys.length, postingIds.length) ||
-    !offsetsFit(gramStart, meta.grams.length, gramIds.length) ||
-    !offsetsFit(skeletonStart, meta.skeletons.length, skeletonIds.length) ||
-    normKey.length !== meta.norms.length ||
-    !within(nameEntry, meta.entries.length) ||
-    !within(nameTokIds, meta.norms.length) ||
-    !within(normKey, meta.keys.length) ||
-    !within(postingIds, names) ||
-    !within(gramIds, meta.keys.length) ||
-    !within(skeletonIds, meta.keys.length);
+    entryList.length !== entries ||
+    entryType.length !== entries ||
+    entryList.some((l) => l >= meta.listCodes.length) ||
+    entryType.some((t) => t >= ENTRY_TYPES.length) ||
+    tables.nameText.length !== names ||
+    ints.normKey.length !== words ||
+    tables.identifierDisplayKeys.length !== tables.identifierDisplayText.length ||
+    !offsetsFit(ints.nameTokStart, names, ints.nameTokIds.length) ||
+    !offsetsFit(ints.exactStart, tables.exact.length, ints.exactIds.length) ||
+    !offsetsFit(ints.postingStart, keys, ints.postingIds.length) ||
+    !offsetsFit(ints.gramStart, tables.grams.length, ints.gramIds.length) ||
+    !offsetsFit(ints.skeletonStart, tables.skeletons.length, ints.skeletonIds.length) ||
+    !offsetsFit(ints.identifierStart, tables.identifiers.length, ints.identifierIds.length) ||
+    !within(ints.nameEntry, entries) ||
+    !within(ints.nameTokIds, words) ||
+    !within(ints.exactIds, names) ||
+    !within(ints.normKey, keys) ||
+    !within(ints.postingIds, names) ||
+    !within(ints.gramIds, keys) ||
+    !within(ints.skeletonIds, keys) ||
+    !within(ints.identifierIds, entries);
   if (bad) return { refused: "arrays do not fit the names and keys" };
-  const parts: IndexParts = {
-    entries: meta.entries.map(([id, listCode, entryType]) => ({ id, listCode, entryType })),
-    nameEntry,
-    nameText: meta.nameText,
-    norms: meta.norms,
-    nameTokStart,
-    nameTokIds,
-    exact: meta.exact,
-    identifiers: meta.identifiers,
-    identifierDisplay: meta.identifierDisplay,
-    keys: meta.keys,
-    normKey,
-    postingStart,
-    postingIds,
-    grams: meta.grams,
-    gramStart,
-    gramIds,
-    skeletons: meta.skeletons,
-    skeletonStart,
-    skeletonIds,
-  };
+  const parts: IndexParts = { ...ints, ...tables, entryList, entryType, listCodes: meta.listCodes };
   return { index: ScreenIndex.fromParts(parts), extra: meta.extra };
 }

@@ -1,0 +1,152 @@
+/**
+ * A list of strings stored as typed arrays: the characters of all of them end to end, the offsets where each
+ * begins, and (optionally) an open-addressing hash table from string to position. A prebuilt index stores it
+ * as raw bytes (src/lib/pack.ts), so a new isolate restores it with zero-copy views instead of parsing
+ * megabytes of JSON and filling Maps, which was most of a cold screening or classification request. A string
+ * is made from its characters when first read and kept; a lookup hashes the query and compares characters in
+ * place.
+ *
+ * Written here rather than taken from a library: what it must do is fit the pack container (typed arrays
+ * only) and restore without work, which the general-purpose string maps and tries on npm do not.
+ */
+
+/** Characters: one byte each when every character is below U+0100, else UTF-16 code units. */
+export type TableChars = Uint8Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
+
+export interface StringTableArrays {
+  chars: TableChars;
+  /** `start[i] .. start[i + 1]` are string i's characters; length = count + 1. */
+  start: Int32Array<ArrayBufferLike>;
+  /** Hash slots holding position + 1 (0 = empty), a power of two in length; empty when not searchable. */
+  slots: Int32Array<ArrayBufferLike>;
+}
+
+/** FNV-1a over UTF-16 code units: cheap on the short keys these tables hold, and the same in every isolate. */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function hashAt(chars: TableChars, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ (chars[i] as number), 0x01000193);
+  return h >>> 0;
+}
+
+export class StringTable {
+  readonly length: number;
+  private readonly made: (string | undefined)[];
+
+  private constructor(private readonly a: StringTableArrays) {
+    this.length = a.start.length - 1;
+    this.made = new Array<string | undefined>(this.length);
+  }
+
+  /**
+   * A table of `strings` in their order. `searchable` adds the hash slots for `find`; where a string occurs
+   * twice, `find` answers its first position.
+   */
+  static of(strings: readonly string[], { searchable = true } = {}): StringTable {
+    const start = new Int32Array(strings.length + 1);
+    let wide = false;
+    let total = 0;
+    strings.forEach((s, i) => {
+      total += s.length;
+      start[i + 1] = total;
+      if (!wide) for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) > 0xff) wide = true;
+    });
+    const chars = wide ? new Uint16Array(total) : new Uint8Array(total);
+    strings.forEach((s, i) => {
+      const at = start[i] as number;
+      for (let k = 0; k < s.length; k++) chars[at + k] = s.charCodeAt(k);
+    });
+    let slots = new Int32Array(0);
+    if (searchable) {
+      let size = 2;
+      while (size < strings.length * 2) size *= 2;
+      slots = new Int32Array(size);
+      const mask = size - 1;
+      for (let i = 0; i < strings.length; i++) {
+        let p = hashAt(chars, start[i] as number, start[i + 1] as number) & mask;
+        let taken = false;
+        while (slots[p] !== 0) {
+          if (equalAt(chars, start, (slots[p] as number) - 1, strings[i] as string)) taken = true;
+          p = (p + 1) & mask;
+        }
+        if (!taken) slots[p] = i + 1;
+      }
+    }
+    return new StringTable({ chars, start, slots });
+  }
+
+  /** A table from stored arrays, or null when they do not describe one (a damaged or foreign object). */
+  static restore(a: StringTableArrays): StringTable | null {
+    const { chars, start, slots } = a;
+    if (start.length < 1 || start[0] !== 0 || start[start.length - 1] !== chars.length) return null;
+    for (let i = 1; i < start.length; i++) if ((start[i] as number) < (start[i - 1] as number)) return null;
+    const count = start.length - 1;
+    if (slots.length) {
+      // A power of two with an empty slot left, or a lookup of an absent string would never stop probing.
+      if ((slots.length & (slots.length - 1)) !== 0 || slots.length <= count) return null;
+      let empty = 0;
+      for (let i = 0; i < slots.length; i++) {
+        const v = slots[i] as number;
+        if (v < 0 || v > count) return null;
+        if (v === 0) empty++;
+      }
+      if (!empty) return null;
+    }
+    return new StringTable(a);
+  }
+
+  /** What `restore` takes back (for storing). */
+  arrays(): StringTableArrays {
+    return this.a;
+  }
+
+  /** String `i` (undefined outside the table). */
+  at(i: number): string | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    let s = this.made[i];
+    if (s === undefined) {
+      const { chars, start } = this.a;
+      const from = start[i] as number;
+      const to = start[i + 1] as number;
+      // Chunked: fromCharCode.apply takes its arguments on the stack.
+      s = "";
+      for (let k = from; k < to; k += 4096)
+        s += String.fromCharCode.apply(null, chars.subarray(k, Math.min(to, k + 4096)) as unknown as number[]);
+      this.made[i] = s;
+    }
+    return s;
+  }
+
+  /** The position of `s`, or -1 (always -1 in a table made without `searchable`). */
+  find(s: string): number {
+    const { chars, start, slots } = this.a;
+    if (!slots.length) return -1;
+    const mask = slots.length - 1;
+    for (let p = hashOf(s) & mask; ; p = (p + 1) & mask) {
+      const v = slots[p] as number;
+      if (v === 0) return -1;
+      if (equalAt(chars, start, v - 1, s)) return v - 1;
+    }
+  }
+
+  has(s: string): boolean {
+    return this.find(s) >= 0;
+  }
+
+  /** Every string, in order. */
+  toArray(): string[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i) as string);
+  }
+}
+
+function equalAt(chars: TableChars, start: Int32Array<ArrayBufferLike>, i: number, s: string): boolean {
+  const from = start[i] as number;
+  if ((start[i + 1] as number) - from !== s.length) return false;
+  for (let k = 0; k < s.length; k++) if (chars[from + k] !== s.charCodeAt(k)) return false;
+  return true;
+}
