@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { StringTable } from "./string-table";
 
-const WORDS = ["putin", "vladimir", "", "gonzález", "путин", "金正恩", "imo 9187629", "a"];
+const WORDS = ["putin", "vladimir", "", "gonzález", "путин", "金正恩", "imo 9187629", "a", "😀 emoji"];
 
 describe("StringTable", () => {
   it("reads every string back, in order, whatever its script", () => {
@@ -10,6 +10,7 @@ describe("StringTable", () => {
     expect(t.length).toBe(WORDS.length);
     expect(t.toArray()).toEqual(WORDS);
     expect(t.at(4)).toBe("путин");
+    expect(t.at(8)).toBe("😀 emoji");
     expect(t.at(-1)).toBeUndefined();
     expect(t.at(WORDS.length)).toBeUndefined();
   });
@@ -28,14 +29,15 @@ describe("StringTable", () => {
     expect(t.at(2)).toBe("x");
   });
 
-  it("keeps Latin-1 text to one byte a character and widens for other scripts", () => {
-    expect(StringTable.of(["café", "ñandú"]).arrays().chars).toBeInstanceOf(Uint8Array);
-    expect(StringTable.of(["café", "Ωμέγα"]).arrays().chars).toBeInstanceOf(Uint16Array);
+  it("stores UTF-8: one byte for ASCII, more for other letters", () => {
+    expect(StringTable.of(["abc", "de"]).arrays().chars.length).toBe(5);
+    expect(StringTable.of(["café", "Ωμέγα", "金"]).arrays().chars.length).toBe(5 + 10 + 3);
   });
 
   it("reads back strings longer than one chunk of characters", () => {
     const long = "ab".repeat(5000);
-    expect(StringTable.of(["x", long]).at(1)).toBe(long);
+    const wide = "жи".repeat(5000);
+    expect(StringTable.of(["x", long, wide]).toArray()).toEqual(["x", long, wide]);
   });
 
   it("makes no lookup slots when not searchable", () => {

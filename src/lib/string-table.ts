@@ -1,5 +1,5 @@
 /**
- * A list of strings stored as typed arrays: the characters of all of them end to end, the offsets where each
+ * A list of strings stored as typed arrays: the UTF-8 bytes of all of them end to end, the offsets where each
  * begins, and (optionally) an open-addressing hash table from string to position. A prebuilt index stores it
  * as raw bytes (src/lib/pack.ts), so a new isolate restores it with zero-copy views instead of parsing
  * megabytes of JSON and filling Maps, which was most of a cold screening or classification request. A string
@@ -10,27 +10,37 @@
  * only) and restore without work, which the general-purpose string maps and tries on npm do not.
  */
 
-/** Characters: one byte each when every character is below U+0100, else UTF-16 code units. */
-export type TableChars = Uint8Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
-
 export interface StringTableArrays {
-  chars: TableChars;
-  /** `start[i] .. start[i + 1]` are string i's characters; length = count + 1. */
+  /** The strings' UTF-8 bytes, end to end. */
+  chars: Uint8Array<ArrayBufferLike>;
+  /** `start[i] .. start[i + 1]` are string i's bytes; length = count + 1. */
   start: Int32Array<ArrayBufferLike>;
-  /** Hash slots holding position + 1 (0 = empty), a power of two in length; empty when not searchable. */
-  slots: Int32Array<ArrayBufferLike>;
+  /**
+   * Hash slots holding position + 1 (0 = empty), a power of two in length and at most three quarters full;
+   * two bytes each while the positions fit. Empty when not searchable.
+   */
+  slots: Int32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
 }
 
-/** FNV-1a over UTF-16 code units: cheap on the short keys these tables hold, and the same in every isolate. */
-function hashOf(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * UTF-8 bytes of `s`. Most keys are ASCII, whose bytes are their char codes: that case skips the encoder.
+ * UTF-8 rather than UTF-16: names in Latin letters (most of every list) take half the bytes, and the bytes of
+ * a stored index are what a cold isolate waits for.
+ */
+function utf8(s: string): Uint8Array {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return encoder.encode(s);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
 }
 
-function hashAt(chars: TableChars, from: number, to: number): number {
+/** FNV-1a over bytes: cheap on the short keys these tables hold, and the same in every isolate. */
+function hashAt(bytes: Uint8Array<ArrayBufferLike>, from: number, to: number): number {
   let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ (chars[i] as number), 0x01000193);
+  for (let i = from; i < to; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   return h >>> 0;
 }
 
@@ -49,29 +59,25 @@ export class StringTable {
    */
   static of(strings: readonly string[], { searchable = true } = {}): StringTable {
     const start = new Int32Array(strings.length + 1);
-    let wide = false;
+    const encoded = strings.map(utf8);
     let total = 0;
-    strings.forEach((s, i) => {
-      total += s.length;
+    encoded.forEach((bytes, i) => {
+      total += bytes.length;
       start[i + 1] = total;
-      if (!wide) for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) > 0xff) wide = true;
     });
-    const chars = wide ? new Uint16Array(total) : new Uint8Array(total);
-    strings.forEach((s, i) => {
-      const at = start[i] as number;
-      for (let k = 0; k < s.length; k++) chars[at + k] = s.charCodeAt(k);
-    });
-    let slots = new Int32Array(0);
+    const chars = new Uint8Array(total);
+    encoded.forEach((bytes, i) => chars.set(bytes, start[i] as number));
+    let slots: StringTableArrays["slots"] = new Int32Array(0);
     if (searchable) {
       let size = 2;
-      while (size < strings.length * 2) size *= 2;
-      slots = new Int32Array(size);
+      while (size * 3 < strings.length * 4) size *= 2;
+      slots = strings.length < 0xffff ? new Uint16Array(size) : new Int32Array(size);
       const mask = size - 1;
       for (let i = 0; i < strings.length; i++) {
         let p = hashAt(chars, start[i] as number, start[i + 1] as number) & mask;
         let taken = false;
         while (slots[p] !== 0) {
-          if (equalAt(chars, start, (slots[p] as number) - 1, strings[i] as string)) taken = true;
+          if (equalAt(chars, start, (slots[p] as number) - 1, encoded[i] as Uint8Array)) taken = true;
           p = (p + 1) & mask;
         }
         if (!taken) slots[p] = i + 1;
@@ -110,13 +116,15 @@ export class StringTable {
     if (!(i >= 0 && i < this.length)) return undefined;
     let s = this.made[i];
     if (s === undefined) {
-      const { chars, start } = this.a;
-      const from = start[i] as number;
-      const to = start[i + 1] as number;
-      // Chunked: fromCharCode.apply takes its arguments on the stack.
-      s = "";
-      for (let k = from; k < to; k += 4096)
-        s += String.fromCharCode.apply(null, chars.subarray(k, Math.min(to, k + 4096)) as unknown as number[]);
+      const bytes = this.a.chars.subarray(this.a.start[i] as number, this.a.start[i + 1] as number);
+      let ascii = true;
+      for (let k = 0; k < bytes.length && ascii; k++) if ((bytes[k] as number) > 0x7f) ascii = false;
+      if (ascii) {
+        // Chunked: fromCharCode.apply takes its arguments on the stack.
+        s = "";
+        for (let k = 0; k < bytes.length; k += 4096)
+          s += String.fromCharCode.apply(null, bytes.subarray(k, k + 4096) as unknown as number[]);
+      } else s = decoder.decode(bytes);
       this.made[i] = s;
     }
     return s;
@@ -126,11 +134,12 @@ export class StringTable {
   find(s: string): number {
     const { chars, start, slots } = this.a;
     if (!slots.length) return -1;
+    const bytes = utf8(s);
     const mask = slots.length - 1;
-    for (let p = hashOf(s) & mask; ; p = (p + 1) & mask) {
+    for (let p = hashAt(bytes, 0, bytes.length) & mask; ; p = (p + 1) & mask) {
       const v = slots[p] as number;
       if (v === 0) return -1;
-      if (equalAt(chars, start, v - 1, s)) return v - 1;
+      if (equalAt(chars, start, v - 1, bytes)) return v - 1;
     }
   }
 
@@ -144,9 +153,14 @@ export class StringTable {
   }
 }
 
-function equalAt(chars: TableChars, start: Int32Array<ArrayBufferLike>, i: number, s: string): boolean {
+function equalAt(
+  chars: Uint8Array<ArrayBufferLike>,
+  start: Int32Array<ArrayBufferLike>,
+  i: number,
+  bytes: Uint8Array,
+): boolean {
   const from = start[i] as number;
-  if ((start[i + 1] as number) - from !== s.length) return false;
-  for (let k = 0; k < s.length; k++) if (chars[from + k] !== s.charCodeAt(k)) return false;
+  if ((start[i + 1] as number) - from !== bytes.length) return false;
+  for (let k = 0; k < bytes.length; k++) if (chars[from + k] !== bytes[k]) return false;
   return true;
 }

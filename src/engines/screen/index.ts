@@ -165,34 +165,36 @@ export interface IndexParts {
   entryType: Uint8Array;
   listCodes: string[];
   /** Per name: the entry it belongs to, and its text as listed. */
-  nameEntry: Int32Array;
+  nameEntry: IdArray;
   nameText: StringTable;
   /** The distinct normalized words; a name's words are `nameTokIds[nameTokStart[n] .. nameTokStart[n + 1]]`. */
   norms: StringTable;
   nameTokStart: Int32Array;
-  nameTokIds: Int32Array;
+  nameTokIds: IdArray;
   /** Normalized full name → name ids (`exactIds[exactStart[i] .. exactStart[i + 1]]`), in first-seen order. */
   exact: StringTable;
   exactStart: Int32Array;
-  exactIds: Int32Array;
+  exactIds: IdArray;
   /** Transliteration keys (first seen first), each word's key id, and per key the names holding it. */
   keys: StringTable;
-  normKey: Int32Array;
+  normKey: IdArray;
   postingStart: Int32Array;
-  postingIds: Int32Array;
+  postingIds: IdArray;
   /** Trigram → key ids (keys of 3+ characters), and first letter + consonant skeleton → key ids. */
   grams: StringTable;
   gramStart: Int32Array;
-  gramIds: Int32Array;
+  gramIds: IdArray;
   skeletons: StringTable;
   skeletonStart: Int32Array;
-  skeletonIds: Int32Array;
-  /** Identifier key → entries; `key#entry` → how the entry writes it. */
+  skeletonIds: IdArray;
+  /**
+   * Identifier key → entries (`identifierIds[identifierStart[i] .. identifierStart[i + 1]]`), and beside each
+   * entry how it writes the identifier ("Passport 1084010" for `ID 1084010`), empty when as the key.
+   */
   identifiers: StringTable;
   identifierStart: Int32Array;
-  identifierIds: Int32Array;
-  identifierDisplayKeys: StringTable;
-  identifierDisplayText: StringTable;
+  identifierIds: IdArray;
+  identifierShown: StringTable;
 }
 
 function indexParts(input: readonly IndexInput[]): IndexParts {
@@ -250,10 +252,10 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
     }
   });
   const starts = Int32Array.from(nameTokStart);
-  const wordIds = Int32Array.from(nameTokIds);
+  const wordIds = compactIds(nameTokIds, norms.length);
   const listCodes = [...new Set(input.map((e) => e.listCode))];
-  const exactLists = flat(exact);
-  const identifierLists = flat(identifiers);
+  const exactLists = flat(exact, nameEntry.length);
+  const identifierLists = flat(identifiers, input.length);
   return {
     entryIds: StringTable.of(
       input.map((e) => e.id),
@@ -262,7 +264,7 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
     entryList: Uint8Array.from(input, (e) => listCodes.indexOf(e.listCode)),
     entryType: Uint8Array.from(input, (e) => ENTRY_TYPES.indexOf(e.entryType)),
     listCodes,
-    nameEntry: Int32Array.from(nameEntry),
+    nameEntry: compactIds(nameEntry, input.length),
     nameText: StringTable.of(nameText, { searchable: false }),
     norms: StringTable.of(norms, { searchable: false }),
     nameTokStart: starts,
@@ -273,8 +275,15 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
     identifiers: StringTable.of(identifierLists.keys),
     identifierStart: identifierLists.start,
     identifierIds: identifierLists.ids,
-    identifierDisplayKeys: StringTable.of([...identifierDisplay.keys()]),
-    identifierDisplayText: StringTable.of([...identifierDisplay.values()], { searchable: false }),
+    identifierShown: StringTable.of(
+      identifierLists.keys.flatMap((key) =>
+        (identifiers.get(key) ?? []).map((entry) => {
+          const shown = identifierDisplay.get(`${key}#${entry}`) ?? key;
+          return shown === key ? "" : shown;
+        }),
+      ),
+      { searchable: false },
+    ),
     ...keyTables(norms, starts, wordIds),
   };
 }
@@ -286,7 +295,7 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
 function keyTables(
   norms: readonly string[],
   nameTokStart: Int32Array,
-  nameTokIds: Int32Array,
+  nameTokIds: IdArray,
 ): Pick<
   IndexParts,
   | "keys"
@@ -332,6 +341,7 @@ function keyTables(
   const postings = lists(
     renumbered.length,
     perName.flatMap((held, nameId) => held.map((k) => [k, nameId] as const)),
+    perName.length,
   );
   const gramsOf = new Map<string, number[]>();
   const skeletonsOf = new Map<string, number[]>();
@@ -340,11 +350,14 @@ function keyTables(
     const sk = k[0] + skeleton(k);
     if (sk.length >= 4) getOrPush(skeletonsOf, sk, id);
   });
-  const grams = flat(gramsOf);
-  const skeletons = flat(skeletonsOf);
+  const grams = flat(gramsOf, renumbered.length);
+  const skeletons = flat(skeletonsOf, renumbered.length);
   return {
     keys: StringTable.of(renumbered),
-    normKey: Int32Array.from(normKey, (k) => order[k] as number),
+    normKey: compactIds(
+      Int32Array.from(normKey, (k) => order[k] as number),
+      renumbered.length,
+    ),
     postingStart: postings.start,
     postingIds: postings.ids,
     grams: StringTable.of(grams.keys),
@@ -362,13 +375,30 @@ function getOrPush<K>(map: Map<K, number[]>, key: K, value: number): void {
   else map.set(key, [value]);
 }
 
+/**
+ * Ids below `bound` (names, words, keys, entries): two bytes each while they fit, as every id of the bundled
+ * lists does, else four. The stored index is read whole by a cold isolate, so its size is time.
+ */
+export type IdArray = Int32Array | Uint16Array;
+const idArray = (length: number, bound: number): IdArray =>
+  bound <= 0x10000 ? new Uint16Array(length) : new Int32Array(length);
+function compactIds(values: ArrayLike<number>, bound: number): IdArray {
+  const out = idArray(values.length, bound);
+  out.set(values);
+  return out;
+}
+
 /** `[slot, value]` pairs as one flat list per slot: `ids[start[s] .. start[s + 1]]`, in pair order. */
-function lists(slots: number, pairs: readonly (readonly [number, number])[]): { start: Int32Array; ids: Int32Array } {
+function lists(
+  slots: number,
+  pairs: readonly (readonly [number, number])[],
+  bound: number,
+): { start: Int32Array; ids: IdArray } {
   const start = new Int32Array(slots + 1);
   for (const [slot] of pairs) start[slot + 1] = (start[slot + 1] as number) + 1;
   for (let i = 0; i < slots; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
   const fill = start.slice(0, slots);
-  const ids = new Int32Array(pairs.length);
+  const ids = idArray(pairs.length, bound);
   for (const [slot, value] of pairs) {
     const at = fill[slot] as number;
     ids[at] = value;
@@ -378,11 +408,12 @@ function lists(slots: number, pairs: readonly (readonly [number, number])[]): { 
 }
 
 /** A multimap as its keys (in map order) and flat lists. */
-function flat(map: Map<string, number[]>): { keys: string[]; start: Int32Array; ids: Int32Array } {
+function flat(map: Map<string, number[]>, bound: number): { keys: string[]; start: Int32Array; ids: IdArray } {
   const keys = [...map.keys()];
   const { start, ids } = lists(
     keys.length,
     keys.flatMap((k, slot) => (map.get(k) ?? []).map((v) => [slot, v] as const)),
+    bound,
   );
   return { keys, start, ids };
 }
@@ -390,7 +421,7 @@ function flat(map: Map<string, number[]>): { keys: string[]; start: Int32Array; 
 export class ScreenIndex {
   private entryList: readonly ListedEntry[] | undefined;
   /** Per name: owning entry, raw text, tokens (made on first use from the word ids). */
-  private readonly nameEntry: Int32Array;
+  private readonly nameEntry: IdArray;
   private readonly nameText: StringTable;
   private readonly nameToks: (Tok[] | undefined)[];
   private readonly surnameAt: Int32Array;
@@ -447,14 +478,20 @@ export class ScreenIndex {
     return new ScreenIndex(parts);
   }
 
-  /** The listed entries (made on first read: a restored index does not make 17,000 objects before it is asked). */
+  /** Every listed entry (made on first read, for tools and tests; a request reads the few it needs by `entry`). */
   get entries(): readonly ListedEntry[] {
-    this.entryList ??= Array.from({ length: this.parts.entryIds.length }, (_, i) => ({
-      id: this.parts.entryIds.at(i) as string,
-      listCode: this.parts.listCodes[this.parts.entryList[i] as number] as string,
-      entryType: this.entryTypeOf(i) as EntryType,
-    }));
+    this.entryList ??= Array.from({ length: this.parts.entryIds.length }, (_, i) => this.entry(i) as ListedEntry);
     return this.entryList;
+  }
+
+  /** Listed entry `i`, made from the stored parts when asked. */
+  entry(i: number): ListedEntry | undefined {
+    const id = this.parts.entryIds.at(i);
+    const type = this.entryTypeOf(i);
+    const listCode = this.parts.listCodes[this.parts.entryList[i] ?? -1];
+    return id === undefined || type === undefined || listCode === undefined
+      ? undefined
+      : { id, listCode, entryType: type };
   }
 
   /** An entry's type, without making the entries. */
@@ -464,7 +501,7 @@ export class ScreenIndex {
   }
 
   /** The name ids of a flat list in `table` (`start`/`ids`) under `key`, or none. */
-  private listOf(table: StringTable, start: Int32Array, ids: Int32Array, key: string): Int32Array | undefined {
+  private listOf(table: StringTable, start: Int32Array, ids: IdArray, key: string): IdArray | undefined {
     const slot = table.find(key);
     return slot < 0 ? undefined : ids.subarray(start[slot], start[slot + 1]);
   }
@@ -475,10 +512,7 @@ export class ScreenIndex {
    */
   identifierHits(text: string): { entry: number; identifier: string }[] {
     const out: { entry: number; identifier: string }[] = [];
-    for (const m of text.matchAll(IMO_IN_QUERY)) {
-      const identifier = `IMO ${m[1]}`;
-      for (const entry of this.identifierEntries(identifier)) out.push({ entry, identifier });
-    }
+    for (const m of text.matchAll(IMO_IN_QUERY)) this.pushIdentifier(out, `IMO ${m[1]}`);
     // Other identifiers: as labelled in the query ("Passport 265 216"), or a bare token specific enough to
     // identify ("7706107510"); either is looked up by its normalized value, whatever label the list used.
     const keys = new Set(identifiersIn(text).map((i) => i.key));
@@ -486,16 +520,17 @@ export class ScreenIndex {
       const value = idValue(token);
       if (identifying(value, "")) keys.add(`ID ${value}`);
     }
-    const { identifierDisplayKeys: displayKeys, identifierDisplayText: displayText } = this.parts;
-    for (const key of keys)
-      for (const entry of this.identifierEntries(key))
-        out.push({ entry, identifier: displayText.at(displayKeys.find(`${key}#${entry}`)) ?? key });
+    for (const key of keys) this.pushIdentifier(out, key);
     return out;
   }
 
-  private identifierEntries(key: string): Int32Array | readonly number[] {
-    const { identifiers, identifierStart, identifierIds } = this.parts;
-    return this.listOf(identifiers, identifierStart, identifierIds, key) ?? [];
+  /** The entries carrying identifier `key`, each with the identifier as it writes it. */
+  private pushIdentifier(out: { entry: number; identifier: string }[], key: string): void {
+    const { identifiers, identifierStart, identifierIds, identifierShown } = this.parts;
+    const slot = identifiers.find(key);
+    if (slot < 0) return;
+    for (let j = identifierStart[slot] as number; j < (identifierStart[slot + 1] as number); j++)
+      out.push({ entry: identifierIds[j] as number, identifier: identifierShown.at(j) || key });
   }
 
   /**

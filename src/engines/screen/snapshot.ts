@@ -10,10 +10,10 @@
  */
 import { type PackedArray, pack, unpack } from "../../lib/pack";
 import { StringTable, type StringTableArrays } from "../../lib/string-table";
-import { ENTRY_TYPES, type IndexParts, ScreenIndex } from "./index";
+import { ENTRY_TYPES, type IdArray, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
-const KIND = "screen-index/4";
+const KIND = "screen-index/6";
 
 interface Meta<X> {
   listCodes: string[];
@@ -29,8 +29,7 @@ type TableName =
   | "grams"
   | "skeletons"
   | "identifiers"
-  | "identifierDisplayKeys"
-  | "identifierDisplayText";
+  | "identifierShown";
 const TABLES: readonly TableName[] = [
   "entryIds",
   "nameText",
@@ -40,39 +39,37 @@ const TABLES: readonly TableName[] = [
   "grams",
   "skeletons",
   "identifiers",
-  "identifierDisplayKeys",
-  "identifierDisplayText",
+  "identifierShown",
 ];
 
-type ArrayName =
+/** Offsets into the id lists (Int32Array). */
+type OffsetName = "nameTokStart" | "exactStart" | "postingStart" | "gramStart" | "skeletonStart" | "identifierStart";
+const OFFSETS: readonly OffsetName[] = [
+  "nameTokStart",
+  "exactStart",
+  "postingStart",
+  "gramStart",
+  "skeletonStart",
+  "identifierStart",
+];
+/** Ids (Uint16Array while they fit, else Int32Array: IdArray). */
+type IdName =
   | "nameEntry"
-  | "nameTokStart"
   | "nameTokIds"
-  | "exactStart"
   | "exactIds"
   | "normKey"
-  | "postingStart"
   | "postingIds"
-  | "gramStart"
   | "gramIds"
-  | "skeletonStart"
   | "skeletonIds"
-  | "identifierStart"
   | "identifierIds";
-const INT_ARRAYS: readonly ArrayName[] = [
+const IDS: readonly IdName[] = [
   "nameEntry",
-  "nameTokStart",
   "nameTokIds",
-  "exactStart",
   "exactIds",
   "normKey",
-  "postingStart",
   "postingIds",
-  "gramStart",
   "gramIds",
-  "skeletonStart",
   "skeletonIds",
-  "identifierStart",
   "identifierIds",
 ];
 
@@ -80,7 +77,7 @@ const INT_ARRAYS: readonly ArrayName[] = [
 export function serializeScreenIndex<X>(index: ScreenIndex, extra: X, version: string): Uint8Array {
   const p = index.parts;
   const arrays: Record<string, PackedArray> = { entryList: p.entryList, entryType: p.entryType };
-  for (const name of INT_ARRAYS) arrays[name] = p[name];
+  for (const name of [...OFFSETS, ...IDS]) arrays[name] = p[name];
   for (const name of TABLES) {
     const t = p[name].arrays();
     arrays[`${name}.chars`] = t.chars;
@@ -99,7 +96,7 @@ function offsetsFit(start: Int32Array, slots: number, total: number): boolean {
 }
 
 /** Every id is an index below `size`. */
-function within(ids: Int32Array, size: number): boolean {
+function within(ids: IdArray, size: number): boolean {
   for (let i = 0; i < ids.length; i++) if ((ids[i] as number) < 0 || (ids[i] as number) >= size) return false;
   return true;
 }
@@ -114,10 +111,15 @@ export function deserializeScreenIndex<X>(
   const meta = unpacked.meta as Meta<X>;
   const a = unpacked.arrays;
   // Views on the object, not copies: every byte of it is index.
-  const ints = {} as Record<ArrayName, Int32Array>;
-  for (const name of INT_ARRAYS) {
+  const ints = {} as Record<OffsetName, Int32Array> & Record<IdName, IdArray>;
+  for (const name of OFFSETS) {
     const v = a[name];
     if (!(v instanceof Int32Array)) return { refused: `array ${name} is missing` };
+    ints[name] = v;
+  }
+  for (const name of IDS) {
+    const v = a[name];
+    if (!(v instanceof Int32Array || v instanceof Uint16Array)) return { refused: `array ${name} is missing` };
     ints[name] = v;
   }
   const tables = {} as Record<TableName, StringTable>;
@@ -125,8 +127,8 @@ export function deserializeScreenIndex<X>(
     const chars = a[`${name}.chars`];
     const start = a[`${name}.start`];
     const slots = a[`${name}.slots`];
-    if (!(chars instanceof Uint8Array || chars instanceof Uint16Array)) return { refused: `table ${name} is missing` };
-    if (!(start instanceof Int32Array) || !(slots instanceof Int32Array))
+    const slotsFit = slots instanceof Int32Array || slots instanceof Uint16Array;
+    if (!(chars instanceof Uint8Array) || !(start instanceof Int32Array) || !slotsFit)
       return { refused: `table ${name} is missing` };
     const table = StringTable.restore({ chars, start, slots } satisfies StringTableArrays);
     if (!table) return { refused: `table ${name} is damaged` };
@@ -146,7 +148,7 @@ export function deserializeScreenIndex<X>(
     entryType.some((t) => t >= ENTRY_TYPES.length) ||
     tables.nameText.length !== names ||
     ints.normKey.length !== words ||
-    tables.identifierDisplayKeys.length !== tables.identifierDisplayText.length ||
+    tables.identifierShown.length !== ints.identifierIds.length ||
     !offsetsFit(ints.nameTokStart, names, ints.nameTokIds.length) ||
     !offsetsFit(ints.exactStart, tables.exact.length, ints.exactIds.length) ||
     !offsetsFit(ints.postingStart, keys, ints.postingIds.length) ||

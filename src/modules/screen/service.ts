@@ -248,7 +248,7 @@ async function details(db: Db, loaded: Loaded, ids: string[]): Promise<Map<strin
 /** A hit resolved to its listed entry: the index position's id and list, and the entry's stored detail. */
 function resolveHits(loaded: Loaded, hits: ReturnType<typeof screen>, found: Map<string, EntryDetail>) {
   return hits.map((h) => {
-    const listed = loaded.index.entries[h.entry];
+    const listed = loaded.index.entry(h.entry);
     const entry = listed && found.get(listed.id);
     if (!listed || !entry) throw new Error(`screening hit ${h.entry} has no listed entry`);
     const match: Match = {
@@ -272,7 +272,7 @@ function resolveHits(loaded: Loaded, hits: ReturnType<typeof screen>, found: Map
 export async function screenParty({ ctx, input }: Call<ScreenRequest>): Promise<ScreenResult> {
   const loaded = await currentIndex(ctx.db, ctx.deps.clock.now(), ctx.env.ARCHIVE);
   const hits = screen(loaded.index, input);
-  const ids = hits.flatMap((h) => loaded.index.entries[h.entry]?.id ?? []);
+  const ids = hits.flatMap((h) => loaded.index.entry(h.entry)?.id ?? []);
   const found = hits.length ? await details(ctx.db, loaded, ids) : new Map<string, EntryDetail>();
   const resolved = resolveHits(loaded, hits, found);
   const matches = resolved.map((r) => r.match);
@@ -335,7 +335,7 @@ export async function screenMany(
   const loaded = await currentIndex(db, nowMs);
   const versions = new Map(loaded.lists.map((l) => [l.code, l.version]));
   const raw = inputs.map((input) => screen(loaded.index, input).filter((h) => h.score >= threshold));
-  const ids = [...new Set(raw.flat().flatMap((h) => loaded.index.entries[h.entry]?.id ?? []))];
+  const ids = [...new Set(raw.flat().flatMap((h) => loaded.index.entry(h.entry)?.id ?? []))];
   // D1 binds at most 100 parameters per statement: the ids go in slices, beside the list-version pairs.
   const found = new Map<string, EntryDetail>();
   for (let i = 0; i < ids.length; i += 60)
