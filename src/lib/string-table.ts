@@ -66,7 +66,9 @@ export class StringTable {
       start[i + 1] = total;
     });
     const chars = new Uint8Array(total);
-    encoded.forEach((bytes, i) => chars.set(bytes, start[i] as number));
+    encoded.forEach((bytes, i) => {
+      chars.set(bytes, start[i] as number);
+    });
     let slots: StringTableArrays["slots"] = new Int32Array(0);
     if (searchable) {
       let size = 2;

@@ -105,7 +105,8 @@ export interface Index {
   headings: string[];
   synonyms: Map<string, { phrase: string[]; codes: string[] }[]>; // keyed by first word
   lines: Map<string, Map<string, Node[]>>; // schedule → hs6 → lines
-  vocabulary: Set<string>;
+  /** The words the index knows: the postings' terms and the synonyms' words. */
+  vocabulary: Pick<ReadonlySet<string>, "has">;
   stats: {
     subheadings: number;
     headings: number;

@@ -50,7 +50,16 @@ describe("classify index snapshot", () => {
       built.index.lines,
     );
     expect(back.index.stats).toEqual(built.index.stats);
-    expect([...back.index.vocabulary]).toEqual([...built.index.vocabulary]);
+    const words = [...(built.index.vocabulary as Set<string>)];
+    expect(words.length).toBeGreaterThan(1000);
+    expect(words.filter((w) => !back.index.vocabulary.has(w))).toEqual([]);
+    expect(back.index.vocabulary.has("qwertyuiop")).toBe(false);
+    // The restored lookup maps read alike, walked whole or entry by entry.
+    expect(new Map(back.index.nodes)).toEqual(built.index.nodes);
+    expect(new Map(back.index.idf)).toEqual(built.index.idf);
+    expect([...back.index.postings.keys()]).toEqual([...built.index.postings.keys()]);
+    expect(back.index.postings.get("cotton")).toEqual(built.index.postings.get("cotton"));
+    expect(back.index.postings.get("qwertyuiop")).toBeUndefined();
   });
 
   it.each([

@@ -2,17 +2,20 @@
  * The classification indexes as one compact binary object (src/lib/pack.ts), so that a new isolate loads
  * what another one built in one read instead of reading the `hs` rows from D1 and building again.
  *
- * Typed arrays are stored as they are; the postings map becomes its terms (in map order) with one offsets
- * array into the concatenated document ids and term frequencies; the other maps become arrays of entries in
- * map order, so a restored index iterates exactly like the built one and ranks identically. The vocabulary
- * is derived again (the postings' terms and the synonyms' words). The national lines and the US
+ * Typed arrays are stored as they are; the postings map becomes its terms (a string table, in map order)
+ * with one offsets array into the concatenated document ids and term frequencies, and the nodes their codes
+ * and descriptions as string tables: restored, they are maps that make an entry when it is first read
+ * (TableMap), so a new isolate neither parses nor fills ten thousand entries before its first answer. The
+ * small maps become arrays of entries in map order, so a restored index iterates exactly like the built one
+ * and ranks identically. The vocabulary is the terms and the synonyms' words. The national lines and the US
  * statistical lines are stored as separate JSON parts per schedule and chapter and parsed when first read:
  * they are about 80 % of the object's JSON, and a new isolate's first request needs a few chapters of one
  * schedule.
  * Pure: the module service does the I/O.
  */
-import { PartitionedMap } from "../../lib/lazy-map";
+import { PartitionedMap, TableMap } from "../../lib/lazy-map";
 import { jsonBytes, jsonOf, type PackedArray, pack, unpack } from "../../lib/pack";
+import { StringTable } from "../../lib/string-table";
 import type { Index } from "./engine";
 import type { PrecedentIndex, RulingRow } from "./precedents";
 import type { StatisticalCandidate } from "./statistical";
@@ -25,15 +28,13 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/2";
+const KIND = "classify-index/3";
 
 type Pair = [string, string];
 type Synonym = { phrase: string[]; codes: string[] };
 
 interface Meta {
   docs: string[];
-  nodes: Pair[];
-  terms: string[];
   avgLen: Index["avgLen"];
   headings: string[];
   synonyms: [string, Synonym[]][];
@@ -107,8 +108,6 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
   });
   const meta: Meta = {
     docs: index.docs,
-    nodes: pairs(index.nodes.values()),
-    terms,
     avgLen: index.avgLen,
     headings: index.headings,
     synonyms: [...index.synonyms],
@@ -128,6 +127,24 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     docChapter: index.docChapter,
   };
   for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
+  const nodes = [...index.nodes.values()];
+  const tables: [string, StringTable][] = [
+    ["terms", StringTable.of(terms)],
+    ["nodeCodes", StringTable.of(nodes.map((n) => n.code))],
+    [
+      "nodeText",
+      StringTable.of(
+        nodes.map((n) => n.description),
+        { searchable: false },
+      ),
+    ],
+  ];
+  for (const [name, table] of tables) {
+    const t = table.arrays();
+    arrays[`${name}.chars`] = t.chars;
+    arrays[`${name}.start`] = t.start;
+    arrays[`${name}.slots`] = t.slots;
+  }
   for (const [schedule, byHs6] of index.lines) {
     const parts = byChapter(byHs6);
     meta.schedules.push([schedule, [...parts.keys()]]);
@@ -149,6 +166,15 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
   const meta = unpacked.meta as Meta;
   const a = unpacked.arrays;
   const { offsets, postingDocs, postingTf, idf: idfs, docHeading, docChapter } = a;
+  const table = (name: string) => {
+    const [chars, start, slots] = [a[`${name}.chars`], a[`${name}.start`], a[`${name}.slots`]];
+    if (!(chars instanceof Uint8Array) || !(start instanceof Int32Array)) return null;
+    if (!(slots instanceof Int32Array || slots instanceof Uint16Array)) return null;
+    return StringTable.restore({ chars, start, slots });
+  };
+  const [terms, nodeCodes, nodeText] = [table("terms"), table("nodeCodes"), table("nodeText")];
+  if (!terms || !nodeCodes || !nodeText || nodeCodes.length !== nodeText.length)
+    return { refused: "term or node tables are damaged" };
   if (
     !(offsets instanceof Uint32Array) ||
     !(postingDocs instanceof Int32Array) ||
@@ -156,33 +182,31 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
     !(idfs instanceof Float64Array) ||
     !(docHeading instanceof Int32Array) ||
     !(docChapter instanceof Uint8Array) ||
-    offsets.length !== meta.terms.length + 1 ||
-    idfs.length !== meta.terms.length
+    offsets.length !== terms.length + 1 ||
+    idfs.length !== terms.length ||
+    offsets[terms.length] !== postingDocs.length ||
+    postingTf.length !== postingDocs.length * FIELDS.length
   )
     return { refused: "arrays do not match the terms" };
   const lens = {} as Index["lens"];
   for (const f of FIELDS) {
     const l = a[`len_${f}`];
     if (!(l instanceof Float32Array) || l.length !== meta.docs.length) return { refused: `lengths of ${f}` };
-    lens[f] = l.slice();
+    lens[f] = l;
   }
-  // Copies, so the object's buffer (mostly the JSON part, parsed by now) is not kept alive by views into it.
-  const allDocs = postingDocs.slice();
-  const allTf = postingTf.slice();
-  const postings: Index["postings"] = new Map();
-  const idf: Index["idf"] = new Map();
-  meta.terms.forEach((t, i) => {
-    const from = offsets[i] ?? 0;
-    const to = offsets[i + 1] ?? from;
-    postings.set(t, {
-      docs: allDocs.subarray(from, to),
-      tf: allTf.subarray(from * FIELDS.length, to * FIELDS.length),
-    });
-    idf.set(t, idfs[i] ?? 0);
+  for (let i = 0; i < terms.length; i++)
+    if ((offsets[i] as number) > (offsets[i + 1] as number)) return { refused: "posting offsets go back" };
+  // Views on the object, not copies: the lazily read parts keep its buffer alive in any case.
+  const postings: Index["postings"] = new TableMap(terms, (i) => {
+    const from = offsets[i] as number;
+    const to = offsets[i + 1] as number;
+    return { docs: postingDocs.subarray(from, to), tf: postingTf.subarray(from * FIELDS.length, to * FIELDS.length) };
   });
+  const idf: Index["idf"] = new TableMap(terms, (i) => idfs[i] as number);
   const synonyms: Index["synonyms"] = new Map(meta.synonyms);
-  const vocabulary = new Set(meta.terms);
-  for (const list of synonyms.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
+  const synonymWords = new Set<string>();
+  for (const list of synonyms.values()) for (const s of list) for (const w of s.phrase) synonymWords.add(w);
+  const vocabulary: Index["vocabulary"] = { has: (w) => terms.has(w) || synonymWords.has(w) };
   const lines: Index["lines"] = new Map();
   for (const [schedule, chapters] of meta.schedules) {
     const parts = chapterParts(a, `lines:${schedule}:`, chapters);
@@ -193,13 +217,13 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
   if ("missing" in statParts) return { refused: `part ${statParts.missing}` };
   const index: Index = {
     docs: meta.docs,
-    nodes: new Map(meta.nodes.map(([code, description]) => [code, { code, description }])),
+    nodes: new TableMap(nodeCodes, (i) => ({ code: nodeCodes.at(i) as string, description: nodeText.at(i) as string })),
     postings,
     idf,
     avgLen: meta.avgLen,
     lens,
-    docHeading: docHeading.slice(),
-    docChapter: docChapter.slice(),
+    docHeading,
+    docChapter,
     headings: meta.headings,
     synonyms,
     lines,
