@@ -3,7 +3,15 @@ import { PartitionedMap } from "../../lib/lazy-map";
 import { rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { buildPrecedents, nearestRulings } from "./precedents";
-import { type ClassifyIndexes, deserializeIndexes, serializeIndexes } from "./snapshot";
+import {
+  attachPart,
+  type ClassifyIndexes,
+  deserializeIndexes,
+  partNames,
+  partsFor,
+  serializeIndexes,
+  serializePart,
+} from "./snapshot";
 
 const VERSION = "hs-test@2026-01-01T00:00:00.000Z";
 
@@ -21,18 +29,46 @@ function indexes(): ClassifyIndexes {
   };
 }
 
-function restored(bytes: Uint8Array, version = VERSION): ClassifyIndexes {
+/** The main object restored, with every part attached (copies of the bytes, as separate R2 reads give). */
+function restored(bytes: Uint8Array, parts: Map<string, Uint8Array>, version = VERSION): ClassifyIndexes {
   const out = deserializeIndexes(bytes.slice().buffer, version);
   if ("refused" in out) throw new Error(out.refused);
+  for (const part of out.parts) {
+    const refused = attachPart(out, part, (parts.get(part) as Uint8Array).slice().buffer, version);
+    if (refused) throw new Error(refused.refused);
+  }
   return out;
 }
 
 describe("classify index snapshot", () => {
   const built = indexes();
   const bytes = serializeIndexes(built, VERSION);
+  const parts = new Map(partNames(built).map((p) => [p, serializePart(built, p, VERSION)]));
+
+  it("keeps each schedule's lines and the statistical lines in parts of their own", () => {
+    expect([...parts.keys()]).toEqual(["lines-US", "lines-GB", "stat"]);
+    expect(partsFor("US")).toEqual(["lines-US", "stat"]);
+    expect(partsFor("GB")).toEqual(["lines-GB"]);
+    expect(partsFor(undefined)).toEqual([]);
+    const main = deserializeIndexes(bytes.slice().buffer, VERSION);
+    if ("refused" in main) throw new Error(main.refused);
+    expect(main.index.lines.size).toBe(0);
+    expect(main.statistical.size).toBe(0);
+    expect(attachPart(main, "lines-GB", (parts.get("lines-GB") as Uint8Array).slice().buffer, VERSION)).toBeNull();
+    expect([...main.index.lines.keys()]).toEqual(["GB"]);
+    // A part is only ever the one asked for, of the same version.
+    const us = (parts.get("lines-US") as Uint8Array).slice().buffer;
+    expect(attachPart(main, "lines-EU", us, VERSION)).toEqual({ refused: "part lines-US" });
+    expect(attachPart(main, "lines-US", us, "hs-test@2026-02-01T00:00:00.000Z")).toEqual({
+      refused: expect.stringMatching(/version/),
+    });
+    expect(attachPart(main, "stat", new Uint8Array([1, 2, 3]).buffer, VERSION)).toEqual({
+      refused: expect.stringMatching(/short|packed/),
+    });
+  });
 
   it("ranks every evaluation text as the built index does", () => {
-    const back = restored(bytes);
+    const back = restored(bytes, parts);
     const texts = evaluationSet("eval")
       .filter((_, i) => i % 3 === 0)
       .map((e) => e.description);

@@ -7,10 +7,12 @@
  * and descriptions as string tables: restored, they are maps that make an entry when it is first read
  * (TableMap), so a new isolate neither parses nor fills ten thousand entries before its first answer. The
  * small maps become arrays of entries in map order, so a restored index iterates exactly like the built one
- * and ranks identically. The vocabulary is the terms and the synonyms' words. The national lines and the US
- * statistical lines are stored as separate JSON parts per schedule and chapter and parsed when first read:
- * they are about 80 % of the object's JSON, and a new isolate's first request needs a few chapters of one
- * schedule.
+ * and ranks identically. The vocabulary is the terms and the synonyms' words.
+ *
+ * The national lines of each schedule and the US statistical lines are separate objects beside the main one
+ * (`serializePart`, `attachPart`): together they are most of the bytes, and a request needs one schedule's
+ * (a US one its statistical lines too), so a new isolate reads the main object and those parts side by side
+ * instead of every schedule. Within a part the lines are JSON per chapter, parsed when first read.
  * Pure: the module service does the I/O.
  */
 import { PartitionedMap, TableMap } from "../../lib/lazy-map";
@@ -20,7 +22,10 @@ import type { Index } from "./engine";
 import type { PrecedentIndex, RulingRow } from "./precedents";
 import type { StatisticalCandidate } from "./statistical";
 
-/** What POST /classify ranks with: the index, the US statistical lines by 8-digit line, the rulings. */
+/**
+ * What POST /classify ranks with: the index, the US statistical lines by 8-digit line, the rulings. Restored
+ * from the main object, `index.lines` and `statistical` hold only the parts attached so far (`attachPart`).
+ */
 export interface ClassifyIndexes {
   index: Index;
   statistical: Map<string, StatisticalCandidate[]>;
@@ -28,7 +33,15 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/3";
+const KIND = "classify-index/4";
+const PART_KIND = "classify-lines/1";
+/** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
+const STAT_PART = "stat";
+const linesPart = (schedule: string) => `lines-${schedule}`;
+
+/** The parts a request for `schedule` reads: its national lines, and for the US the statistical lines. */
+export const partsFor = (schedule: string | undefined): string[] =>
+  schedule === undefined ? [] : schedule === "US" ? [linesPart(schedule), STAT_PART] : [linesPart(schedule)];
 
 type Pair = [string, string];
 type Synonym = { phrase: string[]; codes: string[] };
@@ -38,11 +51,9 @@ interface Meta {
   avgLen: Index["avgLen"];
   headings: string[];
   synonyms: [string, Synonym[]][];
-  /** The schedules and their chapters whose lines are stored as `lines:{schedule}:{chapter}` parts. */
-  schedules: [string, string[]][];
+  /** The parts stored beside this object (`lines-{schedule}`, `stat`). */
+  parts: string[];
   stats: Index["stats"];
-  /** The chapters whose statistical lines are stored as `stat:{chapter}` parts. */
-  statChapters: string[];
   rulings: [string, string, string, string][];
   rulingIdf: [string, number][];
   rulingVectors: [string, number][][];
@@ -65,16 +76,15 @@ function byChapter(map: Map<string, { code: string; description: string }[]>): M
   return out;
 }
 
-/** Lazily parsed chapters: `prefix{chapter}` parts of the object, or the first one missing. */
+/** Lazily parsed chapters: the part's `{chapter}` arrays, or the first one missing. */
 function chapterParts(
   arrays: Record<string, PackedArray>,
-  prefix: string,
   chapters: string[],
 ): [string, () => [string, { code: string; description: string }[]][]][] | { missing: string } {
   const out: [string, () => [string, { code: string; description: string }[]][]][] = [];
   for (const chapter of chapters) {
-    const bytes = arrays[`${prefix}${chapter}`];
-    if (!(bytes instanceof Uint8Array)) return { missing: `${prefix}${chapter}` };
+    const bytes = arrays[chapter];
+    if (!(bytes instanceof Uint8Array)) return { missing: chapter };
     // A view, not a copy: the parts are most of the object, so keeping its buffer alive costs little more than
     // copying them would, and copying thousands of small parts costs a new isolate tens of milliseconds.
     out.push([chapter, () => jsonOf<[string, Pair[]][]>(bytes).map(([code, l]) => [code, nodesOf(l)])]);
@@ -84,9 +94,9 @@ function chapterParts(
 
 const chapterOf = (code: string) => code.slice(0, 2);
 
-/** The indexes as bytes, stamped with the dataset version they were built from. */
+/** The main object as bytes (the lines are parts: `serializePart`), stamped with the dataset version. */
 export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8Array {
-  const { index, statistical, precedents } = built;
+  const { index, precedents } = built;
   const terms = [...index.postings.keys()];
   const offsets = new Uint32Array(terms.length + 1);
   let total = 0;
@@ -111,9 +121,8 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     avgLen: index.avgLen,
     headings: index.headings,
     synonyms: [...index.synonyms],
-    schedules: [],
+    parts: partNames(built),
     stats: index.stats,
-    statChapters: [],
     rulings: precedents.rows.map((r) => [r.rulingNumber, r.code, r.subject, r.url]),
     rulingIdf: [...precedents.idf],
     rulingVectors: precedents.vectors.map((v) => [...v]),
@@ -145,22 +154,65 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     arrays[`${name}.start`] = t.start;
     arrays[`${name}.slots`] = t.slots;
   }
-  for (const [schedule, byHs6] of index.lines) {
-    const parts = byChapter(byHs6);
-    meta.schedules.push([schedule, [...parts.keys()]]);
-    for (const [chapter, rows] of parts) arrays[`lines:${schedule}:${chapter}`] = jsonBytes(rows);
-  }
-  const stat = byChapter(statistical);
-  meta.statChapters = [...stat.keys()];
-  for (const [chapter, rows] of stat) arrays[`stat:${chapter}`] = jsonBytes(rows);
   return pack(KIND, version, meta, arrays);
+}
+
+/** The parts `serializePart` makes of `built`: each schedule's national lines, and the statistical lines. */
+export function partNames(built: ClassifyIndexes): string[] {
+  return [...[...built.index.lines.keys()].map(linesPart), STAT_PART];
+}
+
+/** Part `part` of the built indexes as bytes (JSON per chapter), stamped with the dataset version. */
+export function serializePart(built: ClassifyIndexes, part: string, version: string): Uint8Array {
+  const map = part === STAT_PART ? built.statistical : built.index.lines.get(part.slice(linesPart("").length));
+  if (!map) throw new Error(`no part ${part}`);
+  const arrays: Record<string, PackedArray> = {};
+  for (const [chapter, rows] of byChapter(map)) arrays[chapter] = jsonBytes(rows);
+  return pack(PART_KIND, version, { part, chapters: Object.keys(arrays) }, arrays);
+}
+
+/**
+ * Adds a part stored by `serializePart` to restored indexes, or says why it cannot be used (another part,
+ * layout or dataset version, a damaged object): the caller then takes the part from a build.
+ */
+export function attachPart(
+  indexes: ClassifyIndexes,
+  part: string,
+  buffer: ArrayBuffer,
+  version: string,
+): { refused: string } | null {
+  const unpacked = unpack(buffer, PART_KIND, version);
+  if ("refused" in unpacked) return unpacked;
+  const meta = unpacked.meta as { part?: unknown; chapters?: unknown };
+  if (meta.part !== part) return { refused: `part ${String(meta.part)}` };
+  if (!Array.isArray(meta.chapters) || !meta.chapters.every((c) => typeof c === "string"))
+    return { refused: "malformed part" };
+  const chapters = chapterParts(unpacked.arrays, meta.chapters);
+  if ("missing" in chapters) return { refused: `chapter ${chapters.missing}` };
+  const map = new PartitionedMap<string, { code: string; description: string }[]>(chapterOf, chapters);
+  if (part === STAT_PART) indexes.statistical = map;
+  else indexes.index.lines.set(part.slice(linesPart("").length), map);
+  return null;
+}
+
+/** Every part of `built` copied into `into` (restored indexes whose parts could not be read). */
+export function attachFromBuilt(into: ClassifyIndexes, built: ClassifyIndexes, part: string): void {
+  if (part === STAT_PART) into.statistical = built.statistical;
+  else {
+    const schedule = part.slice(linesPart("").length);
+    const lines = built.index.lines.get(schedule);
+    if (lines) into.index.lines.set(schedule, lines);
+  }
 }
 
 /**
  * The indexes stored by `serializeIndexes` for `version`, or why they cannot be used (another layout or
  * dataset version, a damaged object): the caller then builds from the rows.
  */
-export function deserializeIndexes(buffer: ArrayBuffer, version: string): ClassifyIndexes | { refused: string } {
+export function deserializeIndexes(
+  buffer: ArrayBuffer,
+  version: string,
+): (ClassifyIndexes & { parts: string[] }) | { refused: string } {
   const unpacked = unpack(buffer, KIND, version);
   if ("refused" in unpacked) return unpacked;
   const meta = unpacked.meta as Meta;
@@ -207,14 +259,8 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
   const synonymWords = new Set<string>();
   for (const list of synonyms.values()) for (const s of list) for (const w of s.phrase) synonymWords.add(w);
   const vocabulary: Index["vocabulary"] = { has: (w) => terms.has(w) || synonymWords.has(w) };
+  if (!Array.isArray(meta.parts)) return { refused: "malformed header" };
   const lines: Index["lines"] = new Map();
-  for (const [schedule, chapters] of meta.schedules) {
-    const parts = chapterParts(a, `lines:${schedule}:`, chapters);
-    if ("missing" in parts) return { refused: `part ${parts.missing}` };
-    lines.set(schedule, new PartitionedMap(chapterOf, parts));
-  }
-  const statParts = chapterParts(a, "stat:", meta.statChapters);
-  if ("missing" in statParts) return { refused: `part ${statParts.missing}` };
   const index: Index = {
     docs: meta.docs,
     nodes: new TableMap(nodeCodes, (i) => ({ code: nodeCodes.at(i) as string, description: nodeText.at(i) as string })),
@@ -238,7 +284,8 @@ export function deserializeIndexes(buffer: ArrayBuffer, version: string): Classi
   }));
   return {
     index,
-    statistical: new PartitionedMap(chapterOf, statParts),
+    statistical: new Map(),
+    parts: meta.parts,
     precedents: { rows, idf: new Map(meta.rulingIdf), vectors: meta.rulingVectors.map((v) => new Map(v)) },
   };
 }

@@ -3,7 +3,8 @@
  *
  * The engine's index is built from the `hs` dataset in D1 once per dataset version and import time, by the
  * first isolate that needs it, which stores it in R2 (core/prebuilt-index.ts); every later isolate reads it in
- * one R2 get. Each isolate keeps it in a DatasetCache keyed on the version and import time. The `data_sources` row and each organization's
+ * one round trip: the main object and, beside it, the parts its request needs (a schedule's national lines,
+ * the US statistical lines), the other schedules' parts only when a request asks for them. Each isolate keeps it in a DatasetCache keyed on the version and import time. The `data_sources` row and each organization's
  * blocklist are read together and kept for 5 s per isolate, so the hot path usually makes no D1 round trip:
  * a blocklist change applies at once in the isolate that made it and within 5 s everywhere, a data reload
  * within 5 s.
@@ -19,7 +20,7 @@ import {
 } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
-import { loadPrebuilt } from "../../core/prebuilt-index";
+import { loadPrebuilt, readPart, storePart } from "../../core/prebuilt-index";
 import { recordUsage, recordUsageRows, type UsageSummary } from "../../core/usage";
 import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
@@ -34,7 +35,16 @@ import {
 import { buildIndex, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText } from "../../engines/classify/page";
 import { buildPrecedents, nearestRulings, type Precedent } from "../../engines/classify/precedents";
-import { type ClassifyIndexes, deserializeIndexes, serializeIndexes } from "../../engines/classify/snapshot";
+import {
+  attachFromBuilt,
+  attachPart,
+  type ClassifyIndexes,
+  deserializeIndexes,
+  partNames,
+  partsFor,
+  serializeIndexes,
+  serializePart,
+} from "../../engines/classify/snapshot";
 import { pickStatistical, type StatisticalCandidate } from "../../engines/classify/statistical";
 import { isoAt, systemClock } from "../../lib/clock";
 import { getOrInsert } from "../../lib/collections";
@@ -52,7 +62,17 @@ const DATASET = "hs";
 // ---------------------------------------------------------------------------------------------------------
 // Index, once per isolate and dataset version
 
-const indexCache = new DatasetCache<ClassifyIndexes>("classify-index");
+/**
+ * The indexes of one version, with their parts: those stored beside the main object (`declared`) and, per
+ * part, the attachment in progress or done (a request awaits the parts it needs).
+ */
+interface Loaded {
+  indexes: ClassifyIndexes;
+  declared: ReadonlySet<string>;
+  attached: Map<string, Promise<void>>;
+}
+
+const indexCache = new DatasetCache<Loaded>("classify-index");
 
 /** Schedule of the 10-digit US lines in hs_tariff_lines (scripts/data/hs.mjs). */
 const STATISTICAL_SCHEDULE = "US10";
@@ -86,19 +106,76 @@ async function buildFromD1(db: Db): Promise<ClassifyIndexes> {
  * The index for the loaded dataset version: on first use in this isolate, the prebuilt one from R2, else built
  * from D1 (and stored for the next isolates); shared by concurrent requests.
  */
-const indexFor = ({ db, env }: WorkspaceScopedContext, source: DataSource): Promise<ClassifyIndexes> => {
+async function indexFor(
+  { db, env }: WorkspaceScopedContext,
+  source: DataSource,
+  schedule: string | undefined,
+): Promise<ClassifyIndexes> {
   const versionKey = `${source.version}@${source.imported_at}`;
-  return indexCache.get(versionKey, () =>
-    loadPrebuilt({
+  const wanted = partsFor(schedule);
+  // A cold isolate reads the parts its request needs beside the main object: one round trip, not two.
+  const early =
+    indexCache.version === versionKey
+      ? undefined
+      : new Map(wanted.map((part) => [part, readPart(env.ARCHIVE, DATASET, versionKey, part)]));
+  const loaded = await indexCache.get(versionKey, () =>
+    loadPrebuilt<Loaded>({
       bucket: env.ARCHIVE,
       dataset: DATASET,
       versionKey,
-      build: () => buildFromD1(db),
-      encode: serializeIndexes,
-      decode: deserializeIndexes,
+      build: async () => {
+        const indexes = await buildFromD1(db);
+        const names = partNames(indexes);
+        return { indexes, declared: new Set(names), attached: new Map(names.map((n) => [n, Promise.resolve()])) };
+      },
+      encode: (loaded, key) => serializeIndexes(loaded.indexes, key),
+      decode: (buffer, key) => {
+        const restored = deserializeIndexes(buffer, key);
+        if ("refused" in restored) return restored;
+        const { parts, ...indexes } = restored;
+        return { indexes, declared: new Set(parts), attached: new Map() };
+      },
+      parts: {
+        names: (loaded) => [...loaded.declared],
+        encode: (loaded, part, key) => serializePart(loaded.indexes, part, key),
+      },
     }),
   );
-};
+  await Promise.all(
+    wanted.map((part) =>
+      getOrInsert(loaded.attached, part, () => {
+        const attaching = attach(db, env.ARCHIVE, loaded, part, versionKey, early?.get(part));
+        // A failed attachment is forgotten, so the next request tries again.
+        attaching.catch(() => loaded.attached.delete(part));
+        return attaching;
+      }),
+    ),
+  );
+  return loaded.indexes;
+}
+
+/**
+ * Adds one part to restored indexes: the stored object (read beside the main one, or now), or, when it is
+ * missing or refused, the part of a build from D1, stored for the next isolates.
+ */
+async function attach(
+  db: Db,
+  bucket: R2Bucket,
+  loaded: Loaded,
+  part: string,
+  versionKey: string,
+  early: Promise<ArrayBuffer | null> | undefined,
+): Promise<void> {
+  if (!loaded.declared.has(part)) return;
+  const buffer = await (early ?? readPart(bucket, DATASET, versionKey, part));
+  const refused = buffer ? attachPart(loaded.indexes, part, buffer, versionKey) : { refused: "not stored" };
+  if (!refused) return;
+  console.warn(JSON.stringify({ msg: "prebuilt index part unusable; building from D1", part, ...refused }));
+  const built = await buildFromD1(db);
+  attachFromBuilt(loaded.indexes, built, part);
+  const { waitUntil } = await import("cloudflare:workers");
+  waitUntil(storePart(bucket, DATASET, versionKey, part, serializePart(built, part, versionKey)));
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Modes
@@ -538,7 +615,7 @@ export async function suggestCodes({
   const { text, page, image, model, message, failure } = await productText(ctx, input, mode);
   const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page, image, model };
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
-  const { index, statistical, precedents } = await indexFor(ctx, dataSource);
+  const { index, statistical, precedents } = await indexFor(ctx, dataSource, schedule);
   const limit = mode.slug === "ai" ? MODEL_CANDIDATES : ANSWER_LIMIT;
   const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
