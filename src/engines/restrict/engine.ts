@@ -109,7 +109,9 @@ interface Bucket {
   prefix: Map<string, Rule[]>;
   /** Every shallower code (4+ digits) under which a rule prefix sits → rules, for MEDIUM matches. */
   deeper: Map<string, Rule[]>;
-  keywords: TrieNode;
+  /** Whether any rule of the bucket has keywords; `trie()` builds their trie on first use. */
+  hasKeywords: boolean;
+  trie: () => TrieNode;
   /** Origin-only rules by origin. */
   origin: Map<string, Rule[]>;
 }
@@ -178,21 +180,47 @@ export function compileRules(rules: readonly Rule[]): RuleIndex {
   };
 }
 
+/**
+ * A bucket's code and origin maps at once; its keyword trie when an item with words first needs it (a quote's
+ * warnings check codes and origins only, and should not pay for a thousand phrases).
+ */
 function compileBucket(
   rules: readonly Rule[],
   context: Map<Rule, Context>,
   tokensOf: (phrase: string) => string[],
 ): Bucket {
-  const b: Bucket = { prefix: new Map(), deeper: new Map(), keywords: newNode(), origin: new Map() };
+  let trie: TrieNode | undefined;
+  const b: Bucket = {
+    prefix: new Map(),
+    deeper: new Map(),
+    hasKeywords: rules.some((r) => r.keywords?.length),
+    trie: () => {
+      trie ??= compileTrie(rules, context, tokensOf);
+      return trie;
+    },
+    origin: new Map(),
+  };
   for (const rule of rules) {
     if (rule.hsPrefix) {
       push(b.prefix, rule.hsPrefix, rule);
       for (let len = MIN_ITEM_DIGITS; len < rule.hsPrefix.length; len++)
         push(b.deeper, rule.hsPrefix.slice(0, len), rule);
     }
+    if (!rule.hsPrefix && !rule.keywords?.length && rule.originCountry) push(b.origin, rule.originCountry, rule);
+  }
+  return b;
+}
+
+function compileTrie(
+  rules: readonly Rule[],
+  context: Map<Rule, Context>,
+  tokensOf: (phrase: string) => string[],
+): TrieNode {
+  const root = newNode();
+  for (const rule of rules) {
     if (rule.keywords?.length) {
       for (const keyword of rule.keywords) {
-        const node = insertPhrase(b.keywords, tokensOf(keyword));
+        const node = insertPhrase(root, tokensOf(keyword));
         if (node && !node.rules.includes(rule)) node.rules = added(node.rules, rule);
       }
       for (const phrase of rule.excludeKeywords ?? []) {
@@ -209,13 +237,12 @@ function compileBucket(
           push(c[side], next, seq);
           continue;
         }
-        const node = insertPhrase(b.keywords, tokensOf(phrase));
+        const node = insertPhrase(root, tokensOf(phrase));
         if (node && !node.excludes.includes(rule)) node.excludes = added(node.excludes, rule);
       }
     }
-    if (!rule.hsPrefix && !rule.keywords?.length && rule.originCountry) push(b.origin, rule.originCountry, rule);
   }
-  return b;
+  return root;
 }
 
 /** `list` with `rule` appended; the shared empty list is replaced, never written to. */
@@ -395,9 +422,10 @@ export function checkItem(indexes: readonly RuleIndex[], query: CheckQuery, item
           const deeper = b.deeper.get(hs);
           if (deeper) for (const r of deeper) consider(r, "MEDIUM", country);
         }
-        if (b.keywords.next) {
+        if (b.hasKeywords) {
           words ??= itemWords(item);
-          for (const r of keywordMatches(b.keywords, words, index.context)) consider(r, "MEDIUM", country);
+          if (words.length)
+            for (const r of keywordMatches(b.trie(), words, index.context)) consider(r, "MEDIUM", country);
         }
         if (itemOrigin) {
           const rules = b.origin.get(itemOrigin);
