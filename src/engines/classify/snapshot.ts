@@ -16,6 +16,7 @@
  * Pure: the module service does the I/O.
  */
 import { PartitionedMap, TableMap } from "../../lib/lazy-map";
+import { restoredOffsets, storedOffsets } from "../../lib/offsets";
 import { jsonBytes, jsonOf, type PackedArray, pack, unpack } from "../../lib/pack";
 import { StringTable } from "../../lib/string-table";
 import type { Index } from "./engine";
@@ -33,7 +34,7 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/4";
+const KIND = "classify-index/5";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -151,7 +152,7 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
   for (const [name, table] of tables) {
     const t = table.arrays();
     arrays[`${name}.chars`] = t.chars;
-    arrays[`${name}.start`] = t.start;
+    arrays[`${name}.start`] = storedOffsets(t.start);
     arrays[`${name}.slots`] = t.slots;
   }
   return pack(KIND, version, meta, arrays);
@@ -220,9 +221,9 @@ export function deserializeIndexes(
   const { offsets, postingDocs, postingTf, idf: idfs, docHeading, docChapter } = a;
   const table = (name: string) => {
     const [chars, start, slots] = [a[`${name}.chars`], a[`${name}.start`], a[`${name}.slots`]];
-    if (!(chars instanceof Uint8Array) || !(start instanceof Int32Array)) return null;
+    if (!(chars instanceof Uint8Array) || !(start instanceof Int32Array || start instanceof Uint8Array)) return null;
     if (!(slots instanceof Int32Array || slots instanceof Uint16Array)) return null;
-    return StringTable.restore({ chars, start, slots });
+    return StringTable.restore({ chars, start: restoredOffsets(start), slots });
   };
   const [terms, nodeCodes, nodeText] = [table("terms"), table("nodeCodes"), table("nodeText")];
   if (!terms || !nodeCodes || !nodeText || nodeCodes.length !== nodeText.length)

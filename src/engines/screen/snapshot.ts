@@ -8,12 +8,14 @@
  * the caller read beside the entries (the lists' versions, the data source), the one JSON part. Pure: the
  * module service does the I/O.
  */
+
+import { restoredOffsets, storedOffsets } from "../../lib/offsets";
 import { type PackedArray, pack, unpack } from "../../lib/pack";
 import { StringTable, type StringTableArrays } from "../../lib/string-table";
 import { ENTRY_TYPES, type IdArray, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
-const KIND = "screen-index/6";
+const KIND = "screen-index/7";
 
 interface Meta<X> {
   listCodes: string[];
@@ -77,11 +79,12 @@ const IDS: readonly IdName[] = [
 export function serializeScreenIndex<X>(index: ScreenIndex, extra: X, version: string): Uint8Array {
   const p = index.parts;
   const arrays: Record<string, PackedArray> = { entryList: p.entryList, entryType: p.entryType };
-  for (const name of [...OFFSETS, ...IDS]) arrays[name] = p[name];
+  for (const name of OFFSETS) arrays[name] = storedOffsets(p[name]);
+  for (const name of IDS) arrays[name] = p[name];
   for (const name of TABLES) {
     const t = p[name].arrays();
     arrays[`${name}.chars`] = t.chars;
-    arrays[`${name}.start`] = t.start;
+    arrays[`${name}.start`] = storedOffsets(t.start);
     arrays[`${name}.slots`] = t.slots;
   }
   const meta: Meta<X> = { listCodes: p.listCodes, extra };
@@ -114,8 +117,8 @@ export function deserializeScreenIndex<X>(
   const ints = {} as Record<OffsetName, Int32Array> & Record<IdName, IdArray>;
   for (const name of OFFSETS) {
     const v = a[name];
-    if (!(v instanceof Int32Array)) return { refused: `array ${name} is missing` };
-    ints[name] = v;
+    if (!(v instanceof Int32Array || v instanceof Uint8Array)) return { refused: `array ${name} is missing` };
+    ints[name] = restoredOffsets(v);
   }
   for (const name of IDS) {
     const v = a[name];
@@ -128,9 +131,9 @@ export function deserializeScreenIndex<X>(
     const start = a[`${name}.start`];
     const slots = a[`${name}.slots`];
     const slotsFit = slots instanceof Int32Array || slots instanceof Uint16Array;
-    if (!(chars instanceof Uint8Array) || !(start instanceof Int32Array) || !slotsFit)
-      return { refused: `table ${name} is missing` };
-    const table = StringTable.restore({ chars, start, slots } satisfies StringTableArrays);
+    const startFits = start instanceof Int32Array || start instanceof Uint8Array;
+    if (!(chars instanceof Uint8Array) || !startFits || !slotsFit) return { refused: `table ${name} is missing` };
+    const table = StringTable.restore({ chars, start: restoredOffsets(start), slots } satisfies StringTableArrays);
     if (!table) return { refused: `table ${name} is damaged` };
     tables[name] = table;
   }
