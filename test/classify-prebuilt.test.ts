@@ -63,9 +63,32 @@ describe("prebuilt classification index in R2", () => {
     }
   });
 
+  it("answers a new isolate from the dataset's current objects, read before the version is known", async () => {
+    const key = versionKey(first);
+    await storedIndex(key);
+    const current = await env.ARCHIVE.get(prebuiltIndexKey("hs", "current"));
+    expect(current && deserializeIndexes(await current.arrayBuffer(), key)).not.toHaveProperty("refused");
+    // Only the current objects left: the same answer.
+    const versioned = await env.ARCHIVE.get(prebuiltIndexKey("hs", key));
+    await env.ARCHIVE.delete(prebuiltIndexKey("hs", key));
+    resetDatasetCaches();
+    expect((await classify()).results).toEqual(first.results);
+    // A current object of another version is ignored for this version's objects.
+    await env.ARCHIVE.put(prebuiltIndexKey("hs", key), await (versioned as R2ObjectBody).arrayBuffer());
+    const other = deserializeIndexes(await (await env.ARCHIVE.get(prebuiltIndexKey("hs", key)))!.arrayBuffer(), key);
+    if ("refused" in other) throw new Error(other.refused);
+    await env.ARCHIVE.put(
+      prebuiltIndexKey("hs", "current"),
+      serializeIndexes(other, "hs-other@2020-01-01T00:00:00.000Z"),
+    );
+    resetDatasetCaches();
+    expect((await classify()).results).toEqual(first.results);
+  });
+
   it("rebuilds a damaged part from D1, answers the same and replaces the part", async () => {
     const key = prebuiltPartKey("hs", versionKey(first), "lines-US");
     await env.ARCHIVE.put(key, new Uint8Array([9, 9, 9]));
+    await env.ARCHIVE.put(prebuiltPartKey("hs", "current", "lines-US"), new Uint8Array([9, 9, 9]));
     resetDatasetCaches();
     const again = await classify();
     expect(again.results).toEqual(first.results);
@@ -85,7 +108,9 @@ describe("prebuilt classification index in R2", () => {
     ],
   ])("ignores %s: builds from D1, answers the same and replaces it", async (_, object) => {
     const key = versionKey(first);
-    await env.ARCHIVE.put(prebuiltIndexKey("hs", key), await object());
+    // Under its version and as the current object, which a new isolate reads first.
+    const bytes = await object();
+    for (const k of [key, "current"]) await env.ARCHIVE.put(prebuiltIndexKey("hs", k), bytes);
     resetDatasetCaches();
     const again = await classify();
     expect(again.results).toEqual(first.results);

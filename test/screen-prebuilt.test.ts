@@ -61,7 +61,9 @@ describe("prebuilt screening index in R2", () => {
     ],
   ])("ignores %s: builds from D1, answers the same and replaces it", async (_, object) => {
     const key = versionKey(first);
-    await env.ARCHIVE.put(prebuiltIndexKey("sanctions", key), await object());
+    // Under its version and as the current object, which a new isolate reads first.
+    const bytes = await object();
+    for (const k of [key, "current"]) await env.ARCHIVE.put(prebuiltIndexKey("sanctions", k), bytes);
     resetDatasetCaches();
     const again = await screen();
     expect(again.matches).toEqual(first.matches);
@@ -78,8 +80,20 @@ describe("prebuilt screening index in R2", () => {
     const fromR2 = await screen();
     const hit = fromR2.matches.find((m) => m.entry.source_ref === "306");
     expect(hit).toMatchObject({ score: 1, matched_name: "BANCO NACIONAL DE CUBA" });
-    // An index built from D1 now would not: the object removed, the same isolate rebuilds.
+    // The same from the dataset's current object alone, which a new isolate reads while it asks D1 for the
+    // version: the versioned object removed.
+    const current = await env.ARCHIVE.get(prebuiltIndexKey("sanctions", "current"));
+    expect(current).not.toBeNull();
     await env.ARCHIVE.delete(prebuiltIndexKey("sanctions", versionKey(first)));
+    resetDatasetCaches();
+    const fromCurrent = await screen();
+    expect(fromCurrent.matches.find((m) => m.entry.source_ref === "306")).toMatchObject({ score: 1 });
+    // A current object of another version is not used: with no object of this version, the isolate rebuilds
+    // from D1 (which no longer finds the old name).
+    await env.ARCHIVE.put(
+      prebuiltIndexKey("sanctions", "current"),
+      serializeScreenIndex(ScreenIndex.build([]), {}, "SDN-other.UN-other@2020-01-01T00:00:00.000Z"),
+    );
     resetDatasetCaches();
     const rebuilt = await screen();
     expect(rebuilt.matches.find((m) => m.entry.source_ref === "306")).toBeUndefined();

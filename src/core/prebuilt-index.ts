@@ -13,11 +13,43 @@
  * (`indexes/{dataset}/{version}@{imported_at}/{part}.bin`), which a request reads only when it needs them
  * (`readPart`): the bytes a cold isolate waits for are then the ones its request uses. They are stored before
  * the main object, so a stored main object means its parts were stored too.
+ *
+ * Each build is also stored as the dataset's current objects (`indexes/{dataset}/current.bin`, and
+ * `current/{part}.bin`). A new isolate does not know the version before it reads it from D1, but it can read
+ * the current objects at the same time (`speculate`): when the version they are stamped with is the one D1
+ * names, the index arrives in the time of one round trip instead of two. Otherwise (a version just
+ * activated, a part overwritten meanwhile) the decoder refuses them and the versioned objects are read.
  */
 
 export const prebuiltIndexKey = (dataset: string, versionKey: string): string => `indexes/${dataset}/${versionKey}.bin`;
 export const prebuiltPartKey = (dataset: string, versionKey: string, part: string): string =>
   `indexes/${dataset}/${versionKey}/${part}.bin`;
+const CURRENT = "current";
+
+/** Reads of a dataset's current objects, started before its version is known. */
+export interface Speculation {
+  main: Promise<ArrayBuffer | null>;
+  parts: Map<string, Promise<ArrayBuffer | null>>;
+}
+
+/** Starts reading the dataset's current main object and `parts` (see the module comment). */
+export function speculate(bucket: R2Bucket, dataset: string, parts: readonly string[] = []): Speculation {
+  return {
+    main: readObject(bucket, prebuiltIndexKey(dataset, CURRENT)),
+    parts: new Map(parts.map((part) => [part, readObject(bucket, prebuiltPartKey(dataset, CURRENT, part))])),
+  };
+}
+
+/** An object's bytes, or null when it is absent or R2 fails (a prebuilt index is never a dependency). */
+async function readObject(bucket: R2Bucket, key: string): Promise<ArrayBuffer | null> {
+  try {
+    const object = await bucket.get(key);
+    return object ? await object.arrayBuffer() : null;
+  } catch (err) {
+    console.warn(JSON.stringify({ msg: "prebuilt index unreadable", key, error: String(err) }));
+    return null;
+  }
+}
 
 export interface PrebuiltIndex<T> {
   bucket: R2Bucket;
@@ -27,6 +59,8 @@ export interface PrebuiltIndex<T> {
   build: () => Promise<T>;
   encode: (value: T, versionKey: string) => Uint8Array;
   decode: (buffer: ArrayBuffer, versionKey: string) => T | { refused: string };
+  /** The current main object, when a read of it was started before the version was known. */
+  early?: Promise<ArrayBuffer | null> | undefined;
   /** Parts stored in objects of their own: their names for a value, and each one's bytes. */
   parts?: {
     names: (value: T) => string[];
@@ -37,6 +71,9 @@ export interface PrebuiltIndex<T> {
 /** The stored index for the version, or the one `build` makes (then stored in the background). */
 export async function loadPrebuilt<T extends object>(spec: PrebuiltIndex<T>): Promise<T> {
   const key = prebuiltIndexKey(spec.dataset, spec.versionKey);
+  const early = spec.early ? await spec.early : null;
+  const current = early ? spec.decode(early, spec.versionKey) : null;
+  if (current && !("refused" in current)) return current;
   const stored = await readStored(spec, key);
   if (stored) return stored;
   const built = await spec.build();
@@ -61,23 +98,10 @@ async function readStored<T extends object>(spec: PrebuiltIndex<T>, key: string)
 }
 
 /** A part's stored bytes, or null (not stored, or R2 failed: the caller then builds it). */
-export async function readPart(
-  bucket: R2Bucket,
-  dataset: string,
-  versionKey: string,
-  part: string,
-): Promise<ArrayBuffer | null> {
-  const key = prebuiltPartKey(dataset, versionKey, part);
-  try {
-    const object = await bucket.get(key);
-    return object ? await object.arrayBuffer() : null;
-  } catch (err) {
-    console.warn(JSON.stringify({ msg: "prebuilt index part unreadable; building from D1", key, error: String(err) }));
-    return null;
-  }
-}
+export const readPart = (bucket: R2Bucket, dataset: string, versionKey: string, part: string) =>
+  readObject(bucket, prebuiltPartKey(dataset, versionKey, part));
 
-/** Stores one part (after a request had to build it): failures are logged, never raised. */
+/** Stores one part under its version and as the current one: failures are logged, never raised. */
 export async function storePart(
   bucket: R2Bucket,
   dataset: string,
@@ -85,11 +109,15 @@ export async function storePart(
   part: string,
   bytes: Uint8Array,
 ): Promise<void> {
-  const key = prebuiltPartKey(dataset, versionKey, part);
+  for (const key of [prebuiltPartKey(dataset, versionKey, part), prebuiltPartKey(dataset, CURRENT, part)])
+    await putObject(bucket, key, bytes);
+}
+
+async function putObject(bucket: R2Bucket, key: string, bytes: Uint8Array): Promise<void> {
   try {
     await bucket.put(key, bytes, { httpMetadata: { contentType: "application/octet-stream" } });
   } catch (err) {
-    console.warn(JSON.stringify({ msg: "prebuilt index part not stored", key, error: String(err) }));
+    console.warn(JSON.stringify({ msg: "prebuilt index not stored", key, error: String(err) }));
   }
 }
 
@@ -105,11 +133,7 @@ async function store<T>(spec: PrebuiltIndex<T>, key: string, value: T): Promise<
       part,
       spec.parts?.encode(value, part, spec.versionKey) as Uint8Array,
     );
-  try {
-    await spec.bucket.put(key, spec.encode(value, spec.versionKey), {
-      httpMetadata: { contentType: "application/octet-stream" },
-    });
-  } catch (err) {
-    console.warn(JSON.stringify({ msg: "prebuilt index not stored", key, error: String(err) }));
-  }
+  const bytes = spec.encode(value, spec.versionKey);
+  await putObject(spec.bucket, key, bytes);
+  await putObject(spec.bucket, prebuiltIndexKey(spec.dataset, CURRENT), bytes);
 }

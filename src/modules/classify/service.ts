@@ -20,7 +20,7 @@ import {
 } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
-import { loadPrebuilt, readPart, storePart } from "../../core/prebuilt-index";
+import { loadPrebuilt, readPart, type Speculation, speculate, storePart } from "../../core/prebuilt-index";
 import { recordUsage, recordUsageRows, type UsageSummary } from "../../core/usage";
 import { chunkedInserts } from "../../db/bulk";
 import type { Db } from "../../db/client";
@@ -106,23 +106,33 @@ async function buildFromD1(db: Db): Promise<ClassifyIndexes> {
  * The index for the loaded dataset version: on first use in this isolate, the prebuilt one from R2, else built
  * from D1 (and stored for the next isolates); shared by concurrent requests.
  */
+/**
+ * A new isolate's reads of the current stored index and the parts `schedule` needs, started before it knows
+ * the version (core/prebuilt-index.ts); none once this isolate holds an index.
+ */
+const coldReads = (env: Env, schedule: string | undefined): Speculation | undefined =>
+  indexCache.version === undefined ? speculate(env.ARCHIVE, DATASET, partsFor(schedule)) : undefined;
+
 async function indexFor(
   { db, env }: WorkspaceScopedContext,
   source: DataSource,
   schedule: string | undefined,
+  speculation: Speculation | undefined,
 ): Promise<ClassifyIndexes> {
   const versionKey = `${source.version}@${source.imported_at}`;
   const wanted = partsFor(schedule);
   // A cold isolate reads the parts its request needs beside the main object: one round trip, not two.
   const early =
-    indexCache.version === versionKey
+    speculation?.parts ??
+    (indexCache.version === versionKey
       ? undefined
-      : new Map(wanted.map((part) => [part, readPart(env.ARCHIVE, DATASET, versionKey, part)]));
+      : new Map(wanted.map((part) => [part, readPart(env.ARCHIVE, DATASET, versionKey, part)])));
   const loaded = await indexCache.get(versionKey, () =>
     loadPrebuilt<Loaded>({
       bucket: env.ARCHIVE,
       dataset: DATASET,
       versionKey,
+      early: speculation?.main,
       build: async () => {
         const indexes = await buildFromD1(db);
         const names = partNames(indexes);
@@ -167,9 +177,13 @@ async function attach(
   early: Promise<ArrayBuffer | null> | undefined,
 ): Promise<void> {
   if (!loaded.declared.has(part)) return;
-  const buffer = await (early ?? readPart(bucket, DATASET, versionKey, part));
-  const refused = buffer ? attachPart(loaded.indexes, part, buffer, versionKey) : { refused: "not stored" };
-  if (!refused) return;
+  // The read started early (the current part, or this version's), then this version's object.
+  let refused: { refused: string } | null = { refused: "not stored" };
+  for (const read of early ? [early, undefined] : [undefined]) {
+    const buffer = await (read ?? readPart(bucket, DATASET, versionKey, part));
+    refused = buffer ? attachPart(loaded.indexes, part, buffer, versionKey) : { refused: "not stored" };
+    if (!refused) return;
+  }
   console.warn(JSON.stringify({ msg: "prebuilt index part unusable; building from D1", part, ...refused }));
   const built = await buildFromD1(db);
   attachFromBuilt(loaded.indexes, built, part);
@@ -608,6 +622,7 @@ export async function suggestCodes({
   const mode = resolveMode(input, ctx.env);
   const country = input.destination_country;
   const { schedule, source: sourceCountry } = scheduleFor(country);
+  const speculation = coldReads(ctx.env, schedule);
   const { dataSource, blocked } = await lookupsFor(ctx.db, configScope(ctx.workspace), country);
   if (!dataSource)
     throw new ApiError("unavailable", "The HS nomenclature is not loaded; run the data loader (npm run dev loads it)");
@@ -615,7 +630,7 @@ export async function suggestCodes({
   const { text, page, image, model, message, failure } = await productText(ctx, input, mode);
   const basis: ClassificationBasis = { mode: mode.slug, country, sourceCountry, dataSource, page, image, model };
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
-  const { index, statistical, precedents } = await indexFor(ctx, dataSource, schedule);
+  const { index, statistical, precedents } = await indexFor(ctx, dataSource, schedule, speculation);
   const limit = mode.slug === "ai" ? MODEL_CANDIDATES : ANSWER_LIMIT;
   const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);

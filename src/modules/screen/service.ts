@@ -14,7 +14,7 @@ import { and, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Call } from "../../core/context";
 import type { DataSource } from "../../core/data-source";
 import { DatasetCache } from "../../core/dataset-cache";
-import { loadPrebuilt } from "../../core/prebuilt-index";
+import { loadPrebuilt, speculate } from "../../core/prebuilt-index";
 import { recordUsage } from "../../core/usage";
 import type { Db } from "../../db/client";
 import { dataSources, datasetVersions, sanctionEntries, sanctionLists } from "../../db/schema/index";
@@ -64,6 +64,8 @@ const unavailable = () => new ApiError("unavailable", "No sanctions list is load
  * reading every entry from D1 and building it.
  */
 export async function currentIndex(db: Db, nowMs: number, bucket?: R2Bucket): Promise<Loaded> {
+  // A new isolate reads the current stored index while it asks D1 for the version (core/prebuilt-index.ts).
+  const early = bucket && indexCache.version === undefined ? speculate(bucket, DATASET).main : undefined;
   let current = probe;
   if (!current || current.key !== indexCache.version || nowMs - current.checkedAt >= VERSION_CHECK_MS) {
     const [row] = await db.select().from(dataSources).where(eq(dataSources.dataset, DATASET)).limit(1);
@@ -79,6 +81,7 @@ export async function currentIndex(db: Db, nowMs: number, bucket?: R2Bucket): Pr
           bucket,
           dataset: DATASET,
           versionKey: `${dataSource.version}@${dataSource.imported_at}`,
+          early,
           build: () => buildIndex(db, key, dataSource),
           encode: (loaded, versionKey) =>
             serializeScreenIndex(
