@@ -1,6 +1,6 @@
 /** Strings as typed arrays: read back, looked up, restored from stored arrays, and damaged arrays refused. */
 import { describe, expect, it } from "vitest";
-import { StringTable } from "./string-table";
+import { HashedKeys, StringTable } from "./string-table";
 
 const WORDS = ["putin", "vladimir", "", "gonzález", "путин", "金正恩", "imo 9187629", "a", "😀 emoji"];
 
@@ -75,5 +75,26 @@ describe("StringTable", () => {
       { chars, start: new Int32Array(0), slots }, // no offsets at all
     ];
     for (const arrays of bad) expect(StringTable.restore(arrays)).toBeNull();
+  });
+});
+
+describe("HashedKeys", () => {
+  it("names each key's position among its candidates, and none for most absent keys", () => {
+    const keys = Array.from({ length: 3000 }, (_, i) => `name ${i} ${"ж".repeat(i % 3)}`);
+    const h = HashedKeys.of(keys);
+    expect(h.length).toBe(3000);
+    keys.forEach((k, i) => {
+      expect(h.candidates(k)).toContain(i);
+    });
+    const strays = Array.from({ length: 500 }, (_, i) => `absent ${i}`).filter((k) => h.candidates(k).length > 0);
+    expect(strays.length).toBeLessThan(3);
+  });
+
+  it("is restored from its arrays, and refuses arrays that do not describe keys", () => {
+    const { hashes, slots } = HashedKeys.of(["a", "b", "c"]).arrays();
+    expect(HashedKeys.restore({ hashes: hashes.slice(), slots: slots.slice() })?.candidates("b")).toEqual([1]);
+    expect(HashedKeys.restore({ hashes, slots: new Uint16Array(3) })).toBeNull();
+    expect(HashedKeys.restore({ hashes, slots: Uint16Array.from([1, 2, 3, 1]) })).toBeNull();
+    expect(HashedKeys.restore({ hashes, slots: Uint16Array.from([0, 7, 0, 0]) })).toBeNull();
   });
 });

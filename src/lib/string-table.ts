@@ -166,3 +166,72 @@ function equalAt(
   for (let k = 0; k < bytes.length; k++) if (chars[from + k] !== bytes[k]) return false;
   return true;
 }
+
+/**
+ * Positions of strings by their hash alone, the strings themselves not kept: for keys a caller can make again
+ * from what it holds anyway, to confirm a candidate (a listed name's exact-match key is its normalized text).
+ * A fifth of the bytes of a StringTable of the same keys.
+ */
+export class HashedKeys {
+  private constructor(
+    private readonly hashes: Uint32Array<ArrayBufferLike>,
+    private readonly slots: Int32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>,
+  ) {}
+
+  static of(strings: readonly string[]): HashedKeys {
+    const hashes = Uint32Array.from(strings, (s) => {
+      const bytes = utf8(s);
+      return hashAt(bytes, 0, bytes.length);
+    });
+    let size = 2;
+    while (size * 3 < strings.length * 4) size *= 2;
+    const slots = strings.length < 0xffff ? new Uint16Array(size) : new Int32Array(size);
+    const mask = size - 1;
+    hashes.forEach((h, i) => {
+      let p = h & mask;
+      while (slots[p] !== 0) p = (p + 1) & mask;
+      slots[p] = i + 1;
+    });
+    return new HashedKeys(hashes, slots);
+  }
+
+  /** Keys from stored arrays, or null when they do not describe any (see StringTable.restore). */
+  static restore(a: {
+    hashes: Uint32Array<ArrayBufferLike>;
+    slots: Int32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
+  }): HashedKeys | null {
+    const { hashes, slots } = a;
+    if ((slots.length & (slots.length - 1)) !== 0 || slots.length <= hashes.length) return null;
+    let empty = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const v = slots[i] as number;
+      if (v < 0 || v > hashes.length) return null;
+      if (v === 0) empty++;
+    }
+    return empty ? new HashedKeys(hashes, slots) : null;
+  }
+
+  arrays(): {
+    hashes: Uint32Array<ArrayBufferLike>;
+    slots: Int32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
+  } {
+    return { hashes: this.hashes, slots: this.slots };
+  }
+
+  get length(): number {
+    return this.hashes.length;
+  }
+
+  /** Positions whose key hashes as `s` does: the one holding `s` if any, rarely another; confirm each. */
+  candidates(s: string): number[] {
+    const bytes = utf8(s);
+    const h = hashAt(bytes, 0, bytes.length);
+    const mask = this.slots.length - 1;
+    const out: number[] = [];
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const v = this.slots[p] as number;
+      if (v === 0) return out;
+      if (this.hashes[v - 1] === h) out.push(v - 1);
+    }
+  }
+}

@@ -8,7 +8,7 @@
  * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
-import { StringTable } from "../../lib/string-table";
+import { HashedKeys, StringTable } from "../../lib/string-table";
 import {
   hangulSurnameForms,
   hyphenGroups,
@@ -171,8 +171,11 @@ export interface IndexParts {
   norms: StringTable;
   nameTokStart: Int32Array;
   nameTokIds: IdArray;
-  /** Normalized full name → name ids (`exactIds[exactStart[i] .. exactStart[i + 1]]`), in first-seen order. */
-  exact: StringTable;
+  /**
+   * Normalized full name → name ids (`exactIds[exactStart[i] .. exactStart[i + 1]]`), in first-seen order. Keyed
+   * by hash alone: a candidate is confirmed against the normalized text of its first name, which is its key.
+   */
+  exact: HashedKeys;
   exactStart: Int32Array;
   exactIds: IdArray;
   /** Transliteration keys (first seen first), each word's key id, and per key the names holding it. */
@@ -269,7 +272,7 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
     norms: StringTable.of(norms, { searchable: false }),
     nameTokStart: starts,
     nameTokIds: wordIds,
-    exact: StringTable.of(exactLists.keys),
+    exact: HashedKeys.of(exactLists.keys),
     exactStart: exactLists.start,
     exactIds: exactLists.ids,
     identifiers: StringTable.of(identifierLists.keys),
@@ -671,7 +674,12 @@ export class ScreenIndex {
         best.set(entry, { score, name: nameId });
     };
     const { exact, exactStart, exactIds } = this.parts;
-    for (const nameId of this.listOf(exact, exactStart, exactIds, qNorm.join(" ")) ?? []) consider(nameId, 1);
+    const full = qNorm.join(" ");
+    for (const slot of exact.candidates(full)) {
+      const names = exactIds.subarray(exactStart[slot], exactStart[slot + 1]);
+      if (names.length && tokens(this.nameOf(names[0] as number)).join(" ") === full)
+        for (const nameId of names) consider(nameId, 1);
+    }
 
     const q = this.queryToks(query, qNorm);
     // Distinctive tokens generate candidates; a query without any (only generic words) uses its generic

@@ -58,11 +58,11 @@ describe("screening index snapshot", () => {
 
   /** The stored object with one array replaced. */
   function tampered(name: string, replace: (a: Int32Array | Uint8Array | Uint16Array) => typeof a): ArrayBuffer {
-    const u = unpack(bytes.slice().buffer, "screen-index/7", "v1");
+    const u = unpack(bytes.slice().buffer, "screen-index/8", "v1");
     if ("refused" in u) throw new Error(u.refused);
     const arrays = { ...u.arrays } as Record<string, Int32Array | Uint8Array | Uint16Array>;
     arrays[name] = replace((arrays[name] as Int32Array).slice());
-    return pack("screen-index/7", "v1", u.meta, arrays).slice().buffer;
+    return pack("screen-index/8", "v1", u.meta, arrays).slice().buffer;
   }
 
   it.each([
@@ -77,10 +77,10 @@ describe("screening index snapshot", () => {
   });
 
   it("refuses an object without one of its tables", () => {
-    const u = unpack(bytes.slice().buffer, "screen-index/7", "v1");
+    const u = unpack(bytes.slice().buffer, "screen-index/8", "v1");
     if ("refused" in u) throw new Error(u.refused);
     const { "grams.slots": _, ...rest } = u.arrays;
-    const out = deserializeScreenIndex(pack("screen-index/7", "v1", u.meta, rest).slice().buffer, "v1");
+    const out = deserializeScreenIndex(pack("screen-index/8", "v1", u.meta, rest).slice().buffer, "v1");
     expect(out).toEqual({ refused: "table grams is missing" });
   });
 });

@@ -11,32 +11,22 @@
 
 import { restoredOffsets, storedOffsets } from "../../lib/offsets";
 import { type PackedArray, pack, unpack } from "../../lib/pack";
-import { StringTable, type StringTableArrays } from "../../lib/string-table";
+import { HashedKeys, StringTable, type StringTableArrays } from "../../lib/string-table";
 import { ENTRY_TYPES, type IdArray, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
-const KIND = "screen-index/7";
+const KIND = "screen-index/8";
 
 interface Meta<X> {
   listCodes: string[];
   extra: X;
 }
 
-type TableName =
-  | "entryIds"
-  | "nameText"
-  | "norms"
-  | "exact"
-  | "keys"
-  | "grams"
-  | "skeletons"
-  | "identifiers"
-  | "identifierShown";
+type TableName = "entryIds" | "nameText" | "norms" | "keys" | "grams" | "skeletons" | "identifiers" | "identifierShown";
 const TABLES: readonly TableName[] = [
   "entryIds",
   "nameText",
   "norms",
-  "exact",
   "keys",
   "grams",
   "skeletons",
@@ -87,6 +77,9 @@ export function serializeScreenIndex<X>(index: ScreenIndex, extra: X, version: s
     arrays[`${name}.start`] = storedOffsets(t.start);
     arrays[`${name}.slots`] = t.slots;
   }
+  const exact = p.exact.arrays();
+  arrays["exact.hashes"] = exact.hashes;
+  arrays["exact.slots"] = exact.slots;
   const meta: Meta<X> = { listCodes: p.listCodes, extra };
   return pack(KIND, version, meta, arrays);
 }
@@ -137,6 +130,12 @@ export function deserializeScreenIndex<X>(
     if (!table) return { refused: `table ${name} is damaged` };
     tables[name] = table;
   }
+  const [exactHashes, exactSlots] = [a["exact.hashes"], a["exact.slots"]];
+  const exact =
+    exactHashes instanceof Uint32Array && (exactSlots instanceof Uint16Array || exactSlots instanceof Int32Array)
+      ? HashedKeys.restore({ hashes: exactHashes, slots: exactSlots })
+      : null;
+  if (!exact) return { refused: "exact names are missing or damaged" };
   const { entryList, entryType } = a;
   if (!(entryList instanceof Uint8Array) || !(entryType instanceof Uint8Array) || !Array.isArray(meta.listCodes))
     return { refused: "entries are missing" };
@@ -153,7 +152,7 @@ export function deserializeScreenIndex<X>(
     ints.normKey.length !== words ||
     tables.identifierShown.length !== ints.identifierIds.length ||
     !offsetsFit(ints.nameTokStart, names, ints.nameTokIds.length) ||
-    !offsetsFit(ints.exactStart, tables.exact.length, ints.exactIds.length) ||
+    !offsetsFit(ints.exactStart, exact.length, ints.exactIds.length) ||
     !offsetsFit(ints.postingStart, keys, ints.postingIds.length) ||
     !offsetsFit(ints.gramStart, tables.grams.length, ints.gramIds.length) ||
     !offsetsFit(ints.skeletonStart, tables.skeletons.length, ints.skeletonIds.length) ||
@@ -167,6 +166,6 @@ export function deserializeScreenIndex<X>(
     !within(ints.skeletonIds, keys) ||
     !within(ints.identifierIds, entries);
   if (bad) return { refused: "arrays do not fit the names and keys" };
-  const parts: IndexParts = { ...ints, ...tables, entryList, entryType, listCodes: meta.listCodes };
+  const parts: IndexParts = { ...ints, ...tables, exact, entryList, entryType, listCodes: meta.listCodes };
   return { index: ScreenIndex.fromParts(parts), extra: meta.extra };
 }
