@@ -1,6 +1,7 @@
-/** The map that loads its entries a part at a time: what reads load which parts, and that it behaves as a Map. */
+/** The maps that load their entries on demand: what reads load what, and that they behave as Maps. */
 import { describe, expect, it } from "vitest";
-import { PartitionedMap } from "./lazy-map";
+import { PartitionedMap, TableMap } from "./lazy-map";
+import { StringTable } from "./string-table";
 
 function byFirstLetter() {
   const loaded: string[] = [];
@@ -65,5 +66,52 @@ describe("PartitionedMap", () => {
     map.clear();
     expect(map.size).toBe(0);
     expect(map.get("banana")).toBeUndefined();
+  });
+});
+
+describe("TableMap", () => {
+  function squares() {
+    const made: number[] = [];
+    const map = new TableMap(StringTable.of(["one", "two", "three"]), (i) => {
+      made.push(i);
+      return (i + 1) ** 2;
+    });
+    return { map, made };
+  }
+
+  it("makes an entry on its first read, once, and nothing for keys the table lacks", () => {
+    const { map, made } = squares();
+    expect(map.get("two")).toBe(4);
+    expect(map.get("two")).toBe(4);
+    expect(map.has("three")).toBe(true);
+    expect(map.get("four")).toBeUndefined();
+    expect(map.has("four")).toBe(false);
+    expect(made).toEqual([1, 2]);
+  });
+
+  it("walks as a Map of every entry, in the table's order", () => {
+    const { map, made } = squares();
+    map.get("three");
+    expect([...map]).toEqual([
+      ["one", 1],
+      ["two", 4],
+      ["three", 9],
+    ]);
+    expect(map.size).toBe(3);
+    expect(made.sort()).toEqual([0, 1, 2]);
+  });
+
+  it("keeps writes: a deleted entry is not made again, a replaced one keeps its value", () => {
+    const { map } = squares();
+    map.delete("one");
+    map.set("two", 40);
+    expect(map.has("one")).toBe(false);
+    expect([...map]).toEqual([
+      ["two", 40],
+      ["three", 9],
+    ]);
+    map.clear();
+    expect(map.get("three")).toBeUndefined();
+    expect(map.size).toBe(0);
   });
 });
