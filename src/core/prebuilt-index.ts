@@ -71,10 +71,12 @@ export interface PrebuiltIndex<T> {
 /** The stored index for the version, or the one `build` makes (then stored in the background). */
 export async function loadPrebuilt<T extends object>(spec: PrebuiltIndex<T>): Promise<T> {
   const key = prebuiltIndexKey(spec.dataset, spec.versionKey);
+  // The current object may be another version's (quietly passed over); the versioned one should decode.
   const early = spec.early ? await spec.early : null;
-  const current = early ? spec.decode(early, spec.versionKey) : null;
-  if (current && !("refused" in current)) return current;
-  const stored = await readStored(spec, key);
+  const current = early ? usable(spec, early, prebuiltIndexKey(spec.dataset, CURRENT), false) : null;
+  if (current) return current;
+  const buffer = await readObject(spec.bucket, key);
+  const stored = buffer ? usable(spec, buffer, key, true) : null;
   if (stored) return stored;
   const built = await spec.build();
   // Imported here, not at the top: the module is also loaded outside workerd (the OpenAPI lint builds the app in
@@ -84,13 +86,13 @@ export async function loadPrebuilt<T extends object>(spec: PrebuiltIndex<T>): Pr
   return built;
 }
 
-async function readStored<T extends object>(spec: PrebuiltIndex<T>, key: string): Promise<T | null> {
+/** The decoded index, or null when the decoder refuses the bytes or fails on them (then logged if `report`). */
+function usable<T extends object>(spec: PrebuiltIndex<T>, buffer: ArrayBuffer, key: string, report: boolean): T | null {
   try {
-    const object = await spec.bucket.get(key);
-    if (!object) return null;
-    const decoded = spec.decode(await object.arrayBuffer(), spec.versionKey);
+    const decoded = spec.decode(buffer, spec.versionKey);
     if (!("refused" in decoded)) return decoded;
-    console.warn(JSON.stringify({ msg: "prebuilt index refused; building from D1", key, reason: decoded.refused }));
+    if (report)
+      console.warn(JSON.stringify({ msg: "prebuilt index refused; building from D1", key, reason: decoded.refused }));
   } catch (err) {
     console.warn(JSON.stringify({ msg: "prebuilt index unreadable; building from D1", key, error: String(err) }));
   }
