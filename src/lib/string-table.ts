@@ -10,6 +10,9 @@
  * only) and restore without work, which the general-purpose string maps and tries on npm do not.
  */
 
+import { restoredOffsets, storedOffsets } from "./offsets";
+import type { PackedArray } from "./pack";
+
 export interface StringTableArrays {
   /** The strings' UTF-8 bytes, end to end. */
   chars: Uint8Array<ArrayBufferLike>;
@@ -234,4 +237,23 @@ export class HashedKeys {
       if (this.hashes[v - 1] === h) out.push(v - 1);
     }
   }
+}
+
+/** Adds `table` to a pack container's arrays as `{name}.chars`, `.start` (offsets as stored) and `.slots`. */
+export function storeTable(arrays: Record<string, PackedArray>, name: string, table: StringTable): void {
+  const t = table.arrays();
+  arrays[`${name}.chars`] = t.chars;
+  arrays[`${name}.start`] = storedOffsets(t.start);
+  arrays[`${name}.slots`] = t.slots;
+}
+
+/** The table `storeTable` added under `name`, or why it cannot be used (missing, or arrays that do not fit). */
+export function readTable(arrays: Record<string, PackedArray>, name: string): StringTable | { refused: string } {
+  const [chars, start, slots] = [arrays[`${name}.chars`], arrays[`${name}.start`], arrays[`${name}.slots`]];
+  const startFits = start instanceof Int32Array || start instanceof Uint8Array;
+  const slotsFit = slots instanceof Int32Array || slots instanceof Uint16Array;
+  if (!(chars instanceof Uint8Array) || !startFits || !slotsFit) return { refused: `table ${name} is missing` };
+  return (
+    StringTable.restore({ chars, start: restoredOffsets(start), slots }) ?? { refused: `table ${name} is damaged` }
+  );
 }

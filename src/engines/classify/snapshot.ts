@@ -16,9 +16,8 @@
  * Pure: the module service does the I/O.
  */
 import { PartitionedMap, TableMap } from "../../lib/lazy-map";
-import { restoredOffsets, storedOffsets } from "../../lib/offsets";
 import { jsonBytes, jsonOf, type PackedArray, pack, unpack } from "../../lib/pack";
-import { StringTable } from "../../lib/string-table";
+import { readTable, StringTable, storeTable } from "../../lib/string-table";
 import type { Index } from "./engine";
 import type { PrecedentIndex, RulingRow } from "./precedents";
 import type { StatisticalCandidate } from "./statistical";
@@ -149,12 +148,7 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
       ),
     ],
   ];
-  for (const [name, table] of tables) {
-    const t = table.arrays();
-    arrays[`${name}.chars`] = t.chars;
-    arrays[`${name}.start`] = storedOffsets(t.start);
-    arrays[`${name}.slots`] = t.slots;
-  }
+  for (const [name, table] of tables) storeTable(arrays, name, table);
   return pack(KIND, version, meta, arrays);
 }
 
@@ -219,14 +213,8 @@ export function deserializeIndexes(
   const meta = unpacked.meta as Meta;
   const a = unpacked.arrays;
   const { offsets, postingDocs, postingTf, idf: idfs, docHeading, docChapter } = a;
-  const table = (name: string) => {
-    const [chars, start, slots] = [a[`${name}.chars`], a[`${name}.start`], a[`${name}.slots`]];
-    if (!(chars instanceof Uint8Array) || !(start instanceof Int32Array || start instanceof Uint8Array)) return null;
-    if (!(slots instanceof Int32Array || slots instanceof Uint16Array)) return null;
-    return StringTable.restore({ chars, start: restoredOffsets(start), slots });
-  };
-  const [terms, nodeCodes, nodeText] = [table("terms"), table("nodeCodes"), table("nodeText")];
-  if (!terms || !nodeCodes || !nodeText || nodeCodes.length !== nodeText.length)
+  const [terms, nodeCodes, nodeText] = [readTable(a, "terms"), readTable(a, "nodeCodes"), readTable(a, "nodeText")];
+  if ("refused" in terms || "refused" in nodeCodes || "refused" in nodeText || nodeCodes.length !== nodeText.length)
     return { refused: "term or node tables are damaged" };
   if (
     !(offsets instanceof Uint32Array) ||

@@ -11,7 +11,7 @@
 
 import { restoredOffsets, storedOffsets } from "../../lib/offsets";
 import { type PackedArray, pack, unpack } from "../../lib/pack";
-import { HashedKeys, StringTable, type StringTableArrays } from "../../lib/string-table";
+import { HashedKeys, readTable, type StringTable, storeTable } from "../../lib/string-table";
 import { ENTRY_TYPES, type IdArray, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
@@ -71,12 +71,7 @@ export function serializeScreenIndex<X>(index: ScreenIndex, extra: X, version: s
   const arrays: Record<string, PackedArray> = { entryList: p.entryList, entryType: p.entryType };
   for (const name of OFFSETS) arrays[name] = storedOffsets(p[name]);
   for (const name of IDS) arrays[name] = p[name];
-  for (const name of TABLES) {
-    const t = p[name].arrays();
-    arrays[`${name}.chars`] = t.chars;
-    arrays[`${name}.start`] = storedOffsets(t.start);
-    arrays[`${name}.slots`] = t.slots;
-  }
+  for (const name of TABLES) storeTable(arrays, name, p[name]);
   const exact = p.exact.arrays();
   arrays["exact.hashes"] = exact.hashes;
   arrays["exact.slots"] = exact.slots;
@@ -120,14 +115,8 @@ export function deserializeScreenIndex<X>(
   }
   const tables = {} as Record<TableName, StringTable>;
   for (const name of TABLES) {
-    const chars = a[`${name}.chars`];
-    const start = a[`${name}.start`];
-    const slots = a[`${name}.slots`];
-    const slotsFit = slots instanceof Int32Array || slots instanceof Uint16Array;
-    const startFits = start instanceof Int32Array || start instanceof Uint8Array;
-    if (!(chars instanceof Uint8Array) || !startFits || !slotsFit) return { refused: `table ${name} is missing` };
-    const table = StringTable.restore({ chars, start: restoredOffsets(start), slots } satisfies StringTableArrays);
-    if (!table) return { refused: `table ${name} is damaged` };
+    const table = readTable(a, name);
+    if ("refused" in table) return table;
     tables[name] = table;
   }
   const [exactHashes, exactSlots] = [a["exact.hashes"], a["exact.slots"]];
