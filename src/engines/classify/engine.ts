@@ -87,10 +87,15 @@ const PARAMS = {
   minScore: 1.5,
 };
 
-/** Postings of one term, flat: `docs[i]` has `tf[i * FIELDS.length + f]` occurrences in field f. */
+/**
+ * Postings of one term, flat: `docs[i]` has `tf[i * FIELDS.length + f]` occurrences in field f. Stored in the
+ * narrowest arrays the whole index fits (two-byte document ids below 65,536 documents, one-byte counts below
+ * 256): they are most of the stored index's bytes, which a new isolate waits for. One width for every term,
+ * so the ranking loop reads one kind of array.
+ */
 interface Postings {
-  docs: Int32Array;
-  tf: Uint16Array;
+  docs: Int32Array | Uint16Array;
+  tf: Uint16Array | Uint8Array;
 }
 
 export interface Index {
@@ -218,8 +223,12 @@ function buildPostings(fieldTokens: Record<Field, string[][]>, docCount: number)
     Field,
     number
   >;
+  let most = 0;
+  for (const p of building.values()) for (const n of p.tf) most = Math.max(most, n);
+  const Docs = docCount <= 0x10000 ? Uint16Array : Int32Array;
+  const Counts = most <= 0xff ? Uint8Array : Uint16Array;
   const postings = new Map<string, Postings>();
-  for (const [t, p] of building) postings.set(t, { docs: Int32Array.from(p.docs), tf: Uint16Array.from(p.tf) });
+  for (const [t, p] of building) postings.set(t, { docs: Docs.from(p.docs), tf: Counts.from(p.tf) });
   return { postings, lens, avgLen };
 }
 
@@ -813,7 +822,7 @@ function prefixRange(sorted: string[], prefix: string): [number, number] {
 }
 
 /** Position of `d` in sorted postings, -1 when absent. */
-function docPosition(sorted: Int32Array, d: number): number {
+function docPosition(sorted: Int32Array | Uint16Array, d: number): number {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo <= hi) {

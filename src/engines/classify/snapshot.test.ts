@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PartitionedMap } from "../../lib/lazy-map";
-import { rank } from "./engine";
+import { buildIndex, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { buildPrecedents, nearestRulings } from "./precedents";
 import {
@@ -96,6 +96,31 @@ describe("classify index snapshot", () => {
     expect([...back.index.postings.keys()]).toEqual([...built.index.postings.keys()]);
     expect(back.index.postings.get("cotton")).toEqual(built.index.postings.get("cotton"));
     expect(back.index.postings.get("qwertyuiop")).toBeUndefined();
+  });
+
+  it("stores the postings in the narrowest widths the index fits, and wider ones when it does not", () => {
+    // The full nomenclature: fewer than 65,536 documents and no word 256 times in one field.
+    const [first] = built.index.postings.values();
+    expect(first?.docs).toBeInstanceOf(Uint16Array);
+    expect(first?.tf).toBeInstanceOf(Uint8Array);
+    // A word 300 times in one description needs two-byte counts, for every term of that index.
+    const nomenclature = [
+      { code: "39", parent: null, description: "Plastics and articles thereof" },
+      { code: "3926", parent: "39", description: "Other articles of plastics" },
+      { code: "392690", parent: "3926", description: `Other: ${"widget ".repeat(300)}` },
+      { code: "392610", parent: "3926", description: "Office or school supplies" },
+    ];
+    const wide = { index: buildIndex(nomenclature, [], []), statistical: new Map(), precedents: buildPrecedents([]) };
+    expect(wide.index.postings.get("widget")?.tf).toBeInstanceOf(Uint16Array);
+    expect(wide.index.postings.get("office")?.tf).toBeInstanceOf(Uint16Array);
+    const back = restored(
+      serializeIndexes(wide, VERSION),
+      new Map(partNames(wide).map((p) => [p, serializePart(wide, p, VERSION)])),
+    );
+    expect(back.index.postings.get("widget")).toEqual(wide.index.postings.get("widget"));
+    expect(Math.max(...(back.index.postings.get("widget")?.tf ?? []))).toBe(300);
+    for (const text of ["plastic widget", "school supplies"])
+      expect(rank(back.index, text, { limit: 5 })).toEqual(rank(wide.index, text, { limit: 5 }));
   });
 
   it.each([

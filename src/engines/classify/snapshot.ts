@@ -33,7 +33,7 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/5";
+const KIND = "classify-index/6";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -105,8 +105,11 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     total += index.postings.get(t)?.docs.length ?? 0;
   });
   offsets[terms.length] = total;
-  const docs = new Int32Array(total);
-  const tf = new Uint16Array(total * FIELDS.length);
+  // The postings' own widths (engine.ts buildPostings), the same for every term.
+  const [first] = index.postings.values();
+  const docs = first?.docs instanceof Uint16Array ? new Uint16Array(total) : new Int32Array(total);
+  const tf =
+    first?.tf instanceof Uint8Array ? new Uint8Array(total * FIELDS.length) : new Uint16Array(total * FIELDS.length);
   const idf = new Float64Array(terms.length);
   terms.forEach((t, i) => {
     const p = index.postings.get(t);
@@ -218,8 +221,8 @@ export function deserializeIndexes(
     return { refused: "term or node tables are damaged" };
   if (
     !(offsets instanceof Uint32Array) ||
-    !(postingDocs instanceof Int32Array) ||
-    !(postingTf instanceof Uint16Array) ||
+    !(postingDocs instanceof Int32Array || postingDocs instanceof Uint16Array) ||
+    !(postingTf instanceof Uint16Array || postingTf instanceof Uint8Array) ||
     !(idfs instanceof Float64Array) ||
     !(docHeading instanceof Int32Array) ||
     !(docChapter instanceof Uint8Array) ||
