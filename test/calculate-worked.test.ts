@@ -33,6 +33,7 @@ const JP = { destination_country: "JP", currency: "JPY", entry_date: "2026-06-01
 const CA = { destination_country: "CA", currency: "CAD", entry_date: "2026-10-01" };
 const SG = { destination_country: "SG", currency: "SGD", entry_date: "2026-06-01" };
 const HK = { destination_country: "HK", currency: "HKD", entry_date: "2026-06-01" };
+const CH = { destination_country: "CH", currency: "CHF", entry_date: "2026-06-01" };
 const S122_ENDED =
   "Section 122 balance-of-payments surcharge (HTSUS 9903.03.01) not charged: it ran from 2026-02-24 to 2026-07-23 (150 days) and no extension is in the data";
 
@@ -2258,6 +2259,69 @@ const exciseCases: [string, Record<string, unknown>, Record<string, unknown>][] 
 ];
 cases.push(...exciseCases);
 
+// Switzerland: the Tares general rates of 2026 (data/tariffs/ch.json); duties are specific, per 100 kg gross with the
+// weight rounded up to the next 100 g (Customs Tariff Act art. 2(3)), or per piece; VAT 8.1 % (2.6 % on food,
+// livestock, printed matter...) on the value plus transport to the destination plus duty (BAZG), and not levied when
+// it is CHF 5 or less. Preferential rates are not in the data, so a dutiable line is not complete.
+const swissCases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  [
+    "CH cotton T-shirt 6109.10.00 from China, 100 + 20 shipping: Free (industrial tariff abolished 2024); VAT 8.1% × 120 = 9.72",
+    { ...CH, hs_code: "6109.10.00", origin_country: "CN", declared_value: 100, shipping_cost: 20 },
+    { "totals.duty": 0, "vat.rate": 8.1, "vat.amount": 9.72, "totals.total": 9.72, complete: true },
+  ],
+  [
+    "CH same T-shirt at 40 + 10 shipping: VAT 8.1% × 50 = 4.05, CHF 5 or less, not levied",
+    { ...CH, hs_code: "6109.10.00", origin_country: "CN", declared_value: 40, shipping_cost: 10 },
+    { "totals.duty": 0, "vat.amount": 0, "totals.total": 0, complete: true },
+  ],
+  [
+    "CH hard cheese 0406.90.99 from the US, 12.34 kg: 315 CHF/100 kg gross × 12.4 kg = 39.06; VAT 2.6% × (540 + 39.06) = 15.06",
+    {
+      ...CH,
+      hs_code: "0406.90.99",
+      origin_country: "US",
+      declared_value: 500,
+      shipping_cost: 40,
+      weight: 12.34,
+    },
+    {
+      "estimated_duties.tariffs.0.amount": 39.06,
+      "estimated_duties.tariffs.0.basis": "315.00 CHF/100 KGB × 12.34 kg gross, rounded up to 12.4 kg = 39.06 CHF",
+      "vat.rate": 2.6,
+      "vat.amount": 15.06,
+      "totals.total": 54.12,
+      complete: false,
+      "incomplete_reasons.0.code": "preference_not_modelled",
+    },
+  ],
+  [
+    "CH same cheese with no weight: the duty per 100 kg gross is not computed",
+    { ...CH, hs_code: "0406.90.99", origin_country: "US", declared_value: 500 },
+    { "totals.duty": 0, complete: false, "incomplete_reasons.0.code": "estimated_duty" },
+  ],
+  [
+    "CH breeding horse 0101.21.10 within the quota: 120 CHF per piece; VAT 2.6% (livestock) × 5,120 = 133.12",
+    { ...CH, hs_code: "0101.21.10", origin_country: "DE", declared_value: 5000, quantity: 1 },
+    { "totals.duty": 120, "vat.rate": 2.6, "vat.amount": 133.12, "totals.total": 253.12 },
+  ],
+  [
+    "CH beer 2203.00.31 from Germany, 10 kg: 13 CHF/100 kg gross = 1.30; VAT 8.1% × 201.30 = 16.31; beer tax named, not computed",
+    { ...CH, hs_code: "2203.00.31", origin_country: "DE", declared_value: 200, weight: 10 },
+    {
+      "totals.duty": 1.3,
+      "vat.amount": 16.31,
+      complete: false,
+      "excise.not_computed.0.code": "CH beer tax",
+    },
+  ],
+  [
+    "CH entry of 2025-06-01: the data holds the 2026 tariff only, so no line is in force and nothing is priced",
+    { ...CH, hs_code: "6109.10.00", origin_country: "CN", declared_value: 100, entry_date: "2025-06-01" },
+    { rate_found: false, complete: false, "incomplete_reasons.0.code": "unknown_code" },
+  ],
+];
+cases.push(...swissCases);
+
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));
   it.each(cases)("%s", async (_name, body, expected) => {
@@ -2283,6 +2347,26 @@ describe("calculate/multiple: the EU flat duty once per item category", () => {
     expect((await run([shirt, { ...shirt, declared_value: 30 }])).totals.duty).toBe(3);
     const jersey = { hs_code: "6110.20.91", origin_country: "CN", declared_value: 30 };
     expect((await run([shirt, jersey])).totals.duty).toBe(6);
+  });
+});
+
+describe("calculate/multiple: Switzerland's CHF 5 VAT minimum is on the declaration's whole VAT", () => {
+  const run = async (codes: Record<string, unknown>[]) => {
+    const res = await api("/calculate/multiple", {
+      json: { destination_country: "CH", currency: "CHF", entry_date: "2026-06-01", codes },
+    });
+    const body = (await res.json()) as { totals: { vat: number; total: number } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return body;
+  };
+  const shirt = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 40 };
+  it("two lines of 3.24 each: 6.48 in all is levied, though each line alone would not be", async () => {
+    expect((await run([shirt, shirt])).totals.vat).toBe(6.48);
+  });
+  it("3.24 + 1.62 = 4.86 in all: not levied", async () => {
+    const body = await run([shirt, { ...shirt, declared_value: 20 }]);
+    expect(body.totals.vat).toBe(0);
+    expect(body.totals.total).toBe(0);
   });
 });
 

@@ -1858,6 +1858,17 @@ function ch99(descriptions) {
   };
 }
 
+/**
+ * Rates with their history where the worldwide list has one rate only, curated from the tax authority:
+ * Switzerland, ESTV https://www.estv.admin.ch/estv/en/home/value-added-tax/vat-rates-switzerland.html (8.1 % and
+ * 2.6 % from 2024-01-01, 7.7 % and 2.5 % from 2018-01-01, 8 % and 2.5 % from 2011-01-01).
+ */
+const CURATED_VAT = [
+  ["CH", "", "VAT", "2011-01-01", "2017-12-31", "8", { reduced: "2.5" }],
+  ["CH", "", "VAT", "2018-01-01", "2023-12-31", "7.7", { reduced: "2.5" }],
+  ["CH", "", "VAT", "2024-01-01", null, "8.1", { reduced: "2.6" }],
+];
+
 function vat() {
   const ib = JSON.parse(readFileSync(join(shared, "vat-ibericode", "vat-rates.json"), "utf8")).items;
   const st = JSON.parse(readFileSync(join(shared, "vat-worldwide-sales-tax-npm", "sales_tax_rates.json"), "utf8"));
@@ -1904,8 +1915,10 @@ function vat() {
         rows.push([country, REGION[e.name] ?? e.name, `VAT (${e.name})`, from, to, String(e.standard), null]);
     });
   }
+  for (const row of CURATED_VAT) rows.push(row);
   for (const [cc, v] of Object.entries(st)) {
     if (ib[cc] || (cc === "GR" && ib.EL)) continue;
+    if (CURATED_VAT.some((r) => r[0] === cc)) continue;
     if (v.type === "none") continue;
     rows.push([cc, "", v.type.toUpperCase(), "1970-01-01", null, new Big(v.rate).times(100).toString(), null]);
     // Harmonized Sales Tax provinces: CBSA collects the HST (federal 5% + provincial part) at import. PST and QST

@@ -46,6 +46,8 @@ export const ORIGINS = {
     "Japan Customs' statistical schedule of 2026-07-09 (https://www.customs.go.jp/tariff/2026_07_09/data/j_NN.htm, one page per chapter), as scraped to JSON in github qlitre/japan-tariff-mcp @ 715eff92 src/tariffdata/ (MIT): index.json and j_NN_tariff_data.json beside it",
   "ca-cbsa-tariff/ca_tariff_2026_rev_3.csv":
     "the CBSA Customs Tariff schedule T2026 (https://www.cbsa-asfc.gc.ca/trade-commerce/tariff-tarif/, its tariff table exported to CSV, revision 3), as published in github SAIL-Engineering/tariff-rate-tracker @ ac5225f2 data/ca_tariff_source/ca_tariff_2026_rev_3.csv (CRLF line ends, 4,017,118 characters)",
+  "ch-bazg-tariff/ch_tariff_2026_rev_901.csv":
+    "the Swiss customs tariff (Tares, https://www.tares.admin.ch), general rates of 2026 as the BAZG publishes them, revision 901, as published in github SAIL-Engineering/tariff-rate-tracker @ 844e73ef data/ch_tariff_source/ch_tariff_2026_rev_901.csv (CRLF line ends, 959,446 characters)",
   "iso-country-codes/country-codes.csv": "https://github.com/datasets/country-codes (data/country-codes.csv, ODC-PDDL)",
   "iso-currency-codes/codes-all.csv":
     "https://github.com/datasets/currency-codes (data/codes-all.csv, ISO 4217, ODC-PDDL)",

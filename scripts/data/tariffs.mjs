@@ -1,5 +1,5 @@
 /**
- * Tariff lines (US HTS-8, UK Global Tariff 2021, EU CET 2020 proxy, Australia Schedule 3 2026, Canada T2026, Japan 2026-07-09), US Chapter 99 measures and exclusions, and
+ * Tariff lines (US HTS-8, UK Global Tariff 2021, EU CET 2020 proxy, Australia Schedule 3 2026, Canada T2026, Japan 2026-07-09, Switzerland Tares 2026), US Chapter 99 measures and exclusions, and
  * the origins each programme covers. From data/tariffs and data/customs/us-programs.json (see their SOURCE.md).
  */
 import { readFileSync } from "node:fs";
@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-28.3";
+export const version = "2026-11-28.4";
 export const source =
-  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Canada: CBSA Customs Tariff schedule T2026 (revision 3, amendments to 2026-09-01) with its preferential tariff treatments and the General Tariff; Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Singapore and Hong Kong: free ports, duty on a few dutiable classes only (Singapore Customs; Hong Kong Customs and Excise Department)";
+  "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Canada: CBSA Customs Tariff schedule T2026 (revision 3, amendments to 2026-09-01) with its preferential tariff treatments and the General Tariff; Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Switzerland: Tares general rates 2026 (BAZG, revision 901); Singapore and Hong Kong: free ports, duty on a few dutiable classes only (Singapore Customs; Hong Kong Customs and Excise Department)";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];
 
 const read = (rel) => JSON.parse(readFileSync(join(dataDir, rel), "utf8"));
@@ -139,6 +139,38 @@ function* japan(jp, keep) {
 }
 
 /**
+ * The date Switzerland's lines are taken to hold from: the 2026 tariff (Tares general rates, the BAZG's revision
+ * 901 copy read), in which the industrial tariffs abolished on 2024-01-01 are Free.
+ */
+const CH_FROM = "2026-01-01";
+
+/**
+ * Switzerland's 8-digit tariff numbers: the general rate, specific (per 100 kg gross or per piece). Preferential
+ * rates (the free trade agreements, the GSP) are not in the copy read: the engine says so on a dutiable line.
+ */
+function* switzerland(ch, keep) {
+  for (const [code, description, generalText, general] of ch.rows) {
+    if (!keep(code)) continue;
+    yield [
+      "CH",
+      code,
+      CH_FROM,
+      null,
+      description,
+      null,
+      null,
+      "CHF",
+      generalText,
+      json(general),
+      null,
+      null,
+      null,
+      null,
+    ];
+  }
+}
+
+/**
  * A free port's lines at 6 digits, one per HS2022 subheading: Free, as every good but a few dutiable classes
  * enters (data/customs/free-ports.json: Singapore's liquor and tobacco, Hong Kong's four dutiable commodities);
  * those carry the duty's words and are not computed.
@@ -252,6 +284,7 @@ export async function rows({ fixture }) {
         ]);
   for (const row of australia(read("tariffs/au.json"), read("customs/au-programs.json"), keep)) lines.push(row);
   for (const row of japan(read("tariffs/jp.json"), keep)) lines.push(row);
+  for (const row of switzerland(read("tariffs/ch.json"), keep)) lines.push(row);
   const caPrograms = read("customs/ca-programs.json");
   for (const row of canada(read("tariffs/ca.json"), caPrograms, keep)) lines.push(row);
   const hs = read("hs/hs2022.json");

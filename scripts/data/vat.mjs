@@ -8,7 +8,7 @@ import { dataDir } from "./lib.mjs";
 const { vatTables } = await tsImport("../../src/engines/datasets/reference.ts", import.meta.url);
 
 export const dataset = "vat";
-export const version = "2026-11-28.1";
+export const version = "2026-11-28.2";
 export const source =
   "ibericode/vat-rates (2025-08, EU27 + GB); npm sales-tax 2.23.0 (2025-10, other countries, CA HST); reduced rates on books, newspapers and works of art from the EC TEDB and HMRC (2025-08-27, via hennrunnel/regional-vat-datasets); Japan's reduced consumption tax on food and destination rules curated by hand";
 export const tables = ["calc_vat_rates", "calc_vat_reduced", "calc_destination_rules"];

@@ -50,13 +50,23 @@ export const dotted = (code: string) =>
  * ports' schedules, SG and HK, are kept per 6-digit subheading; the others use 8). A longer code is priced on the
  * line it falls under.
  */
-export const SCHEDULES: Record<string, { label: string; currency: string; digits: number }> = {
+export const SCHEDULES: Record<
+  string,
+  {
+    label: string;
+    currency: string;
+    digits: number;
+    /** False where the data holds the general rate only: a dutiable line may pay less under a preference. */
+    preferences?: false;
+  }
+> = {
   US: { label: "HTS", currency: "USD", digits: 8 },
   GB: { label: "UK tariff", currency: "GBP", digits: 8 },
   EU: { label: "EU CET", currency: "EUR", digits: 8 },
   AU: { label: "Australian Customs Tariff", currency: "AUD", digits: 8 },
   CA: { label: "Canadian Customs Tariff", currency: "CAD", digits: 8 },
   JP: { label: "Japan tariff", currency: "JPY", digits: 9 },
+  CH: { label: "Swiss customs tariff", currency: "CHF", digits: 8, preferences: false },
   SG: { label: "Singapore Customs", currency: "SGD", digits: 6 },
   HK: { label: "Hong Kong Customs", currency: "HKD", digits: 6 },
 };
@@ -118,6 +128,18 @@ export function unitQuantity(unit: string | null, input: CalcInput): { qty: Big;
   switch (u) {
     case "KG":
       return kg && { qty: kg, text: `${kg.toString()} kg` };
+    case "KGB": {
+      // Gross kilograms, Switzerland's basis (Customs Tariff Act, SR 632.10, art. 2): rates per 100 kg are
+      // assessed on the weight rounded up to the next 100 g (art. 2(3)). The line's weight is taken as gross.
+      if (!kg) return null;
+      const rounded = kg.times(10).round(0, 3 /* Big.roundUp */).div(10);
+      return {
+        qty: rounded,
+        text: rounded.eq(kg)
+          ? `${kg.toString()} kg gross`
+          : `${kg.toString()} kg gross, rounded up to ${rounded.toString()} kg`,
+      };
+    }
     case "G":
     case "GM":
       return kg && { qty: kg.times(1000), text: `${kg.times(1000).toString()} g` };
@@ -192,7 +214,7 @@ function applyComponents(
       if (!q) {
         estimated = true;
         parts.push(
-          `${unitText}: not computed (${c[2] === "KG" || c[2] === "G" || c[2] === "T" ? "weight" : c[2] === "L" ? "volume" : `quantity in ${c[2]}`} not given)`,
+          `${unitText}: not computed (${c[2] === "KG" || c[2] === "KGB" || c[2] === "G" || c[2] === "T" ? "weight" : c[2] === "L" ? "volume" : `quantity in ${c[2]}`} not given)`,
         );
         continue;
       }
@@ -1211,7 +1233,8 @@ interface Incomplete {
     | "estimated_duty"
     | "conditional_measure"
     | "estimated_fee"
-    | "excise_not_computed";
+    | "excise_not_computed"
+    | "preference_not_modelled";
   message: string;
 }
 
@@ -1285,6 +1308,11 @@ export interface ShipmentContext {
    * falls once per category, so later lines of the same subheading add nothing (calculate/multiple fills it).
    */
   flatDutyCategories?: Set<string>;
+  /**
+   * The whole declaration's import tax before any minimum-amount rule (calculate/multiple, on its second pass):
+   * where the data sets a limit on the tax amount (Switzerland's CHF 5), it is this total that is compared.
+   */
+  taxTotal?: Big;
 }
 
 /** Why a quote is not final: each part of the duty, fees or taxes that could not be determined from the request. */
@@ -1308,6 +1336,12 @@ function incompleteReasons(
       message: `No ${data.rule.schedule} tariff line for ${dotted(input.hsCode)} in force on ${input.entryDate}: nothing is charged`,
     });
   for (const d of duties) if (d.estimated) out.push({ code: "estimated_duty", message: `${d.name}: ${d.basis}` });
+  const schedule = SCHEDULES[data.rule.schedule ?? ""];
+  if (line && schedule?.preferences === false && duties.some((d) => d.amount.gt(0)))
+    out.push({
+      code: "preference_not_modelled",
+      message: `The ${schedule.label}'s general rate is charged: its preferential rates (free trade agreements, GSP) are not in the data, and goods originating in ${input.origin} may pay less under one`,
+    });
   for (const c of conditional)
     out.push({ code: "conditional_measure", message: `${c.code} ${c.name} (${c.rate}) not in the totals: ${c.note}` });
   for (const f of fees) if (f.estimated) out.push({ code: "estimated_fee", message: `${f.name}: ${f.basis}` });
@@ -1462,7 +1496,9 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const taxThreshold = threshold(taxRow);
   // The threshold that waived a charge, or null when it did not apply (its text goes into the basis).
   const dutyWaivedBy = dutyThreshold !== null && goodsValue.lte(dutyThreshold) ? dutyThreshold : null;
-  const taxWaivedBy = taxThreshold !== null && goodsValue.lte(taxThreshold) ? taxThreshold : null;
+  // A limit on the tax amount is applied once the tax is known (below), not to the goods' value.
+  const taxByAmount = taxRow?.basis === "tax_amount";
+  const taxWaivedBy = !taxByAmount && taxThreshold !== null && goodsValue.lte(taxThreshold) ? taxThreshold : null;
   const dutyExempt = dutyWaivedBy !== null;
   const taxExempt = taxWaivedBy !== null;
   if (dutyRow?.note) notes.push(`De minimis (duty): ${dutyRow.note}`);
@@ -1511,6 +1547,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
 
   // VAT / GST on the customs value (+ freight for FOB destinations that tax it) + duty + fees, per the destination.
   let vat: CalcResult["vat"] = null;
+  let taxWaivedByAmount = false;
   const vatRow = data.vatRegion ?? data.vat;
   if (data.rule.vatName && vatRow) {
     // A reduced rate on these goods (books, newspapers, works of art...), matched on the national line's code;
@@ -1543,6 +1580,13 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     if (taxExempt) {
       basis += `; waived: goods value ${formatMoney(goodsValue, m.currency)} is within the ${formatMoney(taxWaivedBy ?? ZERO, m.currency)} tax de minimis`;
       amount = ZERO;
+    }
+    // The declaration's tax is compared: the batch passes its total (ctx.taxTotal); a single quote is the declaration.
+    const compared = ctx.taxTotal ?? (ctx.feesAtShipmentLevel ? null : amount);
+    if (taxByAmount && taxThreshold !== null && compared !== null && compared.lte(taxThreshold)) {
+      basis += `; not levied: the declaration's ${vatRow.name} ${formatMoney(compared, m.currency)} is within the ${formatMoney(taxThreshold, m.currency)} minimum amount`;
+      amount = ZERO;
+      taxWaivedByAmount = true;
     }
     vat = {
       rate,
@@ -1604,7 +1648,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     },
     exemptions: {
       deMinimis: { threshold: dutyThreshold, exempt: dutyExempt, row: dutyRow, value: goodsValue },
-      taxDeMinimis: taxRows ? { threshold: taxThreshold, exempt: taxExempt, row: taxRow } : null,
+      taxDeMinimis: taxRows ? { threshold: taxThreshold, exempt: taxExempt || taxWaivedByAmount, row: taxRow } : null,
       fired: [
         ...decisions.flatMap((d) =>
           d.status === "exempted"

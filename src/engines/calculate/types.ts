@@ -159,7 +159,8 @@ export interface DeMinimisRow {
   origins: string[] | null;
   currency: string;
   threshold: string | null;
-  basis: "goods" | "customs_value";
+  /** tax_amount: the threshold is on the tax itself (Switzerland: import VAT up to CHF 5 is not levied). */
+  basis: "goods" | "customs_value" | "tax_amount";
   validFrom: string;
   validTo: string | null;
   sourceUrl: string;

@@ -162,7 +162,7 @@ const DeMinimis = z
     origins: z.array(iso2).min(1).nullable(),
     currency,
     threshold: decimal.nullable(),
-    basis: z.enum(["goods", "customs_value"]),
+    basis: z.enum(["goods", "customs_value", "tax_amount"]),
     valid_from: isoDate,
     valid_to: isoDate.nullable(),
     source_url: https,

@@ -310,6 +310,7 @@ const CalculateResult = z
             "conditional_measure",
             "estimated_fee",
             "excise_not_computed",
+            "preference_not_modelled",
           ]),
           message: z.string(),
         }),
@@ -555,24 +556,24 @@ export const CalculateResponse = CalculateResult.extend({
     totals: { duty: 340, fees: 3.94, vat: 0, total: 343.94 },
     warnings: [],
     data_source: {
-      version: "2026-11-28.3",
+      version: "2026-11-28.4",
       source:
         "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it",
       imported_at: "2026-11-22T02:25:12.430Z",
     },
     data_sources: {
       tariffs: {
-        version: "2026-11-28.3",
+        version: "2026-11-28.4",
         source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026) …",
         imported_at: "2026-11-22T02:25:12.430Z",
       },
       vat: {
-        version: "2026-11-28.1",
+        version: "2026-11-28.2",
         source: "ibericode/vat-rates (2025-08, EU27 + GB); npm sales-tax 2.23.0 …",
         imported_at: "2026-11-22T02:25:12.430Z",
       },
       customs_rules: {
-        version: "2026-11-28.1",
+        version: "2026-11-28.2",
         source: "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK …); a source_url on every row",
         imported_at: "2026-11-22T02:25:12.430Z",
       },

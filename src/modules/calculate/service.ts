@@ -371,12 +371,31 @@ function entryDeMinimis(wire: ReturnType<typeof calcWire>) {
   };
 }
 
+/**
+ * The lines priced as one declaration. Where the destination sets a minimum on the import tax itself
+ * (Switzerland: VAT up to CHF 5 is not levied), that is the declaration's whole tax: the lines are priced once to
+ * know it, then again with it.
+ */
+function pricedEntry(
+  parsed: Parsed[],
+  byIndex: Map<number, Resolved>,
+  lineErrors: Map<number, string>,
+  goodsValue: Big,
+) {
+  const first = priceLines(parsed, byIndex, lineErrors, goodsValue);
+  const byAmount = [...byIndex.values()].some((r) =>
+    r.data.deMinimis.some((d) => d.kind === "tax" && d.basis === "tax_amount"),
+  );
+  return byAmount ? priceLines(parsed, byIndex, lineErrors, goodsValue, first.entry.vat) : first;
+}
+
 /** Prices every line in request order (failed lines in place) and sums what the entry needs. */
 function priceLines(
   parsed: Parsed[],
   byIndex: Map<number, Resolved>,
   lineErrors: Map<number, string>,
   goodsValue: Big,
+  taxTotal?: Big,
 ) {
   const results: unknown[] = [];
   const entry: Entry = {
@@ -413,6 +432,7 @@ function priceLines(
       feesAtShipmentLevel: true,
       entryValue: goodsValue,
       flatDutyCategories,
+      ...(taxTotal ? { taxTotal } : {}),
     });
     // A code the destination's tariff does not hold is a failed line: no duty, no share of the entry's fees.
     if (r.data.rule.schedule && !result.rateFound) {
@@ -527,7 +547,7 @@ export async function priceShipment({ ctx, input: b }: Call<MultiBody, PricingCo
   ]);
   const { goodsValue, lineErrors, refused } = checkLines(rules, oks, byIndex);
   if (refused.length) throw new CountryRuleError(refused);
-  const { results, entry } = priceLines(parsed, byIndex, lineErrors, goodsValue);
+  const { results, entry } = pricedEntry(parsed, byIndex, lineErrors, goodsValue);
   const warnings = new Map(warned);
   for (const r of results as { index: number; warnings?: unknown }[]) r.warnings = warnings.get(r.index) ?? [];
   const { shipment, fees } = shipmentMoney(b, entry, goodsValue);
