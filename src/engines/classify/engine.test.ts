@@ -3,7 +3,7 @@ import hs2022 from "../../../data/hs/hs2022.json";
 import { analyze, buildIndex, label, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { extractProduct, pageText, urlRefusal } from "./page";
-import { normalize, sentences, stripExclusions, tokens, withoutLetterFrame, words } from "./text";
+import { headNouns, normalize, sentences, stripExclusions, tokens, withoutLetterFrame, words } from "./text";
 
 describe("text", () => {
   it.each([
@@ -389,6 +389,56 @@ describe("product pages", () => {
   it("urlRefusal allows public addresses", () => {
     expect(urlRefusal("http://8.8.8.8/", true)).toBeNull();
     expect(urlRefusal("https://[2606:4700::1111]/", true)).toBeNull();
+  });
+});
+
+describe("texts that name no goods (full index)", () => {
+  it("a description's phrases give their head nouns, not their qualifiers or coordinated modifiers", () => {
+    expect(headNouns("Registers, account books, note books, order books, receipt books")).toEqual([
+      "register",
+      "book",
+      "book",
+      "book",
+      "book",
+    ]);
+    expect(headNouns("Dog or cat food; put up for retail sale")).toEqual(["food"]);
+    expect(headNouns("Tableware and kitchenware, of plastics")).toEqual(["kitchenware"]);
+    expect(headNouns("Of fox, whole, with or without head")).not.toContain("fox");
+  });
+
+  it.each(["see attached", "order for the account", "delivery address", "see the attached order"])(
+    "%s (words the tariff knows, none naming an article, a material or a product) is unclassifiable",
+    (text) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      expect(r.ok, JSON.stringify(r)).toBe(false);
+      expect(!r.ok && r.reason).toContain("does not name goods");
+    },
+  );
+
+  it.each([
+    "thank you for your business",
+    "order #4411 for John Smith",
+    "What is the weather today?",
+    "return to sender",
+    "pay on delivery",
+  ])(
+    "%s (with a word the tariff does not know) is ranked, but never above low",
+    (text) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      if (!r.ok) throw new Error(r.reason);
+      expect(r.evidence.namesGoods).toBe(false);
+      for (const s of r.suggestions) expect(s.confidence).toBe("low");
+    },
+  );
+
+  it.each([
+    ["porcelain teapot", true],
+    ["indomethacin suppositories", true],
+    ["men's cotton t-shirt", true],
+    ["stainless steel water bottle", true],
+  ])("%s names goods (an article, a material, a chemical or a product term)", (text, names) => {
+    const r = rank(fullIndex(), text, { schedule: "US" });
+    expect(r.ok && r.evidence.namesGoods).toBe(names);
   });
 });
 

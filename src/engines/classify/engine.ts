@@ -16,6 +16,7 @@ import { getOrInsert } from "../../lib/collections";
 import {
   chemicalName,
   constructionExcludes,
+  headNouns,
   DOSAGE_FORMS,
   HEAD_BOUNDARIES,
   MATERIAL_RESIDUALS,
@@ -112,6 +113,12 @@ export interface Index {
   lines: Map<string, Map<string, Node[]>>; // schedule → hs6 → lines
   /** The words the index knows: the postings' terms and the synonyms' words. */
   vocabulary: Pick<ReadonlySet<string>, "has">;
+  /**
+   * The words that name goods: the head noun of each phrase of the HS nomenclature's descriptions (text.ts
+   * headNouns) and the last word of each synonym phrase. A text naming none of them, nor a material or a
+   * chemical, is not a product description (rank).
+   */
+  goods: Pick<ReadonlySet<string>, "has">;
   stats: {
     subheadings: number;
     headings: number;
@@ -140,6 +147,8 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
   const synIndex = synonymIndex(synonyms);
   const vocabulary = new Set(postings.keys());
   for (const list of synIndex.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
+  const goods = new Set(nomenclature.flatMap((r) => headNouns(r.description)));
+  for (const list of synIndex.values()) for (const s of list) if (s.phrase.length) goods.add(s.phrase.at(-1) as string);
 
   return {
     docs,
@@ -154,6 +163,7 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
     synonyms: synIndex,
     lines: grouped.lineMap,
     vocabulary,
+    goods,
     stats: {
       subheadings: docs.length,
       headings: headings.length,
@@ -468,6 +478,19 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       matchedTerms: [],
     };
   }
+  // Words the tariff knows, none of which names an article, a material or a product term ("thank you for your
+  // business", "return to sender", "invoice number"): a sentence, not a description of goods. A word the tariff
+  // does not know may be the article ("porcelain teapot"), so such a text is still ranked.
+  const namesGoods =
+    synonyms.length > 0 ||
+    terms.some((t) => index.goods.has(t.term) || MATERIAL_RESIDUALS[t.term] !== undefined || chemicalName(t.term));
+  if (!namesGoods && known.length === terms.length)
+    return {
+      ok: false,
+      reason:
+        "The description does not name goods: none of its words is a kind of article, a material or a product term; say what the article is, what it is made of and what it is for",
+      matchedTerms: [],
+    };
 
   const scores = scoreDocs(index, known, synonyms, analysis);
   const prefix = opts.prefix?.slice(0, 6);
@@ -483,7 +506,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       matchedTerms,
     };
   }
-  const calibration = calibrate(top, candidates, index, analysis, known);
+  const calibration = calibrate(top, candidates, index, analysis, known, namesGoods);
   const { picked, removed } = pickSuggestions(index, { scores, candidates, top, calibration, known, synonyms, opts });
   return {
     ok: true,
@@ -724,7 +747,15 @@ interface Evidence {
   words: number;
   /** Share of the text's known words (by weight) in the best suggestion's own subheading text. */
   ownText: number;
+  /** A word of the text names goods (an article, a material, a product term): see Index.goods. */
+  namesGoods: boolean;
 }
+
+/**
+ * The most a text that names no goods is given: its words met the tariff's only as qualifiers ("account" in
+ * "account books") or as words the tariff does not know, so whatever ranks first is a guess, never `medium`.
+ */
+const NO_GOODS_CAP = 0.3;
 
 function calibrate(
   top: { d: number; s: number },
@@ -732,6 +763,7 @@ function calibrate(
   index: Index,
   analysis: Analysis,
   terms: QueryTerm[],
+  namesGoods: boolean,
 ) {
   const { synonyms } = analysis;
   const topCode = index.docs[top.d] ?? "";
@@ -763,8 +795,10 @@ function calibrate(
     headNoun: last === undefined || headSupports(index, top.d, [last], analysis, names, last),
     words: terms.length,
     ownText: total ? own / total : 0,
+    namesGoods,
   };
-  return { top: probability(evidence), evidence };
+  const p = probability(evidence);
+  return { top: namesGoods ? p : Math.min(p, NO_GOODS_CAP), evidence };
 }
 
 function probability(e: Evidence): number {

@@ -90,6 +90,12 @@ describe("classify index snapshot", () => {
     expect(words.length).toBeGreaterThan(1000);
     expect(words.filter((w) => !back.index.vocabulary.has(w))).toEqual([]);
     expect(back.index.vocabulary.has("qwertyuiop")).toBe(false);
+    const goods = [...(built.index.goods as Set<string>)];
+    expect(goods.length).toBeGreaterThan(1000);
+    expect(goods.filter((w) => !back.index.goods.has(w))).toEqual([]);
+    expect(back.index.goods.has("account")).toBe(false);
+    // A restored index stores again as the built one does.
+    expect(serializeIndexes(back, VERSION)).toEqual(bytes);
     // The restored lookup maps read alike, walked whole or entry by entry.
     expect(new Map(back.index.nodes)).toEqual(built.index.nodes);
     expect(new Map(back.index.idf)).toEqual(built.index.idf);

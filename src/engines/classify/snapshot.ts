@@ -33,7 +33,7 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/6";
+const KIND = "classify-index/7";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -143,6 +143,11 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
   const tables: [string, StringTable][] = [
     ["terms", StringTable.of(terms)],
     ["nodeCodes", StringTable.of(nodes.map((n) => n.code))],
+    // The words that name goods (engine.ts Index.goods): a set, looked up by hash.
+    [
+      "goods",
+      StringTable.of(index.goods instanceof StringTable ? index.goods.toArray() : [...(index.goods as Set<string>)]),
+    ],
     [
       "nodeText",
       StringTable.of(
@@ -216,8 +221,19 @@ export function deserializeIndexes(
   const meta = unpacked.meta as Meta;
   const a = unpacked.arrays;
   const { offsets, postingDocs, postingTf, idf: idfs, docHeading, docChapter } = a;
-  const [terms, nodeCodes, nodeText] = [readTable(a, "terms"), readTable(a, "nodeCodes"), readTable(a, "nodeText")];
-  if ("refused" in terms || "refused" in nodeCodes || "refused" in nodeText || nodeCodes.length !== nodeText.length)
+  const [terms, nodeCodes, nodeText, goods] = [
+    readTable(a, "terms"),
+    readTable(a, "nodeCodes"),
+    readTable(a, "nodeText"),
+    readTable(a, "goods"),
+  ];
+  if (
+    "refused" in terms ||
+    "refused" in nodeCodes ||
+    "refused" in nodeText ||
+    "refused" in goods ||
+    nodeCodes.length !== nodeText.length
+  )
     return { refused: "term or node tables are damaged" };
   if (
     !(offsets instanceof Uint32Array) ||
@@ -266,6 +282,7 @@ export function deserializeIndexes(
     synonyms,
     lines,
     vocabulary,
+    goods,
     stats: meta.stats,
   };
   const rows: RulingRow[] = meta.rulings.map(([rulingNumber, code, subject, url]) => ({

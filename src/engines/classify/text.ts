@@ -168,6 +168,27 @@ export function tokens(text: string): string[] {
   return words(text).filter((w) => !STOPWORDS.has(w) && w.length > 1);
 }
 
+/** Where a phrase of a nomenclature description stops naming the article and starts qualifying it. */
+const QUALIFIER =
+  /\b(?:of|for|with|without|in|on|from|to|by|whether|not|other than|including|excluding|containing|weighing|having|exceeding|put up|used|suitable|designed|intended|such as|than|at|under|over|but|valued|measuring|thereof|therefor)\b/i;
+
+/**
+ * The words a nomenclature description names goods by: English noun phrases end in their head ("account books",
+ * "decoy calls"), so each phrase between commas and semicolons, cut where a qualifier begins ("of plastics", "for
+ * babies"), gives its last word. "Registers, account books, order books" gives registers and books, not account or
+ * order; "dog or cat food" gives food (words joined by "and" or "or" share the head that follows them).
+ */
+export function headNouns(description: string): string[] {
+  const out: string[] = [];
+  for (const phrase of description.split(/[,;:()[\]]/)) {
+    const cut = QUALIFIER.exec(phrase);
+    const named = tokens(cut ? phrase.slice(0, cut.index) : phrase);
+    const head = named[named.length - 1];
+    if (head && /^[a-z][a-z-]{2,}$/.test(head)) out.push(head);
+  }
+  return out;
+}
+
 /**
  * Removes the parts of a nomenclature description that say what a code is NOT ("(other than cotton)",
  * "(not knitted or crocheted)", "excluding ...", "n.e.c. in item no. 8471.30"), so that those words do not
