@@ -67,6 +67,12 @@ const FUZZY_PARTIAL_FACTOR = 0.9;
  * below 0.7: two of the commonest Russian names say nothing about identity.
  */
 const MISSING_MIDDLE_FLOOR = 0.8;
+/**
+ * Factor when the list marks the listed person's surname ("CHAUDHRY, Aamir Ali") and the query matched none of
+ * its words: "Amit Ali" met only given names, which many people share, and named no family (0.70 → 0.56). A query
+ * that names the surname, even misspelled or reordered, is not discounted.
+ */
+const NO_SURNAME_FACTOR = 0.8;
 /** A distinctive token must match at least this well for a name to be a hit. */
 export const EVIDENCE_SIM = 0.8;
 
@@ -455,6 +461,12 @@ function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Uni
   return false;
 }
 
+/** Whether a word of the listed surname (from `surnameStart`, particles aside) was matched. */
+function namesSurname(n: readonly Tok[], usedN: Uint8Array, surnameStart: number): boolean {
+  for (let j = surnameStart; j < n.length; j++) if (usedN[j] && n[j]?.cls !== "particle") return true;
+  return false;
+}
+
 /** Whether every distinctive query word the alignment matched is a common name. */
 function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
   let any = false;
@@ -494,6 +506,7 @@ export function scoreTokens(
   const leftOver = usedQ.includes(0) || usedN.includes(0);
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
   if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;
+  if (surnameStart > 0 && !namesSurname(n, usedN, surnameStart)) score *= NO_SURNAME_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
     if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {

@@ -548,6 +548,26 @@ describe("a person named by first name and surname, middle names left out", () =
     // A surname of one word is both first and last: the floor holds as before.
     expect(top("Aleksandr Pentya")?.score).toBe(0.8);
   });
+  it("given names alone do not name a person the list gives a surname (Amit Ali for CHAUDHRY, Aamir Ali)", () => {
+    const idx = ScreenIndex.build([
+      {
+        id: "H:1",
+        listCode: "H",
+        entryType: "individual",
+        name: "CHAUDHRY, Aamir Ali",
+        altNames: [],
+        remarks: null,
+      },
+    ]);
+    const top = (name: string) => screen(idx, { name })[0];
+    // Without the surname: given names many people share, one of them misspelt (0.70 before the surname rule).
+    expect(top("Amit Ali")).toBeUndefined();
+    expect(top("Aamir Ali")).toBeUndefined();
+    // The surname named, written out, reordered or with the middle name left out: found as before.
+    expect(top("Aamir Ali Chaudhry")?.score).toBeGreaterThanOrEqual(0.95);
+    expect(top("Chaudhry Aamir Ali")?.score).toBeGreaterThanOrEqual(0.9);
+    expect(top("Aamir Chaudhry")?.score).toBeGreaterThanOrEqual(0.7);
+  });
   it("not when a middle name is given instead, a word is misspelt, or the name is a company's", () => {
     expect(score("Varney Sherman", "Harry Varney Gboto-Nambi SHERMAN")).toBeLessThan(0.7);
     expect(score("Harry Shernan", "Harry Varney Gboto-Nambi SHERMAN")).toBeLessThan(0.7);
