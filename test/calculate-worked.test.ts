@@ -2315,6 +2315,35 @@ const swissCases: [string, Record<string, unknown>, Record<string, unknown>][] =
     },
   ],
   [
+    "CH T-shirt declared 100 EUR, entered Tuesday 2026-03-03: converted at the rate of the day before (ECB 0.9117), VAT 8.1% × 91.17 = 7.38",
+    {
+      ...CH,
+      currency: "EUR",
+      entry_date: "2026-03-03",
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      declared_value: 100,
+    },
+    {
+      "currencies.rate_date": "2026-03-02",
+      "currencies.exchange_rate": 0.9117,
+      "values.customs_value": 91.17,
+      "vat.amount": 7.38,
+    },
+  ],
+  [
+    "CH same T-shirt entered Monday 2026-03-02: the last trading day before is Friday 2026-02-27 (0.9104)",
+    {
+      ...CH,
+      currency: "EUR",
+      entry_date: "2026-03-02",
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      declared_value: 100,
+    },
+    { "currencies.rate_date": "2026-02-27", "currencies.exchange_rate": 0.9104, "values.customs_value": 91.04 },
+  ],
+  [
     "CH entry of 2025-06-01: the data holds the 2026 tariff only, so no line is in force and nothing is priced",
     { ...CH, hs_code: "6109.10.00", origin_country: "CN", declared_value: 100, entry_date: "2025-06-01" },
     { rate_found: false, complete: false, "incomplete_reasons.0.code": "unknown_code" },

@@ -15,6 +15,12 @@ describe("customs exchange-rate day", () => {
     expect(customsRateDay("EU", "2026-03-31").date).toBe("2026-02-18");
     expect(customsRateDay("EU", "2026-01-05").date).toBe("2025-12-24");
     expect(customsRateDay("EU", "2026-03-02").rule).toMatch(/2015\/2447 art\. 146/);
+    // Switzerland: the last trading day before the import; on a Monday, the rate published on or before Sunday.
+    expect(customsRateDay("CH", "2026-06-02").date).toBe("2026-06-01");
+    expect(customsRateDay("CH", "2026-03-01").date).toBe("2026-02-28");
+    expect(customsRateDay("CH", "2026-01-01").date).toBe("2025-12-31");
+    expect(customsRateDay("CH", "2026-06-02").rule).toMatch(/BAZG/);
+    expect(customsRateDay("US", "2026-06-02").date).toBe("2026-06-02");
   });
 
   it("other destinations: the entry date", () => {

@@ -6,7 +6,9 @@
  * applied for the whole month; where none was published that day, the last rate published before it (Union
  * Customs Code art. 53(1)(a), Implementing Regulation (EU) 2015/2447 art. 146). HMRC's monthly rates are used for
  * the UK when the registry holds the month (modules/calculate/reference.ts); CBP's certified rates are not in any
- * source on hand: those quotes convert at the ECB rate of the day.
+ * source on hand: those quotes convert at the ECB rate of the day. Switzerland converts at the rate of the last
+ * trading day before the import (BAZG,
+ * https://bazg.admin.ch/bazg/en/home/information-individuals/online-shopping--mail-and-courier-consignments/importation-into-switzerland/receipt-of-letters-and-parcels.html).
  */
 
 export interface RateDay {
@@ -27,6 +29,15 @@ export function penultimateWednesday(year: number, month: number): string {
 }
 
 export function customsRateDay(country: string, entryDate: string): RateDay {
+  if (country === "CH") {
+    // The BAZG converts at the rate of the last trading day before the tax liability arises (the day before the
+    // entry): its own forex sell rate, for which the ECB reference rate of that day stands in.
+    const date = iso(new Date(Date.parse(`${entryDate}T00:00:00Z`) - 86_400_000));
+    return {
+      date,
+      rule: `Swiss customs rate of the last trading day before ${entryDate} (BAZG: the forex sell rate of the preceding trading day; the ECB reference rate published on or before ${date} stands in for it)`,
+    };
+  }
   if (country !== "EU") return { date: entryDate, rule: "ECB reference rate of the entry date" };
   const [y, m] = entryDate.split("-").map(Number) as [number, number];
   const prevYear = m === 1 ? y - 1 : y;
