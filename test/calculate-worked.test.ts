@@ -2286,7 +2286,7 @@ const swissCases: [string, Record<string, unknown>, Record<string, unknown>][] =
     },
     {
       "estimated_duties.tariffs.0.amount": 39.06,
-      "estimated_duties.tariffs.0.basis": "315.00 CHF/100 KGB × 12.34 kg gross, rounded up to 12.4 kg = 39.06 CHF",
+      "estimated_duties.tariffs.0.basis": "315.00 CHF/100 kg gross × 12.34 kg gross, rounded up to 12.4 kg = 39.06 CHF",
       "vat.rate": 2.6,
       "vat.amount": 15.06,
       "totals.total": 54.12,

@@ -73,6 +73,9 @@ export const SCHEDULES: Record<
 
 export const lineDigits = (schedule: string | null) => SCHEDULES[schedule ?? ""]?.digits ?? 8;
 
+/** A rate's unit as a reader writes it: the engine's codes, but kilograms gross for Switzerland's `KGB`. */
+const unitName = (unit: string | null) => (unit === "KGB" ? "kg gross" : (unit ?? "unit"));
+
 export function componentsText(comps: Component[] | null, currency: string): string {
   if (!comps) return "";
   if (comps.length === 0) return "Free";
@@ -82,7 +85,7 @@ export function componentsText(comps: Component[] | null, currency: string): str
         ? pctText(c[1])
         : c[0] === "alt"
           ? `the ${c[1] === "max" ? "higher" : "lower"} of ${c[2].map((a) => componentsText(a, currency)).join(" or ")}`
-          : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${c[2] ?? "unit"}`,
+          : `${c[1]} ${currency}/${c[3] && c[3] !== 1 ? `${c[3]} ` : ""}${unitName(c[2])}`,
     )
     .join(" + ");
 }
@@ -210,7 +213,7 @@ function applyComponents(
     } else {
       const per = c[3] ?? 1;
       const q = unitQuantity(c[2], input);
-      const unitText = `${c[1]} ${lineCurrency}/${per !== 1 ? `${per} ` : ""}${c[2] ?? "unit"}`;
+      const unitText = `${c[1]} ${lineCurrency}/${per !== 1 ? `${per} ` : ""}${unitName(c[2])}`;
       if (!q) {
         estimated = true;
         parts.push(
