@@ -1586,7 +1586,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     }
     // The declaration's tax is compared: the batch passes its total (ctx.taxTotal); a single quote is the declaration.
     const compared = ctx.taxTotal ?? (ctx.feesAtShipmentLevel ? null : amount);
-    if (taxByAmount && taxThreshold !== null && compared !== null && compared.lte(taxThreshold)) {
+    if (taxByAmount && taxThreshold !== null && compared?.lte(taxThreshold)) {
       basis += `; not levied: the declaration's ${vatRow.name} ${formatMoney(compared, m.currency)} is within the ${formatMoney(taxThreshold, m.currency)} minimum amount`;
       amount = ZERO;
       taxWaivedByAmount = true;

@@ -421,15 +421,12 @@ describe("texts that name no goods (full index)", () => {
     "What is the weather today?",
     "return to sender",
     "pay on delivery",
-  ])(
-    "%s (with a word the tariff does not know) is ranked, but never above low",
-    (text) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      if (!r.ok) throw new Error(r.reason);
-      expect(r.evidence.namesGoods).toBe(false);
-      for (const s of r.suggestions) expect(s.confidence).toBe("low");
-    },
-  );
+  ])("%s (with a word the tariff does not know) is ranked, but never above low", (text) => {
+    const r = rank(fullIndex(), text, { schedule: "US" });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.evidence.namesGoods).toBe(false);
+    for (const s of r.suggestions) expect(s.confidence).toBe("low");
+  });
 
   it.each([
     ["porcelain teapot", true],

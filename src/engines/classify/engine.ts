@@ -16,9 +16,9 @@ import { getOrInsert } from "../../lib/collections";
 import {
   chemicalName,
   constructionExcludes,
-  headNouns,
   DOSAGE_FORMS,
   HEAD_BOUNDARIES,
+  headNouns,
   MATERIAL_RESIDUALS,
   ORNAMENT_RESIDUALS,
   ORNAMENTAL,
