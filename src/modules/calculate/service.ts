@@ -374,7 +374,7 @@ function entryDeMinimis(wire: ReturnType<typeof calcWire>) {
 /**
  * The lines priced as one declaration. Where the destination sets a minimum on the import tax itself
  * (Switzerland: VAT up to CHF 5 is not levied), that is the declaration's whole tax: the lines are priced once to
- * know it, then again with it.
+ * know it, and again with it only when it is within such a minimum (above every one, nothing would change).
  */
 function pricedEntry(
   parsed: Parsed[],
@@ -383,10 +383,16 @@ function pricedEntry(
   goodsValue: Big,
 ) {
   const first = priceLines(parsed, byIndex, lineErrors, goodsValue);
-  const byAmount = [...byIndex.values()].some((r) =>
-    r.data.deMinimis.some((d) => d.kind === "tax" && d.basis === "tax_amount"),
+  const within = [...byIndex.values()].some((r) =>
+    r.data.deMinimis.some(
+      (d) =>
+        d.kind === "tax" &&
+        d.basis === "tax_amount" &&
+        d.threshold !== null &&
+        first.entry.vat.lte(money(r.data).toDest(dec(d.threshold), d.currency)),
+    ),
   );
-  return byAmount ? priceLines(parsed, byIndex, lineErrors, goodsValue, first.entry.vat) : first;
+  return within ? priceLines(parsed, byIndex, lineErrors, goodsValue, first.entry.vat) : first;
 }
 
 /** Prices every line in request order (failed lines in place) and sums what the entry needs. */
