@@ -2351,6 +2351,173 @@ const swissCases: [string, Record<string, unknown>, Record<string, unknown>][] =
 ];
 cases.push(...swissCases);
 
+// UK Alcohol Duty (Finance (No. 2) Act 2023), charged at import per litre of alcohol in the product by strength band
+// (HMRC rate tables: from 2023-08-01, 2025-02-01 and 2026-02-01), and Germany's national excise (Alkoholsteuer
+// 13.03 EUR per litre of alcohol, Schaumweinsteuer 1.36 EUR per litre, Kaffeesteuer 2.19 EUR per kg). VAT is charged
+// on the value plus duty plus excise. Other EU members' excise is named and the quote is not complete.
+const GB_FEB26 = { ...GB, entry_date: "2026-03-02" };
+const ukAlcohol = (hs: string, volume: number, abv: number | undefined, extra: Record<string, unknown> = {}) => ({
+  ...GB_FEB26,
+  hs_code: hs,
+  origin_country: "US",
+  declared_value: 100,
+  volume,
+  ...(abv === undefined ? {} : { alcohol_percentage: abv }),
+  ...extra,
+});
+const DE_EXCISE = { destination_country: "DE", currency: "EUR", entry_date: "2026-03-02", origin_country: "US" };
+const alcoholCases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  [
+    "UK whisky 7 l at 40% from 2026-02-01: 2.8 l of alcohol × 33.99 GBP (over 22%) = 95.17; VAT 20% × (200 + 95.172) = 59.03",
+    ukAlcohol("2208.30.11", 7, 40, { declared_value: 200 }),
+    {
+      "excise.taxes.0.code": "UK AD spirits",
+      "excise.taxes.0.rate": "33.99 GBP per litre of pure alcohol",
+      "excise.taxes.0.quantity": "7 l at 40% alcohol = 2.8 l of pure alcohol",
+      "excise.total": 95.17,
+      "vat.amount": 59.03,
+      complete: true,
+    },
+  ],
+  [
+    "UK beer 100 l at 5%: 5 l of alcohol × 22.58 GBP (beer, at least 3.5% and less than 8.5%) = 112.90",
+    ukAlcohol("2203.00.01", 100, 5),
+    { "excise.taxes.0.code": "UK AD beer", "excise.total": 112.9 },
+  ],
+  [
+    "UK beer at 8.5% is in the 8.5-22% band: 10 l × 8.5% = 0.85 l × 30.62 = 26.03",
+    ukAlcohol("2203.00.01", 10, 8.5),
+    { "excise.total": 26.03 },
+  ],
+  [
+    "UK still cider 50 l at 4.5%: 2.25 l of alcohol × 10.39 GBP = 23.38",
+    ukAlcohol("2206.00.51", 50, 4.5),
+    { "excise.taxes.0.code": "UK AD still cider", "excise.total": 23.38 },
+  ],
+  [
+    "UK sparkling cider at 5.5% keeps the cider rate: 10 l × 5.5% = 0.55 l × 10.39 = 5.71",
+    ukAlcohol("2206.00.31", 10, 5.5),
+    { "excise.taxes.0.code": "UK AD sparkling cider", "excise.total": 5.71 },
+  ],
+  [
+    "UK sparkling cider over 5.5% pays the general rate: 10 l × 6% = 0.6 l × 26.61 = 15.97",
+    ukAlcohol("2206.00.31", 10, 6),
+    { "excise.total": 15.97 },
+  ],
+  [
+    "UK wine 9 l at 13.5% in 2025: 1.215 l of alcohol × 29.54 GBP (8.5-22%) = 35.89; the line over 13% vol, 12 GBP/hl = 1.08",
+    ukAlcohol("2204.21.79", 9, 13.5, { entry_date: "2025-06-02" }),
+    {
+      "excise.taxes.0.code": "UK AD wine",
+      "excise.total": 35.89,
+      "tariff_line.code": "2204.21.79.90",
+      "tariff_line.resolution.lines_considered": 2,
+      "totals.duty": 1.08,
+    },
+  ],
+  [
+    "UK wine at 12.5% is priced on the line of 13% vol or less: 10 GBP/hl × 0.09 hl = 0.90",
+    ukAlcohol("2204.21.79", 9, 12.5),
+    { "tariff_line.code": "2204.21.79.10", "totals.duty": 0.9 },
+  ],
+  [
+    "a 10-digit wine line asked for by its code is priced on it",
+    ukAlcohol("2204.21.79.10", 9, 12.5),
+    { "tariff_line.code": "2204.21.79.10", "tariff_line.resolution.method": "exact", "totals.duty": 0.9 },
+  ],
+  [
+    "UK wine 9 l at 13% in 2024: the wine easement charges it as 12.5%, 28.50 × 12.5% = 3.5625 GBP a litre × 9 = 32.06",
+    ukAlcohol("2204.21.79", 9, 13, { entry_date: "2024-06-03" }),
+    { "excise.taxes.0.rate": "3.5625 GBP per litre", "excise.total": 32.06 },
+  ],
+  [
+    "UK alcohol-free beer at 0.5% is not an alcoholic product: no duty",
+    ukAlcohol("2203.00.01", 30, 0.5),
+    { "excise.total": 0, complete: true },
+  ],
+  [
+    "UK wine without alcohol_percentage: the band cannot be chosen, named, not complete; the higher wine line is priced",
+    ukAlcohol("2204.21.79", 9, undefined),
+    {
+      "excise.not_computed.0.code": "UK AD wine",
+      "excise.total": 0,
+      complete: false,
+      "tariff_line.code": "2204.21.79.90",
+      "tariff_line.resolution.method": "highest_of_range",
+    },
+  ],
+  [
+    "UK wine entered before the 2023 reform: the old duty is not in the data, not complete",
+    ukAlcohol("2204.21.79", 9, 12, { entry_date: "2022-06-01" }),
+    { "excise.not_computed.0.code": "UK duty wine", complete: false },
+  ],
+  [
+    "UK cigarettes: Tobacco Products Duty named, not computed",
+    { ...GB_FEB26, hs_code: "2402.20.90", origin_country: "US", declared_value: 100, quantity: 200 },
+    { "excise.not_computed.0.code": "UK TPD", complete: false },
+  ],
+  [
+    "UK whisky of 50 GBP: alcohol is outside the 135 GBP relief, so duty and VAT are due at import, not at the sale",
+    ukAlcohol("2208.30.11", 0.7, 40, { declared_value: 50 }),
+    // 0.28 l of alcohol × 33.99 = 9.5172; VAT 20% × (50 + 9.5172) = 11.90.
+    { "excise.total": 9.52, "vat.amount": 11.9, point_of_sale_tax: undefined, "totals.total": 21.42 },
+  ],
+  [
+    "DE vodka of 100 EUR from a seller in the IOSS: excise goods are outside the IOSS and the 150 EUR relief",
+    { ...DE_EXCISE, hs_code: "2208.60.11", declared_value: 100, volume: 1, alcohol_percentage: 40 },
+    // 0.4 l of alcohol × 13.03 = 5.212; VAT 19% × (100 + 5.212) = 19.99.
+    { "excise.total": 5.21, "vat.amount": 19.99, point_of_sale_tax: undefined },
+  ],
+  [
+    "DE vodka 7 l at 40%: 2.8 l of alcohol × 13.03 EUR = 36.48 Alkoholsteuer",
+    { ...DE_EXCISE, hs_code: "2208.60.11", declared_value: 200, volume: 7, alcohol_percentage: 40 },
+    { "excise.taxes.0.code": "AlkStG § 2", "excise.total": 36.48 },
+  ],
+  [
+    "DE sparkling wine 9 l at 12%: 136 EUR per hl = 1.36 × 9 = 12.24 Schaumweinsteuer",
+    { ...DE_EXCISE, hs_code: "2204.10.98", declared_value: 200, volume: 9, alcohol_percentage: 12 },
+    { "excise.taxes.0.code": "SchaumwZwStG § 2", "excise.total": 12.24 },
+  ],
+  [
+    "DE sparkling wine under 6%: 51 EUR per hl = 0.51 × 9 = 4.59",
+    { ...DE_EXCISE, hs_code: "2204.10.98", declared_value: 200, volume: 9, alcohol_percentage: 5.5 },
+    { "excise.total": 4.59 },
+  ],
+  [
+    "DE port wine at 19%: intermediate product, 153 EUR per hl = 1.53 × 9 = 13.77",
+    { ...DE_EXCISE, hs_code: "2204.21.79", declared_value: 200, volume: 9, alcohol_percentage: 19 },
+    { "excise.taxes.0.code": "SchaumwZwStG § 30", "excise.total": 13.77 },
+  ],
+  [
+    "DE still wine at 12.5%: no excise on still wine, the quote is complete",
+    { ...DE_EXCISE, hs_code: "2204.21.79", declared_value: 200, volume: 9, alcohol_percentage: 12.5 },
+    { "excise.total": 0, complete: true },
+  ],
+  [
+    "DE roasted coffee 5 kg: 2.19 EUR per kg = 10.95 Kaffeesteuer",
+    { ...DE_EXCISE, hs_code: "0901.21.00", origin_country: "BR", declared_value: 100, weight: 5 },
+    { "excise.taxes.0.code": "KaffeeStG § 2", "excise.total": 10.95 },
+  ],
+  [
+    "DE beer: the tax per degree Plato is named, not computed",
+    { ...DE_EXCISE, hs_code: "2203.00.01", declared_value: 100, volume: 50, alcohol_percentage: 5 },
+    { "excise.not_computed.0.code": "BierStG § 2", complete: false },
+  ],
+  [
+    "FR whisky: the member state's excise is not in the data, named, not complete",
+    {
+      ...DE_EXCISE,
+      destination_country: "FR",
+      hs_code: "2208.30.82",
+      declared_value: 200,
+      volume: 7,
+      alcohol_percentage: 40,
+    },
+    { "excise.not_computed.0.code": "EU excise, alcohol", complete: false },
+  ],
+];
+cases.push(...alcoholCases);
+
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));
   it.each(cases)("%s", async (_name, body, expected) => {

@@ -120,11 +120,14 @@ function ukRate(text) {
 
 function ukEu() {
   const rows = table(join(shared, "uk-global-tariff-2021", "ukgt_2021_observations.csv"));
+  const codeOf = (r) => (r.commodity.length <= 8 ? r.commodity.padStart(8, "0") : r.commodity.padStart(10, "0"));
+  const eight = new Set(rows.map(codeOf).filter((c) => c.length === 8));
   const out = [];
   for (const r of rows) {
-    const len = r.commodity.length;
-    const code = len <= 8 ? r.commodity.padStart(8, "0") : r.commodity.padStart(10, "0");
-    if (code.length !== 8) continue; // the tariff sets rates at 8 digits; 10-digit rows repeat them
+    const code = codeOf(r);
+    // Rates are set at 8 digits and 10-digit rows repeat them, except where an 8-digit code has no row of its own:
+    // there the rate is split at 10 digits (still wine by alcoholic strength, 13 % or less / 13-15 %; some cereals).
+    if (code.length !== 8 && eight.has(code.slice(0, 8))) continue;
     out.push([
       code,
       r.description.replace(/\s+/g, " ").trim(),

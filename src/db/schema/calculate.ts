@@ -147,7 +147,8 @@ export const calcVatReduced = sqliteTable(
 
 /**
  * Excise taxes collected at import, per HS prefix: an amount per `unit` (`proof_gallon`, `wine_gallon`, `barrel`
- * of 31 US gallons, `thousand` pieces), within an alcohol band where the rate depends on it.
+ * of 31 US gallons, `litre_alcohol` of pure alcohol, `litre` of product, `kg` net, `thousand` pieces), within an
+ * alcohol band where the rate depends on it.
  */
 export const calcExcise = sqliteTable(
   "calc_excise",
@@ -160,9 +161,15 @@ export const calcExcise = sqliteTable(
     rate: text("rate").notNull(),
     unit: text("unit").notNull(),
     currency: text("currency").notNull(),
-    /** Alcohol by volume, percent: the band is over `abv_over` up to and including `abv_max`; null = open. */
+    /**
+     * Alcohol by volume, percent. The band's lower end is `abv_over` (exclusive) or `abv_min` (inclusive), its upper
+     * end `abv_max` (inclusive) or `abv_below` (exclusive); null = open. Statutes word bands both ways ("exceeding
+     * 1.2 %", "at least 3.5 % but less than 8.5 %").
+     */
     abvOver: text("abv_over"),
     abvMax: text("abv_max"),
+    abvMin: text("abv_min"),
+    abvBelow: text("abv_below"),
     validFrom: text("valid_from").notNull(),
     validTo: text("valid_to"),
     sourceUrl: text("source_url").notNull(),

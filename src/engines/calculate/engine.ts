@@ -946,6 +946,9 @@ function flatDuty(
   };
 }
 
+/** Alcoholic beverages (22.03-22.08) and tobacco (chapter 24): outside the low-value reliefs (see `calculate`). */
+const LOW_VALUE_EXCLUDED = /^(220[3-8]|24)/;
+
 /** One excise tax on the line: rate per unit, the quantity in that unit, the amount in the destination currency. */
 interface ExciseLine {
   code: string;
@@ -969,15 +972,27 @@ const UNIT_TEXT: Record<ExciseRow["unit"], string> = {
   proof_gallon: "proof gallon",
   wine_gallon: "wine gallon",
   barrel: "barrel of 31 gallons",
+  litre_alcohol: "litre of pure alcohol",
+  litre: "litre",
+  kg: "kg",
   thousand: "thousand",
   not_modelled: "unit",
 };
 
+// Statutes word their bands both ways ("over 14 % up to 21 %", "at least 3.5 % but less than 8.5 %").
 const inBand = (r: ExciseRow, abv: Big) =>
-  (r.abvOver === null || abv.gt(r.abvOver)) && (r.abvMax === null || abv.lte(r.abvMax));
-const banded = (r: ExciseRow) => r.abvOver !== null || r.abvMax !== null;
+  (r.abvOver === null || abv.gt(r.abvOver)) &&
+  (r.abvMin === null || abv.gte(r.abvMin)) &&
+  (r.abvMax === null || abv.lte(r.abvMax)) &&
+  (r.abvBelow === null || abv.lt(r.abvBelow));
+const banded = (r: ExciseRow) => r.abvOver !== null || r.abvMax !== null || r.abvMin !== null || r.abvBelow !== null;
 const bandText = (r: ExciseRow) =>
-  [r.abvOver === null ? null : `over ${r.abvOver}%`, r.abvMax === null ? null : `not over ${r.abvMax}%`]
+  [
+    r.abvOver === null ? null : `over ${r.abvOver}%`,
+    r.abvMin === null ? null : `at least ${r.abvMin}%`,
+    r.abvMax === null ? null : `not over ${r.abvMax}%`,
+    r.abvBelow === null ? null : `less than ${r.abvBelow}%`,
+  ]
     .filter(Boolean)
     .join(" and ");
 
@@ -987,8 +1002,18 @@ function exciseQuantity(row: ExciseRow, input: CalcInput, abv: Big | null): { qt
     const q = dec(input.quantity);
     return { qty: q.div(1000), text: `${q.toString()} pieces (quantity) = ${q.div(1000).toString()} thousand` };
   }
+  if (row.unit === "kg") return unitQuantity("KG", input) ?? "weight not given: give the line's net weight";
   const litres = unitQuantity("L", input);
   if (!litres) return "volume not given: give the line's volume (total, in l, hl or ml)";
+  if (row.unit === "litre") return litres;
+  if (row.unit === "litre_alcohol") {
+    if (!abv) return "alcohol_percentage not given: litres of pure alcohol depend on the alcohol content";
+    const lpa = litres.qty.times(abv).div(100);
+    return {
+      qty: lpa,
+      text: `${litres.text} at ${abv.toString()}% alcohol = ${lpa.round(4).toString()} l of pure alcohol`,
+    };
+  }
   const gallons = litres.qty.div(US_GALLON_L);
   if (row.unit === "wine_gallon")
     return { qty: gallons, text: `${litres.text} = ${gallons.round(4).toString()} wine gallons` };
@@ -1024,7 +1049,7 @@ function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Mone
     return out;
   }
   // Alcohol decides the rate among several bands, and the proof gallons of spirits; a single band is assumed met.
-  if (abv === null && (own.length > 1 || first.unit === "proof_gallon")) {
+  if (abv === null && (own.length > 1 || first.unit === "proof_gallon" || first.unit === "litre_alcohol")) {
     out.notComputed.push({
       code: first.code,
       name: first.name,
@@ -1037,7 +1062,7 @@ function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Mone
     out.notComputed.push({
       code: first.code,
       name: first.name,
-      reason: `no excise rate under HS ${dotted(first.hsPrefix)} for ${abv?.toString()}% alcohol in the data (over 24% the goods are taxed as distilled spirits)`,
+      reason: `no excise rate under HS ${dotted(first.hsPrefix)} for ${abv?.toString()}% alcohol in the data${first.country === "US" ? " (over 24% the goods are taxed as distilled spirits)" : ""}`,
     });
     return out;
   }
@@ -1046,7 +1071,11 @@ function exciseTaxes(data: ResolvedData, input: CalcInput, code: string, m: Mone
     out.notComputed.push({ code: row.code, name: row.name, reason: q });
     return out;
   }
-  const rate = `${formatMoney(dec(row.rate), row.currency)} per ${UNIT_TEXT[row.unit]}`;
+  // A rate set to more than cents (the UK wine easement's 3.5625 GBP a litre) is shown as the statute sets it.
+  const rateAmount = dec(row.rate).round(2).eq(row.rate)
+    ? formatMoney(dec(row.rate), row.currency)
+    : `${row.rate} ${row.currency}`;
+  const rate = `${rateAmount} per ${UNIT_TEXT[row.unit]}`;
   const assumed = abv === null && banded(row) ? `; alcohol_percentage not given: taken as ${bandText(row)}` : "";
   const amount = m.toDest(q.qty.times(row.rate), row.currency);
   out.lines.push({
@@ -1355,7 +1384,51 @@ function incompleteReasons(
 const codeRange = (lines: { code: string }[]) =>
   `${dotted(lines[0]?.code ?? "")}-${dotted(lines[lines.length - 1]?.code ?? "")}`;
 
-/** Chooses the national line for the code: the line itself (8 digits, 9 for Japan), or for a shorter code the highest-duty line under it. */
+/**
+ * The lines a code can be priced on: the line of the schedule's length it falls under (`exact`), or, for a shorter
+ * code or an 8-digit code whose rate the schedule sets two digits further down (UK and EU still wine by alcoholic
+ * strength), the lines under it.
+ */
+function linesFor(
+  code: string,
+  lines: TariffLine[],
+  digits: number,
+): { exact: TariffLine | null; under: TariffLine[] } {
+  if (code.length >= digits) {
+    const exact = lines.find((l) => l.code === code.slice(0, digits));
+    if (exact) return { exact, under: [] };
+    const longer = lines.find((l) => l.code.length > digits && l.code === code);
+    if (longer) return { exact: longer, under: [] };
+    return {
+      exact: null,
+      under: lines.filter((l) => l.code.length > digits && l.code.startsWith(code.slice(0, digits))),
+    };
+  }
+  return { exact: null, under: lines.filter((l) => l.code.startsWith(code)) };
+}
+
+const VOL_MAX = /not exceeding (\d+(?:[.,]\d+)?) ?% vol/i;
+const VOL_OVER = /(?<!not )exceeding (\d+(?:[.,]\d+)?) ?% vol/i;
+/** Lines whose description bounds the alcoholic strength ("exceeding 13 % vol but not exceeding 15 % vol") and admit `abv`. */
+function byStrength(lines: TariffLine[], abv: string | null | undefined): TariffLine[] {
+  if (abv == null) return lines;
+  const strength = dec(abv);
+  const fits = lines.filter((l) => {
+    const max = VOL_MAX.exec(l.description)?.[1];
+    const over = VOL_OVER.exec(l.description)?.[1];
+    if (max === undefined && over === undefined) return false;
+    return (
+      (max === undefined || strength.lte(max.replace(",", "."))) &&
+      (over === undefined || strength.gt(over.replace(",", ".")))
+    );
+  });
+  return fits.length ? fits : lines;
+}
+
+/**
+ * Chooses the national line for the code: the line itself (8 digits, 9 for Japan), or for a shorter code the
+ * highest-duty line under it (among the lines whose alcoholic strength fits the line's, where they say).
+ */
 function chooseLine(
   input: CalcInput,
   lines: TariffLine[],
@@ -1366,21 +1439,22 @@ function chooseLine(
   const code = input.hsCode;
   const inDate = lines.filter((l) => inForce(l, input.entryDate));
   const digits = lineDigits(data.rule.schedule);
-  if (code.length >= digits) {
-    const line = inDate.find((l) => l.code === code.slice(0, digits)) ?? null;
+  const { exact, under: all } = linesFor(code, inDate, digits);
+  if (exact) {
     return {
-      line,
-      resolution: line && {
+      line: exact,
+      resolution: {
         requested: code,
-        method: code.length === digits ? "exact" : "national_line",
+        method: code.length === exact.code.length ? "exact" : "national_line",
         lines_considered: 1,
         range: null,
-        chosen: dotted(line.code),
-        description: line.description,
+        chosen: dotted(exact.code),
+        description: exact.description,
       },
     };
   }
-  const under = inDate.filter((l) => l.code.startsWith(code)).sort((a, b) => a.code.localeCompare(b.code));
+  const sorted = all.sort((a, b) => a.code.localeCompare(b.code));
+  const under = byStrength(sorted, input.alcoholPercentage);
   const [first] = under;
   if (!first) return { line: null, resolution: null };
   let best = first;
@@ -1397,8 +1471,8 @@ function chooseLine(
     resolution: {
       requested: code,
       method: under.length === 1 ? "national_line" : "highest_of_range",
-      lines_considered: under.length,
-      range: codeRange(under),
+      lines_considered: sorted.length,
+      range: codeRange(sorted),
       chosen: dotted(best.code),
       description: best.description,
     },
@@ -1488,8 +1562,12 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
     else if (line) duties.push(line);
   }
 
-  // De minimis, on the shipment's goods value (the caller aggregates across lines).
+  // De minimis, on the shipment's goods value (the caller aggregates across lines). Alcoholic beverages and tobacco
+  // are outside the low-value reliefs: the EU's (Regulation (EC) No 1186/2009 art. 24; the IOSS, VAT Directive
+  // art. 369l, excludes excise goods), the UK's 135 GBP relief and point-of-sale VAT (HMRC: excise goods are not
+  // part of the model), and likewise the US, Australian and Japanese low-value reliefs.
   const goodsValue = ctx.goodsValue ?? total;
+  const reliefExcluded = LOW_VALUE_EXCLUDED.test(line?.code ?? input.hsCode);
   const dutyRow = deMinimisRow(data.deMinimis, "duty", input);
   const taxRows = data.deMinimis.some((r) => r.kind === "tax");
   const taxRow = taxRows ? deMinimisRow(data.deMinimis, "tax", input) : null;
@@ -1498,10 +1576,16 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   const dutyThreshold = threshold(dutyRow);
   const taxThreshold = threshold(taxRow);
   // The threshold that waived a charge, or null when it did not apply (its text goes into the basis).
-  const dutyWaivedBy = dutyThreshold !== null && goodsValue.lte(dutyThreshold) ? dutyThreshold : null;
+  const dutyWaivedBy =
+    !reliefExcluded && dutyThreshold !== null && goodsValue.lte(dutyThreshold) ? dutyThreshold : null;
+  if (reliefExcluded && dutyThreshold !== null && goodsValue.lte(dutyThreshold))
+    notes.push(
+      "Alcoholic beverages and tobacco are outside the low-value relief: duty, excise and import VAT are due whatever the value",
+    );
   // A limit on the tax amount is applied once the tax is known (below), not to the goods' value.
   const taxByAmount = taxRow?.basis === "tax_amount";
-  const taxWaivedBy = !taxByAmount && taxThreshold !== null && goodsValue.lte(taxThreshold) ? taxThreshold : null;
+  const taxWaivedBy =
+    !taxByAmount && !reliefExcluded && taxThreshold !== null && goodsValue.lte(taxThreshold) ? taxThreshold : null;
   const dutyExempt = dutyWaivedBy !== null;
   const taxExempt = taxWaivedBy !== null;
   if (dutyRow?.note) notes.push(`De minimis (duty): ${dutyRow.note}`);
@@ -1609,7 +1693,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   // The EU's point-of-sale collection is the Import One-Stop Shop, which a seller opts into: `ioss: false` keeps
   // the VAT at import (absent, the seller is taken as registered, as for the flat duty).
   const posRow =
-    vat && !(data.rule.country === "EU" && input.ioss === false)
+    vat && !reliefExcluded && !(data.rule.country === "EU" && input.ioss === false)
       ? deMinimisRow(data.deMinimis, "point_of_sale", input)
       : null;
   const posLimit = threshold(posRow);
@@ -1715,11 +1799,12 @@ export interface StackResult {
 export function stack(input: CalcInput, data: ResolvedData): StackResult {
   const code = input.hsCode;
   const digits = lineDigits(data.rule.schedule);
-  const inDate = data.lines.filter(
-    (l) =>
-      inForce(l, input.entryDate) &&
-      (code.length >= digits ? l.code === code.slice(0, digits) : l.code.startsWith(code)),
+  const { exact, under } = linesFor(
+    code,
+    data.lines.filter((l) => inForce(l, input.entryDate)),
+    digits,
   );
+  const inDate = exact ? [exact] : byStrength(under, input.alcoholPercentage);
   inDate.sort((a, b) => a.code.localeCompare(b.code));
   // Without values, a shorter code is shown as the line with the highest MFN ad valorem rate under it (ties: lowest code).
   const av = (l: TariffLine) => (l.mfn ?? []).reduce((s, c) => (c[0] === "av" ? s.plus(c[1]) : s), ZERO);

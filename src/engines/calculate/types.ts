@@ -204,10 +204,13 @@ export interface ExciseRow {
   hsPrefix: string;
   rate: string;
   /** `not_modelled`: a tax the destination collects at import that the data does not price (the quote says so). */
-  unit: "proof_gallon" | "wine_gallon" | "barrel" | "thousand" | "not_modelled";
+  unit: "proof_gallon" | "wine_gallon" | "barrel" | "litre_alcohol" | "litre" | "kg" | "thousand" | "not_modelled";
   currency: string;
+  /** The alcohol band: over `abvOver` or from `abvMin` (inclusive), up to `abvMax` (inclusive) or below `abvBelow`. */
   abvOver: string | null;
   abvMax: string | null;
+  abvMin: string | null;
+  abvBelow: string | null;
   validFrom: string;
   validTo: string | null;
   sourceUrl: string;

@@ -204,17 +204,22 @@ const Excise = z
     name: text(200),
     hs_prefix: hsPrefix,
     rate: decimal,
-    unit: z.enum(["proof_gallon", "wine_gallon", "barrel", "thousand", "not_modelled"]),
+    unit: z.enum(["proof_gallon", "wine_gallon", "barrel", "litre_alcohol", "litre", "kg", "thousand", "not_modelled"]),
     currency,
     abv_over: decimal.nullable(),
     abv_max: decimal.nullable(),
+    abv_min: decimal.nullable().optional(),
+    abv_below: decimal.nullable().optional(),
     valid_from: isoDate,
     valid_to: isoDate.nullable(),
     source_url: https,
     note: text(2000).optional(),
   })
   .strict()
-  .refine(dated, DATES);
+  .refine(dated, DATES)
+  .refine((r) => !(r.abv_over != null && r.abv_min != null) && !(r.abv_max != null && r.abv_below != null), {
+    message: "an alcohol band has one lower end (abv_over or abv_min) and one upper end (abv_max or abv_below)",
+  });
 
 export const DE_MINIMIS_COLUMNS = [
   "country",
@@ -260,6 +265,8 @@ export const EXCISE_COLUMNS = [
   "currency",
   "abv_over",
   "abv_max",
+  "abv_min",
+  "abv_below",
   "valid_from",
   "valid_to",
   "source_url",

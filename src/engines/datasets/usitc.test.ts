@@ -106,4 +106,40 @@ describe("curated VAT and customs files", () => {
     const col = (name: string) => row[(customs.calc_fees?.columns ?? []).indexOf(name)];
     expect([col("exempt_programs"), col("estimated"), col("note")]).toEqual(['["S","AU"]', 1, null]);
   });
+
+  it("reads an excise band worded either way, and refuses a band with two lower ends", () => {
+    const band = (extra: Record<string, unknown>) => ({
+      country: "GB",
+      code: "UK AD beer",
+      name: "Alcohol Duty, beer",
+      hs_prefix: "2203",
+      rate: "22.58",
+      unit: "litre_alcohol",
+      currency: "GBP",
+      abv_over: null,
+      abv_max: null,
+      valid_from: "2026-02-01",
+      valid_to: null,
+      source_url: "https://www.gov.uk/government/publications/alcohol-duty-rates-change",
+      ...extra,
+    });
+    const read = (rows: unknown[]) => {
+      const issues: ParseIssue[] = [];
+      return { issues, t: customsTables({ de_minimis: { rows: [] }, fees: { rows: [] }, excise: { rows } }, issues) };
+    };
+    const { t, issues } = read([band({ abv_min: "3.5", abv_below: "8.5" })]);
+    expect(issues).toEqual([]);
+    const row = t.calc_excise?.rows[0] as unknown[];
+    const col = (name: string) => row[(t.calc_excise?.columns ?? []).indexOf(name)];
+    expect([col("abv_over"), col("abv_min"), col("abv_max"), col("abv_below"), col("unit")]).toEqual([
+      null,
+      "3.5",
+      null,
+      "8.5",
+      "litre_alcohol",
+    ]);
+    const refused = read([band({ abv_over: "1.2", abv_min: "3.5" })]);
+    expect(JSON.stringify(refused.issues)).toContain("one lower end");
+    expect(refused.t.calc_excise?.rows).toEqual([]);
+  });
 });

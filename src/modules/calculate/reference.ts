@@ -309,9 +309,11 @@ interface Group {
 function groupJobs(db: Db, schedule: string, codes: string[], into: Group): Job[] {
   const out: Job[] = [];
   // National lines are stored at the schedule's line length; a longer code is priced on the line it falls under.
+  // Where a schedule sets a rate two digits further down (UK and EU still wine by alcoholic strength), those
+  // longer lines sort after their 8-digit prefix, so the range runs to the prefix's last 10-digit code.
   const digits = lineDigits(schedule);
   const lineRanges = [...new Set(codes.map((c) => c.slice(0, digits)))].map(
-    (c) => [c.padEnd(digits, "0"), c.padEnd(digits, "9")] as const,
+    (c) => [c.padEnd(digits, "0"), c.padEnd(digits + 2, "9")] as const,
   );
   // Two parameters per range, one for the schedule.
   for (const part of chunksFor(lineRanges, 2, 1)) {
@@ -591,6 +593,9 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
   const region = req.destinationRegion ? regionOf(s, req) : null;
   // The customs authority's own rates when it holds the period (HMRC for the UK), else the ECB's.
   const customsFx = customsFxTable(s, p, found);
+  // Excise is national: an EU member with its own rows (Germany) is taxed by them, the others by the rows the
+  // Union's destinations share (which name the member states' taxes the data does not price).
+  const exciseCountry = s.excise.some((e) => e.country === req.destination) ? req.destination : rule.country;
   const data: ResolvedData = {
     rule,
     currency,
@@ -606,7 +611,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     // Rows under the code or above it: a heading's chosen line (2204 -> 2204.10) may fall under a longer prefix, and
     // the engine picks the most specific row for the line it decided on.
     excise: s.excise.filter(
-      (e) => e.country === rule.country && inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode),
+      (e) => e.country === exciseCountry && inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode),
     ),
     fx:
       customsFx ??

@@ -426,7 +426,7 @@ const CalculateResult = z
       .optional()
       .openapi({
         description:
-          "Excise taxes collected at import with the duty (US federal excise on beer, wine, spirits, cigarettes), in the totals; present only for goods the data holds excise for. What the request lacks the facts for (volume, alcohol_percentage) is in not_computed and the quote is not complete",
+          "Excise taxes collected at import with the duty (US federal excise on beer, wine, spirits, cigarettes; the UK Alcohol Duty; Germany's alcohol, sparkling wine, intermediate products and coffee taxes), in the totals and, where there is one, the VAT base; present only for goods the data holds excise for. What the request lacks the facts for (volume, alcohol_percentage) is in not_computed and the quote is not complete",
       }),
     additional_tariff_measures: z.array(ConditionalMeasure),
     notes: z.array(z.string()),
@@ -556,14 +556,14 @@ export const CalculateResponse = CalculateResult.extend({
     totals: { duty: 340, fees: 3.94, vat: 0, total: 343.94 },
     warnings: [],
     data_source: {
-      version: "2026-11-28.4",
+      version: "2026-11-28.5",
       source:
         "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it",
       imported_at: "2026-11-22T02:25:12.430Z",
     },
     data_sources: {
       tariffs: {
-        version: "2026-11-28.4",
+        version: "2026-11-28.5",
         source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026) …",
         imported_at: "2026-11-22T02:25:12.430Z",
       },
@@ -573,7 +573,7 @@ export const CalculateResponse = CalculateResult.extend({
         imported_at: "2026-11-22T02:25:12.430Z",
       },
       customs_rules: {
-        version: "2026-11-28.2",
+        version: "2026-11-28.3",
         source: "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK …); a source_url on every row",
         imported_at: "2026-11-22T02:25:12.430Z",
       },

@@ -176,7 +176,7 @@ const TABLE_DATASETS: Record<string, TableDataset> = {
         name: "calc_excise",
         table: calcExcise,
         columns: EXCISE_COLUMNS,
-        key: ["country", "code", "hs_prefix", "abv_over", "valid_from"],
+        key: ["country", "code", "hs_prefix", "abv_over", "abv_min", "valid_from"],
       },
     ],
     async *read(bucket, def, files, issues) {
