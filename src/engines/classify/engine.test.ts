@@ -33,6 +33,14 @@ describe("text", () => {
     ["Sodium lauroyl isethionate (CAS No. 7381-01-3) in flakes", "Sodium lauroyl isethionate ( ) in flakes"],
     ["Men's cotton crew neck t-shirt", "Men's cotton crew neck t-shirt"],
     ["Stainless steel kitchen knife set with 5 knives", "Stainless steel kitchen knife set with 5 knives"],
+    ["The tariff classification of a plastic water bottle from China", "plastic water bottle"],
+    [
+      "The tariff classification and country of origin marking of two gate latches from the Dominican Republic.",
+      "two gate latches",
+    ],
+    ["The tariff classification of LED lamp boards from China. Correction to Ruling Number N337034", "LED lamp boards"],
+    // Only a subject line loses a "from ..." at its end: a title may name its material so.
+    ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],
   ])("withoutLetterFrame(%j)", (input, expected) => {
     expect(withoutLetterFrame(input)).toBe(expected);
   });
@@ -315,6 +323,26 @@ describe("what the product is, not the words around it (full index)", () => {
     const knife = rank(fullIndex(), "cheese knife set of stainless steel with wooden board", { schedule: "US" });
     expect(knife.ok).toBe(true);
     if (knife.ok && knife.suggestions[0]?.hs6.startsWith("04")) expect(knife.evidence.headNoun).toBe(false);
+  });
+
+  it("sends a part of a vehicle or machine to its parts heading, not to the machine", () => {
+    const index = fullIndex();
+    const top = (text: string) => {
+      const r = rank(index, text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6 : r.reason;
+    };
+    expect(analyze(index, "slide rail assembly installed on the pickup truck cargo box").parts).toEqual(["8708"]);
+    expect(top("aluminum crossbar component for a truck")?.slice(0, 4)).toBe("8708");
+    expect(top("brake drum for a truck")?.slice(0, 4)).toBe("8708");
+    expect(top("mounting bracket assembly for motor vehicles")?.slice(0, 4)).toBe("8708");
+    // The machine itself is not a part of it.
+    expect(analyze(index, "pickup truck with a gasoline engine").parts).toEqual([]);
+    expect(top("pickup truck with a gasoline engine")?.slice(0, 4)).not.toBe("8708");
+    // Goods the section notes keep in their own heading stay there (seats, 9401).
+    expect(analyze(index, "Car child seat").parts).toEqual(["8708"]);
+    expect(top("Car child seat")?.slice(0, 4)).not.toBe("8708");
+    // A head noun the parts heading names counts more: a clutch of a car is not a handbag.
+    expect(top("clutch for a passenger car")?.slice(0, 4)).toBe("8708");
   });
 
   it("offers the residual heading of a material for an article no heading names", () => {

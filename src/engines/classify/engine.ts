@@ -19,9 +19,13 @@ import {
   DOSAGE_FORMS,
   HEAD_BOUNDARIES,
   headNouns,
+  KEPT_BY_NOTES,
   MATERIAL_RESIDUALS,
   ORNAMENT_RESIDUALS,
   ORNAMENTAL,
+  PART_WORDS,
+  PARTS_HEADINGS,
+  PARTS_OF,
   PHARMA_CONTEXT,
   QUALIFIERS,
   STOPWORDS,
@@ -81,6 +85,12 @@ const PARAMS = {
   material: 6,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
+  /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
+  parts: 6,
+  /** The same when the parts heading's own text names the head noun ("clutch": 8708.93). */
+  partsNamed: 15,
+  /** Factor on the machine's own headings then (the article is a part, not the machine). */
+  partsWhole: 0.5,
   /** Share of the heading's best child score added to every sibling (roll-up). */
   headingRollup: 0.3,
   chapterRollup: 0.1,
@@ -334,6 +344,8 @@ export interface Analysis {
   materials: string[];
   /** Codes the stated construction rules out (woven goods for a knitted article and the reverse). */
   excluded: string[];
+  /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
+  parts: string[];
 }
 
 /**
@@ -430,8 +442,49 @@ export function analyze(index: Index, description: string): Analysis {
     pharma,
     materials,
     excluded: constructionExcludes(ws),
+    parts: partsHeadings(ws, sentenceOf, headEnd),
   };
 }
+
+/**
+ * The parts headings a text points to: a word naming a vehicle or machine whose parts have a heading of their own,
+ * in the first two sentences, that is not itself the article (the head noun): a modifier of the head noun ("truck
+ * cargo rack", "automotive components"), or named after the head noun phrase ("assembly installed on the pickup
+ * truck", "for use in motor vehicles").
+ */
+function partsHeadings(ws: string[], sentenceOf: number[], headEnd: number): string[] {
+  let end = 0;
+  while (end < ws.length && (sentenceOf[end] ?? 0) < 2) end++;
+  // The machine is the article itself ("utility terrain vehicles", "pickup truck"): no part of it is described.
+  const last = ws[headEnd - 1] ?? "";
+  if (PARTS_OF.has(last)) return [];
+  const partWord = ws.slice(0, end).some((w) => PART_WORDS.has(w));
+  const out = new Set<string>();
+  for (let i = 0; i < end; i++) {
+    const code = PARTS_OF.get(ws[i] ?? "");
+    if (!code) continue;
+    // A modifier of the head noun ("truck cargo rack"), or a use clause ("for use in motor vehicles", "designed
+    // for", "installed on") or any mention once the text says it is a part, component or assembly.
+    const modifier = i < headEnd - 1;
+    const use = ws.slice(Math.max(0, i - 4), i).some((w) => USE_WORDS.has(w));
+    if (modifier || use || partWord) out.add(code);
+  }
+  return [...out];
+}
+
+/** Words of a use clause: "for use in", "designed for", "installed on", "fits". */
+const USE_WORDS = new Set([
+  "for",
+  "used",
+  "use",
+  "designed",
+  "intended",
+  "installed",
+  "mounted",
+  "fitted",
+  "fit",
+  "fits",
+]);
 
 /** A dosage form next to a medical word or a drug-shaped name the nomenclature does not know. */
 function readsAsMedicament(index: Index, ws: string[]): boolean {
@@ -554,8 +607,30 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + share;
     }
   }
+  // A part of a vehicle or machine: its parts heading, not the machine itself. Goods the section notes keep in
+  // their own heading ("seat", "bearing", "tyre", text.ts KEPT_BY_NOTES) get no boost; a head noun the parts
+  // heading's own text names ("clutch": 8708.93 clutches and parts thereof) counts more.
+  const headNoun = analysis.head[analysis.head.length - 1] ?? "";
+  // A title runs on after its noun ("car floor mats rubber all weather"): any kept word in the head phrase counts.
+  const kept = analysis.head.some((w) => KEPT_BY_NOTES.has(w));
+  let partOf = false;
+  for (const code of analysis.parts) {
+    const [from, to] = prefixRange(index.docs, code);
+    let named = false;
+    for (let d = from; d < to && !named; d++)
+      named = tokens(index.nodes.get(index.docs[d] ?? "")?.description ?? "").includes(headNoun);
+    const boost = kept ? 0 : named ? PARAMS.partsNamed : PARAMS.parts;
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
+    const serves = PARTS_HEADINGS[code]?.serves;
+    if (!serves) continue;
+    const [lo] = prefixRange(index.docs, serves[0]);
+    const [, hi] = prefixRange(index.docs, serves[1]);
+    for (let d = lo; d < hi; d++) scores[d] = (scores[d] ?? 0) * PARAMS.partsWhole;
+    if (boost > 0) partOf = true;
+  }
   // The tariff's residual headings: an article of steel that no heading names is an "article of iron or steel".
-  if (PARAMS.material > 0)
+  // A part of a vehicle or machine has its parts heading, which comes before the residual "articles of" ones.
+  if (PARAMS.material > 0 && !partOf)
     for (const code of analysis.materials) {
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.material;

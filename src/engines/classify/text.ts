@@ -144,6 +144,7 @@ const LETTER_FRAMES: RegExp[] = [
   /\b(?:the|this|these|each|an?)\s+(?:subject\s+|instant\s+|imported\s+)?(?:merchandise|items?|products?|articles?|goods|samples?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue))?\s+(?:is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?/gi,
   /\b(?:you|your)\s+(?:state|stated|states|indicate|indicated|describe|described|explain|explained|advise|advised)\s+(?:that\s+)?/gi,
   /\bthis\s+analysis\s+has\s+been\s+completed\.?/gi,
+
   /\bfrom\s+the\s+information\s+(?:you\s+)?provided,?\s*/gi,
   /\b(?:it|they)\s+(?:has|have)\s+the\s+product\s+name\s+of\b/gi,
   /\bCAS\s*(?:No\.?|number|#)?\s*[\d-]+/gi,
@@ -151,9 +152,18 @@ const LETTER_FRAMES: RegExp[] = [
   /\b(?:part|item|model|style|sku|catalog|catalogue|article|product|reference|ref)s?\s*(?:numbers?|nos?\.?|#|\/sku)?\s*[:#]?\s*(?=[a-z0-9-]*\d)[a-z0-9][a-z0-9./-]*/gi,
 ];
 
+/**
+ * A ruling's subject line: "The tariff classification, country of origin marking and status under the USMCA of two
+ * gate latches from China." Its frame, and the country of origin at its end ("china" is also porcelain), are not the
+ * article; nor is a note on an earlier ruling after it.
+ */
+const SUBJECT_FRAME =
+  /^\s*(?:the\s+)?tariff\s+classification(?:\s*,?\s*(?:and\s+)?(?:country[\s-]+of[\s-]+origin(?:\s+marking)?|marking|status\s+under\s+[^,]*?(?:agreement|act|\([A-Z]+\))))*\s*,?\s*(?:and\s+)?of\s+(?:an?\s+|the\s+)?(?=\S)/i;
+const SUBJECT_TAIL = /\s+from\s+(?:the\s+)?[A-Z][A-Za-z]+(?:\s+(?:of\s+)?[A-Z][A-Za-z]+)*\s*(?:\.|$)(?:.*)$/s;
+
 /** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
 export function withoutLetterFrame(text: string): string {
-  let out = text;
+  let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
   for (const re of LETTER_FRAMES) out = out.replace(re, " ");
   return out.replace(/\s{2,}/g, " ").trim();
 }
@@ -426,3 +436,97 @@ export function constructionExcludes(ws: string[]): string[] {
   if (knit === woven) return [];
   return knit ? WOVEN_ONLY : KNIT_ONLY;
 }
+
+/**
+ * Parts of vehicles and machines (Section XVI note 2, Section XVII note 3): the tariff gathers the parts of some
+ * machines in a heading of their own, whose text names the headings it serves ("parts and accessories of the
+ * motor vehicles of headings 8701 to 8705"). A word naming such a machine, in a text about a part of it, points
+ * to that parts heading; the machine's own headings (`serves`) are not the article. Goods a heading names
+ * specifically (bearings, screws, lamps, seats) still win on their own words: the boost is moderate.
+ */
+export const PARTS_HEADINGS: Record<string, { serves: [string, string]; words: string[] }> = {
+  "8708": {
+    serves: ["8701", "8705"],
+    words: ["automotive", "automobile", "car", "vehicle", "truck", "pickup", "sedan", "suv", "minivan", "lorry"],
+  },
+  "8714": { serves: ["8711", "8713"], words: ["motorcycle", "motorbike", "bicycle", "bike", "ebike"] },
+  "8807": { serves: ["8801", "8806"], words: ["aircraft", "airplane", "aeroplane", "helicopter", "drone"] },
+  "8607": { serves: ["8601", "8606"], words: ["railway", "railroad", "locomotive", "railcar"] },
+  "8431": {
+    serves: ["8425", "8430"],
+    words: ["excavator", "crane", "bulldozer", "forklift", "backhoe", "loader", "hoist", "winch"],
+  },
+  "8473": { serves: ["8470", "8472"], words: ["computer", "laptop", "server"] },
+  "8409": { serves: ["8407", "8408"], words: ["engine"] },
+  "8466": { serves: ["8456", "8465"], words: ["lathe"] },
+  "8448": { serves: ["8444", "8447"], words: ["loom"] },
+};
+
+/**
+ * Goods the section notes keep in their own headings even when made for a vehicle or machine (Section XV note 2,
+ * Section XVI note 1, Section XVII note 2): parts of general use (screws, springs, chains, locks, hinges), gaskets,
+ * tools, bearings and valves, electrical machinery and apparatus, instruments, clocks, lamps, brushes, and goods a
+ * heading names by what they are (seats, tyres, batteries, glass, mirrors, mats, covers).
+ */
+export const KEPT_BY_NOTES = new Set([
+  "screw",
+  "bolt",
+  "nut",
+  "washer",
+  "rivet",
+  "spring",
+  "chain",
+  "lock",
+  "hinge",
+  "gasket",
+  "seal",
+  "tool",
+  "bearing",
+  "valve",
+  "pump",
+  "motor",
+  "fan",
+  "filter",
+  "battery",
+  "cable",
+  "wire",
+  "harness",
+  "switch",
+  "relay",
+  "fuse",
+  "sensor",
+  "light",
+  "lamp",
+  "bulb",
+  "speaker",
+  "radio",
+  "camera",
+  "clock",
+  "gauge",
+  "brush",
+  "seat",
+  "tyre",
+  "tire",
+  "tube",
+  "glass",
+  "mirror",
+  "mat",
+  "cover",
+]);
+
+/** The parts heading each machine word points to ("truck" → 8708). */
+export const PARTS_OF: ReadonlyMap<string, string> = new Map(
+  Object.entries(PARTS_HEADINGS).flatMap(([code, { words: ws }]) => ws.map((w) => [w, code] as const)),
+);
+
+/** Words saying the article is a part of something ("component", "assembly", "attachment"), stemmed. */
+export const PART_WORDS = new Set([
+  "part",
+  "component",
+  "assembly",
+  "subassembly",
+  "accessory",
+  "attachment",
+  "spare",
+  "replacement",
+]);
