@@ -14,6 +14,7 @@ import vatRates from "../data/vat/vat-rates.json";
 import reducedGoods from "../data/vat/vat-reduced-goods.json";
 import { baseContext } from "../src/core/context";
 import { resetDatasetCaches } from "../src/core/dataset-cache";
+import { prebuiltIndexKey } from "../src/core/prebuilt-index";
 import { type SanctionEntry, unEntries } from "../src/engines/datasets/sanctions";
 import { systemClock } from "../src/lib/clock";
 import { systemIds } from "../src/lib/ids";
@@ -55,6 +56,20 @@ async function multipart(files: Record<string, string>, type = "text/csv") {
 }
 
 const json = async (res: Response) => (await res.json()) as any;
+
+/** The active version of a dataset and whether its prebuilt index is in R2 (the write is in the background). */
+async function prebuiltFor(dataset: string): Promise<{ version: string; stored: boolean }> {
+  const row = await env.DB.prepare("SELECT version, imported_at FROM data_sources WHERE dataset = ?")
+    .bind(dataset)
+    .first<{ version: string; imported_at: string }>();
+  if (!row) throw new Error(`no ${dataset} row in data_sources`);
+  const key = prebuiltIndexKey(dataset, `${row.version}@${row.imported_at}`);
+  for (let i = 0; i < 100; i++) {
+    if (await env.ARCHIVE.head(key)) return { version: row.version, stored: true };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { version: row.version, stored: false };
+}
 
 async function waitUntilLoaded(dataset: string, version: string) {
   for (let i = 0; i < 200; i++) {
@@ -181,6 +196,8 @@ describe("dataset registry", () => {
     // The fixture held the first 40 rows and three named entries: the new file adds the rest.
     expect(v.report.added).toBeGreaterThan(15);
     expect(await waitUntilLoaded("sanctions-sdn", "2026-11-20")).toMatchObject({ status: "active", rows: 62 });
+    // The activation stored the new lists' screening index before any screen asked for it.
+    expect(await prebuiltFor("sanctions")).toMatchObject({ stored: true });
     const gpb = await env.DB.prepare(
       "SELECT name, entry_type FROM sanction_entries WHERE list_code = 'SDN' AND list_version = '2026-11-20' AND source_ref = '17016'",
     ).first<{ name: string; entry_type: string }>();
@@ -811,6 +828,8 @@ describe("dataset registry", () => {
     expect(v.report).toMatchObject({ entries: 156, format: "hs-csv", changed: 0, added: 0 });
     expect((await waitUntilLoaded("hs", v.version)).status).toBe("active");
     expect((await nomenclature())?.n).toBe(156);
+    // The activation stored the new version's index before any classification asked for it.
+    expect(await prebuiltFor("hs")).toMatchObject({ version: v.version, stored: true });
     expect(await classifyVersion()).toBe(v.version);
 
     expect((await admin("/datasets/hs/rollback", { method: "POST" })).status).toBe(200);

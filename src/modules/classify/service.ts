@@ -11,6 +11,7 @@
  */
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import {
+  type BaseContext,
   type Call,
   type ConfigScope,
   configKey,
@@ -114,7 +115,7 @@ const coldReads = (env: Env, schedule: string | undefined): Speculation | undefi
   indexCache.version === undefined ? speculate(env.ARCHIVE, DATASET, partsFor(schedule)) : undefined;
 
 async function indexFor(
-  { db, env }: WorkspaceScopedContext,
+  { db, env }: Pick<BaseContext, "db" | "env">,
   source: DataSource,
   schedule: string | undefined,
   speculation: Speculation | undefined,
@@ -424,9 +425,24 @@ const lookups = new TtlCache<{ dataSource: DataSource | null; blocked: string[] 
 const blocklistGeneration = new Map<string, number>();
 /** Bumped when the registry activates an `hs` version in this isolate: the next lookup reads the new row at once. */
 let nomenclatureGeneration = 0;
-onDatasetActivated((_ctx, event) => {
-  if (event.dataset === DATASET) nomenclatureGeneration++;
+onDatasetActivated(async (ctx, event) => {
+  if (event.dataset !== DATASET) return;
+  nomenclatureGeneration++;
+  // The new version's index is built and stored as soon as it is active, in the background: the first partner
+  // request after an activation, on any isolate, then reads it from R2 instead of building it from D1.
+  const { waitUntil } = await import("cloudflare:workers");
+  waitUntil(
+    prebuild(ctx).catch((err) =>
+      console.warn(JSON.stringify({ msg: "classification index not prebuilt", error: String(err) })),
+    ),
+  );
 });
+
+/** Builds (or restores) the active version's index in this isolate, storing it and its parts in R2 when built. */
+async function prebuild({ db, env }: BaseContext): Promise<void> {
+  const [source] = await sourceQuery(db);
+  if (source) await indexFor({ db, env }, source, "US", undefined);
+}
 const lookupKey = (scope: ConfigScope, country: string) =>
   `${nomenclatureGeneration}|${configKey(scope)}|${blocklistGeneration.get(configKey(scope)) ?? 0}|${country}`;
 const forgetBlocklist = (scope: ConfigScope) =>

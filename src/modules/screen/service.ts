@@ -52,8 +52,18 @@ let probe: { key: string; dataSource: DataSource; checkedAt: number } | undefine
 
 // An activation or rollback in the dataset registry: this isolate reads the new version on its next screen
 // instead of after VERSION_CHECK_MS (other isolates follow within that interval).
-onDatasetActivated((_ctx, event) => {
-  if (event.dataset.startsWith("sanctions-")) probe = undefined;
+onDatasetActivated(async (ctx, event) => {
+  if (!event.dataset.startsWith("sanctions-")) return;
+  probe = undefined;
+  // The new lists' index is built and stored as soon as they are active, in the background: the first screen
+  // after an activation, on any isolate, then reads it from R2 instead of building it from D1.
+  const { waitUntil } = await import("cloudflare:workers");
+  waitUntil(
+    currentIndex(ctx.db, ctx.deps.clock.now(), ctx.env.ARCHIVE).then(
+      () => undefined,
+      (err) => console.warn(JSON.stringify({ msg: "screening index not prebuilt", error: String(err) })),
+    ),
+  );
 });
 
 const unavailable = () => new ApiError("unavailable", "No sanctions list is loaded; screening is unavailable");
