@@ -462,6 +462,18 @@ function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Uni
 }
 
 /** Whether a word of the listed surname (from `surnameStart`, particles aside) was matched. */
+/**
+ * A listed double surname ("RUELAS AVILA, Jose Maria": the father's, then the mother's, as Spanish and Portuguese
+ * names give them) whose first word the query did not match while a surname of its own was left over ("María José
+ * Ávila Castillo"): a namesake sharing the given names and one family name, at another place in the name. A
+ * query that leaves out the father's surname without naming another ("Jose Maria AVILA") is not discounted.
+ */
+function firstSurnameOther(n: readonly Tok[], usedN: Uint8Array, usedQ: Uint8Array, surnameStart: number): boolean {
+  if (surnameStart <= 0 || n.length - surnameStart < 2) return false;
+  const first = n[surnameStart];
+  return first?.cls !== "particle" && !usedN[surnameStart] && usedQ.includes(0);
+}
+
 function namesSurname(n: readonly Tok[], usedN: Uint8Array, surnameStart: number): boolean {
   for (let j = surnameStart; j < n.length; j++) if (usedN[j] && n[j]?.cls !== "particle") return true;
   return false;
@@ -507,6 +519,7 @@ export function scoreTokens(
   if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
   if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;
   if (surnameStart > 0 && !namesSurname(n, usedN, surnameStart)) score *= NO_SURNAME_FACTOR;
+  else if (firstSurnameOther(n, usedN, usedQ, surnameStart)) score *= NO_SURNAME_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
     if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {
