@@ -345,6 +345,14 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("clutch for a passenger car")?.slice(0, 4)).toBe("8708");
   });
 
+  it("offers an article for the household its material's household heading before the residual one", () => {
+    expect(analyze(fullIndex(), "white plastic laundry bin of polypropylene").materials).toEqual(["3924"]);
+    expect(analyze(fullIndex(), "stainless steel kitchen utensil holder").materials).toEqual(["7323"]);
+    expect(analyze(fullIndex(), "plastic storage box").materials).toEqual(["392690"]);
+    const bin = rank(fullIndex(), "white plastic laundry bin of polypropylene", { schedule: "US" });
+    expect(bin.ok && bin.suggestions[0]?.hs6.slice(0, 4)).toBe("3924");
+  });
+
   it("offers the residual heading of a material for an article no heading names", () => {
     expect(analyze(fullIndex(), "aluminium spa cover lifter").materials).toEqual(["761699"]);
     expect(analyze(fullIndex(), "decorative ceramic lantern").materials).toEqual(["691390"]);

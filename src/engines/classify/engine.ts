@@ -18,6 +18,8 @@ import {
   constructionExcludes,
   DOSAGE_FORMS,
   HEAD_BOUNDARIES,
+  HOUSEHOLD,
+  HOUSEHOLD_ARTICLES,
   headNouns,
   KEPT_BY_NOTES,
   MATERIAL_RESIDUALS,
@@ -83,6 +85,8 @@ const PARAMS = {
   laterSentence: 0.5,
   /** Boost, in BM25 units, of the residual "articles of <material>" subheading of a material the text names. */
   material: 6,
+  /** Boost of the household articles heading of the material of an article for the household. */
+  household: 10,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
   /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
@@ -425,11 +429,18 @@ export function analyze(index: Index, description: string): Analysis {
   const pharma = !supplement && readsAsMedicament(index, ws);
   if (pharma) medicamentSense(ws, weights, found);
   const ornament = ws.some((w) => ORNAMENTAL.has(w));
+  // An article for the household has its material's household heading before the residual one.
+  const household = !ornament && ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2);
   const materials = [
     ...new Set(
       ws
         .filter((_, i) => i < headEnd || ws[i - 1] === "of")
-        .map((t) => (ornament ? ORNAMENT_RESIDUALS[t] : undefined) ?? MATERIAL_RESIDUALS[t])
+        .map(
+          (t) =>
+            (ornament ? ORNAMENT_RESIDUALS[t] : undefined) ??
+            (household ? HOUSEHOLD_ARTICLES[t] : undefined) ??
+            MATERIAL_RESIDUALS[t],
+        )
         .filter((c): c is string => c !== undefined),
     ),
   ];
@@ -632,8 +643,10 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   // A part of a vehicle or machine has its parts heading, which comes before the residual "articles of" ones.
   if (PARAMS.material > 0 && !partOf)
     for (const code of analysis.materials) {
+      // A household heading (a 4-digit code) names a class of articles; a residual subheading only takes the rest.
+      const boost = code.length === 4 ? PARAMS.household : PARAMS.material;
       const [from, to] = prefixRange(index.docs, code);
-      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.material;
+      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
     }
   // "knit" and "woven" each rule out the goods the tariff keeps for the other construction.
   for (const code of analysis.excluded) {

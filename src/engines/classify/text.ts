@@ -376,6 +376,55 @@ export const MATERIAL_RESIDUALS: Record<string, string> = {
   cement: "681099",
 };
 
+/**
+ * Words that make an article one for the household ("laundry bin", "kitchen utensil holder"): the tariff gives
+ * household articles a heading of their own for each material, before the residual "other articles" one.
+ */
+export const HOUSEHOLD = new Set([
+  "household",
+  "home",
+  "kitchen",
+  "kitchenware",
+  "tableware",
+  "cookware",
+  "bakeware",
+  "dishware",
+  "bathroom",
+  "laundry",
+  "pantry",
+  "countertop",
+  "toilet",
+  "cooking",
+  "dining",
+]);
+
+/** The "tableware, kitchenware and other household articles of <material>" heading, where the tariff has one. */
+export const HOUSEHOLD_ARTICLES: Record<string, string> = {
+  plastic: "3924",
+  polypropylene: "3924",
+  polyethylene: "3924",
+  polystyrene: "3924",
+  polycarbonate: "3924",
+  pvc: "3924",
+  abs: "3924",
+  acrylic: "3924",
+  melamine: "3924",
+  steel: "7323",
+  iron: "7323",
+  stainless: "7323",
+  aluminum: "7615",
+  copper: "7418",
+  brass: "7418",
+  bronze: "7418",
+  wood: "4419",
+  wooden: "4419",
+  bamboo: "4419",
+  glass: "7013",
+  ceramic: "6912",
+  stoneware: "6912",
+  porcelain: "6911",
+};
+
 /** Words that make an article an ornament ("decorative ceramic lantern"), which the tariff puts apart by material. */
 export const ORNAMENTAL = new Set([
   "decorative",
