@@ -2290,6 +2290,15 @@ const swissCases: [string, Record<string, unknown>, Record<string, unknown>][] =
       "vat.rate": 2.6,
       "vat.amount": 15.06,
       "totals.total": 54.12,
+      // Switzerland has no trade agreement with the United States: the general rate is the rate.
+      complete: true,
+    },
+  ],
+  [
+    "CH the same cheese from Japan: the general rate, but a Swiss FTA may grant less: not complete",
+    { ...CH, hs_code: "0406.90.99", origin_country: "JP", declared_value: 500, shipping_cost: 40, weight: 12.34 },
+    {
+      "estimated_duties.tariffs.0.amount": 39.06,
       complete: false,
       "incomplete_reasons.0.code": "preference_not_modelled",
     },
@@ -2517,6 +2526,27 @@ const alcoholCases: [string, Record<string, unknown>, Record<string, unknown>][]
   ],
 ];
 cases.push(...alcoholCases);
+
+// The UK's and the EU's preferential tariffs are not in the data: a dutiable line from an origin they may grant a
+// preference to (an agreement partner, a developing country) is priced at the general rate and not complete; from
+// an origin with none (the United States, China, Hong Kong, Taiwan, Russia, Belarus) the quote stands.
+cases.push(
+  [
+    "UK T-shirt from Japan: UKGT 12% × 1,000 = 120, but the UK-Japan CEPA may grant less: not complete",
+    { ...GB, hs_code: "6109.10.00", origin_country: "JP", declared_value: 1000 },
+    { "totals.duty": 120, complete: false, "incomplete_reasons.0.code": "preference_not_modelled" },
+  ],
+  [
+    "UK T-shirt from the United States: no UK preference, the quote is complete",
+    { ...GB, hs_code: "6109.10.00", origin_country: "US", declared_value: 1000 },
+    { "totals.duty": 120, complete: true },
+  ],
+  [
+    "DE T-shirt from Viet Nam: CET 12% × 1,000 = 120, but the EU-Viet Nam FTA may grant less: not complete",
+    { ...DE_MAR, origin_country: "VN", declared_value: 1000, ioss: false },
+    { "totals.duty": 120, complete: false, "incomplete_reasons.0.code": "preference_not_modelled" },
+  ],
+);
 
 describe("calculate: worked cases", () => {
   it("has at least 40 cases", () => expect(cases.length).toBeGreaterThanOrEqual(40));

@@ -50,6 +50,8 @@ export const dotted = (code: string) =>
  * ports' schedules, SG and HK, are kept per 6-digit subheading; the others use 8). A longer code is priced on the
  * line it falls under.
  */
+const NO_UK_EU_PREFERENCE = ["US", "CN", "HK", "TW", "RU", "BY"] as const;
+
 export const SCHEDULES: Record<
   string,
   {
@@ -58,15 +60,25 @@ export const SCHEDULES: Record<
     digits: number;
     /** False where the data holds the general rate only: a dutiable line may pay less under a preference. */
     preferences?: false;
+    /**
+     * Origins the destination grants no preferential tariff to (no trade agreement, no GSP): their general rate
+     * is the rate, so the quote stays complete.
+     */
+    withoutPreference?: readonly string[];
   }
 > = {
   US: { label: "HTS", currency: "USD", digits: 8 },
-  GB: { label: "UK tariff", currency: "GBP", digits: 8 },
-  EU: { label: "EU CET", currency: "EUR", digits: 8 },
+  // The UK's and the EU's preferential tariffs (their trade agreements, the UK's DCTS, the EU's GSP) are not in the
+  // data. Neither has an agreement with the United States, China, Hong Kong or Taiwan, none of which is a
+  // beneficiary of their schemes for developing countries (China left the EU's GSP in 2015 and is outside the
+  // DCTS), and their preferences for Russia and Belarus are withdrawn.
+  GB: { label: "UK tariff", currency: "GBP", digits: 8, preferences: false, withoutPreference: NO_UK_EU_PREFERENCE },
+  EU: { label: "EU CET", currency: "EUR", digits: 8, preferences: false, withoutPreference: NO_UK_EU_PREFERENCE },
   AU: { label: "Australian Customs Tariff", currency: "AUD", digits: 8 },
   CA: { label: "Canadian Customs Tariff", currency: "CAD", digits: 8 },
   JP: { label: "Japan tariff", currency: "JPY", digits: 9 },
-  CH: { label: "Swiss customs tariff", currency: "CHF", digits: 8, preferences: false },
+  // Switzerland has no trade agreement with the United States, which is no beneficiary of its GSP.
+  CH: { label: "Swiss customs tariff", currency: "CHF", digits: 8, preferences: false, withoutPreference: ["US"] },
   SG: { label: "Singapore Customs", currency: "SGD", digits: 6 },
   HK: { label: "Hong Kong Customs", currency: "HKD", digits: 6 },
 };
@@ -1369,7 +1381,12 @@ function incompleteReasons(
     });
   for (const d of duties) if (d.estimated) out.push({ code: "estimated_duty", message: `${d.name}: ${d.basis}` });
   const schedule = SCHEDULES[data.rule.schedule ?? ""];
-  if (line && schedule?.preferences === false && duties.some((d) => d.amount.gt(0)))
+  if (
+    line &&
+    schedule?.preferences === false &&
+    !schedule.withoutPreference?.includes(input.origin) &&
+    duties.some((d) => d.amount.gt(0))
+  )
     out.push({
       code: "preference_not_modelled",
       message: `The ${schedule.label}'s general rate is charged: its preferential rates (free trade agreements, GSP) are not in the data, and goods originating in ${input.origin} may pay less under one`,
