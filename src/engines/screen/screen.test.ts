@@ -85,6 +85,19 @@ describe("edit distance", () => {
 
 const score = (a: string, b: string) => Math.round(scoreTokens(toks(tokens(a)), toks(tokens(b))) * 1000) / 1000;
 
+/** An index of listed individuals, one per name, ids "P:1", "P:2"... on list "P". */
+const individuals = (...names: string[]) =>
+  ScreenIndex.build(
+    names.map((name, i) => ({
+      id: `P:${i + 1}`,
+      listCode: "P",
+      entryType: "individual" as const,
+      name,
+      altNames: [],
+      remarks: null,
+    })),
+  );
+
 describe("score", () => {
   it.each([
     ["Hassan Ali", "ALI, Hassan", 0.98], // reordered
@@ -501,16 +514,7 @@ describe("names that resemble each other by spelling but are different names", (
   });
 
   it("initials count in the search's bound, so a name given by its initials and surname is found", () => {
-    const idx = ScreenIndex.build([
-      {
-        id: "S:1",
-        listCode: "S",
-        entryType: "individual",
-        name: "SHEIKH, Qari Muhammad Yaqoob",
-        altNames: [],
-        remarks: null,
-      },
-    ]);
+    const idx = individuals("SHEIKH, Qari Muhammad Yaqoob");
     expect(screen(idx, { name: "Q. M. Y. SHEIKH" })[0]?.score).toBeGreaterThanOrEqual(0.8);
   });
 });
@@ -524,24 +528,7 @@ describe("a person named by first name and surname, middle names left out", () =
     expect(score("Aleksandr Sokolov", "Aleksandr Valentinovich SOKOLOV")).toBeLessThan(0.7);
   });
   it("not when the query leaves out the surname the list marks first (Claudia RUIZ for BRIONES RUIZ, Claudia Aide)", () => {
-    const idx = ScreenIndex.build([
-      {
-        id: "H:1",
-        listCode: "H",
-        entryType: "individual",
-        name: "BRIONES RUIZ, Claudia Aide",
-        altNames: [],
-        remarks: null,
-      },
-      {
-        id: "H:2",
-        listCode: "H",
-        entryType: "individual",
-        name: "PENTYA, Aleksandr Yevgenyevich",
-        altNames: [],
-        remarks: null,
-      },
-    ]);
+    const idx = individuals("BRIONES RUIZ, Claudia Aide", "PENTYA, Aleksandr Yevgenyevich");
     const top = (name: string) => screen(idx, { name })[0];
     expect(top("Claudia Ruiz")).toBeUndefined();
     expect(top("Claudia Briones Ruiz")?.score).toBeGreaterThanOrEqual(0.8);
@@ -549,16 +536,7 @@ describe("a person named by first name and surname, middle names left out", () =
     expect(top("Aleksandr Pentya")?.score).toBe(0.8);
   });
   it("given names alone do not name a person the list gives a surname (Amit Ali for CHAUDHRY, Aamir Ali)", () => {
-    const idx = ScreenIndex.build([
-      {
-        id: "H:1",
-        listCode: "H",
-        entryType: "individual",
-        name: "CHAUDHRY, Aamir Ali",
-        altNames: [],
-        remarks: null,
-      },
-    ]);
+    const idx = individuals("CHAUDHRY, Aamir Ali");
     const top = (name: string) => screen(idx, { name })[0];
     // Without the surname: given names many people share, one of them misspelt (0.70 before the surname rule).
     expect(top("Amit Ali")).toBeUndefined();
@@ -569,16 +547,7 @@ describe("a person named by first name and surname, middle names left out", () =
     expect(top("Aamir Chaudhry")?.score).toBeGreaterThanOrEqual(0.7);
   });
   it("a double surname: the father's surname missed and another given instead is a namesake", () => {
-    const idx = ScreenIndex.build([
-      {
-        id: "H:2",
-        listCode: "H",
-        entryType: "individual",
-        name: "RUELAS AVILA, Jose Maria",
-        altNames: [],
-        remarks: null,
-      },
-    ]);
+    const idx = individuals("RUELAS AVILA, Jose Maria");
     const top = (name: string) => screen(idx, { name })[0];
     // Her father's surname is Ávila, his mother's: the same given names and one shared family name (0.735 before).
     expect(top("María José Ávila Castillo")).toBeUndefined();
