@@ -353,6 +353,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(bin.ok && bin.suggestions[0]?.hs6.slice(0, 4)).toBe("3924");
   });
 
+  it("never answers an ornament named without its material with `high`, and reads it as goods", () => {
+    const figurine = rank(fullIndex(), "a figurine", { schedule: "US" });
+    expect(figurine.ok && figurine.suggestions[0]?.confidence).not.toBe("high");
+    // A product term naming the heading is not a guess: festive decorations are 9505 whatever they are made of.
+    const ornament = rank(fullIndex(), "Christmas tree ornament", { schedule: "US" });
+    expect(ornament.ok && ornament.suggestions[0]?.hs6.slice(0, 4)).toBe("9505");
+    // "statue" is not a heading's own word, but an ornament is goods: ranked, not refused.
+    expect(rank(fullIndex(), "decorative statue", { schedule: "US" }).ok).toBe(true);
+  });
+
   it("offers the residual heading of a material for an article no heading names", () => {
     expect(analyze(fullIndex(), "aluminium spa cover lifter").materials).toEqual(["761699"]);
     expect(analyze(fullIndex(), "decorative ceramic lantern").materials).toEqual(["691390"]);

@@ -547,7 +547,13 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   // does not know may be the article ("porcelain teapot"), so such a text is still ranked.
   const namesGoods =
     synonyms.length > 0 ||
-    terms.some((t) => index.goods.has(t.term) || MATERIAL_RESIDUALS[t.term] !== undefined || chemicalName(t.term));
+    terms.some(
+      (t) =>
+        index.goods.has(t.term) ||
+        MATERIAL_RESIDUALS[t.term] !== undefined ||
+        ORNAMENTAL.has(t.term) ||
+        chemicalName(t.term),
+    );
   if (!namesGoods && known.length === terms.length)
     return {
       ok: false,
@@ -844,6 +850,8 @@ interface Evidence {
  * "account books") or as words the tariff does not know, so whatever ranks first is a guess, never `medium`.
  */
 const NO_GOODS_CAP = 0.3;
+/** The most an ornament named without its material scores: `medium` at best. */
+const NO_MATERIAL_CAP = 0.85;
 
 function calibrate(
   top: { d: number; s: number },
@@ -886,7 +894,13 @@ function calibrate(
     namesGoods,
   };
   const p = probability(evidence);
-  return { top: namesGoods ? p : Math.min(p, NO_GOODS_CAP), evidence };
+  if (!namesGoods) return { top: Math.min(p, NO_GOODS_CAP), evidence };
+  // An ornament or a figurine is classified by what it is made of (3926.40, 4420.11, 6913, 7013, 8306.29...):
+  // named without its material, the heading is a guess, never `high`.
+  // A product term naming the heading (festive decorations, 9505) is not such a guess.
+  const ornamentOnly =
+    analysis.head.some((w) => ORNAMENTAL.has(w)) && analysis.materials.length === 0 && !evidence.synonym;
+  return { top: ornamentOnly ? Math.min(p, NO_MATERIAL_CAP) : p, evidence };
 }
 
 function probability(e: Evidence): number {
