@@ -28,7 +28,7 @@ const Component = z.object({
 const AlcoholPercentage = z.number().finite().min(0).max(100).optional().openapi({
   example: 13.5,
   description:
-    "Alcohol by volume, percent: decides the excise rate band of wine and the proof gallons of spirits (US federal excise)",
+    "Alcohol by volume, percent: decides the excise rate band (US wine, UK Alcohol Duty, German sparkling wine and intermediate products), the litres of pure alcohol (UK, German alcohol tax) and the proof gallons of spirits (US), and the UK or EU still wine line (13 % vol or less, or over)",
 });
 /** Totals of a quote; `excise` only when the goods carry excise. */
 const Totals = z.object({
