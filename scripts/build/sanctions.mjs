@@ -27,7 +27,7 @@ const shared = join(root, "..", "shared", "data");
 const outDir = join(dataDir, "sanctions");
 
 /** Bump when this script's output changes for the same list versions. */
-const BUILD_REVISION = 2;
+const BUILD_REVISION = 3;
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {

@@ -21,7 +21,7 @@ describe("EU consolidated list XML", () => {
       type: "individual",
       programs: ["IRQ"],
     });
-    expect(entries[0]?.remarks).toContain("Weak a.k.a. (not screened): Abu Ali");
+    expect(entries[0]?.remarks).toContain("Low-quality a.k.a. (exact match only): [Abu Ali]");
     expect(entries[0]?.remarks).toContain("DOB 1937-04-28");
     expect(entries[1]).toMatchObject({ ref: "EU.13875.42", type: "entity", programs: ["IRN"] });
     expect(entries[1]?.remarks).toContain("SWIFT BIC SCERIRTHKSH");

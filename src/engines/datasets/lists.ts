@@ -18,6 +18,7 @@
  * OFAC's consolidated non-SDN list is published in the same legacy CSV layout as the SDN list and is read by
  * `ofacEntries`.
  */
+import { lowQualitySegment } from "../../lib/low-quality-aliases";
 import { csvRecords } from "./csv";
 import type { ParseIssue, SanctionAddress, SanctionEntry } from "./sanctions";
 import { type XmlNode, xmlRecords } from "./sax";
@@ -90,12 +91,7 @@ function euEntry(e: Node): SanctionEntry | null {
     births.length ? `DOB ${births.join(", ")}` : null,
     citizenships.length ? `Citizenship ${unique(citizenships).join(", ")}` : null,
     ids.length ? ids.join("; ") : null,
-    weak.length
-      ? `Weak a.k.a. (not screened): ${weak
-          .map((a) => clean(a.attrs.wholeName))
-          .filter(Boolean)
-          .join("; ")}`
-      : null,
+    lowQualitySegment(weak.map((a) => clean(a.attrs.wholeName)).filter((n): n is string => Boolean(n))),
   ].filter(Boolean);
   return {
     ref,

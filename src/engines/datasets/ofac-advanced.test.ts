@@ -27,7 +27,7 @@ describe("OFAC advanced XML", () => {
       type: "individual",
       alt_names: [],
       remarks:
-        "DOB 1951-06-19; POB Giza, Egypt; Passport 1084010 (Egypt); Passport 19820215; Low-quality a.k.a. (not screened): Abu Mohammed",
+        "DOB 1951-06-19; POB Giza, Egypt; Passport 1084010 (Egypt); Passport 19820215; Low-quality a.k.a. (exact match only): [Abu Mohammed]",
     });
     expect(entries[2]?.alt_names).toEqual(["ГАЗПРОМБАНК", "GAZPROMBANK"]);
     expect(entries[2]?.programs).toEqual(["UKRAINE-EO13662", "RUSSIA-EO14024"]);

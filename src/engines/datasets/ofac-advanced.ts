@@ -13,11 +13,12 @@
  *
  * Per party: the primary alias's Latin-script name is `name` (an individual's written "LAST, First Middle" as
  * in the legacy `sdn.csv`); the same alias in other scripts and every other strong alias (a.k.a., f.k.a.,
- * n.k.a.) in every script are `alt_names`; low-quality aliases go to the remarks (not screened, as in the UN
- * and legacy parsers); `Location` features are the addresses; the other features (birth date, place of birth,
+ * n.k.a.) in every script are `alt_names`; low-quality aliases go to the remarks (matched only as written, as in
+ * the UN and EU parsers; lib/low-quality-aliases.ts); `Location` features are the addresses; the other features (birth date, place of birth,
  * nationality, vessel particulars...) and the identity documents are written in the remarks as the legacy
  * files write them ("DOB 1948-12-10; Passport 1084010 (Egypt)"), so identifiers are indexed the same way.
  */
+import { lowQualitySegment } from "../../lib/low-quality-aliases";
 import type { ParseIssue, SanctionAddress, SanctionEntry } from "./sanctions";
 import { type XmlNode, xmlRecords } from "./sax";
 
@@ -200,12 +201,7 @@ function readParty(
   if (!name) return null;
   const { addresses, features } = readFeatures(profile, ref, locations);
   const notes = kid(node, "Comment");
-  const remarkText = [
-    ...features,
-    ...remarks,
-    text(notes) || null,
-    weak.length ? `Low-quality a.k.a. (not screened): ${[...new Set(weak)].join("; ")}` : null,
-  ].filter(Boolean);
+  const remarkText = [...features, ...remarks, text(notes) || null, lowQualitySegment(weak)].filter(Boolean);
   return {
     profileId: profile.attrs.ID ?? fixedRef,
     entry: {

@@ -11,6 +11,7 @@
  * data/sanctions/SOURCE.md; both parsers emit the same entry shape, one entry per listed party.
  */
 import { SaxesParser } from "saxes";
+import { lowQualitySegment } from "../../lib/low-quality-aliases";
 import { csvRecords } from "./csv";
 import { saxStream } from "./sax";
 
@@ -264,7 +265,7 @@ function unEntry(b: XmlNode, kind: "INDIVIDUAL" | "ENTITY"): SanctionEntry | nul
     listValues("NATIONALITY").length && `Nationality ${listValues("NATIONALITY").join(", ")}`,
     listValues("TITLE").length && `Title ${listValues("TITLE").join(", ")}`,
     listValues("DESIGNATION").length && `Designation ${listValues("DESIGNATION").join(", ")}`,
-    weak.length && `Low-quality a.k.a. (not screened): ${weak.join("; ")}`,
+    lowQualitySegment(weak),
     // Identity documents, as OFAC writes them ("Passport 1084010 (Egypt)"), so screening indexes them too.
     ...all(b, "INDIVIDUAL_DOCUMENT").flatMap((d) => {
       const number = one(d, "NUMBER");

@@ -8,6 +8,7 @@
  * whose best possible score is below the threshold are dropped before scoring (the pruning step in `search`);
  * the rest are scored with `scoreTokens` (score.ts).
  */
+import { lowQualityAliases } from "../../lib/low-quality-aliases";
 import { HashedKeys, StringTable } from "../../lib/string-table";
 import {
   hangulSurnameForms,
@@ -46,7 +47,10 @@ export interface IndexInput {
   entryType: EntryType;
   name: string;
   altNames: readonly string[];
-  /** Free-text remarks; identifiers the list writes there (vessel IMO numbers) are indexed for exact lookup. */
+  /**
+   * Free-text remarks; identifiers the list writes there (vessel IMO numbers) are indexed for exact lookup, and
+   * so are its low-quality aliases (lib/low-quality-aliases.ts), matched only as written, at WEAK_ALIAS_SCORE.
+   */
   remarks?: string | null | undefined;
 }
 
@@ -117,6 +121,11 @@ export interface Hit {
 }
 
 const THRESHOLD = 0.7;
+/**
+ * The score of a query written exactly as a low-quality alias: a name to review (over 0.7), never a likely match
+ * (under 0.85), since the lists mark these aliases too generic to identify anyone alone ("Abu Mohammed").
+ */
+const WEAK_ALIAS_SCORE = 0.75;
 const MAX_MATCHES = 20;
 
 /** Smallest query coverage that can still reach the threshold: harmonic(c, 1) ≥ 0.7 ⇔ c ≥ 0.7 / 1.3. */
@@ -167,6 +176,11 @@ export interface IndexParts {
   /** Per name: the entry it belongs to, and its text as listed. */
   nameEntry: IdArray;
   nameText: StringTable;
+  /**
+   * Names from here on are low-quality aliases: in the exact keys only (no word postings, so no loose match),
+   * and an exact match on one scores WEAK_ALIAS_SCORE.
+   */
+  weakFrom: number;
   /** The distinct normalized words; a name's words are `nameTokIds[nameTokStart[n] .. nameTokStart[n + 1]]`. */
   norms: StringTable;
   nameTokStart: Int32Array;
@@ -200,16 +214,10 @@ export interface IndexParts {
   identifierShown: StringTable;
 }
 
-function indexParts(input: readonly IndexInput[]): IndexParts {
+/** The identifiers the entries' remarks give (IMO numbers, documents), each with the entries and how they write it. */
+function remarkIdentifiers(input: readonly IndexInput[]) {
   const identifiers = new Map<string, number[]>();
   const identifierDisplay = new Map<string, string>();
-  const exact = new Map<string, number[]>();
-  const nameEntry: number[] = [];
-  const nameText: string[] = [];
-  const normIds = new Map<string, number>();
-  const norms: string[] = [];
-  const nameTokStart: number[] = [0];
-  const nameTokIds: number[] = [];
   input.forEach((e, entryIdx) => {
     const file = (key: string, display: string) => {
       const l = identifiers.get(key);
@@ -219,6 +227,39 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
     };
     for (const m of (e.remarks ?? "").matchAll(IMO_IN_REMARKS)) file(`IMO ${m[1]}`, `IMO ${m[1]}`);
     for (const id of identifiersIn(e.remarks ?? "")) file(id.key, id.display);
+  });
+  return { identifiers, identifierDisplay };
+}
+
+function indexParts(input: readonly IndexInput[]): IndexParts {
+  const { identifiers, identifierDisplay } = remarkIdentifiers(input);
+  const exact = new Map<string, number[]>();
+  const nameEntry: number[] = [];
+  const nameText: string[] = [];
+  const normIds = new Map<string, number>();
+  const norms: string[] = [];
+  const nameTokStart: number[] = [0];
+  const nameTokIds: number[] = [];
+  /** One listed spelling: its entry, text, word ids (in scoring order) and exact key. */
+  const addName = (entryIdx: number, text: string, words: readonly string[], full: string) => {
+    const nameId = nameEntry.length;
+    nameEntry.push(entryIdx);
+    nameText.push(text);
+    for (const t of words) {
+      let id = normIds.get(t);
+      if (id === undefined) {
+        id = norms.length;
+        normIds.set(t, id);
+        norms.push(t);
+      }
+      nameTokIds.push(id);
+    }
+    nameTokStart.push(nameTokIds.length);
+    const ex = exact.get(full);
+    if (ex) ex.push(nameId);
+    else exact.set(full, [nameId]);
+  };
+  input.forEach((e, entryIdx) => {
     const seen = new Set<string>();
     // Names in another script are also indexed in Latin letters, so a Latin query finds an entry the list
     // gives only in Cyrillic, Greek, Hebrew, CJK or Hangul (and a query in those scripts, latinized, finds
@@ -236,22 +277,20 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
         comma.length === 2 && last !== undefined && first !== undefined ? [...tokens(first), ...tokens(last)] : norm;
       if (!full || seen.has(full)) continue;
       seen.add(full);
-      const nameId = nameEntry.length;
-      nameEntry.push(entryIdx);
-      nameText.push(text);
-      for (const t of ordered) {
-        let id = normIds.get(t);
-        if (id === undefined) {
-          id = norms.length;
-          normIds.set(t, id);
-          norms.push(t);
-        }
-        nameTokIds.push(id);
-      }
-      nameTokStart.push(nameTokIds.length);
-      const ex = exact.get(full);
-      if (ex) ex.push(nameId);
-      else exact.set(full, [nameId]);
+      addName(entryIdx, text, ordered, full);
+    }
+  });
+  // Low-quality aliases last, as written (no reordering, no latinization): exact keys only.
+  const weakFrom = nameEntry.length;
+  input.forEach((e, entryIdx) => {
+    const seen = new Set<string>();
+    for (const text of lowQualityAliases(e.remarks)) {
+      const norm = tokens(text);
+      const full = norm.join(" ");
+      // Only an alias with a word of its own: "Abu Mohammed", "Chairman" name nobody in particular.
+      if (!full || seen.has(full) || !toks(norm).some((t) => t.cls === "distinctive" && !t.common)) continue;
+      seen.add(full);
+      addName(entryIdx, text, norm, full);
     }
   });
   const starts = Int32Array.from(nameTokStart);
@@ -269,6 +308,7 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
     listCodes,
     nameEntry: compactIds(nameEntry, input.length),
     nameText: StringTable.of(nameText, { searchable: false }),
+    weakFrom,
     norms: StringTable.of(norms, { searchable: false }),
     nameTokStart: starts,
     nameTokIds: wordIds,
@@ -287,7 +327,8 @@ function indexParts(input: readonly IndexInput[]): IndexParts {
       ),
       { searchable: false },
     ),
-    ...keyTables(norms, starts, wordIds),
+    // The word postings cover the strong names only: a low-quality alias is never a loose candidate.
+    ...keyTables(norms, starts.subarray(0, weakFrom + 1), wordIds),
   };
 }
 
@@ -341,6 +382,14 @@ function keyTables(
     }
     perName.push(held);
   }
+  // Keys only the low-quality aliases hold (outside `nameTokStart`) come last, with no postings, trigrams or
+  // skeletons: the exact match reads those aliases' words, nothing else reaches them.
+  const searchable = renumbered.length;
+  order.forEach((o, k) => {
+    if (o !== -1) return;
+    order[k] = renumbered.length;
+    renumbered.push(keys[k] as string);
+  });
   const postings = lists(
     renumbered.length,
     perName.flatMap((held, nameId) => held.map((k) => [k, nameId] as const)),
@@ -349,6 +398,7 @@ function keyTables(
   const gramsOf = new Map<string, number[]>();
   const skeletonsOf = new Map<string, number[]>();
   renumbered.forEach((k, id) => {
+    if (id >= searchable) return;
     if (k.length >= 3) for (const g of trigrams(k)) getOrPush(gramsOf, g, id);
     const sk = k[0] + skeleton(k);
     if (sk.length >= 4) getOrPush(skeletonsOf, sk, id);
@@ -678,7 +728,7 @@ export class ScreenIndex {
     for (const slot of exact.candidates(full)) {
       const names = exactIds.subarray(exactStart[slot], exactStart[slot + 1]);
       if (names.length && tokens(this.nameOf(names[0] as number)).join(" ") === full)
-        for (const nameId of names) consider(nameId, 1);
+        for (const nameId of names) consider(nameId, this.isWeak(nameId) ? WEAK_ALIAS_SCORE : 1);
     }
 
     const q = this.queryToks(query, qNorm);
@@ -818,7 +868,15 @@ export class ScreenIndex {
 
   /** The alignment behind the score of `query` against listed name `nameId`. */
   explain(nameId: number, query: string): Explanation {
-    return explainTokens(this.queryToks(query, tokens(query)), this.toksOf(nameId));
+    const explanation = explainTokens(this.queryToks(query, tokens(query)), this.toksOf(nameId));
+    return this.isWeak(nameId)
+      ? { ...explanation, features: [...explanation.features, "low_quality_alias"] }
+      : explanation;
+  }
+
+  /** Whether a name is one of the lists' low-quality aliases (matched only as written). */
+  isWeak(nameId: number): boolean {
+    return nameId >= this.parts.weakFrom;
   }
 
   /** The query's tokens as scoring sees them: its hyphenated names, and which words the lists know. */

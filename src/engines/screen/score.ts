@@ -530,7 +530,16 @@ export function scoreTokens(
   return Math.min(MAX_FUZZY, score);
 }
 
-type Feature = "identifier" | "exact" | "transliteration" | "phonetic" | "edit_distance" | "initials" | "joined_split";
+type Feature =
+  | "identifier"
+  | "exact"
+  | "transliteration"
+  | "phonetic"
+  | "edit_distance"
+  | "initials"
+  | "joined_split"
+  /** The listed name matched is one of the list's low-quality aliases, matched only as written. */
+  | "low_quality_alias";
 
 export interface Explanation {
   /** Query word(s) ↔ listed word(s), their similarity and what made them alike. */

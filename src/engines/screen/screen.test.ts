@@ -563,6 +563,38 @@ describe("a person named by first name and surname, middle names left out", () =
   });
 });
 
+describe("a list's low-quality aliases", () => {
+  const idx = ScreenIndex.build([
+    {
+      id: "UN:QDi.1",
+      listCode: "UN",
+      entryType: "individual",
+      name: "RUMULI KAZUNGU",
+      altNames: [],
+      remarks: "Listed on 2005-11-01; Low-quality a.k.a. (exact match only): [Abu Mohammed] [India Queen]; Arrested",
+    },
+  ]);
+  const top = (name: string) => screen(idx, { name })[0];
+  it("match only as written, whole, as a name to review and never a likely match", () => {
+    const hit = top("India Queen");
+    expect(hit?.score).toBe(0.75);
+    expect(hit?.matchedName).toBe("India Queen");
+    expect(hit?.explanation.features).toEqual(["exact", "low_quality_alias"]);
+    expect(top("india  QUEEN")?.score).toBe(0.75);
+  });
+  it("not at all when they name nobody in particular (a particle and a common name)", () => {
+    expect(top("Abu Mohammed")).toBeUndefined();
+  });
+  it("never loosely: a misspelling, a longer name or a part of one finds nothing through them", () => {
+    expect(top("India Quen")).toBeUndefined();
+    expect(top("India Queen Mother")).toBeUndefined();
+    expect(top("Queen")).toBeUndefined();
+  });
+  it("leave the strong names as they were", () => {
+    expect(top("Rumuli Kazungu")?.score).toBe(1);
+  });
+});
+
 describe("a hyphenated name is one name", () => {
   const idx = ScreenIndex.build([
     { id: "K:1", listCode: "K", entryType: "individual", name: "YOO, Jin", altNames: [], remarks: null },

@@ -24,7 +24,14 @@ const INPUT: IndexInput[] = [
     altNames: [],
     remarks: "IMO 9187629",
   },
-  { id: "UN:3", listCode: "UN", entryType: "entity", name: "Banco Nacional de Cuba", altNames: ["BNC"], remarks: null },
+  {
+    id: "UN:3",
+    listCode: "UN",
+    entryType: "entity",
+    name: "Banco Nacional de Cuba",
+    altNames: ["BNC"],
+    remarks: "Low-quality a.k.a. (exact match only): [La Banca]",
+  },
 ];
 
 const QUERIES = [
@@ -33,6 +40,7 @@ const QUERIES = [
   "Ocean Star IMO 9187629",
   "passport 7706107510",
   "Banco Nacional",
+  "La Banca",
 ];
 
 const answers = (index: ScreenIndex) =>
@@ -58,11 +66,11 @@ describe("screening index snapshot", () => {
 
   /** The stored object with one array replaced. */
   function tampered(name: string, replace: (a: Int32Array | Uint8Array | Uint16Array) => typeof a): ArrayBuffer {
-    const u = unpack(bytes.slice().buffer, "screen-index/8", "v1");
+    const u = unpack(bytes.slice().buffer, "screen-index/9", "v1");
     if ("refused" in u) throw new Error(u.refused);
     const arrays = { ...u.arrays } as Record<string, Int32Array | Uint8Array | Uint16Array>;
     arrays[name] = replace((arrays[name] as Int32Array).slice());
-    return pack("screen-index/8", "v1", u.meta, arrays).slice().buffer;
+    return pack("screen-index/9", "v1", u.meta, arrays).slice().buffer;
   }
 
   it.each([
@@ -76,11 +84,22 @@ describe("screening index snapshot", () => {
     expect(out).toHaveProperty("refused");
   });
 
+  it("restores which names are low-quality aliases, and refuses a boundary past the names", () => {
+    const restored = deserializeScreenIndex(bytes.slice().buffer, "v1");
+    if ("refused" in restored) throw new Error(restored.refused);
+    expect(screen(restored.index, { name: "La Banca" })[0]?.score).toBe(0.75);
+    const u = unpack(bytes.slice().buffer, "screen-index/9", "v1");
+    if ("refused" in u) throw new Error(u.refused);
+    const meta = { ...(u.meta as object), weakFrom: 1e6 };
+    const out = deserializeScreenIndex(pack("screen-index/9", "v1", meta, u.arrays).slice().buffer, "v1");
+    expect(out).toHaveProperty("refused");
+  });
+
   it("refuses an object without one of its tables", () => {
-    const u = unpack(bytes.slice().buffer, "screen-index/8", "v1");
+    const u = unpack(bytes.slice().buffer, "screen-index/9", "v1");
     if ("refused" in u) throw new Error(u.refused);
     const { "grams.slots": _, ...rest } = u.arrays;
-    const out = deserializeScreenIndex(pack("screen-index/8", "v1", u.meta, rest).slice().buffer, "v1");
+    const out = deserializeScreenIndex(pack("screen-index/9", "v1", u.meta, rest).slice().buffer, "v1");
     expect(out).toEqual({ refused: "table grams is missing" });
   });
 });

@@ -15,10 +15,12 @@ import { HashedKeys, readTable, type StringTable, storeTable } from "../../lib/s
 import { ENTRY_TYPES, type IdArray, type IndexParts, ScreenIndex } from "./index";
 
 /** Bump when the layout below or the parts' meaning changes: older objects are then refused and rebuilt. */
-const KIND = "screen-index/8";
+const KIND = "screen-index/9";
 
 interface Meta<X> {
   listCodes: string[];
+  /** The first low-quality alias among the names (IndexParts.weakFrom). */
+  weakFrom: number;
   extra: X;
 }
 
@@ -75,7 +77,7 @@ export function serializeScreenIndex<X>(index: ScreenIndex, extra: X, version: s
   const exact = p.exact.arrays();
   arrays["exact.hashes"] = exact.hashes;
   arrays["exact.slots"] = exact.slots;
-  const meta: Meta<X> = { listCodes: p.listCodes, extra };
+  const meta: Meta<X> = { listCodes: p.listCodes, weakFrom: p.weakFrom, extra };
   return pack(KIND, version, meta, arrays);
 }
 
@@ -138,6 +140,9 @@ export function deserializeScreenIndex<X>(
     entryList.some((l) => l >= meta.listCodes.length) ||
     entryType.some((t) => t >= ENTRY_TYPES.length) ||
     tables.nameText.length !== names ||
+    !Number.isInteger(meta.weakFrom) ||
+    meta.weakFrom < 0 ||
+    meta.weakFrom > names ||
     ints.normKey.length !== words ||
     tables.identifierShown.length !== ints.identifierIds.length ||
     !offsetsFit(ints.nameTokStart, names, ints.nameTokIds.length) ||
@@ -155,6 +160,14 @@ export function deserializeScreenIndex<X>(
     !within(ints.skeletonIds, keys) ||
     !within(ints.identifierIds, entries);
   if (bad) return { refused: "arrays do not fit the names and keys" };
-  const parts: IndexParts = { ...ints, ...tables, exact, entryList, entryType, listCodes: meta.listCodes };
+  const parts: IndexParts = {
+    ...ints,
+    ...tables,
+    exact,
+    entryList,
+    entryType,
+    listCodes: meta.listCodes,
+    weakFrom: meta.weakFrom,
+  };
   return { index: ScreenIndex.fromParts(parts), extra: meta.extra };
 }

@@ -85,6 +85,7 @@ const FEATURES = [
   "edit_distance",
   "initials",
   "joined_split",
+  "low_quality_alias",
 ] as const;
 
 const MatchSchema = z
