@@ -44,14 +44,15 @@ export const dotted = (code: string) =>
         ? `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6)}`
         : `${code.slice(0, 4)}.${code.slice(4, 6)}.${code.slice(6, 8)}${code.length > 8 ? `.${code.slice(8)}` : ""}`;
 
+/** Origins with no UK or EU preference (see SCHEDULES). */
+const NO_UK_EU_PREFERENCE = ["US", "CN", "HK", "TW", "RU", "BY"] as const;
+
 /**
  * The tariff schedules: how a duty line names each, the currency its specific rates are stated in, and the digits
  * of its national line (Japan sets its rates on 9-digit statistical codes, the 6-digit subheading + 3; the free
  * ports' schedules, SG and HK, are kept per 6-digit subheading; the others use 8). A longer code is priced on the
  * line it falls under.
  */
-const NO_UK_EU_PREFERENCE = ["US", "CN", "HK", "TW", "RU", "BY"] as const;
-
 export const SCHEDULES: Record<
   string,
   {

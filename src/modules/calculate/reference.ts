@@ -66,8 +66,8 @@ interface Small {
   programs: ProgramRow[];
   /** Reduced VAT rates on goods, by destination country. */
   vatReduced: Map<string, VatReducedRow[]>;
-  /** Excise taxes collected at import (every destination; filtered per request). */
-  excise: ExciseRow[];
+  /** Excise taxes collected at import, by country (`EU` for the members without rows of their own). */
+  excise: Map<string, ExciseRow[]>;
   /** Per code and per currency and date: what earlier requests read under these versions. */
   memo: TtlCache<CodeData | FxHit | CustomsFxHit>;
 }
@@ -227,7 +227,7 @@ function assembleSmall(tables: SmallTables, sources: Record<string, DataSource>)
       origins: j<string[]>(r.origins),
     })),
     vatReduced: byCountry(vatReduced.map(({ id: _, ...r }) => r)),
-    excise: excise.map(({ id: _, ...r }) => ({ ...r, unit: r.unit as ExciseRow["unit"] })),
+    excise: byCountry(excise.map(({ id: _, ...r }) => ({ ...r, unit: r.unit as ExciseRow["unit"] }))),
     programs: programs.map(({ id: _, ...r }) => r),
     memo: new TtlCache<CodeData | FxHit | CustomsFxHit>(10 * 60_000, 20_000),
   };
@@ -595,7 +595,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
   const customsFx = customsFxTable(s, p, found);
   // Excise is national: an EU member with its own rows (Germany) is taxed by them, the others by the rows the
   // Union's destinations share (which name the member states' taxes the data does not price).
-  const exciseCountry = s.excise.some((e) => e.country === req.destination) ? req.destination : rule.country;
+  const exciseRows = s.excise.get(req.destination) ?? s.excise.get(rule.country) ?? [];
   const data: ResolvedData = {
     rule,
     currency,
@@ -610,9 +610,7 @@ function assemble(s: Small, p: Prepared, found: Found): Resolved {
     fees,
     // Rows under the code or above it: a heading's chosen line (2204 -> 2204.10) may fall under a longer prefix, and
     // the engine picks the most specific row for the line it decided on.
-    excise: s.excise.filter(
-      (e) => e.country === exciseCountry && inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode),
-    ),
+    excise: exciseRows.filter((e) => inForce(e, req.entryDate) && prefixRelated(e.hsPrefix, req.hsCode)),
     fx:
       customsFx ??
       ({
