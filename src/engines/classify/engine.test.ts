@@ -3,7 +3,16 @@ import hs2022 from "../../../data/hs/hs2022.json";
 import { analyze, buildIndex, label, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { extractProduct, pageText, urlRefusal } from "./page";
-import { headNouns, normalize, sentences, stripExclusions, tokens, withoutLetterFrame, words } from "./text";
+import {
+  headNouns,
+  normalize,
+  predominantFibre,
+  sentences,
+  stripExclusions,
+  tokens,
+  withoutLetterFrame,
+  words,
+} from "./text";
 
 describe("text", () => {
   it.each([
@@ -361,6 +370,47 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(ornament.ok && ornament.suggestions[0]?.hs6.slice(0, 4)).toBe("9505");
     // "statue" is not a heading's own word, but an ornament is goods: ranked, not refused.
     expect(rank(fullIndex(), "decorative statue", { schedule: "US" }).ok).toBe(true);
+  });
+
+  it("classifies a textile by its predominant fibre, as Section XI note 2 does", () => {
+    expect(predominantFibre("64 percent acrylic, 30 percent polyester, 6 percent cotton")).toEqual({
+      fibre: "synthetic",
+      minority: ["cotton"],
+    });
+    // A tie goes to man-made fibres, the later chapter (5509 before 5205).
+    expect(predominantFibre("30/1 (Ne) 50% Cotton and 50% Spun Polyester yarn")?.fibre).toBe("synthetic");
+    // Man-made fibres together outweigh the rest; within them rayon outweighs nylon and spandex.
+    expect(predominantFibre("70% rayon 26% nylon 4% spandex")?.fibre).toBe("artificial");
+    expect(predominantFibre("84 percent modal, 9 percent cashmere, 7 percent elastane")).toEqual({
+      fibre: "artificial",
+      minority: ["cashmere", "elastane"],
+    });
+    expect(predominantFibre("Women's cashmere sweater")?.fibre).toBe("cashmere");
+    expect(predominantFibre("steel bolt with a nylon washer and a cotton pad")).toBeUndefined();
+    expect(predominantFibre("steel bolt")).toBeUndefined();
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6 : r.reason;
+    };
+    expect(top("men's woven trousers, 70% rayon 26% nylon 4% spandex")).toBe("620349");
+    expect(top("Women's cashmere sweater")).toBe("611012");
+    expect(top("Knitted acrylic winter gloves")).toBe("611693");
+  });
+
+  it("counts a one-word product term the tariff also uses for other goods for less", () => {
+    const index = fullIndex();
+    const entry = (w: string) => index.synonyms.get(w)?.find((s) => s.phrase.join(" ") === w);
+    // "slides" are sandals and slide rails, "pumps" shoes and pumps for liquids; "sandals" are only footwear.
+    expect(entry("slide")?.ambiguous).toBe(true);
+    expect(entry("pump")?.ambiguous).toBe(true);
+    expect(entry("sandal")?.ambiguous).toBeUndefined();
+    const slide = analyze(index, "slide rail assembly installed on the pickup truck cargo box");
+    expect(slide.synonyms.find((s) => s.phrase === "slide")?.ambiguous).toBe(true);
+    const r = rank(index, "slide rail assembly installed on the pickup truck cargo box side walls", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).toBe("8708");
+    // Still a product term where nothing else competes.
+    const shoes = rank(index, "women's leather pumps", { schedule: "US" });
+    expect(shoes.ok && shoes.suggestions[0]?.hs6.slice(0, 2)).toBe("64");
   });
 
   it("offers the residual heading of a material for an article no heading names", () => {

@@ -17,6 +17,7 @@ import {
   chemicalName,
   constructionExcludes,
   DOSAGE_FORMS,
+  FIBRE_CLASS_TERMS,
   HEAD_BOUNDARIES,
   HOUSEHOLD,
   HOUSEHOLD_ARTICLES,
@@ -29,6 +30,7 @@ import {
   PARTS_HEADINGS,
   PARTS_OF,
   PHARMA_CONTEXT,
+  predominantFibre,
   QUALIFIERS,
   STOPWORDS,
   sentences,
@@ -69,6 +71,15 @@ const PARAMS = {
   k1: 1.2,
   /** Boost, in BM25 units, of a subheading a synonym phrase names (split among a synonym's codes). */
   synonym: 25,
+  /**
+   * Factor on the boost of a one-word product term the nomenclature also uses for other goods (Index.synonyms);
+   * the term still counts as evidence for the confidence. 0.5 chosen on the development splits (0.3, 0.7 tried).
+   */
+  ambiguous: 0.5,
+  /** Weight of the predominant fibre's class words ("synthetic", "man-made" for 64 % acrylic). */
+  fibreClass: 0.6,
+  /** Factor on a fibre named in a composition whose class does not predominate ("30 % cotton"). */
+  minorityFibre: 0.2,
   /** Weight of query tokens after a qualifier word ("for", "with"). */
   qualifier: 0.5,
   /** Weight of a product term that modifies another ("laptop backpack", "chocolate flavour"). */
@@ -123,7 +134,12 @@ export interface Index {
   docHeading: Int32Array; // index into headings
   docChapter: Uint8Array; // chapter number
   headings: string[];
-  synonyms: Map<string, { phrase: string[]; codes: string[] }[]>; // keyed by first word
+  /**
+   * Keyed by first word. `ambiguous`: a one-word phrase the nomenclature also uses as the noun of goods outside
+   * the chapters of the phrase's codes ("pumps" shoes and pumps for liquids, "slides" sandals and slide rails, "sheets" bed
+   * linen and sheets of steel): it counts for less, so the text's other words decide.
+   */
+  synonyms: Map<string, { phrase: string[]; codes: string[]; ambiguous?: boolean }[]>;
   lines: Map<string, Map<string, Node[]>>; // schedule → hs6 → lines
   /** The words the index knows: the postings' terms and the synonyms' words. */
   vocabulary: Pick<ReadonlySet<string>, "has">;
@@ -158,7 +174,7 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
   const { postings, lens, avgLen } = buildPostings(docFieldTokens(docs, nodes, grouped.natTokens), docs.length);
   const idf = new Map<string, number>();
   for (const [t, p] of postings) idf.set(t, Math.log(1 + (docs.length - p.docs.length + 0.5) / (p.docs.length + 0.5)));
-  const synIndex = synonymIndex(synonyms);
+  const synIndex = synonymIndex(synonyms, nomenclature);
   const vocabulary = new Set(postings.keys());
   for (const list of synIndex.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
   const goods = new Set(nomenclature.flatMap((r) => headNouns(r.description)));
@@ -256,15 +272,24 @@ function buildPostings(fieldTokens: Record<Field, string[][]>, docCount: number)
   return { postings, lens, avgLen };
 }
 
-/** Synonym phrases by their first word, longest first (the longest match wins). */
-function synonymIndex(synonyms: SynonymRow[]) {
-  const synIndex = new Map<string, { phrase: string[]; codes: string[] }[]>();
+/** Synonym phrases by their first word, longest first (the longest match wins); one-word ones marked ambiguous. */
+function synonymIndex(synonyms: SynonymRow[], nomenclature: NomenclatureRow[]) {
+  // The headings whose (or whose subheadings') descriptions name goods by each noun.
+  const nounHeadings = new Map<string, Set<string>>();
+  for (const r of nomenclature)
+    if (r.code.length >= 4)
+      for (const n of headNouns(r.description)) getOrInsert(nounHeadings, n, () => new Set()).add(r.code.slice(0, 4));
+  const synIndex = new Map<string, { phrase: string[]; codes: string[]; ambiguous?: boolean }[]>();
   for (const s of synonyms) {
     const phrase = words(s.phrase);
     const [first] = phrase;
     if (first === undefined) continue;
     const codes = s.codes.split(/\s+/).filter(Boolean);
-    getOrInsert(synIndex, first, () => []).push({ phrase, codes });
+    const elsewhere = [...(nounHeadings.get(tokens(first)[0] ?? "") ?? [])].filter(
+      (h) => !codes.some((c) => c.startsWith(h.slice(0, 2))),
+    );
+    const ambiguous = phrase.length === 1 && elsewhere.length > 0;
+    getOrInsert(synIndex, first, () => []).push(ambiguous ? { phrase, codes, ambiguous } : { phrase, codes });
   }
   for (const list of synIndex.values()) list.sort((a, b) => b.phrase.length - a.phrase.length);
   return synIndex;
@@ -334,6 +359,8 @@ interface SynonymHit {
   weight: number;
   /** In the head noun phrase of the description (before the first preposition or clause). */
   head?: boolean;
+  /** A one-word phrase the nomenclature also uses for other goods (Index.synonyms): its boost is cut. */
+  ambiguous?: boolean;
 }
 
 /** What the query analysis finds in a description. */
@@ -415,7 +442,15 @@ export function analyze(index: Index, description: string): Analysis {
       // After the head noun phrase ("agricultural tractor imported ..., tyres fitted after import") a product
       // term is a component or a use, not the article; a qualifier clause has its own, lower weight.
       if (i >= headEnd && !qualified) w2 *= PARAMS.outsideHead;
-      found.push({ phrase, codes: match.codes, weight: w2, start: i, end: i + match.phrase.length, head: i < headEnd });
+      found.push({
+        phrase,
+        codes: match.codes,
+        weight: w2,
+        start: i,
+        end: i + match.phrase.length,
+        head: i < headEnd,
+        ambiguous: match.ambiguous ?? false,
+      });
     }
     const span = match ? match.phrase.length : 1;
     for (const t of ws.slice(i, i + span)) {
@@ -428,6 +463,7 @@ export function analyze(index: Index, description: string): Analysis {
   const supplement = found.some((f) => f.codes.some((c) => c.startsWith("2106")));
   const pharma = !supplement && readsAsMedicament(index, ws);
   if (pharma) medicamentSense(ws, weights, found);
+  fibreSense(text, weights);
   const ornament = ws.some((w) => ORNAMENTAL.has(w));
   // An article for the household has its material's household heading before the residual one.
   const household = !ornament && ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2);
@@ -448,13 +484,27 @@ export function analyze(index: Index, description: string): Analysis {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
       .filter((f) => f.weight > 0)
-      .map(({ phrase, codes, weight, head }) => ({ phrase, codes, weight, head: head ?? false })),
+      .map(({ start: _, end: __, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
     materials,
     excluded: constructionExcludes(ws),
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
+}
+
+/**
+ * A textile's stated composition, read as the tariff reads it: the predominant fibre's class words ("synthetic",
+ * "man-made" for 64 % acrylic) count as product words, and the fibres of the other classes (the 30 % cotton)
+ * count for little, so that "of cotton" lines do not win on a minority fibre.
+ */
+function fibreSense(text: string, weights: Map<string, number>): void {
+  const found = predominantFibre(text);
+  if (!found) return;
+  for (const t of tokens(FIBRE_CLASS_TERMS[found.fibre] ?? ""))
+    weights.set(t, Math.max(weights.get(t) ?? 0, PARAMS.fibreClass));
+  for (const w of found.minority)
+    for (const t of tokens(w)) weights.set(t, (weights.get(t) ?? 0) * PARAMS.minorityFibre);
 }
 
 /**
@@ -618,7 +668,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
     }
   }
   for (const s of synonyms) {
-    const share = (PARAMS.synonym * s.weight) / Math.sqrt(s.codes.length);
+    const share = (PARAMS.synonym * s.weight * (s.ambiguous ? PARAMS.ambiguous : 1)) / Math.sqrt(s.codes.length);
     for (const code of s.codes) {
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + share;

@@ -33,7 +33,7 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/7";
+const KIND = "classify-index/8";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -44,7 +44,7 @@ export const partsFor = (schedule: string | undefined): string[] =>
   schedule === undefined ? [] : schedule === "US" ? [linesPart(schedule), STAT_PART] : [linesPart(schedule)];
 
 type Pair = [string, string];
-type Synonym = { phrase: string[]; codes: string[] };
+type Synonym = { phrase: string[]; codes: string[]; ambiguous?: boolean };
 
 interface Meta {
   docs: string[];

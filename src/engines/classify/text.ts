@@ -579,3 +579,96 @@ export const PART_WORDS = new Set([
   "spare",
   "replacement",
 ]);
+
+/**
+ * Textile fibres by the class the tariff names them by: a yarn, fabric or garment of mixed fibres is classified
+ * as if wholly of the fibre that predominates by weight (Section XI note 2(A) and subheading note 2(A)), under
+ * wording such as "of cotton", "of synthetic fibers", "of man-made fibers", "of wool or fine animal hair"; the
+ * fibre names of a composition ("64 percent acrylic, 30 percent polyester") appear there only as their class.
+ */
+const FIBRE_CLASSES: Record<string, string[]> = {
+  cotton: ["cotton"],
+  wool: ["wool", "merino", "lambswool"],
+  // The HS names Kashmir goats apart from other fine animal hair (5102.11, 6110.12).
+  cashmere: ["cashmere"],
+  fine: ["alpaca", "mohair", "camel", "angora", "vicuna", "yak", "llama"],
+  silk: ["silk"],
+  flax: ["linen", "flax"],
+  vegetable: ["ramie", "hemp", "jute", "sisal", "coir"],
+  synthetic: [
+    "polyester",
+    "nylon",
+    "polyamide",
+    "acrylic",
+    "modacrylic",
+    "polypropylene",
+    "elastane",
+    "spandex",
+    "lycra",
+    "aramid",
+    "olefin",
+    "elastomeric",
+  ],
+  artificial: ["rayon", "viscose", "modal", "lyocell", "tencel", "acetate", "triacetate", "cupro", "cuprammonium"],
+};
+
+/** The words the tariff's own texts use for each class. */
+export const FIBRE_CLASS_TERMS: Record<string, string> = {
+  cotton: "cotton",
+  wool: "wool",
+  cashmere: "cashmere kashmir",
+  fine: "wool fine animal hair",
+  silk: "silk",
+  flax: "flax",
+  vegetable: "vegetable textile fibers",
+  synthetic: "synthetic man-made manmade",
+  artificial: "artificial man-made manmade",
+};
+
+const FIBRE_OF = new Map(Object.entries(FIBRE_CLASSES).flatMap(([c, ws]) => ws.map((w) => [w, c] as const)));
+
+/** "64 percent acrylic", "95.8% polyester", "100 % cotton": a share and the fibre named right after it. */
+const SHARE = /(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)\s*(?:of\s+)?([a-z-]+)(?:\s+([a-z-]+))?/g;
+
+/**
+ * The class of fibre a text's stated composition is predominantly of, and the fibre words of the other
+ * classes; undefined when the text states no composition (shares, or a single class of fibre named). Shares
+ * are summed per class; man-made (synthetic and artificial together) wins a tie with any other class, as the
+ * later chapter does (note 2(A): the heading last in numerical order).
+ */
+export function predominantFibre(text: string): { fibre: string; minority: string[] } | undefined {
+  const lower = text.toLowerCase();
+  const shares = new Map<string, number>();
+  const named = new Map<string, string>();
+  for (const m of lower.matchAll(SHARE)) {
+    const word = [m[2], m[3]].find((w) => w !== undefined && FIBRE_OF.has(w));
+    if (word === undefined) continue;
+    const c = FIBRE_OF.get(word) as string;
+    shares.set(c, (shares.get(c) ?? 0) + Number((m[1] ?? "0").replace(",", ".")));
+  }
+  for (const w of lower.split(/[^a-z-]+/)) {
+    const c = FIBRE_OF.get(w);
+    if (c !== undefined) named.set(w, c);
+  }
+  if (shares.size === 0) {
+    const classes = new Set(named.values());
+    if (classes.size !== 1) return undefined;
+    shares.set([...classes][0] as string, 100);
+  }
+  const manMade = (shares.get("synthetic") ?? 0) + (shares.get("artificial") ?? 0);
+  let best = "";
+  let top = -1;
+  for (const [c, v] of shares)
+    if (c !== "synthetic" && c !== "artificial" && v > top) {
+      best = c;
+      top = v;
+    }
+  const fibre =
+    manMade > 0 && manMade >= top
+      ? (shares.get("synthetic") ?? 0) >= (shares.get("artificial") ?? 0)
+        ? "synthetic"
+        : "artificial"
+      : best;
+  const minority = [...named].filter(([, c]) => c !== fibre).map(([w]) => w);
+  return { fibre, minority };
+}
