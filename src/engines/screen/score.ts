@@ -63,8 +63,9 @@ const FUZZY_PARTIAL_FACTOR = 0.9;
  * for "SHERMAN, Harry Varney Gboto-Nambi"): every query word matched as written (or transliterated), the listed
  * name's first and last words among them and only words between them unmatched. Coverage alone would score a
  * five-word name found by two words at 0.57; a person is commonly named by first name and surname. The common-names
- * discount still applies after the floor, so "Aleksandr SOKOLOV" for "SOKOLOV, Aleksandr Valentinovich" stays
- * below 0.7: two of the commonest Russian names say nothing about identity.
+ * discount still applies after the floor unless the one word left out is a middle name of its own (`fullMiddle`):
+ * "Aleksandr SOKOLOV" for "SOKOLOV, Aleksandr Aleksandrovich" stays below 0.7 (two of the commonest Russian names
+ * around one of the commonest patronymics say nothing about identity), for "SOKOLOV, Aleksandr Valentinovich" 0.8.
  */
 const MISSING_MIDDLE_FLOOR = 0.8;
 /**
@@ -479,6 +480,25 @@ function namesSurname(n: readonly Tok[], usedN: Uint8Array, surnameStart: number
   return false;
 }
 
+/**
+ * Whether the one listed word a missing-middle query left out is a middle name of its own, which people commonly
+ * leave out ("Sergey PETROV" for "PETROV, Sergey Vitalyevich"), so two common names matched around it still
+ * identify the person as well as a name written without middle names can. Not when more than one word is left out
+ * (the four-name case, "Ali HASSAN" for "HASSAN, Ali Mohammed Abdul"), not when the word left out is itself a
+ * common name (an Arabic father's name, a frequent patronymic: many namesakes share it), and not in a name of
+ * short syllables ("Li Cheng He"), whose middle word is half of a two-syllable given name.
+ */
+function fullMiddle(n: readonly Tok[], usedN: Uint8Array): boolean {
+  let left = -1;
+  for (let j = 0; j < n.length; j++)
+    if (!usedN[j]) {
+      if (left >= 0) return false;
+      left = j;
+    }
+  const t = n[left];
+  return t !== undefined && !t.common && n.some((w) => w.norm.length > 5);
+}
+
 /** Whether every distinctive query word the alignment matched is a common name. */
 function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
   let any = false;
@@ -514,9 +534,11 @@ export function scoreTokens(
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
   if (splitCompound(q, n, taken, usedQ)) return 0;
-  if (missingMiddle(q, n, taken, usedQ, usedN, surnameStart)) score = Math.max(score, MISSING_MIDDLE_FLOOR);
+  const middle = missingMiddle(q, n, taken, usedQ, usedN, surnameStart);
+  if (middle) score = Math.max(score, MISSING_MIDDLE_FLOOR);
   const leftOver = usedQ.includes(0) || usedN.includes(0);
-  if (leftOver && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
+  const oneMiddle = middle && fullMiddle(n, usedN);
+  if (leftOver && !oneMiddle && onlyCommonNames(q, taken)) score *= COMMON_ONLY_FACTOR;
   if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;
   if (surnameStart > 0 && !namesSurname(n, usedN, surnameStart)) score *= NO_SURNAME_FACTOR;
   else if (firstSurnameOther(n, usedN, usedQ, surnameStart)) score *= NO_SURNAME_FACTOR;
