@@ -44,6 +44,9 @@ export function referenceData() {
   // The US statistical lines, as the Worker loads them (schedule US10): their wording feeds the index too.
   for (const list of Object.values(JSON.parse(readRepoFile("data/hs/lines-us10.json"))))
     for (const [code, description] of list) lines.push({ schedule: "US10", code, description });
+  // The tariff index phrases, as the Worker loads them (schedule REF): index vocabulary only.
+  for (const [description, code] of JSON.parse(readRepoFile("data/hs/search-references.json")))
+    lines.push({ schedule: "REF", code, description });
   const synonyms = readRepoFile("data/hs/synonyms.tsv")
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))

@@ -1,6 +1,6 @@
 /**
  * Dataset "hs": the HS2022 nomenclature, the national tariff lines (US HTS-8 and its 10-digit statistical lines,
- * UK commodity codes, EU CN8)
+ * UK commodity codes, EU CN8), the UK tariff's index phrases
  * and the curated retail vocabulary, from data/hs (see data/hs/SOURCE.md). The classification engine reads
  * these tables once per isolate and builds its index from them.
  */
@@ -9,11 +9,12 @@ import { join } from "node:path";
 import { dataDir, root } from "./lib.mjs";
 
 export const dataset = "hs";
-export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn5+us10-2026r10+rul1";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn5+us10-2026r10+rul1+ref1";
 export const source =
   "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
   "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); " +
   "USITC HTS 2026 Revision 10 statistical lines (10-digit, public domain); curated retail vocabulary; " +
+  "UK Online Trade Tariff search references (tariff index phrases, MIT, Crown Copyright); " +
   "CBP classification rulings cited as precedents";
 export const tables = ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms", "hs_rulings"];
 
@@ -82,11 +83,20 @@ export async function rows({ fixture = false } = {}) {
   const us10 = Object.values(read("lines-us10.json")).flatMap((lines) => lines.map(([c, d]) => ["US10", c, d]));
   const gb = read("lines-gb.json");
   const eu = euLines(gb, hs);
+  // Tariff index phrases: schedule "REF", index vocabulary only (src/engines/classify/engine.ts INDEX_ONLY); one
+  // row per code (the table's key), its phrases joined by "; ".
+  const phrases = new Map();
+  for (const [phrase, code] of read("search-references.json"))
+    phrases.set(code, [...(phrases.get(code) ?? []), phrase]);
+  const refs = [...phrases]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([code, list]) => ["REF", code, list.join("; ")]);
   const lines = [
     ...us.map(([c, d]) => ["US", c, d]),
     ...gb.map(([c, d]) => ["GB", c, d]),
     ...eu.map(([c, d]) => ["EU", c, d]),
     ...us10,
+    ...refs,
   ].filter((r) => keep(r[1]));
   return {
     hs_nomenclature: { columns: ["code", "parent", "section", "description"], rows: hs.filter((r) => keep(r[0])) },

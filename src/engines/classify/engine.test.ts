@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import hs2022 from "../../../data/hs/hs2022.json";
-import { analyze, buildIndex, label, rank } from "./engine";
+import { analyze, buildIndex, INDEX_ONLY, label, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { extractProduct, pageText, urlRefusal } from "./page";
 import {
@@ -411,6 +411,19 @@ describe("what the product is, not the words around it (full index)", () => {
     // Still a product term where nothing else competes.
     const shoes = rank(index, "women's leather pumps", { schedule: "US" });
     expect(shoes.ok && shoes.suggestions[0]?.hs6.slice(0, 2)).toBe("64");
+  });
+
+  it("reads a trade's own word through the tariff's index phrases, which are never an answer's code", () => {
+    const index = fullIndex();
+    // "accelerometers" is a UK search reference (9031.80), in no legal text of the nomenclature.
+    const r = rank(index, "accelerometer", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).toBe("9031");
+    const tower = rank(index, "absorption tower for gases", { schedule: "US" });
+    expect(tower.ok && tower.suggestions[0]?.hs6).toBe("842131");
+    expect(index.lines.has(INDEX_ONLY)).toBe(false);
+    // Asked for that "schedule", the answer is the HS subheading: no index phrase is a national line.
+    const asRef = rank(index, "accelerometer", { schedule: INDEX_ONLY });
+    expect(asRef.ok && asRef.suggestions[0]?.code).toBe("903180");
   });
 
   it("offers the residual heading of a material for an article no heading names", () => {

@@ -145,8 +145,8 @@ export interface Index {
   vocabulary: Pick<ReadonlySet<string>, "has">;
   /**
    * The words that name goods: the head noun of each phrase of the HS nomenclature's descriptions (text.ts
-   * headNouns) and the last word of each synonym phrase. A text naming none of them, nor a material or a
-   * chemical, is not a product description (rank).
+   * headNouns), of the tariff index phrases (INDEX_ONLY) and the last word of each synonym phrase. A text naming
+   * none of them, nor a material or a chemical, is not a product description (rank).
    */
   goods: Pick<ReadonlySet<string>, "has">;
   stats: {
@@ -178,6 +178,12 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
   const vocabulary = new Set(postings.keys());
   for (const list of synIndex.values()) for (const s of list) for (const w of s.phrase) vocabulary.add(w);
   const goods = new Set(nomenclature.flatMap((r) => headNouns(r.description)));
+  // A tariff index phrase names goods before its first comma ("accelerometers", "ice skates, with boots
+  // attached"); after it come the qualifiers of an inverted index entry.
+  for (const l of lines)
+    if (l.schedule === INDEX_ONLY)
+      for (const phrase of l.description.split(";"))
+        for (const n of headNouns(phrase.split(",")[0] ?? "")) goods.add(n);
   for (const list of synIndex.values()) for (const s of list) if (s.phrase.length) goods.add(s.phrase.at(-1) as string);
 
   return {
@@ -205,6 +211,13 @@ export function buildIndex(nomenclature: NomenclatureRow[], lines: TariffLineRow
   };
 }
 
+/**
+ * The "schedule" of the tariff index phrases (data/hs/search-references.json): their words join the national
+ * wording of the subheading their code falls under ("accelerometers" → 9031.80), but they are no national line
+ * and never an answer's code.
+ */
+export const INDEX_ONLY = "REF";
+
 /** National lines by schedule and subheading (sorted by code), and each subheading's national wording. */
 function groupLines(lines: TariffLineRow[], docIdx: Map<string, number>, docCount: number) {
   const natTokens: string[][] = Array.from({ length: docCount }, () => []);
@@ -212,6 +225,10 @@ function groupLines(lines: TariffLineRow[], docIdx: Map<string, number>, docCoun
   const lineCounts: Record<string, number> = {};
   for (const l of lines) {
     const hs6 = l.code.slice(0, 6);
+    if (l.schedule === INDEX_ONLY) {
+      natTokens[docIdx.get(hs6) ?? -1]?.push(...tokens(l.description));
+      continue;
+    }
     const bySchedule = getOrInsert(lineMap, l.schedule, () => new Map<string, Node[]>());
     getOrInsert(bySchedule, hs6, () => []).push({ code: l.code, description: l.description });
     lineCounts[l.schedule] = (lineCounts[l.schedule] ?? 0) + 1;

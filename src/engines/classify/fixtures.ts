@@ -11,8 +11,9 @@ import rulingsTestTsv from "../../../bench/data/classify-rulings-test.tsv?raw";
 import hs2022 from "../../../data/hs/hs2022.json";
 import linesGb from "../../../data/hs/lines-gb.json";
 import linesUs from "../../../data/hs/lines-us.json";
+import searchReferences from "../../../data/hs/search-references.json";
 import synonymsTsv from "../../../data/hs/synonyms.tsv?raw";
-import { buildIndex, type Index } from "./engine";
+import { buildIndex, INDEX_ONLY, type Index } from "./engine";
 
 function parseSynonyms(tsv: string) {
   return tsv
@@ -80,6 +81,11 @@ export function fullIndex(): Index {
     [
       ...(linesUs as [string, string][]).map(([code, description]) => ({ schedule: "US", code, description })),
       ...(linesGb as [string, string][]).map(([code, description]) => ({ schedule: "GB", code, description })),
+      ...(searchReferences as [string, string][]).map(([description, code]) => ({
+        schedule: INDEX_ONLY,
+        code,
+        description,
+      })),
     ],
     parseSynonyms(synonymsTsv),
   );
