@@ -6,6 +6,7 @@ import { extractProduct, pageText, urlRefusal } from "./page";
 import {
   headNouns,
   normalize,
+  preciousExcludes,
   predominantFibre,
   sentences,
   stripExclusions,
@@ -395,6 +396,20 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("men's woven trousers, 70% rayon 26% nylon 4% spandex")).toBe("620349");
     expect(top("Women's cashmere sweater")).toBe("611012");
     expect(top("Knitted acrylic winter gloves")).toBe("611693");
+  });
+
+  it("keeps the precious-metal headings for texts that name a precious metal, stone or pearl (Chapter 71)", () => {
+    expect(preciousExcludes(words("gold plated brass hoop earrings"))).toEqual(["7113", "7114", "7115", "7116"]);
+    expect(preciousExcludes(words("silver-tone charm bracelet"))).toHaveLength(4);
+    expect(preciousExcludes(words("14k gold ring with a diamond"))).toEqual([]);
+    expect(preciousExcludes(words("freshwater pearl necklace"))).toEqual([]);
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+    };
+    expect(top("Fashion costume earrings")).toBe("7117");
+    expect(top("gold plated brass hoop earrings")).toBe("7117");
+    expect(top("Sterling silver pendant necklace")).toBe("7113");
   });
 
   it("counts a one-word product term the tariff also uses for other goods for less", () => {

@@ -30,6 +30,7 @@ import {
   PARTS_HEADINGS,
   PARTS_OF,
   PHARMA_CONTEXT,
+  preciousExcludes,
   predominantFibre,
   QUALIFIERS,
   STOPWORDS,
@@ -100,6 +101,11 @@ const PARAMS = {
   household: 10,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
+  /**
+   * Factor on the precious-metal headings (7113-7116) for a text naming no precious metal, stone or pearl: the
+   * headings require one (Chapter 71 note 1), so only a strong match elsewhere should leave them first.
+   */
+  notPrecious: 0.2,
   /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
   parts: 6,
   /** The same when the parts heading's own text names the head noun ("clutch": 8708.93). */
@@ -392,6 +398,8 @@ export interface Analysis {
   materials: string[];
   /** Codes the stated construction rules out (woven goods for a knitted article and the reverse). */
   excluded: string[];
+  /** The precious-metal headings (7113-7116) when the text names no precious metal, stone or pearl. */
+  notPrecious: string[];
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
   parts: string[];
 }
@@ -506,6 +514,7 @@ export function analyze(index: Index, description: string): Analysis {
     pharma,
     materials,
     excluded: constructionExcludes(ws),
+    notPrecious: preciousExcludes(ws),
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
 }
@@ -725,6 +734,10 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   for (const code of analysis.excluded) {
     const [from, to] = prefixRange(index.docs, code);
     for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.construction;
+  }
+  for (const code of analysis.notPrecious) {
+    const [from, to] = prefixRange(index.docs, code);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.notPrecious;
   }
   return scores;
 }

@@ -672,3 +672,41 @@ export function predominantFibre(text: string): { fibre: string; minority: strin
   const minority = [...named].filter(([, c]) => c !== fibre).map(([w]) => w);
   return { fibre, minority };
 }
+
+/** Words that name a precious metal, a precious or semi-precious stone or a pearl (Chapter 71 note 1). */
+const PRECIOUS = new Set([
+  ..."gold silver platinum palladium rhodium iridium osmium ruthenium precious sterling karat carat kt ct vermeil".split(
+    " ",
+  ),
+  ..."diamond ruby sapphire emerald pearl gemstone gem opal topaz garnet amethyst aquamarine jade tanzanite".split(" "),
+]);
+/** After a precious metal's name, words that make it a colour or a plating of base metal ("gold-plated brass"). */
+const NOT_PRECIOUS_AFTER = new Set([
+  "plated",
+  "plate",
+  "plating",
+  "tone",
+  "toned",
+  "color",
+  "colored",
+  "colour",
+  "coloured",
+  "finish",
+  "finished",
+  "effect",
+  "look",
+  "flash",
+]);
+/** The headings kept for articles of precious metal, stones or pearls (7113-7116). */
+const PRECIOUS_ONLY = ["7113", "7114", "7115", "7116"];
+
+/**
+ * The headings a text rules out by naming no precious metal, stone or pearl: jewellery, goldsmiths' wares and
+ * other articles of 7113-7116 must be of (or clad with) precious metal or of precious stones or pearls; the rest
+ * is imitation jewellery (7117) or an article of its own material. A precious metal named as a colour or a
+ * plating ("gold-tone", "silver plated") does not count.
+ */
+export function preciousExcludes(ws: string[]): string[] {
+  const precious = ws.some((w, i) => PRECIOUS.has(w) && !NOT_PRECIOUS_AFTER.has(ws[i + 1] ?? ""));
+  return precious ? [] : PRECIOUS_ONLY;
+}
