@@ -673,12 +673,18 @@ export function predominantFibre(text: string): { fibre: string; minority: strin
   return { fibre, minority };
 }
 
-/** Words that name a precious metal, a precious or semi-precious stone or a pearl (Chapter 71 note 1). */
+/**
+ * Words that name a precious metal, a precious, semi-precious or synthetic stone or a pearl (Chapter 71 note 1;
+ * headings 7101-7104).
+ */
 const PRECIOUS = new Set([
   ..."gold silver platinum palladium rhodium iridium osmium ruthenium precious sterling karat carat kt ct vermeil".split(
     " ",
   ),
   ..."diamond ruby sapphire emerald pearl gemstone gem opal topaz garnet amethyst aquamarine jade tanzanite".split(" "),
+  // Semi-precious stones (7103) and the synthetic ones of 7104.
+  ..."agate quartz onyx turquoise moonstone chalcedony rhodonite lapis jasper tourmaline peridot citrine".split(" "),
+  ..."spinel beryl alexandrite zircon zirconia moissanite".split(" "),
 ]);
 /** After a precious metal's name, words that make it a colour or a plating of base metal ("gold-plated brass"). */
 const NOT_PRECIOUS_AFTER = new Set([
