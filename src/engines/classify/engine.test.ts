@@ -4,6 +4,7 @@ import { analyze, buildIndex, INDEX_ONLY, label, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { extractProduct, pageText, urlRefusal } from "./page";
 import {
+  footwearUpper,
   headNouns,
   normalize,
   preciousExcludes,
@@ -410,6 +411,22 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("Fashion costume earrings")).toBe("7117");
     expect(top("gold plated brass hoop earrings")).toBe("7117");
     expect(top("Sterling silver pendant necklace")).toBe("7113");
+  });
+
+  it("classifies footwear by the material of its upper (Chapter 64)", () => {
+    expect(footwearUpper(words("Men's genuine leather oxford dress shoes"))).toBe("6403");
+    expect(footwearUpper(words("women's PU leather ankle boots"))).toBe("6402");
+    expect(footwearUpper(words("running shoes, rubber sole with a textile upper"))).toBe("6404");
+    expect(footwearUpper(words("waterproof rain boots of PVC"))).toBe("6401");
+    // Two upper materials and no "upper" to tell which, or no footwear at all: nothing.
+    expect(footwearUpper(words("leather and canvas sneakers"))).toBeUndefined();
+    expect(footwearUpper(words("plastic sterilizer bag with a flat bottom"))).toBeUndefined();
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+    };
+    expect(top("Men's leather oxford dress shoes")).toBe("6403");
+    expect(top("Canvas sneakers")).toBe("6404");
   });
 
   it("counts a one-word product term the tariff also uses for other goods for less", () => {

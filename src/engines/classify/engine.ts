@@ -18,6 +18,7 @@ import {
   constructionExcludes,
   DOSAGE_FORMS,
   FIBRE_CLASS_TERMS,
+  footwearUpper,
   HEAD_BOUNDARIES,
   HOUSEHOLD,
   HOUSEHOLD_ARTICLES,
@@ -106,6 +107,8 @@ const PARAMS = {
    * headings require one (Chapter 71 note 1), so only a strong match elsewhere should leave them first.
    */
   notPrecious: 0.2,
+  /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
+  footwearUpper: 10,
   /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
   parts: 6,
   /** The same when the parts heading's own text names the head noun ("clutch": 8708.93). */
@@ -400,6 +403,8 @@ export interface Analysis {
   excluded: string[];
   /** The precious-metal headings (7113-7116) when the text names no precious metal, stone or pearl. */
   notPrecious: string[];
+  /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
+  footwear: string | undefined;
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
   parts: string[];
 }
@@ -515,6 +520,7 @@ export function analyze(index: Index, description: string): Analysis {
     materials,
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
+    footwear: footwearUpper(ws),
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
 }
@@ -734,6 +740,10 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   for (const code of analysis.excluded) {
     const [from, to] = prefixRange(index.docs, code);
     for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.construction;
+  }
+  if (analysis.footwear) {
+    const [from, to] = prefixRange(index.docs, analysis.footwear);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.footwearUpper;
   }
   for (const code of analysis.notPrecious) {
     const [from, to] = prefixRange(index.docs, code);

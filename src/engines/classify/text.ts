@@ -716,3 +716,59 @@ export function preciousExcludes(ws: string[]): string[] {
   const precious = ws.some((w, i) => PRECIOUS.has(w) && !NOT_PRECIOUS_AFTER.has(ws[i + 1] ?? ""));
   return precious ? [] : PRECIOUS_ONLY;
 }
+
+/**
+ * Words that say a text is about footwear (Chapter 64); not "heel", "pump", "flat", "slide" or "trainer", which
+ * name other goods as often ("flat bottom", "fountain pump").
+ */
+const FOOTWEAR = new Set("shoe boot sandal slipper sneaker loafer brogue moccasin clog footwear espadrille".split(" "));
+/** Upper materials, by the heading Chapter 64 gives footwear with such uppers. */
+const UPPER_HEADINGS: [string, string[]][] = [
+  // Rubber or plastics uppers, including imitation leather (composition of plastics): 6402 (6401 when waterproof).
+  [
+    "6402",
+    ["pu", "pvc", "eva", "rubber", "plastic", "plastics", "polyurethane", "synthetic", "faux", "vegan", "jelly"],
+  ],
+  [
+    "6404",
+    ["textile", "canvas", "mesh", "knit", "fabric", "velvet", "satin", "cloth", "denim", "felt", "woven", "linen"],
+  ],
+  ["6403", ["leather", "suede", "nubuck", "cowhide", "calfskin", "sheepskin"]],
+];
+const UPPER_OF = new Map(UPPER_HEADINGS.flatMap(([h, ws]) => ws.map((w) => [w, h] as const)));
+/** "PU leather", "faux suede": a leather word after one of these is a plastic, not leather. */
+const IMITATION = new Set(["pu", "pvc", "faux", "synthetic", "vegan", "artificial", "imitation"]);
+
+/**
+ * The footwear heading a text's upper material points to (Chapter 64 classifies footwear by the material of the
+ * upper and of the outer sole: leather uppers 6403, textile 6404, rubber or plastics 6402), or undefined when the
+ * text is not about footwear or names no single upper material. Where the text says "upper", the material next
+ * to that word decides ("rubber sole with a textile upper"); otherwise any material named ("genuine leather
+ * boots"). Imitation leather ("PU leather") is plastics.
+ */
+export function footwearUpper(ws: string[]): string | undefined {
+  if (!ws.some((w) => FOOTWEAR.has(w))) return undefined;
+  const heading = (i: number): string | undefined => {
+    const w = ws[i] ?? "";
+    const h = UPPER_OF.get(w);
+    if (h === "6403" && IMITATION.has(ws[i - 1] ?? "")) return "6402";
+    return h;
+  };
+  // Waterproof footwear with rubber or plastics uppers has a heading of its own (6401).
+  const waterproof = (h: string) => (h === "6402" && ws.includes("waterproof") ? "6401" : h);
+  const found = new Set<string>();
+  const upper = ws.indexOf("upper");
+  if (upper >= 0) {
+    // "leather upper", "upper of textile material", "upper made of mesh": the nearest material word.
+    for (const i of [upper - 1, upper - 2, upper + 2, upper + 3, upper + 1]) {
+      const h = heading(i);
+      if (h) return waterproof(h);
+    }
+    return undefined;
+  }
+  for (let i = 0; i < ws.length; i++) {
+    const h = heading(i);
+    if (h) found.add(h);
+  }
+  return found.size === 1 ? waterproof([...found][0] as string) : undefined;
+}
