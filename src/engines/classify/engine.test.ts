@@ -429,6 +429,21 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("Canvas sneakers")).toBe("6404");
   });
 
+  it("reads a product term before the head noun as its modifier: a phone case is not a phone", () => {
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+    };
+    // "cell phone" gives way to the head noun's own product term, "phone case".
+    expect(analyze(fullIndex(), "cell phone case").synonyms.map((s) => s.phrase)).toEqual(["phone case"]);
+    expect(top("cell phone case")).toBe("4202");
+    expect(top("The tariff classification of a cell phone case from China")).toBe("4202");
+    // A watch strap is a part of a watch (9113), not a watch.
+    expect(top("watch strap")).toBe("9113");
+    // Packing, form and material words after a product term are not its head: jam in a jar is jam.
+    expect(top("Strawberry jam 340g jar")).toBe("2007");
+  });
+
   it("counts a one-word product term the tariff also uses for other goods for less", () => {
     const index = fullIndex();
     const entry = (w: string) => index.synonyms.get(w)?.find((s) => s.phrase.join(" ") === w);

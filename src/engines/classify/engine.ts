@@ -18,6 +18,7 @@ import {
   constructionExcludes,
   DOSAGE_FORMS,
   FIBRE_CLASS_TERMS,
+  FIBRE_WORDS,
   footwearUpper,
   HEAD_BOUNDARIES,
   HOUSEHOLD,
@@ -415,6 +416,78 @@ export interface Analysis {
  */
 const FORM_WORDS = new Set(["sheet", "tablet", "capsule", "pod", "bar", "stick", "strip", "roll", "cube", "block"]);
 
+/** The head noun phrase's end: the words before the first preposition, participle clause or punctuation. */
+function headPhraseEnd(text: string, ws: string[]): number {
+  const end = Math.min(ws.length, firstClauseLength(text) || ws.length);
+  for (let i = 1; i < end; i++) if (HEAD_BOUNDARIES.has(ws[i] ?? "")) return i;
+  return end;
+}
+
+/**
+ * The residual "articles of <material>" codes for the materials the head noun phrase (or an "of" phrase) names;
+ * an ornament's and a household article's own headings before the residual ones.
+ */
+function residualMaterials(ws: string[], sentenceOf: number[], headEnd: number): string[] {
+  const ornament = ws.some((w) => ORNAMENTAL.has(w));
+  const household = !ornament && ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2);
+  const codes = ws
+    .filter((_, i) => i < headEnd || ws[i - 1] === "of")
+    .map(
+      (t) =>
+        (ornament ? ORNAMENT_RESIDUALS[t] : undefined) ??
+        (household ? HOUSEHOLD_ARTICLES[t] : undefined) ??
+        MATERIAL_RESIDUALS[t],
+    )
+    .filter((c): c is string => c !== undefined);
+  return [...new Set(codes)];
+}
+
+/** Where a product term ending at the head noun (the head phrase's last content word) starts, or -1. */
+function headTermStart(index: Index, ws: string[], headEnd: number): number {
+  let last = headEnd - 1;
+  while (last > 0 && STOPWORDS.has(ws[last] ?? "")) last--;
+  for (let start = Math.max(0, last - 3); start <= last; start++) {
+    const len = last - start + 1;
+    if (
+      index.synonyms
+        .get(ws[start] ?? "")
+        ?.some((s) => s.phrase.length === len && s.phrase.every((p, k) => ws[start + k] === p))
+    )
+      return start;
+  }
+  return -1;
+}
+
+/**
+ * Whether the next content word from `from` is the last word of the head noun phrase (its head noun) and a noun
+ * of goods other than a form, a packing or a material.
+ */
+function headNounAfter(index: Index, ws: string[], from: number, headEnd: number): boolean {
+  let j = from;
+  while (j < headEnd && STOPWORDS.has(ws[j] ?? "")) j++;
+  let last = headEnd - 1;
+  while (last > j && STOPWORDS.has(ws[last] ?? "")) last--;
+  const w = ws[j];
+  if (j >= headEnd || j !== last || w === undefined || index.synonyms.has(w)) return false;
+  return (
+    index.goods.has(w) &&
+    !FORM_WORDS.has(w) &&
+    !PACKING_WORDS.has(w) &&
+    MATERIAL_RESIDUALS[w] === undefined &&
+    !FIBRE_WORDS.has(w)
+  );
+}
+
+/**
+ * Words a retail title puts after the product for its packing, form or count ("jam 340g jar", "whey protein
+ * powder", "tent 4 person"): not the head of the phrase, though the tariff names some of them as goods.
+ */
+const PACKING_WORDS = new Set(
+  "jar bag box can pack bottle tube pouch packet tin carton container sachet tub powder liquid paste granule flake person serving"
+    .split(" ")
+    .flatMap((w) => tokens(w)),
+);
+
 /** Where the first clause of a text ends (comma, colon, semicolon, bracket, dash), in words. */
 function firstClauseLength(text: string): number {
   for (const part of text.split(/[,;:()[\]]|\s[-\u2013\u2014]\s/)) {
@@ -437,23 +510,25 @@ export function analyze(index: Index, description: string): Analysis {
   });
   const weights = new Map<string, number>();
   const found: (SynonymHit & { end: number; start: number })[] = [];
-  // The head noun phrase: the words before the first preposition, participle clause or punctuation.
-  let headEnd = Math.min(ws.length, firstClauseLength(text) || ws.length);
-  for (let i = 1; i < headEnd; i++)
-    if (HEAD_BOUNDARIES.has(ws[i] ?? "")) {
-      headEnd = i;
-      break;
-    }
+  const headEnd = headPhraseEnd(text, ws);
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
   let qualified = false;
+  const headTerm = headTermStart(index, ws, headEnd);
   for (let i = 0; i < ws.length; ) {
     const w = ws[i] ?? "";
     // A qualifier clause ends with its sentence.
     if (i > 0 && sentenceOf[i] !== sentenceOf[i - 1]) qualified = false;
     if (QUALIFIERS.has(w)) qualified = true;
     const weight = (qualified ? PARAMS.qualifier : 1) * ((sentenceOf[i] ?? 0) > 0 ? PARAMS.laterSentence : 1);
-    const match = index.synonyms.get(w)?.find((s) => s.phrase.every((p, k) => ws[i + k] === p));
+    // A phrase that would swallow the start of the head noun's own product term ("cell phone" in "cell phone
+    // case", whose head term is "phone case") gives way to it.
+    const match = index.synonyms
+      .get(w)
+      ?.find((s) => s.phrase.every((p, k) => ws[i + k] === p) && !(i < headTerm && i + s.phrase.length > headTerm));
+    // "cell phone case", "watch strap": in the head noun phrase, a product term followed by the head noun (a noun
+    // the tariff names goods by, not a form, packing or material) is that noun's modifier; its words count less.
+    const modifies = match !== undefined && headNounAfter(index, ws, i + match.phrase.length, headEnd);
     if (match && !found.some((f) => f.phrase === match.phrase.join(" "))) {
       // In an English compound the last noun is the head ("laptop backpack" is a backpack), so a product term
       // directly followed by another one counts as a modifier; so does one followed by "flavour", "print"...
@@ -467,6 +542,7 @@ export function analyze(index: Index, description: string): Analysis {
       }
       const after = ws[i + match.phrase.length];
       if (after && ATTRIBUTE_MARKERS.has(after)) w2 *= PARAMS.modifier;
+      else if (modifies) w2 *= PARAMS.modifier;
       // "self-adhesive", "self-propelled": an adjective, not the product.
       if (ws[i - 1] === "self") w2 *= PARAMS.modifier;
       // After the head noun phrase ("agricultural tractor imported ..., tyres fitted after import") a product
@@ -485,7 +561,7 @@ export function analyze(index: Index, description: string): Analysis {
     const span = match ? match.phrase.length : 1;
     for (const t of ws.slice(i, i + span)) {
       if (!content(t)) continue;
-      weights.set(t, Math.max(weights.get(t) ?? 0, weight));
+      weights.set(t, Math.max(weights.get(t) ?? 0, weight * (modifies ? PARAMS.modifier : 1)));
     }
     i += span;
   }
@@ -494,22 +570,6 @@ export function analyze(index: Index, description: string): Analysis {
   const pharma = !supplement && readsAsMedicament(index, ws);
   if (pharma) medicamentSense(ws, weights, found);
   fibreSense(text, weights);
-  const ornament = ws.some((w) => ORNAMENTAL.has(w));
-  // An article for the household has its material's household heading before the residual one.
-  const household = !ornament && ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2);
-  const materials = [
-    ...new Set(
-      ws
-        .filter((_, i) => i < headEnd || ws[i - 1] === "of")
-        .map(
-          (t) =>
-            (ornament ? ORNAMENT_RESIDUALS[t] : undefined) ??
-            (household ? HOUSEHOLD_ARTICLES[t] : undefined) ??
-            MATERIAL_RESIDUALS[t],
-        )
-        .filter((c): c is string => c !== undefined),
-    ),
-  ];
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
@@ -517,7 +577,7 @@ export function analyze(index: Index, description: string): Analysis {
       .map(({ start: _, end: __, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
-    materials,
+    materials: residualMaterials(ws, sentenceOf, headEnd),
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
     footwear: footwearUpper(ws),

@@ -626,6 +626,8 @@ export const FIBRE_CLASS_TERMS: Record<string, string> = {
 };
 
 const FIBRE_OF = new Map(Object.entries(FIBRE_CLASSES).flatMap(([c, ws]) => ws.map((w) => [w, c] as const)));
+/** Every fibre name (a material, never the article). */
+export const FIBRE_WORDS: ReadonlySet<string> = new Set(FIBRE_OF.keys());
 
 /** "64 percent acrylic", "95.8% polyester", "100 % cotton": a share and the fibre named right after it. */
 const SHARE = /(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)\s*(?:of\s+)?([a-z-]+)(?:\s+([a-z-]+))?/g;
