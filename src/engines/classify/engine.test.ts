@@ -7,6 +7,7 @@ import {
   footwearUpper,
   headNouns,
   normalize,
+  otherMaterialChapters,
   preciousExcludes,
   predominantFibre,
   sentences,
@@ -442,6 +443,20 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("watch strap")).toBe("9113");
     // Packing, form and material words after a product term are not its head: jam in a jar is jam.
     expect(top("Strawberry jam 340g jar")).toBe("2007");
+  });
+
+  it("rules out the chapters of materials other than the one the article is named of", () => {
+    expect(otherMaterialChapters(["acrylic", "vase"])).toContain("70");
+    expect(otherMaterialChapters(["acrylic", "vase"])).not.toContain("39");
+    // Steel names chapters 72 and 73 alike; two materials, or none, rule out nothing.
+    expect(otherMaterialChapters(["stainless", "steel", "bottle"])).not.toContain("72");
+    expect(otherMaterialChapters(["ceramic", "coated", "steel", "pan"])).toEqual([]);
+    expect(otherMaterialChapters(["vase"])).toEqual([]);
+    const r = rank(fullIndex(), "acrylic vase", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 2)).toBe("39");
+    // A plastic named alone is a material, not a fibre, unless the text is about textiles.
+    expect(predominantFibre("acrylic vase")).toBeUndefined();
+    expect(predominantFibre("Knitted acrylic winter gloves")?.fibre).toBe("synthetic");
   });
 
   it("counts a one-word product term the tariff also uses for other goods for less", () => {

@@ -28,6 +28,7 @@ import {
   MATERIAL_RESIDUALS,
   ORNAMENT_RESIDUALS,
   ORNAMENTAL,
+  otherMaterialChapters,
   PART_WORDS,
   PARTS_HEADINGS,
   PARTS_OF,
@@ -108,6 +109,8 @@ const PARAMS = {
    * headings require one (Chapter 71 note 1), so only a strong match elsewhere should leave them first.
    */
   notPrecious: 0.2,
+  /** Factor on the chapters of materials other than the one the text names (an acrylic vase is not glassware). */
+  otherMaterial: 0.3,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
   /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
@@ -404,6 +407,8 @@ export interface Analysis {
   excluded: string[];
   /** The precious-metal headings (7113-7116) when the text names no precious metal, stone or pearl. */
   notPrecious: string[];
+  /** Material chapters other than the one material the text names for its article (text.ts otherMaterialChapters). */
+  otherMaterials: string[];
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
@@ -580,6 +585,7 @@ export function analyze(index: Index, description: string): Analysis {
     materials: residualMaterials(ws, sentenceOf, headEnd),
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
+    otherMaterials: otherMaterialChapters(ws.filter((_, i) => i < headEnd || ws[i - 1] === "of")),
     footwear: footwearUpper(ws),
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
@@ -804,6 +810,10 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   if (analysis.footwear) {
     const [from, to] = prefixRange(index.docs, analysis.footwear);
     for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.footwearUpper;
+  }
+  for (const chapter of analysis.otherMaterials) {
+    const [from, to] = prefixRange(index.docs, chapter);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.otherMaterial;
   }
   for (const code of analysis.notPrecious) {
     const [from, to] = prefixRange(index.docs, code);

@@ -434,6 +434,7 @@ export const ORNAMENTAL = new Set([
   "statuette",
   "statue",
   "decoration",
+  "vase",
 ]);
 
 /** The "statuettes and other ornaments of <material>" subheading, where the tariff has one. */
@@ -629,6 +630,10 @@ const FIBRE_OF = new Map(Object.entries(FIBRE_CLASSES).flatMap(([c, ws]) => ws.m
 /** Every fibre name (a material, never the article). */
 export const FIBRE_WORDS: ReadonlySet<string> = new Set(FIBRE_OF.keys());
 
+/** Words that put a fibre named alone in a textile ("knitted", "yarn", "fabric", "sweater", "gloves"...). */
+const TEXTILE_CONTEXT =
+  /\b(?:knit\w*|crochet\w*|woven|weave|yarns?|fabrics?|textiles?|fib(?:re|er)s?|garments?|sweaters?|gloves?|socks?|scar(?:f|ves)|hats?|beanies?|blankets?|throws?|rugs?|carpets?|dress\w*|shirts?|jackets?|coats?|trousers|pants|sportswear|apparel|clothing)\b/;
+
 /** "64 percent acrylic", "95.8% polyester", "100 % cotton": a share and the fibre named right after it. */
 const SHARE = /(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)\s*(?:of\s+)?([a-z-]+)(?:\s+([a-z-]+))?/g;
 
@@ -654,7 +659,10 @@ export function predominantFibre(text: string): { fibre: string; minority: strin
   }
   if (shares.size === 0) {
     const classes = new Set(named.values());
-    if (classes.size !== 1) return undefined;
+    // A plastic named alone ("acrylic vase", "polypropylene box") is the article's material, not a fibre, unless
+    // the text is about textiles ("knitted acrylic gloves").
+    const plastic = [...named.keys()].every((w) => MATERIAL_RESIDUALS[w] !== undefined);
+    if (classes.size !== 1 || (plastic && !TEXTILE_CONTEXT.test(lower))) return undefined;
     shares.set([...classes][0] as string, 100);
   }
   const manMade = (shares.get("synthetic") ?? 0) + (shares.get("artificial") ?? 0);
@@ -773,4 +781,42 @@ export function footwearUpper(ws: string[]): string | undefined {
     if (h) found.add(h);
   }
   return found.size === 1 ? waterproof([...found][0] as string) : undefined;
+}
+
+/** The chapter of each material word of MATERIAL_RESIDUALS: where articles of that material have their headings. */
+const MATERIAL_CHAPTER: Record<string, string> = Object.fromEntries(
+  Object.entries(MATERIAL_RESIDUALS).map(([w, code]) => [w, code.slice(0, 2)]),
+);
+/** Chapters that hold goods by their material alone (plastics, rubber, wood, paper, stone, ceramics, glass, metals). */
+const MATERIAL_CHAPTERS = [
+  "39",
+  "40",
+  "44",
+  "48",
+  "68",
+  "69",
+  "70",
+  "72",
+  "73",
+  "74",
+  "75",
+  "76",
+  "78",
+  "79",
+  "80",
+  "81",
+];
+
+/**
+ * The material chapters a text rules out by naming one material for its article: an acrylic vase is not
+ * glassware (7013), a plastic cup not porcelain. Only when the words read for materials (the head noun phrase,
+ * "of <material>") name materials of one chapter; chapters that are not about a material (machines, furniture,
+ * toys, bags) are never ruled out.
+ */
+export function otherMaterialChapters(materialWords: string[]): string[] {
+  const chapters = new Set(materialWords.map((w) => MATERIAL_CHAPTER[w]).filter((c): c is string => c !== undefined));
+  if (chapters.size !== 1) return [];
+  const [only] = chapters;
+  // Iron and steel (72) and articles of iron or steel (73) are one material.
+  return MATERIAL_CHAPTERS.filter((c) => c !== only && !(only === "73" && c === "72"));
 }
