@@ -459,6 +459,24 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(predominantFibre("Knitted acrylic winter gloves")?.fibre).toBe("synthetic");
   });
 
+  it.each([
+    ["cell phone case", "4202"],
+    ["silicone watch strap", "9113"],
+    ["lamp shade", "9405"],
+    ["vitamin capsules", "2106"],
+    ["acrylic vase", "39"],
+    ["dog collar", "4201"],
+  ])("%s is classified as what it is, not as the product its words name (%s)", (text, code) => {
+    const r = rank(fullIndex(), text, { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.startsWith(code)).toBe(true);
+  });
+
+  it("reads vitamins as a food supplement unless the text claims a treatment (Chapter 30 note 1(a))", () => {
+    expect(analyze(fullIndex(), "vitamin capsules").pharma).toBe(false);
+    const r = rank(fullIndex(), "vitamin B12 injection for the treatment of deficiency", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 2)).toBe("30");
+  });
+
   it("counts a one-word product term the tariff also uses for other goods for less", () => {
     const index = fullIndex();
     const entry = (w: string) => index.synonyms.get(w)?.find((s) => s.phrase.join(" ") === w);

@@ -571,7 +571,9 @@ export function analyze(index: Index, description: string): Analysis {
     i += span;
   }
   // A food supplement ("vitamin D3 capsules 1000 IU") is put up in the same doses but is not a medicament.
-  const supplement = found.some((f) => f.codes.some((c) => c.startsWith("2106")));
+  // Chapter 30 note 1(a) keeps food supplements out of the medicaments, unless the text claims a treatment.
+  const supplement =
+    found.some((f) => f.codes.some((c) => c.startsWith("2106"))) && !ws.some((w) => THERAPEUTIC.has(w));
   const pharma = !supplement && readsAsMedicament(index, ws);
   if (pharma) medicamentSense(ws, weights, found);
   fibreSense(text, weights);
@@ -646,6 +648,13 @@ const USE_WORDS = new Set([
 ]);
 
 /** A dosage form next to a medical word or a drug-shaped name the nomenclature does not know. */
+/** Words that claim a treatment, which a food supplement cannot (Chapter 30 note 1(a)). */
+const THERAPEUTIC = new Set(
+  "treat treating treatment therapy therapeutic prescription rx disease deficiency patient clinical medicament medicinal drug"
+    .split(" ")
+    .flatMap((w) => tokens(w)),
+);
+
 function readsAsMedicament(index: Index, ws: string[]): boolean {
   if (!ws.some((w) => DOSAGE_FORMS.has(w))) return false;
   return ws.some((w) => PHARMA_CONTEXT.has(w) || (!index.vocabulary.has(w) && chemicalName(w)));
