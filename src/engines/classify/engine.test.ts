@@ -443,6 +443,8 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("watch strap")).toBe("9113");
     // Packing, form and material words after a product term are not its head: jam in a jar is jam.
     expect(top("Strawberry jam 340g jar")).toBe("2007");
+    // Numbers and sizes between them make a list of specifications, not a compound: a laptop with RAM.
+    expect(top("Laptop 15.6 inch 16GB RAM")).toBe("8471");
   });
 
   it("rules out the chapters of materials other than the one the article is named of", () => {

@@ -43,6 +43,7 @@ import {
   VAGUE_WORDS,
   withoutLetterFrame,
   words,
+  wordsAndGaps,
 } from "./text";
 
 export interface NomenclatureRow {
@@ -467,9 +468,11 @@ function headTermStart(index: Index, ws: string[], headEnd: number): number {
  * Whether the next content word from `from` is the last word of the head noun phrase (its head noun) and a noun
  * of goods other than a form, a packing or a material.
  */
-function headNounAfter(index: Index, ws: string[], from: number, headEnd: number): boolean {
+function headNounAfter(index: Index, ws: string[], gaps: boolean[], from: number, headEnd: number): boolean {
   let j = from;
   while (j < headEnd && STOPWORDS.has(ws[j] ?? "")) j++;
+  // A number or size in between makes a list of specifications, not a compound ("Laptop 15.6 inch 16GB RAM").
+  for (let k = from; k <= j; k++) if (gaps[k]) return false;
   let last = headEnd - 1;
   while (last > j && STOPWORDS.has(ws[last] ?? "")) last--;
   const w = ws[j];
@@ -507,11 +510,12 @@ export function analyze(index: Index, description: string): Analysis {
   const text = withoutLetterFrame(description);
   const ws: string[] = [];
   const sentenceOf: number[] = [];
+  const gaps: boolean[] = [];
   sentences(text).forEach((sentence, k) => {
-    for (const w of words(sentence)) {
-      ws.push(w);
-      sentenceOf.push(k);
-    }
+    const found = wordsAndGaps(sentence);
+    ws.push(...found.words);
+    gaps.push(...found.gaps);
+    for (const _ of found.words) sentenceOf.push(k);
   });
   const weights = new Map<string, number>();
   const found: (SynonymHit & { end: number; start: number })[] = [];
@@ -533,7 +537,7 @@ export function analyze(index: Index, description: string): Analysis {
       ?.find((s) => s.phrase.every((p, k) => ws[i + k] === p) && !(i < headTerm && i + s.phrase.length > headTerm));
     // "cell phone case", "watch strap": in the head noun phrase, a product term followed by the head noun (a noun
     // the tariff names goods by, not a form, packing or material) is that noun's modifier; its words count less.
-    const modifies = match !== undefined && headNounAfter(index, ws, i + match.phrase.length, headEnd);
+    const modifies = match !== undefined && headNounAfter(index, ws, gaps, i + match.phrase.length, headEnd);
     if (match && !found.some((f) => f.phrase === match.phrase.join(" "))) {
       // In an English compound the last noun is the head ("laptop backpack" is a backpack), so a product term
       // directly followed by another one counts as a modifier; so does one followed by "flavour", "print"...

@@ -123,12 +123,28 @@ export function normalize(text: string): string {
 
 /** Every word in order, stemmed, stopwords kept (phrase matching needs them); numbers and sizes dropped. */
 export function words(text: string): string[] {
+  return wordsAndGaps(text).words;
+}
+
+/**
+ * `words`, with, for each word, whether a number or size was dropped right before it ("Laptop 15.6 inch 16GB RAM":
+ * "inch" and "ram" follow numbers, so "laptop ram" is no compound).
+ */
+export function wordsAndGaps(text: string): { words: string[]; gaps: boolean[] } {
   const out: string[] = [];
+  const gaps: boolean[] = [];
+  let gap = false;
   for (const raw of normalize(text).split(" ")) {
-    if (!raw || /\d/.test(raw)) continue;
+    if (!raw) continue;
+    if (/\d/.test(raw)) {
+      gap = true;
+      continue;
+    }
     out.push(stem(CANON[raw] ?? raw));
+    gaps.push(gap);
+    gap = false;
   }
-  return out;
+  return { words: out, gaps };
 }
 
 /**
