@@ -755,7 +755,9 @@ export class ScreenIndex {
       if (entry === undefined || !allow(entry)) continue;
       const nameToks = this.toksOf(nameId);
       scored++;
-      consider(nameId, Math.round(scoreTokens(q, nameToks, memo, this.surnameStart(nameId)) * 1000) / 1000);
+      const person = this.entryTypeOf(entry) === "individual";
+      const score = scoreTokens(q, nameToks, memo, this.surnameStart(nameId), person);
+      consider(nameId, Math.round(score * 1000) / 1000);
     }
     this.lastStats = { candidates: touched.length, scored };
     return best;

@@ -475,6 +475,23 @@ function firstSurnameOther(n: readonly Tok[], usedN: Uint8Array, usedQ: Uint8Arr
   return first?.cls !== "particle" && !usedN[surnameStart] && usedQ.includes(0);
 }
 
+/**
+ * A person the list writes without marking the surname ("AAMIR ALI CHAUDHRY"), three words or more, whose last
+ * word (the family name in the order the list writes such names) the query left out while matching the first:
+ * "Amit Ali" met given names only, as NO_SURNAME_FACTOR says for the marked case.
+ */
+function lastNameLeft(n: readonly Tok[], usedN: Uint8Array): boolean {
+  const last = n.length - 1;
+  return n.length >= 3 && !usedN[last] && n[last]?.cls === "distinctive" && usedN[0] === 1;
+}
+
+/** The first given name (before a marked surname) left unmatched while a later given name matched. */
+function firstGivenLeft(n: readonly Tok[], usedN: Uint8Array, surnameStart: number): boolean {
+  if (usedN[0] || n[0]?.cls !== "distinctive") return false;
+  for (let j = 1; j < surnameStart; j++) if (usedN[j]) return true;
+  return false;
+}
+
 function namesSurname(n: readonly Tok[], usedN: Uint8Array, surnameStart: number): boolean {
   for (let j = surnameStart; j < n.length; j++) if (usedN[j] && n[j]?.cls !== "particle") return true;
   return false;
@@ -513,6 +530,12 @@ function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
 }
 
 /**
+ * Factor when the list marks the surname and two or more given names ("SULEIMAN, Mohamed Ibrahim") and the query
+ * matched a later given name but not the first, the name the person goes by: "Ibrahim Suleiman" is Ibrahim, not
+ * Mohamed (in an Arabic name the second given name is often the father's), 0.80 → 0.68.
+ */
+const FIRST_GIVEN_FACTOR = 0.85;
+/**
  * `surnameStart`: where the listed name's surname begins in its natural-order tokens when the list marks it (the
  * words before the comma of "LAST, First"), else -1.
  */
@@ -521,6 +544,7 @@ export function scoreTokens(
   n: readonly Tok[],
   memo?: Map<Tok, number>[],
   surnameStart = -1,
+  person = false,
 ): number {
   if (q.length === 0 || n.length === 0) return 0;
   const { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN } = align(q, n, memo);
@@ -542,6 +566,8 @@ export function scoreTokens(
   if (leftOver && taken.some((u) => u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM)) score *= FUZZY_PARTIAL_FACTOR;
   if (surnameStart > 0 && !namesSurname(n, usedN, surnameStart)) score *= NO_SURNAME_FACTOR;
   else if (firstSurnameOther(n, usedN, usedQ, surnameStart)) score *= NO_SURNAME_FACTOR;
+  else if (person && surnameStart < 0 && lastNameLeft(n, usedN)) score *= NO_SURNAME_FACTOR;
+  if (surnameStart >= 2 && firstGivenLeft(n, usedN, surnameStart)) score *= FIRST_GIVEN_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
     if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {
