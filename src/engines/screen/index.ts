@@ -755,8 +755,7 @@ export class ScreenIndex {
       if (entry === undefined || !allow(entry)) continue;
       const nameToks = this.toksOf(nameId);
       scored++;
-      const person = this.entryTypeOf(entry) === "individual";
-      const score = scoreTokens(q, nameToks, memo, this.surnameStart(nameId), person);
+      const score = scoreTokens(q, nameToks, memo, this.surnameStart(nameId), this.entryTypeOf(entry));
       consider(nameId, Math.round(score * 1000) / 1000);
     }
     this.lastStats = { candidates: touched.length, scored };

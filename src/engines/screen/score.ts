@@ -492,6 +492,30 @@ function firstGivenLeft(n: readonly Tok[], usedN: Uint8Array, surnameStart: numb
   return false;
 }
 
+/** One distinctive word matched, and a listed word that is not a legal form or particle left unmatched. */
+function oneWordOfMore(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[], usedN: Uint8Array): boolean {
+  let distinctive = 0;
+  for (const u of taken) for (let i = u.q0; i <= u.q1; i++) if (q[i]?.cls === "distinctive") distinctive++;
+  if (distinctive !== 1) return false;
+  return n.some((t, j) => !usedN[j] && (t.cls === "distinctive" || t.cls === "generic"));
+}
+
+/**
+ * Whether the alignment matched exactly one distinctive query word, and only by edit distance (a vowel variant,
+ * "Hezbollah" / HIZBALLAH, is a spelling of the same word, not a near miss).
+ */
+function singleFuzzyWord(q: readonly Tok[], taken: readonly Unit[]): boolean {
+  let distinctive = 0;
+  let fuzzy = false;
+  for (const u of taken)
+    for (let i = u.q0; i <= u.q1; i++)
+      if (q[i]?.cls === "distinctive") {
+        distinctive++;
+        if (u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM && u.sim !== VOWEL_VARIANT_SIM) fuzzy = true;
+      }
+  return distinctive === 1 && fuzzy;
+}
+
 function namesSurname(n: readonly Tok[], usedN: Uint8Array, surnameStart: number): boolean {
   for (let j = surnameStart; j < n.length; j++) if (usedN[j] && n[j]?.cls !== "particle") return true;
   return false;
@@ -536,6 +560,24 @@ function onlyCommonNames(q: readonly Tok[], taken: readonly Unit[]): boolean {
  */
 const FIRST_GIVEN_FACTOR = 0.85;
 /**
+ * Factor for a vessel matched by a query that carries a company's legal form ("Blackstone Inc." against the vessel
+ * BLACKSTONE) or words the vessel's name does not have ("Devon Energy" against DEVON): a ship has no legal form,
+ * and a company named by more words than the ship is another party (0.976 → 0.68, 0.769 → 0.62).
+ */
+const VESSEL_PARTIAL_FACTOR = 0.7;
+/**
+ * Factor when the match rests on one distinctive word matched only by edit distance: "Visa" against VISTA,
+ * "Sysco" against SCSCO, "GoDaddy" against GODANI. One short word two
+ * letters off is how well-known names meet listed ones by chance (0.80 → 0.64).
+ */
+const SINGLE_FUZZY_FACTOR = 0.8;
+/**
+ * Factor for an entity matched on one distinctive word while the listed name has words of its own beyond legal
+ * forms: "Target Corporation" against TARGET ELECTRONICS, "Aon plc" against AON DEVELOPMENT LLC. Two companies
+ * that share a word are two companies until another word says otherwise (0.755 → 0.68).
+ */
+const ONE_WORD_ENTITY_FACTOR = 0.9;
+/**
  * `surnameStart`: where the listed name's surname begins in its natural-order tokens when the list marks it (the
  * words before the comma of "LAST, First"), else -1.
  */
@@ -544,8 +586,9 @@ export function scoreTokens(
   n: readonly Tok[],
   memo?: Map<Tok, number>[],
   surnameStart = -1,
-  person = false,
+  kind?: string,
 ): number {
+  const person = kind === "individual";
   if (q.length === 0 || n.length === 0) return 0;
   const { taken, usedQ, usedN, strongQ, strongN, matchedQ, matchedN } = align(q, n, memo);
   if (!hasEvidence(q, strongQ) || !hasEvidence(n, strongN)) return 0;
@@ -568,6 +611,9 @@ export function scoreTokens(
   else if (firstSurnameOther(n, usedN, usedQ, surnameStart)) score *= NO_SURNAME_FACTOR;
   else if (person && surnameStart < 0 && lastNameLeft(n, usedN)) score *= NO_SURNAME_FACTOR;
   if (surnameStart >= 2 && firstGivenLeft(n, usedN, surnameStart)) score *= FIRST_GIVEN_FACTOR;
+  if (kind === "vessel" && (q.some((t) => t.cls === "legal") || usedQ.includes(0))) score *= VESSEL_PARTIAL_FACTOR;
+  if (singleFuzzyWord(q, taken)) score *= SINGLE_FUZZY_FACTOR;
+  if (kind === "entity" && oneWordOfMore(q, n, taken, usedN)) score *= ONE_WORD_ENTITY_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
     if ((taken[k]?.n0 ?? 0) < (taken[k - 1]?.n0 ?? 0)) {

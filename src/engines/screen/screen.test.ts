@@ -224,6 +224,30 @@ describe("screen", () => {
   });
 });
 
+describe("real company names against vessels and companies sharing a word (bench/screen-companies.mjs)", () => {
+  const listed = ScreenIndex.build([
+    { id: "V:1", listCode: "V", entryType: "vessel", name: "BLACKSTONE", altNames: [], remarks: null },
+    { id: "V:2", listCode: "V", entryType: "vessel", name: "VISTA", altNames: [], remarks: null },
+    { id: "E:1", listCode: "E", entryType: "entity", name: "TARGET ELECTRONICS", altNames: [], remarks: null },
+    { id: "E:2", listCode: "E", entryType: "entity", name: "SCSCO", altNames: [], remarks: null },
+  ]);
+  const top = (name: string, type?: "entity") => screen(listed, type ? { name, type } : { name })[0];
+  it("a company's legal form or extra words do not make it a ship of one of its names", () => {
+    expect(top("Blackstone Inc.")).toBeUndefined();
+    expect(top("Blackstone Inc.", "entity")).toBeUndefined();
+    // The ship's own name is still found.
+    expect(top("BLACKSTONE")?.score).toBe(1);
+  });
+  it("one short word two letters off is no match", () => {
+    expect(top("Visa Inc.")).toBeUndefined();
+    expect(top("Sysco")).toBeUndefined();
+  });
+  it("two companies sharing one word are two companies", () => {
+    expect(top("Target Corporation")).toBeUndefined();
+    expect(top("Target Electronics Co.")?.score ?? 0).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
 describe("identifiers", () => {
   const vessels = ScreenIndex.build([
     {
