@@ -317,7 +317,8 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
   for (let i = 0; i + 1 < joined.length; i++) {
     const a = joined[i];
     const b = joined[i + 1];
-    if (!a || !b) continue;
+    // A legal form is never half of a word run together ("transportation limited" is no "corporation").
+    if (!a || !b || a.cls === "legal" || b.cls === "legal") continue;
     // Run together, the words are normalized again as one (Cifu + entes → cifuentes → cifuntes, as the name
     // itself normalizes).
     for (const [norm, cap] of [

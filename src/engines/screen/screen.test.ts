@@ -230,6 +230,14 @@ describe("real company names against vessels and companies sharing a word (bench
     { id: "V:2", listCode: "V", entryType: "vessel", name: "VISTA", altNames: [], remarks: null },
     { id: "E:1", listCode: "E", entryType: "entity", name: "TARGET ELECTRONICS", altNames: [], remarks: null },
     { id: "E:2", listCode: "E", entryType: "entity", name: "SCSCO", altNames: [], remarks: null },
+    {
+      id: "E:3",
+      listCode: "E",
+      entryType: "entity",
+      name: "TARGET TRANSPORTATION LIMITED",
+      altNames: [],
+      remarks: null,
+    },
   ]);
   const top = (name: string, type?: "entity") => screen(listed, type ? { name, type } : { name })[0];
   it("a company's legal form or extra words do not make it a ship of one of its names", () => {
@@ -244,6 +252,8 @@ describe("real company names against vessels and companies sharing a word (bench
   });
   it("two companies sharing one word are two companies", () => {
     expect(top("Target Corporation")).toBeUndefined();
+    // A legal form is never half of a joined word: "corporation" is not "transportation limited".
+    expect(screen(listed, { name: "Target Corporation" }).map((h) => listed.entries[h.entry]?.id)).not.toContain("E:3");
     expect(top("Target Electronics Co.")?.score ?? 0).toBeGreaterThanOrEqual(0.7);
   });
 });
