@@ -317,8 +317,10 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
   for (let i = 0; i + 1 < joined.length; i++) {
     const a = joined[i];
     const b = joined[i + 1];
-    // A legal form is never half of a word run together ("transportation limited" is no "corporation").
-    if (!a || !b || a.cls === "legal" || b.cls === "legal") continue;
+    if (!a || !b) continue;
+    // A legal form run together with a name must be spelt as the other side spells it ("TRADINGFZE" / TRADING
+    // FZE), never a near miss ("transportation limited" is no "corporation").
+    const legal = a.cls === "legal" || b.cls === "legal";
     // Run together, the words are normalized again as one (Cifu + entes → cifuentes → cifuntes, as the name
     // itself normalizes).
     for (const [norm, cap] of [
@@ -334,7 +336,7 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
         // short or joined in reverse: names joined that way resemble some listed word by chance far too often
         // (An + Ngo / TANGO, Villa + Anna / VIANA). Longer joins in order keep their fuzziness (al + Maghrabi /
         // ELMAGHRABY).
-        if (sim < KEY_EQUAL_SIM && (norm.length < JOINED_FUZZY_MIN || cap < JOINED_SIM)) return;
+        if (sim < KEY_EQUAL_SIM && (legal || norm.length < JOINED_FUZZY_MIN || cap < JOINED_SIM)) return;
         const s = Math.min(cap, sim);
         units.push(
           side === "query" ? { q0: i, q1: i + 1, n0: j, n1: j, sim: s } : { q0: j, q1: j, n0: i, n1: i + 1, sim: s },
@@ -502,17 +504,18 @@ function oneWordOfMore(q: readonly Tok[], n: readonly Tok[], taken: readonly Uni
 }
 
 /**
- * Whether the alignment matched exactly one distinctive query word, and only by edit distance (a vowel variant,
- * "Hezbollah" / HIZBALLAH, is a spelling of the same word, not a near miss).
+ * Whether the alignment matched exactly one distinctive query word, and only by two edits or more (a vowel
+ * variant, "Hezbollah" / HIZBALLAH, is a spelling of the same word, not a near miss).
  */
-function singleFuzzyWord(q: readonly Tok[], taken: readonly Unit[]): boolean {
+function singleFuzzyWord(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[]): boolean {
   let distinctive = 0;
   let fuzzy = false;
   for (const u of taken)
     for (let i = u.q0; i <= u.q1; i++)
       if (q[i]?.cls === "distinctive") {
         distinctive++;
-        if (u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM && u.sim !== VOWEL_VARIANT_SIM) fuzzy = true;
+        if (u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM && u.sim !== VOWEL_VARIANT_SIM)
+          fuzzy = osaDistance(q[i]?.norm ?? "", n[u.n0]?.norm ?? "", 2) >= 2;
       }
   return distinctive === 1 && fuzzy;
 }
@@ -567,8 +570,9 @@ const FIRST_GIVEN_FACTOR = 0.85;
  */
 const VESSEL_PARTIAL_FACTOR = 0.7;
 /**
- * Factor when the match rests on one distinctive word matched only by edit distance: "Visa" against VISTA,
- * "Sysco" against SCSCO, "GoDaddy" against GODANI. One short word two
+ * Factor when the match rests on one distinctive word two letters or more off the listed one (edit distance):
+ * "GoDaddy" against GODANI, "Allegion" against LEGION, "Lowe's" against LOWELL. One letter off is how a name is
+ * mistyped ("ETEP" for ENTEP, "ALWEFQ" for ALWEFAQ) and is not discounted. One short word two
  * letters off is how well-known names meet listed ones by chance (0.80 → 0.64).
  */
 const SINGLE_FUZZY_FACTOR = 0.8;
@@ -613,7 +617,7 @@ export function scoreTokens(
   else if (person && surnameStart < 0 && lastNameLeft(n, usedN)) score *= NO_SURNAME_FACTOR;
   if (surnameStart >= 2 && firstGivenLeft(n, usedN, surnameStart)) score *= FIRST_GIVEN_FACTOR;
   if (kind === "vessel" && (q.some((t) => t.cls === "legal") || usedQ.includes(0))) score *= VESSEL_PARTIAL_FACTOR;
-  if (singleFuzzyWord(q, taken)) score *= SINGLE_FUZZY_FACTOR;
+  if (singleFuzzyWord(q, n, taken)) score *= SINGLE_FUZZY_FACTOR;
   if (kind === "entity" && oneWordOfMore(q, n, taken, usedN)) score *= ONE_WORD_ENTITY_FACTOR;
   taken.sort((a, b) => a.q0 - b.q0);
   for (let k = 1; k < taken.length; k++) {
