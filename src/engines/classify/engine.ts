@@ -815,22 +815,20 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
     }
-  // "knit" and "woven" each rule out the goods the tariff keeps for the other construction.
-  for (const code of analysis.excluded) {
-    const [from, to] = prefixRange(index.docs, code);
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.construction;
-  }
+  // "knit" and "woven" each rule out the goods the tariff keeps for the other construction; the chapters' legal
+  // structure rules out more (text.ts: preciousExcludes, otherMaterialChapters) and names footwear's heading.
+  const scale = (codes: readonly string[], factor: number) => {
+    for (const code of codes) {
+      const [from, to] = prefixRange(index.docs, code);
+      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * factor;
+    }
+  };
+  scale(analysis.excluded, PARAMS.construction);
+  scale(analysis.otherMaterials, PARAMS.otherMaterial);
+  scale(analysis.notPrecious, PARAMS.notPrecious);
   if (analysis.footwear) {
     const [from, to] = prefixRange(index.docs, analysis.footwear);
     for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.footwearUpper;
-  }
-  for (const chapter of analysis.otherMaterials) {
-    const [from, to] = prefixRange(index.docs, chapter);
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.otherMaterial;
-  }
-  for (const code of analysis.notPrecious) {
-    const [from, to] = prefixRange(index.docs, code);
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * PARAMS.notPrecious;
   }
   return scores;
 }

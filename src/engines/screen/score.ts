@@ -497,10 +497,15 @@ function firstGivenLeft(n: readonly Tok[], usedN: Uint8Array, surnameStart: numb
 
 /** One distinctive word matched, and a listed word that is not a legal form or particle left unmatched. */
 function oneWordOfMore(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[], usedN: Uint8Array): boolean {
-  let distinctive = 0;
-  for (const u of taken) for (let i = u.q0; i <= u.q1; i++) if (q[i]?.cls === "distinctive") distinctive++;
-  if (distinctive !== 1) return false;
+  if (distinctiveMatched(q, taken).length !== 1) return false;
   return n.some((t, j) => !usedN[j] && (t.cls === "distinctive" || t.cls === "generic"));
+}
+
+/** The distinctive query words the alignment matched, each with the unit that matched it. */
+function distinctiveMatched(q: readonly Tok[], taken: readonly Unit[]): { i: number; u: Unit }[] {
+  const out: { i: number; u: Unit }[] = [];
+  for (const u of taken) for (let i = u.q0; i <= u.q1; i++) if (q[i]?.cls === "distinctive") out.push({ i, u });
+  return out;
 }
 
 /**
@@ -508,16 +513,12 @@ function oneWordOfMore(q: readonly Tok[], n: readonly Tok[], taken: readonly Uni
  * variant, "Hezbollah" / HIZBALLAH, is a spelling of the same word, not a near miss).
  */
 function singleFuzzyWord(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[]): boolean {
-  let distinctive = 0;
-  let fuzzy = false;
-  for (const u of taken)
-    for (let i = u.q0; i <= u.q1; i++)
-      if (q[i]?.cls === "distinctive") {
-        distinctive++;
-        if (u.sim < KEY_EQUAL_SIM && u.sim !== INITIAL_SIM && u.sim !== VOWEL_VARIANT_SIM)
-          fuzzy = osaDistance(q[i]?.norm ?? "", n[u.n0]?.norm ?? "", 2) >= 2;
-      }
-  return distinctive === 1 && fuzzy;
+  const matched = distinctiveMatched(q, taken);
+  const only = matched.length === 1 ? matched[0] : undefined;
+  if (!only) return false;
+  const { i, u } = only;
+  if (u.sim >= KEY_EQUAL_SIM || u.sim === INITIAL_SIM || u.sim === VOWEL_VARIANT_SIM) return false;
+  return osaDistance(q[i]?.norm ?? "", n[u.n0]?.norm ?? "", 2) >= 2;
 }
 
 function namesSurname(n: readonly Tok[], usedN: Uint8Array, surnameStart: number): boolean {
