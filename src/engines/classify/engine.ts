@@ -449,9 +449,7 @@ function residualMaterials(ws: string[], sentenceOf: number[], headEnd: number):
 }
 
 /** Where a product term ending at the head noun (the head phrase's last content word) starts, or -1. */
-function headTermStart(index: Index, ws: string[], headEnd: number): number {
-  let last = headEnd - 1;
-  while (last > 0 && STOPWORDS.has(ws[last] ?? "")) last--;
+function headTermStart(index: Index, ws: string[], last: number): number {
   for (let start = Math.max(0, last - 3); start <= last; start++) {
     const len = last - start + 1;
     if (
@@ -468,13 +466,18 @@ function headTermStart(index: Index, ws: string[], headEnd: number): number {
  * Whether the next content word from `from` is the last word of the head noun phrase (its head noun) and a noun
  * of goods other than a form, a packing or a material.
  */
-function headNounAfter(index: Index, ws: string[], gaps: boolean[], from: number, headEnd: number): boolean {
+function headNounAfter(
+  index: Index,
+  ws: string[],
+  gaps: boolean[],
+  from: number,
+  headEnd: number,
+  last: number,
+): boolean {
   let j = from;
   while (j < headEnd && STOPWORDS.has(ws[j] ?? "")) j++;
   // A number or size in between makes a list of specifications, not a compound ("Laptop 15.6 inch 16GB RAM").
   for (let k = from; k <= j; k++) if (gaps[k]) return false;
-  let last = headEnd - 1;
-  while (last > j && STOPWORDS.has(ws[last] ?? "")) last--;
   const w = ws[j];
   if (j >= headEnd || j !== last || w === undefined || index.synonyms.has(w)) return false;
   return (
@@ -523,7 +526,10 @@ export function analyze(index: Index, description: string): Analysis {
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
   let qualified = false;
-  const headTerm = headTermStart(index, ws, headEnd);
+  // The head noun: the head phrase's last content word.
+  let headLast = headEnd - 1;
+  while (headLast > 0 && STOPWORDS.has(ws[headLast] ?? "")) headLast--;
+  const headTerm = headTermStart(index, ws, headLast);
   for (let i = 0; i < ws.length; ) {
     const w = ws[i] ?? "";
     // A qualifier clause ends with its sentence.
@@ -537,7 +543,7 @@ export function analyze(index: Index, description: string): Analysis {
       ?.find((s) => s.phrase.every((p, k) => ws[i + k] === p) && !(i < headTerm && i + s.phrase.length > headTerm));
     // "cell phone case", "watch strap": in the head noun phrase, a product term followed by the head noun (a noun
     // the tariff names goods by, not a form, packing or material) is that noun's modifier; its words count less.
-    const modifies = match !== undefined && headNounAfter(index, ws, gaps, i + match.phrase.length, headEnd);
+    const modifies = match !== undefined && headNounAfter(index, ws, gaps, i + match.phrase.length, headEnd, headLast);
     if (match && !found.some((f) => f.phrase === match.phrase.join(" "))) {
       // In an English compound the last noun is the head ("laptop backpack" is a backpack), so a product term
       // directly followed by another one counts as a modifier; so does one followed by "flavour", "print"...
