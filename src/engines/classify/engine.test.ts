@@ -10,6 +10,7 @@ import {
   otherMaterialChapters,
   preciousExcludes,
   predominantFibre,
+  preparedFoodChapters,
   sentences,
   stripExclusions,
   tokens,
@@ -409,6 +410,10 @@ describe("what the product is, not the words around it (full index)", () => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
     };
+    // A plating is not a cladding (Chapter 71 note 7): base metal plated with gold is imitation jewellery.
+    expect(preciousExcludes(words("necklace of base metal plated with 22 karat gold"))).toHaveLength(4);
+    expect(preciousExcludes(words("stainless steel posts plated in gold"))).toHaveLength(4);
+    expect(preciousExcludes(words("sterling silver ring plated with gold"))).toEqual([]);
     expect(top("Fashion costume earrings")).toBe("7117");
     expect(top("gold plated brass hoop earrings")).toBe("7117");
     expect(top("Sterling silver pendant necklace")).toBe("7113");
@@ -428,6 +433,30 @@ describe("what the product is, not the words around it (full index)", () => {
     };
     expect(top("Men's leather oxford dress shoes")).toBe("6403");
     expect(top("Canvas sneakers")).toBe("6404");
+    // The upper's material rules out the other headings by upper, even those a footwear word names.
+    expect(top("woman's waterproof boot above the ankle, rubber upper")).toBe("6401");
+    // Other footwear (6405) takes the soles 6401-6404 do not name, so it is never ruled out.
+    expect(top("Wool felt slippers")).not.toBe("6401");
+  });
+
+  it("sends prepared meat, fish, vegetables and fruit out of the raw-food chapters (Chapters 2, 3, 7, 8; 16, 20)", () => {
+    expect(preparedFoodChapters(words("frozen breaded shrimp, battered and pan-fried"))).toEqual([
+      "02",
+      "03",
+      "07",
+      "08",
+    ]);
+    expect(preparedFoodChapters(words("cooked chicken breast slices"))).toEqual(["02", "03"]);
+    // What the raw-food chapters allow: frozen, dried, smoked; crustaceans cooked in their shell.
+    expect(preparedFoodChapters(words("frozen giant squid tentacles, diced and glazed"))).toEqual([]);
+    expect(preparedFoodChapters(words("smoked salmon fillets"))).toEqual([]);
+    expect(preparedFoodChapters(words("lobsters cooked in shell by boiling in water"))).toEqual([]);
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+    };
+    expect(top("frozen breaded shrimp, peeled, deveined, battered and fried")).toBe("1605");
+    expect(top("Frozen Atlantic salmon fillets 1kg")).toBe("0304");
   });
 
   it("reads a product term before the head noun as its modifier: a phone case is not a phone", () => {

@@ -35,6 +35,7 @@ import {
   PHARMA_CONTEXT,
   preciousExcludes,
   predominantFibre,
+  preparedFoodChapters,
   QUALIFIERS,
   STOPWORDS,
   sentences,
@@ -112,8 +113,12 @@ const PARAMS = {
   notPrecious: 0.2,
   /** Factor on the chapters of materials other than the one the text names (an acrylic vase is not glassware). */
   otherMaterial: 0.3,
+  /** Factor on the chapters of raw food (02, 03, 07, 08) for food the text says was prepared (breaded, fried...). */
+  prepared: 0.4,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
+  /** Factor on the other headings of whole footwear by upper then (6401-6404). */
+  otherFootwear: 0.5,
   /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
   parts: 6,
   /** The same when the parts heading's own text names the head noun ("clutch": 8708.93). */
@@ -364,6 +369,9 @@ export type RankResult =
 
 /** Words after which the preceding product term describes an attribute, not the product. */
 const ATTRIBUTE_MARKERS = new Set([
+  "style",
+  "styled",
+  "inspired",
   "flavour",
   "flavor",
   "flavored",
@@ -410,6 +418,8 @@ export interface Analysis {
   notPrecious: string[];
   /** Material chapters other than the one material the text names for its article (text.ts otherMaterialChapters). */
   otherMaterials: string[];
+  /** Chapters of raw or simply preserved food that the stated preparation rules out (text.ts preparedFoodChapters). */
+  prepared: string[];
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
@@ -598,6 +608,7 @@ export function analyze(index: Index, description: string): Analysis {
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
     otherMaterials: otherMaterialChapters(ws.filter((_, i) => i < headEnd || ws[i - 1] === "of")),
+    prepared: preparedFoodChapters(ws),
     footwear: footwearUpper(ws),
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
@@ -832,12 +843,25 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.excluded, PARAMS.construction);
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
+  scale(analysis.prepared, PARAMS.prepared);
   if (analysis.footwear) {
     const [from, to] = prefixRange(index.docs, analysis.footwear);
     for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.footwearUpper;
+    // The upper's material decides among the headings for whole footwear; the others are ruled out.
+    scale(
+      FOOTWEAR_HEADINGS.filter((h) => h !== analysis.footwear),
+      PARAMS.otherFootwear,
+    );
   }
   return scores;
 }
+
+/**
+ * The headings of whole footwear named by the material of the upper (Chapter 64 note 4): an upper of one
+ * material rules out the others. 6405 (other footwear) stays: it takes the soles 6401-6404 do not name (a felt
+ * slipper's felt sole); 6406 is parts.
+ */
+const FOOTWEAR_HEADINGS = ["6401", "6402", "6403", "6404"];
 
 /**
  * Roll-up: a heading (and a chapter) is as strong as its best subheading; siblings share some of it. Returns

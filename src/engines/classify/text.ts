@@ -739,9 +739,17 @@ const PRECIOUS_ONLY = ["7113", "7114", "7115", "7116"];
  * plating ("gold-tone", "silver plated") does not count.
  */
 export function preciousExcludes(ws: string[]): string[] {
-  const precious = ws.some((w, i) => PRECIOUS.has(w) && !NOT_PRECIOUS_AFTER.has(ws[i + 1] ?? ""));
+  const precious = ws.some(
+    (w, i) =>
+      PRECIOUS.has(w) &&
+      !NOT_PRECIOUS_AFTER.has(ws[i + 1] ?? "") &&
+      // "base metal plated with 22 karat gold": a plating, which is not cladding (Chapter 71 note 7).
+      !ws.slice(Math.max(0, i - 4), i).some((p) => PLATED_WITH.has(p)),
+  );
   return precious ? [] : PRECIOUS_ONLY;
 }
+/** Before a precious metal's name, words that make it a plating or coating of another metal ("plated in gold"). */
+const PLATED_WITH = new Set(["plated", "plating", "electroplated", "coated", "dipped", "flashed", "washed"]);
 
 /**
  * Words that say a text is about footwear (Chapter 64); not "heel", "pump", "flat", "slide" or "trainer", which
@@ -835,4 +843,44 @@ export function otherMaterialChapters(materialWords: string[]): string[] {
   const [only] = chapters;
   // Iron and steel (72) and articles of iron or steel (73) are one material.
   return MATERIAL_CHAPTERS.filter((c) => c !== only && !(only === "73" && c === "72"));
+}
+
+/**
+ * Words that say food was prepared beyond what Chapters 2, 3, 7 and 8 allow (fresh, chilled, frozen, dried,
+ * salted, smoked; steamed or boiled): breaded, fried, marinated, in a sauce, pickled, puréed, roasted, candied.
+ * Such goods are Chapter 16 (meat, fish, crustaceans: Chapter 2 note 1(a), Chapter 3 note 1(a)... and heading
+ * texts 1601-1605) or Chapter 20 (vegetables, fruit, nuts: Chapter 20 note 1 and headings 2001-2008).
+ */
+const PREPARED = new Set([
+  "breaded",
+  "battered",
+  "fried",
+  "marinated",
+  "seasoned",
+  "stuffed",
+  "sauce",
+  "pickled",
+  "vinegar",
+  "puree",
+  "pureed",
+  "paste",
+  "roasted",
+  "candied",
+  "canned",
+  "tinned",
+  "syrup",
+  "jam",
+]);
+/** Cooking: beyond Chapter 2 and 3 (save crustaceans steamed or boiled in shell); Chapters 7 and 8 allow it. */
+const COOKED = new Set(["cooked", "grilled", "baked", "braised", "stewed"]);
+/**
+ * The chapters of raw or simply preserved food a text rules out by saying the food was prepared: 02 and 03 for
+ * a cooked or prepared meat or fish, 07 and 08 as well for a prepared (not merely cooked) vegetable, fruit or nut.
+ */
+export function preparedFoodChapters(ws: string[]): string[] {
+  const prepared = ws.some((w) => PREPARED.has(w));
+  // Crustaceans cooked in their shell stay in Chapter 3 (heading 0306's text).
+  const cooked = ws.some((w) => COOKED.has(w)) && !ws.includes("shell");
+  if (prepared) return ["02", "03", "07", "08"];
+  return cooked ? ["02", "03"] : [];
 }
