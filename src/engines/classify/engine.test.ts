@@ -439,6 +439,24 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("Wool felt slippers")).not.toBe("6401");
   });
 
+  it("reads the material of an 'of' or 'from' phrase, and fibreboard and plywood as wood (Chapter 44 note 3)", () => {
+    const index = fullIndex();
+    expect(analyze(index, "placemat of medium density fiberboard").materials).toEqual(["442199"]);
+    expect(analyze(index, "pumpkin decoration cut from plywood").materials).toEqual(["442019"]);
+    // A material three words or more past the "of", or past another function word, is not the article's.
+    expect(analyze(index, "bag of coffee beans for a steel grinder").materials).toEqual([]);
+    expect(analyze(index, "silicone spatula for the kitchen").materials).toEqual(["3924"]);
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+    };
+    expect(
+      top(
+        "round body scrubber brush made wholly of molded silicone with small bristles and a finger-hole handle, for cleansing skin",
+      ),
+    ).toBe("9603");
+  });
+
   it("sends prepared meat, fish, vegetables and fruit out of the raw-food chapters (Chapters 2, 3, 7, 8; 16, 20)", () => {
     expect(preparedFoodChapters(words("frozen breaded shrimp, battered and pan-fried"))).toEqual([
       "02",

@@ -447,7 +447,7 @@ function residualMaterials(ws: string[], sentenceOf: number[], headEnd: number):
   const ornament = ws.some((w) => ORNAMENTAL.has(w));
   const household = !ornament && ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2);
   const codes = ws
-    .filter((_, i) => i < headEnd || ws[i - 1] === "of")
+    .filter((_, i) => i < headEnd || madeOf(ws, i))
     .map(
       (t) =>
         (ornament ? ORNAMENT_RESIDUALS[t] : undefined) ??
@@ -456,6 +456,22 @@ function residualMaterials(ws: string[], sentenceOf: number[], headEnd: number):
     )
     .filter((c): c is string => c !== undefined);
   return [...new Set(codes)];
+}
+
+/** Words that introduce what an article is made of: "of", "from" ("cut from medium density fiberboard"). */
+const MADE_OF = new Set(["of", "from"]);
+
+/**
+ * Whether word i is in the noun phrase an "of" or "from" opens ("of medium density fiberboard"): at most three
+ * words on, with no other function word between.
+ */
+function madeOf(ws: string[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+    const w = ws[j] ?? "";
+    if (MADE_OF.has(w)) return true;
+    if (STOPWORDS.has(w)) return false;
+  }
+  return false;
 }
 
 /** Where a product term ending at the head noun (the head phrase's last content word) starts, or -1. */
@@ -607,7 +623,7 @@ export function analyze(index: Index, description: string): Analysis {
     materials: residualMaterials(ws, sentenceOf, headEnd),
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
-    otherMaterials: otherMaterialChapters(ws.filter((_, i) => i < headEnd || ws[i - 1] === "of")),
+    otherMaterials: otherMaterialChapters(ws.filter((_, i) => i < headEnd || madeOf(ws, i))),
     prepared: preparedFoodChapters(ws),
     footwear: footwearUpper(ws),
     parts: partsHeadings(ws, sentenceOf, headEnd),
