@@ -4,6 +4,7 @@ import { analyze, buildIndex, INDEX_ONLY, label, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { extractProduct, pageText, urlRefusal } from "./page";
 import {
+  fibreShareBounds,
   footwearUpper,
   headNouns,
   normalize,
@@ -12,8 +13,10 @@ import {
   predominantFibre,
   preparedFoodChapters,
   sentences,
+  statedWeight,
   stripExclusions,
   tokens,
+  weightBounds,
   withoutLetterFrame,
   words,
 } from "./text";
@@ -380,6 +383,7 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(predominantFibre("64 percent acrylic, 30 percent polyester, 6 percent cotton")).toEqual({
       fibre: "synthetic",
       minority: ["cotton"],
+      share: 94,
     });
     // A tie goes to man-made fibres, the later chapter (5509 before 5205).
     expect(predominantFibre("30/1 (Ne) 50% Cotton and 50% Spun Polyester yarn")?.fibre).toBe("synthetic");
@@ -388,6 +392,7 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(predominantFibre("84 percent modal, 9 percent cashmere, 7 percent elastane")).toEqual({
       fibre: "artificial",
       minority: ["cashmere", "elastane"],
+      share: 84,
     });
     expect(predominantFibre("Women's cashmere sweater")?.fibre).toBe("cashmere");
     expect(predominantFibre("steel bolt with a nylon washer and a cotton pad")).toBeUndefined();
@@ -455,6 +460,43 @@ describe("what the product is, not the words around it (full index)", () => {
         "round body scrubber brush made wholly of molded silicone with small bristles and a finger-hole handle, for cleansing skin",
       ),
     ).toBe("9603");
+  });
+
+  it("reads the figures that split paper and textile codes: weight per m2 and the main fibre's share", () => {
+    expect(statedWeight("dyed twill, 276.7 g/m2, 147 cm wide")).toBe(276.7);
+    expect(statedWeight("jersey of 164 gsm")).toBe(164);
+    expect(statedWeight("a 12 m2 tarpaulin")).toBeUndefined();
+    expect(
+      weightBounds("Fabrics, woven; containing 85% or more by weight of cotton, weighing not more than 200g/m2"),
+    ).toEqual({
+      max: 200,
+    });
+    expect(
+      weightBounds("Nonwovens; of man-made filaments, (weighing more than 25g/m2 but not more than 70g/m2)"),
+    ).toEqual({
+      min: 25,
+      max: 70,
+    });
+    expect(weightBounds("Kraft paper and paperboard; uncoated, weight 225g/m2 or more, in rolls")).toEqual({
+      min: 225,
+    });
+    expect(weightBounds("Fabrics, woven; of cotton, printed")).toBeUndefined();
+    expect(fibreShareBounds("Fabrics, woven; containing 85% or more by weight of cotton")).toEqual({ min: 85 });
+    expect(fibreShareBounds("Fabrics, woven; containing less than 85% by weight of such fibres")).toEqual({ max: 85 });
+    expect(predominantFibre("95.8% polyester staple fibres and 4.2% linen")?.share).toBe(95.8);
+    // A fibre named without a share states no share.
+    expect(predominantFibre("Knitted acrylic winter gloves")?.share).toBeUndefined();
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+    };
+    // Over 200 g/m2 of cotton is 5209, not 5208; 95.8 % polyester staple is 5512 (85 % or more), not 5514.
+    expect(top("dyed 3x1 twill woven fabric of 100% cotton, 276.7 g/m2, 147 cm wide")).toBe("5209");
+    expect(
+      top(
+        "printed plain-woven upholstery fabric, 95.8% polyester staple fibres and 4.2% linen, 333 g/m2, thin plastic coating on the back",
+      ),
+    ).toBe("5512");
   });
 
   it("sends prepared meat, fish, vegetables and fruit out of the raw-food chapters (Chapters 2, 3, 7, 8; 16, 20)", () => {

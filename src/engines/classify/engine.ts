@@ -14,11 +14,13 @@
  */
 import { getOrInsert } from "../../lib/collections";
 import {
+  type Bounds,
   chemicalName,
   constructionExcludes,
   DOSAGE_FORMS,
   FIBRE_CLASS_TERMS,
   FIBRE_WORDS,
+  fibreShareBounds,
   footwearUpper,
   HEAD_BOUNDARIES,
   HOUSEHOLD,
@@ -29,6 +31,7 @@ import {
   ORNAMENT_RESIDUALS,
   ORNAMENTAL,
   otherMaterialChapters,
+  outside,
   PART_WORDS,
   PARTS_HEADINGS,
   PARTS_OF,
@@ -39,9 +42,11 @@ import {
   QUALIFIERS,
   STOPWORDS,
   sentences,
+  statedWeight,
   stripExclusions,
   tokens,
   VAGUE_WORDS,
+  weightBounds,
   withoutLetterFrame,
   words,
   wordsAndGaps,
@@ -117,6 +122,8 @@ const PARAMS = {
   prepared: 0.4,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
+  /** Factor on a paper or textile code whose weight per m2 or fibre share bounds rule out the figure stated. */
+  statedFigures: 0.5,
   /** Factor on the other headings of whole footwear by upper then (6401-6404). */
   otherFootwear: 0.5,
   /** Boost, in BM25 units, of the parts heading of a vehicle or machine the text names the article a part of. */
@@ -422,6 +429,8 @@ export interface Analysis {
   prepared: string[];
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
+  /** Figures the text states that the paper and textile codes set bounds on: g/m2, the main fibre's share. */
+  figures: { weight?: number; fibreShare?: number };
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
   parts: string[];
 }
@@ -612,7 +621,9 @@ export function analyze(index: Index, description: string): Analysis {
     found.some((f) => f.codes.some((c) => c.startsWith("2106"))) && !ws.some((w) => THERAPEUTIC.has(w));
   const pharma = !supplement && readsAsMedicament(index, ws);
   if (pharma) medicamentSense(ws, weights, found);
-  fibreSense(text, weights);
+  const fibre = predominantFibre(text);
+  fibreSense(fibre, weights);
+  const weight = statedWeight(text);
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
@@ -626,6 +637,10 @@ export function analyze(index: Index, description: string): Analysis {
     otherMaterials: otherMaterialChapters(ws.filter((_, i) => i < headEnd || madeOf(ws, i))),
     prepared: preparedFoodChapters(ws),
     footwear: footwearUpper(ws),
+    figures: {
+      ...(weight === undefined ? {} : { weight }),
+      ...(fibre?.share === undefined ? {} : { fibreShare: fibre.share }),
+    },
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
 }
@@ -635,8 +650,7 @@ export function analyze(index: Index, description: string): Analysis {
  * "man-made" for 64 % acrylic) count as product words, and the fibres of the other classes (the 30 % cotton)
  * count for little, so that "of cotton" lines do not win on a minority fibre.
  */
-function fibreSense(text: string, weights: Map<string, number>): void {
-  const found = predominantFibre(text);
+function fibreSense(found: ReturnType<typeof predominantFibre>, weights: Map<string, number>): void {
   if (!found) return;
   for (const t of tokens(FIBRE_CLASS_TERMS[found.fibre] ?? ""))
     weights.set(t, Math.max(weights.get(t) ?? 0, PARAMS.fibreClass));
@@ -860,6 +874,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
   scale(analysis.prepared, PARAMS.prepared);
+  statedFiguresRuleOut(index, scores, analysis.figures);
   if (analysis.footwear) {
     const [from, to] = prefixRange(index.docs, analysis.footwear);
     for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.footwearUpper;
@@ -870,6 +885,52 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
     );
   }
   return scores;
+}
+
+/** The bounds a paper or textile subheading (or, failing that, its heading) sets on weight and fibre share. */
+interface FigureBounds {
+  weight: Bounds | undefined;
+  share: Bounds | undefined;
+}
+const figureBounds = new WeakMap<Index, Map<number, FigureBounds>>();
+
+function boundsOf(index: Index, d: number): FigureBounds {
+  let memo = figureBounds.get(index);
+  if (!memo) {
+    memo = new Map();
+    figureBounds.set(index, memo);
+  }
+  return getOrInsert(memo, d, () => {
+    const code = index.docs[d] ?? "";
+    const own = index.nodes.get(code)?.description ?? "";
+    const heading = index.nodes.get(code.slice(0, 4))?.description ?? "";
+    const chapter = index.docChapter[d] ?? 0;
+    return {
+      weight: weightBounds(own) ?? weightBounds(heading),
+      // In Chapters 50-55 a share by weight is the goods' own fibre's; elsewhere it is another component's
+      // (elastomeric yarn in 6002, oil in 2710).
+      share: chapter >= 50 && chapter <= 55 ? (fibreShareBounds(own) ?? fibreShareBounds(heading)) : undefined,
+    };
+  });
+}
+
+/**
+ * Paper (Chapter 48) and textiles (Chapters 50-60) are split by figures: weight per square metre ("weighing
+ * more than 200 g/m2": 5209, not 5208) and the share of the main fibre ("85% or more by weight": 5512, not
+ * 5514). A code whose bounds the text's stated figure falls outside is scaled down.
+ */
+function statedFiguresRuleOut(index: Index, scores: Float64Array, figures: Analysis["figures"]): void {
+  const { weight, fibreShare } = figures;
+  if (weight === undefined && fibreShare === undefined) return;
+  for (let d = 0; d < scores.length; d++) {
+    const chapter = index.docChapter[d] ?? 0;
+    if (!scores[d] || chapter < 48 || chapter > 60) continue;
+    const b = boundsOf(index, d);
+    const ruledOut =
+      (weight !== undefined && b.weight !== undefined && outside(weight, b.weight)) ||
+      (fibreShare !== undefined && b.share !== undefined && outside(fibreShare, b.share));
+    if (ruledOut) scores[d] = (scores[d] ?? 0) * PARAMS.statedFigures;
+  }
 }
 
 /**

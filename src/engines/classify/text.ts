@@ -679,7 +679,7 @@ const SHARE = /(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|pct\b)\s*(?:of\s+)?
  * are summed per class; man-made (synthetic and artificial together) wins a tie with any other class, as the
  * later chapter does (note 2(A): the heading last in numerical order).
  */
-export function predominantFibre(text: string): { fibre: string; minority: string[] } | undefined {
+export function predominantFibre(text: string): { fibre: string; minority: string[]; share?: number } | undefined {
   const lower = text.toLowerCase();
   const shares = new Map<string, number>();
   const named = new Map<string, string>();
@@ -693,7 +693,8 @@ export function predominantFibre(text: string): { fibre: string; minority: strin
     const c = FIBRE_OF.get(w);
     if (c !== undefined) named.set(w, c);
   }
-  if (shares.size === 0) {
+  const stated = shares.size > 0;
+  if (!stated) {
     const classes = new Set(named.values());
     // A plastic named alone ("acrylic vase", "polypropylene box") is the article's material, not a fibre, unless
     // the text is about textiles ("knitted acrylic gloves").
@@ -716,7 +717,9 @@ export function predominantFibre(text: string): { fibre: string; minority: strin
         : "artificial"
       : best;
   const minority = [...named].filter(([, c]) => c !== fibre).map(([w]) => w);
-  return { fibre, minority };
+  // The predominant class's stated share ("95.8 % polyester"), when the text gives shares.
+  const share = stated ? shares.get(fibre) : undefined;
+  return share === undefined ? { fibre, minority } : { fibre, minority, share };
 }
 
 /**
@@ -903,4 +906,67 @@ export function preparedFoodChapters(ws: string[]): string[] {
   const cooked = ws.some((w) => COOKED.has(w)) && !ws.includes("shell");
   if (prepared) return ["02", "03", "07", "08"];
   return cooked ? ["02", "03"] : [];
+}
+
+/** A quantity's bounds a nomenclature text sets ("weighing more than 170 g/m2": {min: 170}). */
+export interface Bounds {
+  min?: number;
+  max?: number;
+}
+
+const NUMBER = String.raw`(\d+(?:[.,]\d+)?)`;
+/** A text's weight per square metre: "333 g/m2", "164 gsm", "120 grams per square metre". */
+const GSM = new RegExp(
+  String.raw`${NUMBER}\s*(?:g\s*\/\s*m\s*(?:2|²)|gsm\b|g\/sq\.?\s*m\b|grams?\s+per\s+square\s+met(?:er|re))`,
+  "i",
+);
+
+/** The weight per square metre a description states, in g/m2. */
+export function statedWeight(text: string): number | undefined {
+  const m = GSM.exec(text);
+  return m ? Number((m[1] ?? "").replace(",", ".")) : undefined;
+}
+
+const AT_MOST = /(?:not more than|not exceeding|or less|less than|under|up to)/;
+const AT_LEAST = /(?:more than|exceeding|over|or more|and over|not less than|at least)/;
+
+/**
+ * The weight per square metre a nomenclature text allows ("weighing not more than 200 g/m2", "of a weight
+ * exceeding 170 g/m2", "weight more than 150g/m2 but less than 225g/m2", "weighing 40g/m2 to 150g/m2"), or
+ * undefined when it sets none.
+ */
+export function weightBounds(description: string): Bounds | undefined {
+  for (const part of description.toLowerCase().split(/[;,()]/)) {
+    // The unit's own "2" is no figure.
+    const clause = part.replace(/g\s*\/\s*m\s*(?:2|²)/g, " gsm ");
+    if (!clause.includes(" gsm ")) continue;
+    const numbers = [...clause.matchAll(/\d+(?:[.,]\d+)?/g)].map((n) => Number(n[0].replace(",", ".")));
+    const [a, b] = numbers;
+    if (a === undefined) continue;
+    if (b !== undefined) return { min: a, max: b };
+    // "not more than" is tested before "more than": the negated phrase is the upper bound.
+    if (AT_MOST.test(clause)) return { max: a };
+    if (AT_LEAST.test(clause)) return { min: a };
+  }
+  return undefined;
+}
+
+/**
+ * The share by weight of its own fibre a textile heading or subheading requires ("containing 85% or more by
+ * weight of cotton": {min: 85}; "containing less than 85% by weight of such fibres": {max: 85}).
+ */
+export function fibreShareBounds(description: string): Bounds | undefined {
+  const lower = description.toLowerCase();
+  const m =
+    /containing (less than )?(\d+)\s*% (or more )?by weight/.exec(lower) ??
+    /by weight,? (less than )?(\d+)\s*% (or more)?/.exec(lower);
+  if (!m) return undefined;
+  const n = Number(m[2]);
+  if (m[1]) return { max: n };
+  return m[3] ? { min: n } : undefined;
+}
+
+/** Whether a value lies outside bounds (a stated figure the text rules out). */
+export function outside(value: number, bounds: Bounds): boolean {
+  return (bounds.min !== undefined && value < bounds.min) || (bounds.max !== undefined && value > bounds.max);
 }
