@@ -93,7 +93,7 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "entry.type": "formal", "fees.MPF.amount": 33.58, "totals.total": 696.08 },
   ],
   [
-    "FY2027 (from 2026-10-01) informal MPF not yet published: FY2026 2.69 carried forward, flagged estimated",
+    "FY2027 (from 2026-10-01) informal MPF: 2.77 (FR Doc 2026-15530)",
     {
       ...US,
       hs_code: "6109.10.00",
@@ -102,11 +102,11 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       transport_mode: "air",
       entry_date: "2026-11-02",
     },
-    // duty 16.5% × 1,000 = 165 (Section 122 over); MPF 2.69 estimated; total 167.69.
-    { "entry.type": "informal", "fees.MPF.amount": 2.69, "fees.MPF.estimated": true, "totals.total": 167.69 },
+    // duty 16.5% × 1,000 = 165 (Section 122 over); MPF 2.77; total 167.77.
+    { "entry.type": "informal", "fees.MPF.amount": 2.77, "fees.MPF.estimated": undefined, "totals.total": 167.77 },
   ],
   [
-    "FY2027 formal MPF floor carried forward, flagged estimated",
+    "FY2027 formal MPF floor 34.58 (FR Doc 2026-15530)",
     {
       ...US,
       hs_code: "6109.10.00",
@@ -115,8 +115,33 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
       transport_mode: "air",
       entry_date: "2026-11-02",
     },
-    // duty 495; MPF 0.3464% × 3,000 = 10.39 → FY2026 floor 33.58 carried forward; total 528.58.
-    { "entry.type": "formal", "fees.MPF.amount": 33.58, "fees.MPF.estimated": true, "totals.total": 528.58 },
+    // duty 495; MPF 0.3464% × 3,000 = 10.39 → FY2027 floor 34.58; total 529.58.
+    { "entry.type": "formal", "fees.MPF.amount": 34.58, "fees.MPF.estimated": undefined, "totals.total": 529.58 },
+  ],
+  [
+    "FY2027 formal MPF cap 670.86 (FR Doc 2026-15530)",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "VN",
+      declared_value: 250000,
+      transport_mode: "air",
+      entry_date: "2026-11-02",
+    },
+    // MPF 0.3464% × 250,000 = 866.00 → FY2027 cap 670.86.
+    { "entry.type": "formal", "fees.MPF.amount": 670.86, "fees.MPF.estimated": undefined },
+  ],
+  [
+    "FY2028 (from 2027-10-01) not yet published: FY2027 informal MPF 2.77 carried forward, flagged estimated",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "VN",
+      declared_value: 1000,
+      transport_mode: "air",
+      entry_date: "2027-11-02",
+    },
+    { "entry.type": "informal", "fees.MPF.amount": 2.77, "fees.MPF.estimated": true },
   ],
   [
     "Section 301 List 4A (7.5%) and the Section 122 surcharge (10%) stacked on MFN for China",
@@ -523,7 +548,8 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
   [
     "301 exclusion expired after 2026-11-09",
     { ...US, hs_code: "3926.90.99.10", origin_country: "CN", declared_value: 1000, entry_date: "2026-11-10" },
-    { "estimated_duties.tariffs.1.amount": 75, "totals.duty": 128, "fees.MPF.amount": 2.69 },
+    // Informal MPF of FY2027 (from 2026-10-01): 2.77.
+    { "estimated_duties.tariffs.1.amount": 75, "totals.duty": 128, "fees.MPF.amount": 2.77 },
   ],
   [
     "MPF capped at the FY2026 maximum",
