@@ -583,6 +583,49 @@ describe("dataset registry", () => {
     expect(bad.status).toBe(422);
   });
 
+  it("FX: the bundled HMRC history converts a UK quote at the month's rate, and an upload extends it", async () => {
+    await loadDataset("fx", { fixture: true });
+    await loadDataset("tariffs", { fixture: true });
+    await loadDataset("vat", { fixture: true });
+    await loadDataset("customs_rules", { fixture: true });
+    await loadDataset("fx-hmrc", { fixture: true });
+    resetDatasetCaches();
+    const { api } = await setup(["calculate:read"]);
+    const quote = async (entry_date: string) =>
+      json(
+        await api("/calculate", {
+          json: {
+            hs_code: "6109.10",
+            origin_country: "CN",
+            destination_country: "GB",
+            declared_value: 1345.6,
+            currency: "USD",
+            entry_date,
+          },
+        }),
+      );
+    // HMRC's rate for October 2026: 1 GBP = 1.3456 USD, so 1,345.60 USD is 1,000 GBP (data/fx/hmrc-monthly.csv).
+    const october = await quote("2026-10-15");
+    expect(october.currencies).toMatchObject({ rate_date: "2026-10-01" });
+    expect(october.currencies.source).toContain("period 2026-10-01 to 2026-10-31");
+    expect(october.currencies.source).toContain("fx-hmrc dataset version 2026-10+fixture");
+    expect(october.data_sources["fx-hmrc"]).toMatchObject({ version: "2026-10+fixture" });
+    // UK duty 12% × 1,000 = 120; VAT 20% × 1,120 = 224.
+    expect(october.totals).toMatchObject({ duty: 120, vat: 224 });
+    // September's own rate (1 GBP = 1.3554 USD): 1,345.60 USD is 992.77 GBP.
+    const september = await quote("2026-09-10");
+    expect(september.currencies.source).toContain("period 2026-09-01 to 2026-09-30");
+    expect(september.totals.duty).toBeCloseTo(119.13, 2);
+    // A month after the bundled history: the ECB rule, until the registry holds that month.
+    expect((await quote("2026-11-16")).currencies.source).toMatch(/^ECB reference rate/);
+    const november = hmrcXml.replace("01/Jun/2026 to 30/Jun/2026", "01/Nov/2026 to 30/Nov/2026");
+    const v = (await json(await upload("fx-hmrc", november, "application/xml", "?activate=true"))).dataset_version;
+    expect(await waitUntilLoaded("fx-hmrc", v.version)).toMatchObject({ status: "active" });
+    expect((await quote("2026-11-16")).currencies.source).toContain("period 2026-11-01 to 2026-11-30");
+    // The upload keeps the bundled months.
+    expect((await quote("2026-10-15")).currencies.source).toContain("period 2026-10-01 to 2026-10-31");
+  });
+
   it("a list new to the deployment (the UK's) loads through the same path and joins screening", async () => {
     resetDatasetCaches();
     await loadDataset("sanctions", { fixture: true });

@@ -48,6 +48,8 @@ export const ORIGINS = {
     "the CBSA Customs Tariff schedule T2026 (https://www.cbsa-asfc.gc.ca/trade-commerce/tariff-tarif/, its tariff table exported to CSV, revision 3), as published in github SAIL-Engineering/tariff-rate-tracker @ ac5225f2 data/ca_tariff_source/ca_tariff_2026_rev_3.csv (CRLF line ends, 4,017,118 characters)",
   "ch-bazg-tariff/ch_tariff_2026_rev_901.csv":
     "the Swiss customs tariff (Tares, https://www.tares.admin.ch), general rates of 2026 as the BAZG publishes them, revision 901, as published in github SAIL-Engineering/tariff-rate-tracker @ 844e73ef data/ch_tariff_source/ch_tariff_2026_rev_901.csv (CRLF line ends, 959,446 characters)",
+  "fx-hmrc-monthly":
+    "HMRC's monthly exchange rates for customs and VAT (https://www.trade-tariff.service.gov.uk/exchange_rates, monthly XML, Crown copyright, Open Government Licence v3.0), one JSON file per month (YYYY-MM.json: base GBP, period start and end, units of each currency per 1 GBP) as converted from HMRC's XML in github matchilling/hmrc-exchange-rates (rate/YYYY/MM.json; 2024-01 to 2026-09 at c109e3dc, 2026-10 at 29f76c8a)",
   "iso-country-codes/country-codes.csv": "https://github.com/datasets/country-codes (data/country-codes.csv, ODC-PDDL)",
   "iso-currency-codes/codes-all.csv":
     "https://github.com/datasets/currency-codes (data/codes-all.csv, ISO 4217, ODC-PDDL)",
