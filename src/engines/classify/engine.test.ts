@@ -406,11 +406,11 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("Knitted acrylic winter gloves")).toBe("611693");
   });
 
-  it("keeps the precious-metal headings for texts that name a precious metal, stone or pearl (Chapter 71)", () => {
+  it("keeps the precious-metal headings for a precious metal, and 7116 for stones and pearls (Chapter 71)", () => {
     expect(preciousExcludes(words("gold plated brass hoop earrings"))).toEqual(["7113", "7114", "7115", "7116"]);
     expect(preciousExcludes(words("silver-tone charm bracelet"))).toHaveLength(4);
     expect(preciousExcludes(words("14k gold ring with a diamond"))).toEqual([]);
-    expect(preciousExcludes(words("freshwater pearl necklace"))).toEqual([]);
+    expect(preciousExcludes(words("freshwater pearl necklace"))).toEqual(["7113", "7114", "7115"]);
     const top = (text: string) => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
@@ -419,7 +419,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(preciousExcludes(words("necklace of base metal plated with 22 karat gold"))).toHaveLength(4);
     expect(preciousExcludes(words("stainless steel posts plated in gold"))).toHaveLength(4);
     expect(preciousExcludes(words("sterling silver ring plated with gold"))).toEqual([]);
+    // Stones without a precious metal: 7116's articles of stones and pearls, not 7113-7115's of precious metal.
+    expect(preciousExcludes(words("agate bead bracelet on a steel chain"))).toEqual(["7113", "7114", "7115"]);
+    expect(preciousExcludes(words("imitation pearl necklace"))).toHaveLength(4);
+    expect(preciousExcludes(words("synthetic sapphire pendant"))).toEqual(["7113", "7114", "7115"]);
     expect(top("Fashion costume earrings")).toBe("7117");
+    expect(
+      top(
+        "necklace of base metal plated with 22 karat gold with a base metal and black-lipped mother of pearl pendant",
+      ),
+    ).toBe("7117");
     expect(top("gold plated brass hoop earrings")).toBe("7117");
     expect(top("Sterling silver pendant necklace")).toBe("7113");
   });

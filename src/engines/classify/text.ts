@@ -726,11 +726,15 @@ export function predominantFibre(text: string): { fibre: string; minority: strin
  * Words that name a precious metal, a precious, semi-precious or synthetic stone or a pearl (Chapter 71 note 1;
  * headings 7101-7104).
  */
-const PRECIOUS = new Set([
-  ..."gold silver platinum palladium rhodium iridium osmium ruthenium precious sterling karat carat kt ct vermeil".split(
+/** Precious metals (Chapter 71 note 4) and the words that name one ("sterling", "14 karat"). */
+const PRECIOUS_METALS = new Set(
+  "gold silver platinum palladium rhodium iridium osmium ruthenium precious sterling karat kt vermeil".split(" "),
+);
+/** Precious, semi-precious and synthetic stones and pearls (headings 7101-7104). */
+const PRECIOUS_STONES = new Set([
+  ..."diamond ruby sapphire emerald pearl gemstone gem opal topaz garnet amethyst aquamarine jade tanzanite carat ct".split(
     " ",
   ),
-  ..."diamond ruby sapphire emerald pearl gemstone gem opal topaz garnet amethyst aquamarine jade tanzanite".split(" "),
   // Semi-precious stones (7103) and the synthetic ones of 7104.
   ..."agate quartz onyx turquoise moonstone chalcedony rhodonite lapis jasper tourmaline peridot citrine".split(" "),
   ..."spinel beryl alexandrite zircon zirconia moissanite".split(" "),
@@ -753,24 +757,33 @@ const NOT_PRECIOUS_AFTER = new Set([
   "flash",
 ]);
 /** The headings kept for articles of precious metal, stones or pearls (7113-7116). */
-const PRECIOUS_ONLY = ["7113", "7114", "7115", "7116"];
+/** The headings of articles of precious metal (7113-7115) and of pearls and precious stones (7116). */
+const PRECIOUS_METAL_ONLY = ["7113", "7114", "7115"];
+const PRECIOUS_ONLY = [...PRECIOUS_METAL_ONLY, "7116"];
 
 /**
- * The headings a text rules out by naming no precious metal, stone or pearl: jewellery, goldsmiths' wares and
- * other articles of 7113-7116 must be of (or clad with) precious metal or of precious stones or pearls; the rest
- * is imitation jewellery (7117) or an article of its own material. A precious metal named as a colour or a
- * plating ("gold-tone", "silver plated") does not count.
+ * The headings a text rules out by what it names of Chapter 71's materials: jewellery and goldsmiths' wares of
+ * 7113-7115 must be of (or clad with) precious metal, articles of 7116 of pearls or precious or semi-precious
+ * stones; a text naming stones but no precious metal rules out 7113-7115 (an agate bracelet on a steel chain is
+ * 7116), one naming neither rules out all four (imitation jewellery, 7117, or an article of its own material). A
+ * precious metal named as a colour or a plating ("gold-tone", "silver plated") does not count.
  */
 export function preciousExcludes(ws: string[]): string[] {
-  const precious = ws.some(
-    (w, i) =>
-      PRECIOUS.has(w) &&
-      !NOT_PRECIOUS_AFTER.has(ws[i + 1] ?? "") &&
-      // "base metal plated with 22 karat gold": a plating, which is not cladding (Chapter 71 note 7).
-      !ws.slice(Math.max(0, i - 4), i).some((p) => PLATED_WITH.has(p)),
-  );
-  return precious ? [] : PRECIOUS_ONLY;
+  const named = (set: Set<string>) =>
+    ws.some(
+      (w, i) =>
+        set.has(w) &&
+        !NOT_PRECIOUS_AFTER.has(ws[i + 1] ?? "") &&
+        // "base metal plated with 22 karat gold": a plating, which is not cladding (Chapter 71 note 7).
+        !ws.slice(Math.max(0, i - 4), i).some((p) => PLATED_WITH.has(p)) &&
+        // "imitation pearl", "faux diamond": imitation jewellery's own material (7117, 7018), not a stone.
+        !ws.slice(Math.max(0, i - 2), i).some((p) => IMITATION_OF.has(p)),
+    );
+  if (named(PRECIOUS_METALS)) return [];
+  return named(PRECIOUS_STONES) ? PRECIOUS_METAL_ONLY : PRECIOUS_ONLY;
 }
+/** Before a stone's or a metal's name, words that say it is an imitation (synthetic stones are real: 7104). */
+const IMITATION_OF = new Set(["imitation", "faux", "simulated", "fake", "artificial"]);
 /** Before a precious metal's name, words that make it a plating or coating of another metal ("plated in gold"). */
 const PLATED_WITH = new Set(["plated", "plating", "electroplated", "coated", "dipped", "flashed", "washed"]);
 
