@@ -668,8 +668,10 @@ function partsHeadings(ws: string[], sentenceOf: number[], headEnd: number): str
   let end = 0;
   while (end < ws.length && (sentenceOf[end] ?? 0) < 2) end++;
   // The machine is the article itself ("utility terrain vehicles", "pickup truck"): no part of it is described.
-  const last = ws[headEnd - 1] ?? "";
-  if (PARTS_OF.has(last)) return [];
+  // A title may name the material after the noun ("quartz wrist watch stainless steel").
+  let lastAt = headEnd - 1;
+  while (lastAt > 0 && MATERIAL_RESIDUALS[ws[lastAt] ?? ""] !== undefined) lastAt--;
+  if (PARTS_OF.has(ws[lastAt] ?? "")) return [];
   const partWord = ws.slice(0, end).some((w) => PART_WORDS.has(w));
   const out = new Set<string>();
   for (let i = 0; i < end; i++) {

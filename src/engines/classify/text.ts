@@ -546,6 +546,8 @@ export const PARTS_HEADINGS: Record<string, { serves: [string, string]; words: s
   "8409": { serves: ["8407", "8408"], words: ["engine"] },
   "8466": { serves: ["8456", "8465"], words: ["lathe"] },
   "8448": { serves: ["8444", "8447"], words: ["loom"] },
+  // Chapter 91: parts of watches and clocks not of their own heading (cases 9111-9112, straps 9113, movements 9108-9110).
+  "9114": { serves: ["9101", "9105"], words: ["watch", "wristwatch", "clock"] },
 };
 
 /**
