@@ -360,7 +360,8 @@ describe("what the product is, not the words around it (full index)", () => {
     // A head noun the parts heading names counts more: a clutch of a car is not a handbag.
     expect(top("clutch for a passenger car")?.slice(0, 4)).toBe("8708");
     // Watch and clock parts (Chapter 91): a dial is 9114; the watch itself, its material named after it, is a watch.
-    expect(top("watch dial with luminous hands for NH35 automatic movements")?.slice(0, 4)).toBe("9114");
+    expect(top("watch dial luminous for NH35 movement")?.slice(0, 4)).toBe("9114");
+    expect(top("replacement steel watch crown for automatic watch movements")?.slice(0, 4)).toBe("9114");
     expect(analyze(index, "Men's quartz wrist watch stainless steel").parts).toEqual([]);
     expect(top("Men's quartz wrist watch stainless steel")?.slice(0, 4)).toBe("9102");
     expect(top("watch strap")?.slice(0, 4)).toBe("9113");
