@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+/**
+ * Refits the classification confidence (the logistic CALIBRATION of src/engines/classify/engine.ts) on the
+ * development splits and reports how the fitted and the current weights fare on every split, development and
+ * held out. Run in-process on Node, like bench/classify-eval.mjs:
+ *
+ *   node bench/classify-calibrate.mjs            # fit, compare, print the weights to paste into engine.ts
+ *
+ * The features are the ones rank() returns as `evidence` (margin, synonym, strength, coverage, head support,
+ * word count); the label is "the first suggestion is right at 4 digits". The fit is an L2-regularised logistic
+ * regression by Newton's method; ruling-grade rows weigh 3x so the many short retail titles do not decide the
+ * fit alone. Only development files are fitted on; the held-out files are only reported.
+ */
+import { loadEngine, readRepoFile as read, referenceData } from "./lib/classify-engine.mjs";
+
+const E = await loadEngine();
+const { hs, lines, synonyms } = referenceData();
+const index = E.buildIndex(hs, lines, synonyms);
+
+const DEV = [
+  ["bench/data/classify-eval.tsv", 1],
+  ["bench/data/classify-rulings-dev.tsv", 3],
+  ["bench/data/classify-rulings-cbp2026-dev.tsv", 3],
+  ["bench/data/labelled/us-cbp-subjects.tsv#even", 1],
+  ["bench/data/labelled/us-hscodecomp.tsv#even", 1],
+];
+const HELD_OUT = [
+  "bench/data/classify-holdout.tsv",
+  "bench/data/classify-rulings-test.tsv",
+  "bench/data/classify-rulings-cbp2026-test.tsv",
+  "bench/data/labelled/us-cbp-subjects.tsv#odd",
+  "bench/data/labelled/us-hscodecomp.tsv#odd",
+];
+const NAMES = ["bias", "margin", "synonym", "strength", "coverage", "unsupported", "nounUnsupported", "words"];
+const L2 = 0.5;
+
+/** FNV-1a 32-bit, the content-blind split of the ruling sets, here on a labelled row's id. */
+function fnv(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/**
+ * Rows of a file as [description, code]; the labelled files carry an id column first. "file#even" and
+ * "file#odd" are the halves of a labelled file by the hash of the row id (development and held out).
+ */
+function rowsOf(spec) {
+  const [file, half] = spec.split("#");
+  const labelled = file.includes("/labelled/");
+  return read(file)
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#") && !l.startsWith("id\t"))
+    .map((l) => l.split("\t"))
+    .filter((c) => !half || (fnv(c[0]) % 2 === 0) === (half === "even"))
+    .map((c) => (labelled ? [c[1], c[2]] : [c[0], c[1]]))
+    .filter(([d, code]) => d && code);
+}
+
+/** The feature vector of one ranked text (the same transforms as engine.ts `probability`). */
+function features(e) {
+  return [
+    1,
+    Math.sqrt(Math.max(0, e.margin)),
+    e.synonym ? 1 : 0,
+    Math.log(1 + e.strength),
+    e.coverage,
+    e.head ? 0 : 1,
+    e.headNoun ? 0 : 1,
+    Math.log(1 + e.words),
+  ];
+}
+
+/** Every ranked row of a file: features, whether it was right, the engine's own score and its caps. */
+function examples(file) {
+  const out = [];
+  for (const [d, c] of rowsOf(file)) {
+    const code = c.replace(/\D/g, "");
+    const r = E.rank(index, d.trim(), { schedule: "US" });
+    if (!r.ok) continue;
+    const first = r.suggestions[0];
+    const x = features(r.evidence);
+    const current = 1 / (1 + Math.exp(-dot(CURRENT, x)));
+    // The engine caps some scores below its logistic (no goods named, an ornament without its material).
+    const cap = first.score < current - 1e-9 ? first.score : 1;
+    out.push({ x, y: first.hs6.slice(0, 4) === code.slice(0, 4) ? 1 : 0, score: first.score, cap });
+  }
+  return out;
+}
+
+const dot = (w, x) => w.reduce((s, wi, i) => s + wi * x[i], 0);
+
+/** L2-regularised weighted logistic regression (Newton's method; the bias is not penalised). */
+function logisticFit(data) {
+  const k = NAMES.length;
+  let w = new Array(k).fill(0);
+  for (let it = 0; it < 50; it++) {
+    const g = new Array(k).fill(0);
+    const H = Array.from({ length: k }, () => new Array(k).fill(0));
+    for (const { x, y, weight } of data) {
+      const p = 1 / (1 + Math.exp(-dot(w, x)));
+      for (let i = 0; i < k; i++) {
+        g[i] += weight * (p - y) * x[i];
+        for (let j = 0; j < k; j++) H[i][j] += weight * p * (1 - p) * x[i] * x[j];
+      }
+    }
+    for (let i = 1; i < k; i++) {
+      g[i] += L2 * w[i];
+      H[i][i] += L2;
+    }
+    const step = solve(H, g);
+    w = w.map((wi, i) => wi - step[i]);
+    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
+  }
+  return w;
+}
+
+/** Gaussian elimination with partial pivoting. */
+function solve(A, b) {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
+    [M[c], M[p]] = [M[p], M[c]];
+    for (let r = 0; r < n; r++) {
+      if (r === c || M[c][c] === 0) continue;
+      const f = M[r][c] / M[c][c];
+      for (let j = c; j <= n; j++) M[r][j] -= f * M[c][j];
+    }
+  }
+  return M.map((row, i) => (row[i] === 0 ? 0 : row[n] / row[i]));
+}
+
+/** `high` count and precision, Brier score, and mean score against share right, for scores from `w`. */
+function report(rows, w) {
+  let high = 0;
+  let highOk = 0;
+  let brier = 0;
+  let sum = 0;
+  let right = 0;
+  for (const r of rows) {
+    const p = Math.min(r.cap, 1 / (1 + Math.exp(-dot(w, r.x))));
+    if (p >= 0.9) {
+      high++;
+      highOk += r.y;
+    }
+    brier += (p - r.y) ** 2;
+    sum += p;
+    right += r.y;
+  }
+  const n = rows.length || 1;
+  const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)} %` : "n/a");
+  return `${String(high).padStart(4)} ${pct(highOk, high).padStart(8)} | Brier ${(brier / n).toFixed(3)} | mean score ${(sum / n).toFixed(2)} vs right ${(right / n).toFixed(2)}`;
+}
+
+// The weights engine.ts has now, read from its source so the comparison is with what ships.
+const source = read("src/engines/classify/engine.ts");
+const block = source.slice(source.indexOf("const CALIBRATION = {"));
+const CURRENT = NAMES.map((name) => Number(new RegExp(`\\b${name}: (-?[0-9.]+)`).exec(block)?.[1] ?? 0));
+
+const dev = DEV.flatMap(([file, weight]) => examples(file).map((e) => ({ ...e, weight })));
+const fitted = logisticFit(dev);
+
+console.log("weights (name: current -> fitted)");
+NAMES.forEach((n, i) => console.log(`  ${n}: ${CURRENT[i]} -> ${fitted[i].toFixed(2)}`));
+console.log("\n| file | weights | high n | high right @4 | calibration |\n|---|---|---|---|---|");
+for (const file of [...DEV.map(([f]) => f), ...HELD_OUT]) {
+  const rows = examples(file);
+  for (const [name, w] of [
+    ["current", CURRENT],
+    ["fitted", fitted],
+  ])
+    console.log(`| ${file.replace("bench/data/", "")} | ${name} | ${report(rows, w).replaceAll(" | ", " | ")} |`);
+}
