@@ -539,6 +539,8 @@ describe("what the product is, not the words around it (full index)", () => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
     };
+    // After a food, a seasoning is its flavour: potato chips flavoured with sea salt are potato chips.
+    expect(top("Potato chips sea salt 150g")).toBe("2005");
     // "cell phone" gives way to the head noun's own product term, "phone case".
     expect(analyze(fullIndex(), "cell phone case").synonyms.map((s) => s.phrase)).toEqual(["phone case"]);
     expect(top("cell phone case")).toBe("4202");

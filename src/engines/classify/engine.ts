@@ -524,6 +524,13 @@ function headNounAfter(
   );
 }
 
+/** Seasonings and flavours a food's title names after the food ("chips sea salt", "almonds honey roasted"). */
+const SEASONINGS = new Set(
+  "salt pepper vinegar spice herb garlic onion chili chilli paprika cinnamon vanilla honey bbq barbecue lime lemon cheese"
+    .split(" ")
+    .flatMap((w) => tokens(w)),
+);
+
 /**
  * Words a retail title puts after the product for its packing, form or count ("jam 340g jar", "whey protein
  * powder", "tent 4 person"): not the head of the phrase, though the tariff names some of them as goods.
@@ -587,7 +594,9 @@ export function analyze(index: Index, description: string): Analysis {
       const phrase = match.phrase.join(" ");
       let w2 = weight * (qualified ? PARAMS.qualifiedSynonym : 1);
       if (prev && prev.end === i) {
-        if (FORM_WORDS.has(phrase)) w2 *= PARAMS.modifier;
+        // "Potato chips sea salt": after a food, a seasoning is the food's flavour, as a form word is its form.
+        const flavour = SEASONINGS.has(match.phrase.at(-1) ?? "") && prev.codes.every((c) => c < "25");
+        if (FORM_WORDS.has(phrase) || flavour) w2 *= PARAMS.modifier;
         else prev.weight *= PARAMS.modifier;
       }
       const after = ws[i + match.phrase.length];
