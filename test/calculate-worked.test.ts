@@ -132,6 +132,58 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "entry.type": "formal", "fees.MPF.amount": 670.86, "fees.MPF.estimated": undefined },
   ],
   [
+    "before 2025-04-30 an article over 250 USD under a Chapter 99 heading makes a 1,000 USD entry formal",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      declared_value: 1000,
+      transport_mode: "air",
+      entry_date: "2025-03-03",
+    },
+    // Section 301 List 4A 7.5% (9903.88.15) classifies the T-shirt in Chapter 99, Subchapter III; at 1,000 USD it is
+    // over the 250 USD of 19 CFR 143.21(a)'s parenthetical: formal entry, MPF 0.3464% × 1,000 = 3.46 → FY2025 floor 32.71.
+    { "entry.type": "formal", "fees.MPF.amount": 32.71 },
+  ],
+  [
+    "the same T-shirt entered 2025-05-15, after CBP suspended the 250 USD parenthetical (90 FR 17608): informal",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "CN",
+      declared_value: 1000,
+      transport_mode: "air",
+      entry_date: "2025-05-15",
+    },
+    // FY2025 informal MPF 2.62.
+    { "entry.type": "informal", "fees.MPF.amount": 2.62 },
+  ],
+  [
+    "an IEEPA duty deposited at entry (refundable now) was a Chapter 99 classification too: Viet Nam 2025-04-15",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "VN",
+      declared_value: 1000,
+      transport_mode: "air",
+      entry_date: "2025-04-15",
+    },
+    // Reciprocal 10% (9903.01.25) from 2025-04-05: formal entry, MPF floor 32.71.
+    { "entry.type": "formal", "fees.MPF.amount": 32.71 },
+  ],
+  [
+    "no Chapter 99 heading on the article: Viet Nam 2025-03-03, 1,000 USD stays informal",
+    {
+      ...US,
+      hs_code: "6109.10.00",
+      origin_country: "VN",
+      declared_value: 1000,
+      transport_mode: "air",
+      entry_date: "2025-03-03",
+    },
+    { "entry.type": "informal", "fees.MPF.amount": 2.62 },
+  ],
+  [
     "FY2028 (from 2027-10-01) not yet published: FY2027 informal MPF 2.77 carried forward, flagged estimated",
     {
       ...US,

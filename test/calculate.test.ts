@@ -254,6 +254,38 @@ describe("POST /calculate/multiple", () => {
     expect(allKr.shipment.fees?.HMF?.amount).toBe(125.01);
   });
 
+  it("an entry under 2,500 USD is formal when one of its articles over 250 USD is under a Chapter 99 heading (before 2025-04-30)", async () => {
+    const { api } = await setup();
+    const run = async (entry_date: string, codes: Record<string, unknown>[]) => {
+      const res = await api("/calculate/multiple", {
+        json: { destination_country: "US", currency: "USD", entry_date, transport_mode: "air", codes },
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as {
+        shipment: { entry_type: string; entry_type_basis: string; fees: Record<string, { amount: number }> | null };
+      };
+    };
+    // The Chinese T-shirt carries Section 301 (9903.88.15): an article of 300 USD in Chapter 99, Subchapter III.
+    const cn = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 300 };
+    // 900 USD in all: over the 800 USD de minimis of the time, under the 2,500 USD informal limit.
+    const vn = { hs_code: "6109.10.00", origin_country: "VN", declared_value: 600 };
+    const before = await run("2025-03-03", [vn, cn]);
+    expect(before.shipment).toMatchObject({ entry_type: "formal" });
+    expect(before.shipment.entry_type_basis).toMatch(/Chapter 99, Subchapters III and IV/);
+    // MPF 0.3464% × 900 = 3.12 → FY2025 floor 32.71.
+    expect(before.shipment.fees?.MPF?.amount).toBe(32.71);
+    // Under 250 USD the article does not count; after 2025-04-30 the parenthetical is suspended (90 FR 17608).
+    const small = await run("2025-03-03", [
+      { ...vn, declared_value: 700 },
+      { ...cn, declared_value: 200 },
+    ]);
+    expect(small.shipment).toMatchObject({ entry_type: "informal", fees: { MPF: { amount: 2.62 } } });
+    expect((await run("2025-05-15", [vn, cn])).shipment).toMatchObject({
+      entry_type: "informal",
+      fees: { MPF: { amount: 2.62 } },
+    });
+  });
+
   it("de minimis aggregates across lines after conversion", async () => {
     const { api } = await setup();
     const line = { hs_code: "6109.10.00", origin_country: "CN", declared_value: 80 };

@@ -8,7 +8,7 @@ import { dataDir } from "./lib.mjs";
 const { customsTables } = await tsImport("../../src/engines/datasets/reference.ts", import.meta.url);
 
 export const dataset = "customs_rules";
-export const version = "2026-11-28.4";
+export const version = "2026-11-28.5";
 export const source =
   "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK, CBSA, ABF/ATO, 26 U.S.C. and TTB for excise, Japan Customs and the NTA); a source_url on every row";
 export const tables = ["calc_de_minimis", "calc_fees", "calc_excise"];

@@ -238,6 +238,11 @@ export const calcFees = sqliteTable(
     flat: text("flat"),
     /** Highest entered value for the entry type (informal: 2,500 USD, 19 CFR 143.21(a)). */
     entryValueMax: text("entry_value_max"),
+    /**
+     * Informal entry: the highest value of one article classified in Chapter 99, Subchapters III and IV (250 USD,
+     * 19 CFR 143.21(a)'s parenthetical); null when no such limit applies (suspended from 2025-04-30).
+     */
+    chapter99ArticleMax: text("chapter99_article_max"),
     /** 1 when the figure is carried forward, not yet published for the period. */
     estimated: integer("estimated").notNull().default(0),
   },

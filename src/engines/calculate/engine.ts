@@ -1201,18 +1201,44 @@ export interface EntryType {
  * The US entry type for an entered value: informal up to the ceiling of the informal fee row in force (2,500 USD,
  * 19 CFR 143.21(a)), formal above it. Null where the destination's fees have no entry types.
  */
-export function entryTypeOf(fees: FeeRow[], input: CalcInput, value: Big, m: Money): EntryType | null {
+export function entryTypeOf(
+  fees: FeeRow[],
+  input: CalcInput,
+  value: Big,
+  m: Money,
+  chapter99: Big | null = null,
+): EntryType | null {
   const row = fees.find((f) => f.entryType === "informal" && f.entryValueMax && inForce(f, input.entryDate));
   if (!row?.entryValueMax) return null;
   const limit = m.toDest(dec(row.entryValueMax), row.currency);
+  const source_url = "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21";
+  // 19 CFR 143.21(a)'s parenthetical: an article classified in Chapter 99, Subchapters III and IV (an additional
+  // duty heading applies to it) valued over its limit cannot be entered informally, whatever the entry's value.
+  const articleLimit = row.chapter99ArticleMax ? m.toDest(dec(row.chapter99ArticleMax), row.currency) : null;
+  if (value.lte(limit) && articleLimit && chapter99?.gt(articleLimit))
+    return {
+      type: "formal",
+      value,
+      limit,
+      basis: `An article of ${formatMoney(chapter99, m.currency)} classified in Chapter 99, Subchapters III and IV (an additional duty applies to it) exceeds the ${formatMoney(dec(row.chapter99ArticleMax ?? "0"), row.currency)} such an article may have in an informal entry (19 CFR 143.21(a)), so the entry is formal although its value does not exceed ${formatMoney(dec(row.entryValueMax), row.currency)}`,
+      source_url,
+    };
   const informal = value.lte(limit);
   return {
     type: informal ? "informal" : "formal",
     value,
     limit,
     basis: `Entered value ${formatMoney(value, m.currency)} ${informal ? "does not exceed" : "exceeds"} the ${formatMoney(dec(row.entryValueMax), row.currency)} informal entry limit (19 CFR 143.21(a)); de minimis release is not available`,
-    source_url: "https://www.ecfr.gov/current/title-19/chapter-I/part-143/subpart-C/section-143.21",
+    source_url,
   };
+}
+
+/**
+ * The value of an article classified in Chapter 99, Subchapters III and IV: the line's customs value when an
+ * additional duty heading (9903, 9904) charges it something; null otherwise (19 CFR 143.21(a)).
+ */
+export function chapter99Article(duties: DutyLine[], customsValue: Big): Big | null {
+  return duties.some((d) => /^990[34]/.test(d.code ?? "") && d.amount.gt(0) && !d.exempted) ? customsValue : null;
 }
 
 /**
@@ -1313,6 +1339,8 @@ export interface CalcResult {
     insurance: Big;
     customsBasis: string;
     basis: string;
+    /** The line's value when it is an article classified in Chapter 99, Subchapters III and IV (entry type). */
+    chapter99Article: Big | null;
   };
   exemptions: {
     deMinimis: { threshold: Big | null; exempt: boolean; row: DeMinimisRow | null; value: Big };
@@ -1635,7 +1663,9 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
   if (!dutyExempt)
     for (const e of feeEx.exempt)
       notes.push(`${e.fee} not charged: ${e.claimed ? "claimed" : "exempt"} under ${e.code} (${e.name})`);
-  const entryType = dutyExempt ? null : entryTypeOf(data.fees, input, ctx.entryValue ?? customsValue, m);
+  // IEEPA duties deposited at entry (refundable now) were Chapter 99 classifications of the article all the same.
+  const chapter99 = chapter99Article([...duties, ...(refundable?.lines ?? [])], customsValue);
+  const entryType = dutyExempt ? null : entryTypeOf(data.fees, input, ctx.entryValue ?? customsValue, m, chapter99);
   // In a batch a line carries the ad valorem part of a formal entry's MPF; the flat informal fee is the entry's.
   const feeRows = ctx.feesAtShipmentLevel
     ? liveFees.filter((f) => !f.flat).map((f) => ({ ...f, min: null, max: null }))
@@ -1750,6 +1780,7 @@ export function calculate(input: CalcInput, data: ResolvedData, ctx: ShipmentCon
       insurance,
       customsBasis: data.rule.customsBasis,
       basis: valueBasis,
+      chapter99Article: chapter99,
     },
     exemptions: {
       deMinimis: { threshold: dutyThreshold, exempt: dutyExempt, row: dutyRow, value: goodsValue },

@@ -192,6 +192,11 @@ export interface FeeRow {
   flat?: string | null;
   /** Highest entered value of an informal entry (in `currency`). */
   entryValueMax?: string | null;
+  /**
+   * Informal entry only: the highest value of one article classified in Chapter 99, Subchapters III and IV (19 CFR
+   * 143.21(a)'s parenthetical exception); null or absent when no such limit applies.
+   */
+  chapter99ArticleMax?: string | null;
   /** Carried forward from the last published period. */
   estimated?: number | boolean | null;
 }

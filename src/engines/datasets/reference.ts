@@ -192,6 +192,7 @@ const Fee = z
     entry_type: z.enum(["formal", "informal"]).optional(),
     flat: decimal.optional(),
     entry_value_max: decimal.optional(),
+    chapter99_article_max: decimal.optional(),
     estimated: z.boolean().optional(),
   })
   .strict()
@@ -254,6 +255,7 @@ export const FEE_COLUMNS = [
   "flat",
   "entry_value_max",
   "estimated",
+  "chapter99_article_max",
 ];
 export const EXCISE_COLUMNS = [
   "country",

@@ -573,7 +573,7 @@ export const CalculateResponse = CalculateResult.extend({
         imported_at: "2026-11-22T02:25:12.430Z",
       },
       customs_rules: {
-        version: "2026-11-28.4",
+        version: "2026-11-28.5",
         source: "Hand-curated from official sources (CBP, 19 CFR, EUR-Lex, GOV.UK …); a source_url on every row",
         imported_at: "2026-11-22T02:25:12.430Z",
       },

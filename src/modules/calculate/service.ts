@@ -339,6 +339,8 @@ interface Entry {
   /** Excise of the lines; null while no line carries any (the totals then have no excise key). */
   excise: Big | null;
   customs: Big;
+  /** The most valuable line that is an article classified in Chapter 99, Subchapters III and IV (entry type). */
+  chapter99: Big | null;
   ccy: string | null;
   found: number;
   anyDutyExempt: boolean;
@@ -409,6 +411,7 @@ function priceLines(
     vat: dec(0),
     excise: null,
     customs: dec(0),
+    chapter99: null,
     ccy: null,
     found: 0,
     anyDutyExempt: false,
@@ -452,6 +455,8 @@ function priceLines(
     entry.vat = entry.vat.plus(result.totals.vat);
     if (result.excise) entry.excise = (entry.excise ?? dec(0)).plus(result.excise.total);
     entry.customs = entry.customs.plus(result.values.customsValue);
+    const article = result.values.chapter99Article;
+    if (article && (!entry.chapter99 || article.gt(entry.chapter99))) entry.chapter99 = article;
     for (const code of new Set(r.data.fees.map((f) => f.code)))
       if (!result.exemptFees.includes(code))
         entry.feeBase.set(code, (entry.feeBase.get(code) ?? dec(0)).plus(result.values.customsValue));
@@ -466,7 +471,7 @@ function priceLines(
 /** The entry's fees, each with its floor and cap on the whole entry, on its own base. */
 function entryFees(entry: Entry, fees: FeeRow[], input: CalcInput, m: Money): FeeLine[] {
   if (entry.anyDutyExempt) return [];
-  const type = entryTypeOf(fees, input, entry.customs, m)?.type ?? null;
+  const type = entryTypeOf(fees, input, entry.customs, m, entry.chapter99)?.type ?? null;
   const codes = [...new Set(fees.map((f) => f.code))];
   return codes.flatMap((code) => {
     const base = entry.feeBase.get(code);
@@ -511,7 +516,7 @@ function shipmentMoney(b: MultiBody, entry: Entry, goodsValue: Big) {
     ...(f.estimated ? { estimated: true } : {}),
     basis: f.basis,
   });
-  const entryType = entryTypeOf(first.data.fees, first.input, entry.customs, m);
+  const entryType = entryTypeOf(first.data.fees, first.input, entry.customs, m, entry.chapter99);
   return {
     fees,
     shipment: {

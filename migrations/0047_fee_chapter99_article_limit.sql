@@ -1,0 +1,1 @@
+ALTER TABLE `calc_fees` ADD `chapter99_article_max` text;
