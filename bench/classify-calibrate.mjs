@@ -163,7 +163,7 @@ const dev = DEV.flatMap(([file, weight]) => examples(file).map((e) => ({ ...e, w
 const fitted = logisticFit(dev);
 
 console.log("weights (name: current -> fitted)");
-NAMES.forEach((n, i) => console.log(`  ${n}: ${CURRENT[i]} -> ${fitted[i].toFixed(2)}`));
+for (const [i, n] of NAMES.entries()) console.log(`  ${n}: ${CURRENT[i]} -> ${fitted[i].toFixed(2)}`);
 console.log("\n| file | weights | high n | high right @4 | calibration |\n|---|---|---|---|---|");
 for (const file of [...DEV.map(([f]) => f), ...HELD_OUT]) {
   const rows = examples(file);

@@ -1237,7 +1237,7 @@ export function entryTypeOf(
  * The value of an article classified in Chapter 99, Subchapters III and IV: the line's customs value when an
  * additional duty heading (9903, 9904) charges it something; null otherwise (19 CFR 143.21(a)).
  */
-export function chapter99Article(duties: DutyLine[], customsValue: Big): Big | null {
+function chapter99Article(duties: DutyLine[], customsValue: Big): Big | null {
   return duties.some((d) => /^990[34]/.test(d.code ?? "") && d.amount.gt(0) && !d.exempted) ? customsValue : null;
 }
 
