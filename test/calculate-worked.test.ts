@@ -196,6 +196,19 @@ const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { "entry.type": "informal", "fees.MPF.amount": 2.77, "fees.MPF.estimated": true },
   ],
   [
+    "Section 301: a printer U.S. note 20(s) lists under List 4A pays 7.5%, not the 25% of List 3 the upstream also gave it",
+    {
+      ...US,
+      hs_code: "8443.32.10",
+      origin_country: "CN",
+      declared_value: 10000,
+      transport_mode: "air",
+      entry_date: "2025-06-02",
+    },
+    // 8443.32.10 (printer units): List 4A, 9903.88.15, 7.5% × 10,000 = 750.
+    { "estimated_duties.tariffs.1.code": "9903.88.15", "estimated_duties.tariffs.1.amount": 750 },
+  ],
+  [
     "Section 301 List 4A (7.5%) and the Section 122 surcharge (10%) stacked on MFN for China",
     { ...US, hs_code: "6109.10.00", origin_country: "CN", declared_value: 1000 },
     {

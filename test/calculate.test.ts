@@ -383,7 +383,7 @@ describe("Section 122 surcharge on the fixture slice", () => {
       ["6109.10.00", 165],
       ["9903.03.01", 100],
     ]);
-    expect(vn.data_source.version).toBe("2026-11-28.5+fixture");
+    expect(vn.data_source.version).toBe("2026-11-28.6+fixture");
     expect(vn.data_source.source).toMatch(/Section 122 surcharge 2026-02-24 to 2026-07-23/);
     const stackOf = async (hs_code: string, origin_country: string) =>
       (await (

@@ -184,6 +184,55 @@ const S301_CORRECTIONS = [
   { hts: "8507600010", from: null, to: "9903.91.01", source: "89 FR 76581 (Li-ion EV batteries, 2024-09-27)" },
 ];
 
+/**
+ * The original Section 301 lists as the HTSUS enumerates them (U.S. note 20 to subchapter III of chapter 99, in
+ * the 2026 Revision 6 text): subdivision (b) for List 1 (9903.88.01), (d) List 2 (.02), (f) List 3 (.03), (s) List
+ * 4A (.15). Each subdivision runs to the next lettered one (its own (i), (ii) are part of it); the 8-digit
+ * subheadings it names are read, the 9903 headings of its exclusion clause are not.
+ */
+const NOTE_20 = { "9903.88.01": "b", "9903.88.02": "d", "9903.88.03": "f", "9903.88.15": "s" };
+
+function note20Lists() {
+  const lines = readFileSync(join(shared, "us-ch99-yale", "us_notes", "chapter99_2026_rev_6.txt"), "latin1").split(
+    "\n",
+  );
+  const roman = /^\((?:i|ii|iii|iv|v|vi|vii|viii|ix|x)\) /;
+  const out = {};
+  for (const [heading, letter] of Object.entries(NOTE_20)) {
+    const start = lines.findIndex((l) => l.startsWith(`(${letter}) Heading ${heading} applies`));
+    if (start < 0) throw new Error(`U.S. note 20(${letter}) (heading ${heading}) not found in the chapter 99 text`);
+    let end = start + 1;
+    while (end < lines.length && !(/^\([a-z]+\) /.test(lines[end]) && !roman.test(lines[end]))) end++;
+    const codes = new Set();
+    for (const l of lines.slice(start, end))
+      for (const m of l.matchAll(/\b(\d{4})\.(\d{2})\.(\d{2})\b/g)) if (m[1] !== "9903") codes.add(m[1] + m[2] + m[3]);
+    out[heading] = codes;
+  }
+  return out;
+}
+
+/**
+ * Products the upstream files under one original list that U.S. note 20 enumerates under another: the note's list
+ * is kept. 8402.90.00 and 240 others are List 1 or 2 in the note but also List 3 upstream, which would charge List
+ * 3's 10 % of 2018-09-24..2019-05-09 instead of List 1's 25 %; four are List 4A in the note (7.5 %) but List 3 (25 %)
+ * upstream. A product the note names under no original list stays as the upstream has it: the current text drops
+ * products a four-year-review heading now covers (8507.60.00, 8541.10.00), which the lists did cover before.
+ */
+function asNoteLists(rows) {
+  const lists = note20Lists();
+  const dropped = {};
+  const kept = rows.filter((r) => {
+    const own = lists[r.ch99_code];
+    const elsewhere = Object.entries(lists).some(([h, codes]) => h !== r.ch99_code && codes.has(r.hts8));
+    if (!own || own.has(r.hts8) || !elsewhere) return true;
+    dropped[r.ch99_code] = (dropped[r.ch99_code] ?? 0) + 1;
+    return false;
+  });
+  for (const [heading, n] of Object.entries(dropped))
+    console.log(`section 301: ${n} upstream rows of ${heading} are under another list in U.S. note 20: not loaded`);
+  return kept;
+}
+
 /** The upstream rows with the corrections applied (a moved row keeps its place; an added one is appended). */
 function corrected301(rows) {
   const out = rows.map((r) => {
@@ -1472,7 +1521,8 @@ function ieepa(text) {
 
 function ch99(descriptions) {
   const measures = []; // [program, code, name, hs_prefix, origins, origins_excluded, rate, basis, metal, valid_from, valid_to, metal_origin, sector, use_condition]
-  const s301 = corrected301(table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv")));
+  // The corrections come last: they are sourced moves the note's current text no longer shows (8507.60.00).
+  const s301 = corrected301(asNoteLists(table(join(shared, "us-ch99-yale", "resources", "s301_product_lists.csv"))));
   for (const r of s301) {
     const m = S301[r.ch99_code];
     if (!m) continue;

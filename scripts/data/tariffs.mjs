@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "tariffs";
-export const version = "2026-11-28.5";
+export const version = "2026-11-28.6";
 export const source =
   "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 metals incl. Russian aluminum, metal-origin rules and the U.S. note 16 lists from 2026-04-06, autos and parts, medium- and heavy-duty vehicles, wood, Section 122 surcharge 2026-02-24 to 2026-07-23, IEEPA duties 2025-02-04 to 2026-02-23 as refundable) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it; Australia: ABF Working Tariff Schedules 3 and 4A-16 (2026); Canada: CBSA Customs Tariff schedule T2026 (revision 3, amendments to 2026-09-01) with its preferential tariff treatments and the General Tariff; Japan: Japan Customs tariff schedule 2026-07-09 with its EPA columns; Switzerland: Tares general rates 2026 (BAZG, revision 901); Singapore and Hong Kong: free ports, duty on a few dutiable classes only (Singapore Customs; Hong Kong Customs and Excise Department)";
 export const tables = ["calc_tariff_lines", "calc_measures", "calc_exclusions", "calc_origin_programs"];

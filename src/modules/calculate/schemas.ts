@@ -556,14 +556,14 @@ export const CalculateResponse = CalculateResult.extend({
     totals: { duty: 340, fees: 3.94, vat: 0, total: 343.94 },
     warnings: [],
     data_source: {
-      version: "2026-11-28.5",
+      version: "2026-11-28.6",
       source:
         "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026: Section 301, Section 232 incl. Russian aluminum and metal-origin rules, Section 122 surcharge 2026-02-24 to 2026-07-23) via Budget Lab at Yale tariff-rate-tracker; UK Global Tariff 2021 (DIT, OGL v3) with the EU CET as published beside it",
       imported_at: "2026-11-22T02:25:12.430Z",
     },
     data_sources: {
       tariffs: {
-        version: "2026-11-28.5",
+        version: "2026-11-28.6",
         source: "USITC tariff database 2025 (2025-06-06); HTSUS Chapter 99 (Rev 6 2026) …",
         imported_at: "2026-11-22T02:25:12.430Z",
       },
