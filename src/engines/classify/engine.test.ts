@@ -12,7 +12,9 @@ import {
   preciousExcludes,
   predominantFibre,
   preparedFoodChapters,
+  quantityBounds,
   sentences,
+  statedQuantities,
   statedWeight,
   stripExclusions,
   tokens,
@@ -512,6 +514,30 @@ describe("what the product is, not the words around it (full index)", () => {
         "printed plain-woven upholstery fabric, 95.8% polyester staple fibres and 4.2% linen, 333 g/m2, thin plastic coating on the back",
       ),
     ).toBe("5512");
+  });
+
+  it("reads power, cylinder capacity and voltage against the bounds machines and vehicles are split by", () => {
+    expect(statedQuantities("solar panel kit, 320 W, aluminium frame")).toEqual({ power: 320 });
+    expect(statedQuantities("a 1,200 cc engine rated 12 V")).toEqual({ capacity: 1200, voltage: 12 });
+    expect(statedQuantities("600 horsepower electric drive")?.power).toBeCloseTo(447420);
+    // Watt-hours and ampere-hours are no power.
+    expect(statedQuantities("100 Wh power bank, 20 Ah")).toEqual({});
+    expect(
+      quantityBounds("Electric motors; AC motors, multi-phase, of an output exceeding 750W but not exceeding 75kW"),
+    ).toEqual({
+      power: { min: 750, max: 75000 },
+    });
+    expect(quantityBounds("Vehicles; with only spark-ignition engine, cylinder capacity not over 1000cc")).toEqual({
+      capacity: { max: 1000 },
+    });
+    expect(quantityBounds("Insulated electric conductors; for a voltage not exceeding 1000 volts")).toEqual({
+      voltage: { max: 1000 },
+    });
+    const r = rank(fullIndex(), "diesel passenger car with a 2,993 cc engine", { schedule: "US" });
+    if (!r.ok) throw new Error(r.reason);
+    // Not "cylinder capacity not over 1500cc" (8703.31); "over 2500cc" (8703.33) among the suggestions.
+    expect(r.suggestions[0]?.hs6).not.toBe("870331");
+    expect(r.suggestions.map((x) => x.hs6)).toContain("870333");
   });
 
   it("sends prepared meat, fish, vegetables and fruit out of the raw-food chapters (Chapters 2, 3, 7, 8; 16, 20)", () => {

@@ -40,8 +40,11 @@ import {
   predominantFibre,
   preparedFoodChapters,
   QUALIFIERS,
+  type Quantity,
+  quantityBounds,
   STOPWORDS,
   sentences,
+  statedQuantities,
   statedWeight,
   stripExclusions,
   tokens,
@@ -430,7 +433,7 @@ export interface Analysis {
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
   /** Figures the text states that the paper and textile codes set bounds on: g/m2, the main fibre's share. */
-  figures: { weight?: number; fibreShare?: number };
+  figures: { weight?: number; fibreShare?: number; quantities: Partial<Record<Quantity, number>> };
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
   parts: string[];
 }
@@ -649,6 +652,7 @@ export function analyze(index: Index, description: string): Analysis {
     figures: {
       ...(weight === undefined ? {} : { weight }),
       ...(fibre?.share === undefined ? {} : { fibreShare: fibre.share }),
+      quantities: statedQuantities(text),
     },
     parts: partsHeadings(ws, sentenceOf, headEnd),
   };
@@ -902,6 +906,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
 interface FigureBounds {
   weight: Bounds | undefined;
   share: Bounds | undefined;
+  quantities: Partial<Record<Quantity, Bounds>>;
 }
 const figureBounds = new WeakMap<Index, Map<number, FigureBounds>>();
 
@@ -921,6 +926,7 @@ function boundsOf(index: Index, d: number): FigureBounds {
       // In Chapters 50-55 a share by weight is the goods' own fibre's; elsewhere it is another component's
       // (elastomeric yarn in 6002, oil in 2710).
       share: chapter >= 50 && chapter <= 55 ? (fibreShareBounds(own) ?? fibreShareBounds(heading)) : undefined,
+      quantities: { ...quantityBounds(heading), ...quantityBounds(own) },
     };
   });
 }
@@ -928,18 +934,25 @@ function boundsOf(index: Index, d: number): FigureBounds {
 /**
  * Paper (Chapter 48) and textiles (Chapters 50-60) are split by figures: weight per square metre ("weighing
  * more than 200 g/m2": 5209, not 5208) and the share of the main fibre ("85% or more by weight": 5512, not
- * 5514). A code whose bounds the text's stated figure falls outside is scaled down.
+ * 5514); machines and vehicles by power, cylinder capacity and voltage ("of an output not exceeding 750 W").
+ * A code whose bounds a figure the text states falls outside is scaled down.
  */
 function statedFiguresRuleOut(index: Index, scores: Float64Array, figures: Analysis["figures"]): void {
-  const { weight, fibreShare } = figures;
-  if (weight === undefined && fibreShare === undefined) return;
+  const { weight, fibreShare, quantities } = figures;
+  const stated = Object.entries(quantities) as [Quantity, number][];
+  if (weight === undefined && fibreShare === undefined && stated.length === 0) return;
   for (let d = 0; d < scores.length; d++) {
     const chapter = index.docChapter[d] ?? 0;
-    if (!scores[d] || chapter < 48 || chapter > 60) continue;
+    const paperOrTextile = chapter >= 48 && chapter <= 60;
+    if (!scores[d] || (!paperOrTextile && stated.length === 0)) continue;
     const b = boundsOf(index, d);
     const ruledOut =
-      (weight !== undefined && b.weight !== undefined && outside(weight, b.weight)) ||
-      (fibreShare !== undefined && b.share !== undefined && outside(fibreShare, b.share));
+      (paperOrTextile && weight !== undefined && b.weight !== undefined && outside(weight, b.weight)) ||
+      (paperOrTextile && fibreShare !== undefined && b.share !== undefined && outside(fibreShare, b.share)) ||
+      stated.some(([q, v]) => {
+        const bounds = b.quantities[q];
+        return bounds !== undefined && outside(v, bounds);
+      });
     if (ruledOut) scores[d] = (scores[d] ?? 0) * PARAMS.statedFigures;
   }
 }

@@ -942,7 +942,7 @@ export function statedWeight(text: string): number | undefined {
   return m ? Number((m[1] ?? "").replace(",", ".")) : undefined;
 }
 
-const AT_MOST = /(?:not more than|not exceeding|or less|less than|under|up to)/;
+const AT_MOST = /(?:not more than|not exceeding|not over|or less|less than|under|up to)/;
 const AT_LEAST = /(?:more than|exceeding|over|or more|and over|not less than|at least)/;
 
 /**
@@ -984,4 +984,55 @@ export function fibreShareBounds(description: string): Bounds | undefined {
 /** Whether a value lies outside bounds (a stated figure the text rules out). */
 export function outside(value: number, bounds: Bounds): boolean {
   return (bounds.min !== undefined && value < bounds.min) || (bounds.max !== undefined && value > bounds.max);
+}
+
+/**
+ * Figures other than weight per area that split machines and vehicles: power (watts; kW and horsepower
+ * converted), cylinder capacity (cm3, "cc") and voltage. Mass is left out: "10 kg" in the tariff is as often a
+ * capacity (a washing machine's linen) as a weight.
+ */
+export type Quantity = "power" | "capacity" | "voltage";
+const QUANTITY_UNITS: { quantity: Quantity; re: RegExp; factor: number }[] = [
+  { quantity: "power", re: /^(?:kw|kilowatts?)$/, factor: 1000 },
+  { quantity: "power", re: /^(?:w|watts?)$/, factor: 1 },
+  { quantity: "power", re: /^(?:hp|horsepower)$/, factor: 745.7 },
+  { quantity: "capacity", re: /^(?:cc|cm3|cm³|cubic centimet(?:er|re)s?)$/, factor: 1 },
+  { quantity: "voltage", re: /^(?:kv|kilovolts?)$/, factor: 1000 },
+  { quantity: "voltage", re: /^(?:v|volts?)$/, factor: 1 },
+];
+const FIGURE =
+  /(\d+(?:[.,]\d{3})*(?:\.\d+)?)\s*(kw|kilowatts?|w|watts?|hp|horsepower|cc|cm3|cm³|cubic centimet(?:er|re)s?|kv|kilovolts?|v|volts?)(?![a-z0-9])/gi;
+
+function figuresIn(text: string): { quantity: Quantity; value: number }[] {
+  const out: { quantity: Quantity; value: number }[] = [];
+  for (const m of text.matchAll(FIGURE)) {
+    const unit = (m[2] ?? "").toLowerCase();
+    const u = QUANTITY_UNITS.find((q) => q.re.test(unit));
+    if (u) out.push({ quantity: u.quantity, value: Number((m[1] ?? "").replaceAll(",", "")) * u.factor });
+  }
+  return out;
+}
+
+/** The power, cylinder capacity and voltage a description states (the first figure of each). */
+export function statedQuantities(text: string): Partial<Record<Quantity, number>> {
+  const out: Partial<Record<Quantity, number>> = {};
+  for (const f of figuresIn(text)) out[f.quantity] ??= f.value;
+  return out;
+}
+
+/**
+ * The bounds a nomenclature text sets on power, cylinder capacity or voltage ("of an output exceeding 750 W but
+ * not exceeding 75 kW", "cylinder capacity over 2500cc", "for a voltage not exceeding 1,000 V").
+ */
+export function quantityBounds(description: string): Partial<Record<Quantity, Bounds>> {
+  const out: Partial<Record<Quantity, Bounds>> = {};
+  for (const clause of description.toLowerCase().split(/[;,()]/)) {
+    const figures = figuresIn(clause);
+    const [a, b] = figures;
+    if (!a || out[a.quantity]) continue;
+    if (b && b.quantity === a.quantity) out[a.quantity] = { min: a.value, max: b.value };
+    else if (AT_MOST.test(clause)) out[a.quantity] = { max: a.value };
+    else if (AT_LEAST.test(clause)) out[a.quantity] = { min: a.value };
+  }
+  return out;
 }
