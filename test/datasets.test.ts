@@ -57,6 +57,22 @@ async function multipart(files: Record<string, string>, type = "text/csv") {
 
 const json = async (res: Response) => (await res.json()) as any;
 
+type Api = Awaited<ReturnType<typeof setup>>["api"];
+/** A UK quote of a Chinese T-shirt declared in USD, by entry date (the HMRC rate tests). */
+const ukQuote = (api: Api, declared_value: number) => async (entry_date: string) =>
+  json(
+    await api("/calculate", {
+      json: {
+        hs_code: "6109.10",
+        origin_country: "CN",
+        destination_country: "GB",
+        declared_value,
+        currency: "USD",
+        entry_date,
+      },
+    }),
+  );
+
 /** The active version of a dataset and whether its prebuilt index is in R2 (the write is in the background). */
 async function prebuiltFor(dataset: string): Promise<{ version: string; stored: boolean }> {
   const row = await env.DB.prepare("SELECT version, imported_at FROM data_sources WHERE dataset = ?")
@@ -532,20 +548,7 @@ describe("dataset registry", () => {
     ])
       await env.DB.prepare(sql).run();
     resetDatasetCaches();
-    const { api } = await setup(["calculate:read"]);
-    const quote = async (entry_date: string) =>
-      json(
-        await api("/calculate", {
-          json: {
-            hs_code: "6109.10",
-            origin_country: "CN",
-            destination_country: "GB",
-            declared_value: 1250,
-            currency: "USD",
-            entry_date,
-          },
-        }),
-      );
+    const quote = ukQuote((await setup(["calculate:read"])).api, 1250);
     expect((await quote("2026-06-15")).currencies.source).toMatch(/^ECB reference rate/);
 
     const res = await upload("fx-hmrc", hmrcXml, "application/xml", "?activate=true");
@@ -590,20 +593,7 @@ describe("dataset registry", () => {
     await loadDataset("customs_rules", { fixture: true });
     await loadDataset("fx-hmrc", { fixture: true });
     resetDatasetCaches();
-    const { api } = await setup(["calculate:read"]);
-    const quote = async (entry_date: string) =>
-      json(
-        await api("/calculate", {
-          json: {
-            hs_code: "6109.10",
-            origin_country: "CN",
-            destination_country: "GB",
-            declared_value: 1345.6,
-            currency: "USD",
-            entry_date,
-          },
-        }),
-      );
+    const quote = ukQuote((await setup(["calculate:read"])).api, 1345.6);
     // HMRC's rate for October 2026: 1 GBP = 1.3456 USD, so 1,345.60 USD is 1,000 GBP (data/fx/hmrc-monthly.csv).
     const october = await quote("2026-10-15");
     expect(october.currencies).toMatchObject({ rate_date: "2026-10-01" });
