@@ -125,7 +125,7 @@ const PARAMS = {
   prepared: 0.4,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
-  /** Factor on a paper or textile code whose weight per m2 or fibre share bounds rule out the figure stated. */
+  /** Factor on a code whose bounds (weight per m2, fibre share, power, capacity, voltage) rule out a stated figure. */
   statedFigures: 0.5,
   /** Factor on the other headings of whole footwear by upper then (6401-6404). */
   otherFootwear: 0.5,
@@ -432,7 +432,7 @@ export interface Analysis {
   prepared: string[];
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
-  /** Figures the text states that the paper and textile codes set bounds on: g/m2, the main fibre's share. */
+  /** Figures the text states that codes set bounds on: g/m2 and the main fibre's share; power, capacity, voltage. */
   figures: { weight?: number; fibreShare?: number; quantities: Partial<Record<Quantity, number>> };
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
   parts: string[];
@@ -902,7 +902,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   return scores;
 }
 
-/** The bounds a paper or textile subheading (or, failing that, its heading) sets on weight and fibre share. */
+/** The bounds a subheading (or, failing that, its heading) sets on the figures of Analysis.figures. */
 interface FigureBounds {
   weight: Bounds | undefined;
   share: Bounds | undefined;

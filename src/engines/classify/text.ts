@@ -956,13 +956,24 @@ export function weightBounds(description: string): Bounds | undefined {
     const clause = part.replace(/g\s*\/\s*m\s*(?:2|²)/g, " gsm ");
     if (!clause.includes(" gsm ")) continue;
     const numbers = [...clause.matchAll(/\d+(?:[.,]\d+)?/g)].map((n) => Number(n[0].replace(",", ".")));
-    const [a, b] = numbers;
-    if (a === undefined) continue;
-    if (b !== undefined) return { min: a, max: b };
-    // "not more than" is tested before "more than": the negated phrase is the upper bound.
-    if (AT_MOST.test(clause)) return { max: a };
-    if (AT_LEAST.test(clause)) return { min: a };
+    const bounds = clauseBounds(clause, numbers);
+    if (bounds) return bounds;
   }
+  return undefined;
+}
+
+/**
+ * The bounds one clause of a nomenclature text sets with its figures: two figures are a range ("more than 150
+ * but less than 225", "40 to 150"); one is an upper bound after "not more than", "not over", "less than"... and
+ * a lower bound after "more than", "exceeding", "over"... ("not more than" is tested first: the negated phrase is
+ * the upper bound).
+ */
+function clauseBounds(clause: string, figures: number[]): Bounds | undefined {
+  const [a, b] = figures;
+  if (a === undefined) return undefined;
+  if (b !== undefined) return { min: a, max: b };
+  if (AT_MOST.test(clause)) return { max: a };
+  if (AT_LEAST.test(clause)) return { min: a };
   return undefined;
 }
 
@@ -1028,11 +1039,11 @@ export function quantityBounds(description: string): Partial<Record<Quantity, Bo
   const out: Partial<Record<Quantity, Bounds>> = {};
   for (const clause of description.toLowerCase().split(/[;,()]/)) {
     const figures = figuresIn(clause);
-    const [a, b] = figures;
-    if (!a || out[a.quantity]) continue;
-    if (b && b.quantity === a.quantity) out[a.quantity] = { min: a.value, max: b.value };
-    else if (AT_MOST.test(clause)) out[a.quantity] = { max: a.value };
-    else if (AT_LEAST.test(clause)) out[a.quantity] = { min: a.value };
+    const first = figures[0];
+    if (!first || out[first.quantity]) continue;
+    const same = figures.filter((f) => f.quantity === first.quantity).map((f) => f.value);
+    const bounds = clauseBounds(clause, same);
+    if (bounds) out[first.quantity] = bounds;
   }
   return out;
 }
