@@ -565,6 +565,10 @@ describe("what the product is, not the words around it (full index)", () => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
     };
+    // "a pair of", "set of": the noun phrase after the "of" is the head.
+    expect(analyze(fullIndex(), "a pair of leather work gloves").head).toEqual(["leather", "work", "glove"]);
+    expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
+    expect(analyze(fullIndex(), "bag of coffee beans").head).toEqual(["bag", "coffee", "bean"]);
     // After a food, a seasoning is its flavour: potato chips flavoured with sea salt are potato chips.
     expect(top("Potato chips sea salt 150g")).toBe("2005");
     // "cell phone" gives way to the head noun's own product term, "phone case".

@@ -447,9 +447,21 @@ const FORM_WORDS = new Set(["sheet", "tablet", "capsule", "pod", "bar", "stick",
 /** The head noun phrase's end: the words before the first preposition, participle clause or punctuation. */
 function headPhraseEnd(text: string, ws: string[]): number {
   const end = Math.min(ws.length, firstClauseLength(text) || ws.length);
-  for (let i = 1; i < end; i++) if (HEAD_BOUNDARIES.has(ws[i] ?? "")) return i;
+  // "a pair of leather gloves", "set of six steak knives": a word for how many or how put up names no goods; the
+  // noun phrase after its "of" is the head.
+  let from = 1;
+  const first = ws[0] === "a" || ws[0] === "an" || ws[0] === "the" ? 1 : 0;
+  if (COLLECTIVES.has(ws[first] ?? "") && ws[first + 1] === "of") from = first + 2;
+  for (let i = from; i < end; i++) if (HEAD_BOUNDARIES.has(ws[i] ?? "")) return i;
   return end;
 }
+
+/** Words for how many or how goods are put up, which name the goods after their "of" ("a pair of gloves"). */
+const COLLECTIVES = new Set(
+  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll"
+    .split(" ")
+    .flatMap((w) => words(w)),
+);
 
 /**
  * The residual "articles of <material>" codes for the materials the head noun phrase (or an "of" phrase) names;
