@@ -468,6 +468,10 @@ describe("what the product is, not the words around it (full index)", () => {
     // A material three words or more past the "of", or past another function word, is not the article's.
     expect(analyze(index, "bag of coffee beans for a steel grinder").materials).toEqual([]);
     expect(analyze(index, "silicone spatula for the kitchen").materials).toEqual(["3924"]);
+    // A glass named last after another material is a drinking glass of that material: tableware, not glassware.
+    expect(analyze(index, "plastic wine glass").materials).toEqual(["3924"]);
+    expect(analyze(index, "plastic wine glass").otherMaterials).toContain("70");
+    expect(analyze(index, "crystal wine glass").otherMaterials).not.toContain("70");
     const top = (text: string) => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
@@ -477,6 +481,9 @@ describe("what the product is, not the words around it (full index)", () => {
         "round body scrubber brush made wholly of molded silicone with small bristles and a finger-hole handle, for cleansing skin",
       ),
     ).toBe("9603");
+    expect(top("stoneware ceramic shot glass of 2 ounces, tapered tumbler shape, suitable for drink contact")).toBe(
+      "6912",
+    );
   });
 
   it("reads the figures that split paper and textile codes: weight per m2 and the main fibre's share", () => {

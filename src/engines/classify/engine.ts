@@ -464,14 +464,19 @@ const COLLECTIVES = new Set(
 );
 
 /**
- * The residual "articles of <material>" codes for the materials the head noun phrase (or an "of" phrase) names;
+ * The residual "articles of <material>" codes for the materials named (articleMaterials: the head noun phrase, "of"
+ * and "from" phrases);
  * an ornament's and a household article's own headings before the residual ones.
  */
-function residualMaterials(ws: string[], sentenceOf: number[], headEnd: number): string[] {
+function residualMaterials(
+  ws: string[],
+  sentenceOf: number[],
+  { named, drinkingGlass }: ReturnType<typeof articleMaterials>,
+): string[] {
   const ornament = ws.some((w) => ORNAMENTAL.has(w));
-  const household = !ornament && ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2);
-  const codes = ws
-    .filter((_, i) => i < headEnd || madeOf(ws, i))
+  // A drinking glass of another material is tableware of that material (3924, 6912, 7323...).
+  const household = !ornament && (drinkingGlass || ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2));
+  const codes = named
     .map(
       (t) =>
         (ornament ? ORNAMENT_RESIDUALS[t] : undefined) ??
@@ -480,6 +485,18 @@ function residualMaterials(ws: string[], sentenceOf: number[], headEnd: number):
     )
     .filter((c): c is string => c !== undefined);
   return [...new Set(codes)];
+}
+
+/**
+ * The words that may name an article's material: the head noun phrase and "of"/"from" phrases. A glass named last
+ * after another material is the article, a drinking glass ("stoneware ceramic shot glass"), not its material.
+ */
+function articleMaterials(ws: string[], headEnd: number, head: string[]): { named: string[]; drinkingGlass: boolean } {
+  const named = ws.filter((_, i) => i < headEnd || madeOf(ws, i));
+  if (head.at(-1) !== "glass" || !head.slice(0, -1).some((w) => MATERIAL_RESIDUALS[w] !== undefined))
+    return { named, drinkingGlass: false };
+  const at = named.lastIndexOf("glass");
+  return { named: named.filter((_, i) => i !== at), drinkingGlass: true };
 }
 
 /** Words that introduce what an article is made of: "of", "from" ("cut from medium density fiberboard"). */
@@ -648,6 +665,7 @@ export function analyze(index: Index, description: string): Analysis {
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
   const weight = statedWeight(text);
+  const materialWords = articleMaterials(ws, headEnd, head);
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
@@ -655,10 +673,10 @@ export function analyze(index: Index, description: string): Analysis {
       .map(({ start: _, end: __, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
-    materials: residualMaterials(ws, sentenceOf, headEnd),
+    materials: residualMaterials(ws, sentenceOf, materialWords),
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
-    otherMaterials: otherMaterialChapters(ws.filter((_, i) => i < headEnd || madeOf(ws, i))),
+    otherMaterials: otherMaterialChapters(materialWords.named),
     prepared: preparedFoodChapters(ws),
     footwear: footwearUpper(ws),
     figures: {
