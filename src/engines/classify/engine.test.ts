@@ -572,6 +572,9 @@ describe("what the product is, not the words around it (full index)", () => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
     };
+    // "t-shirt style bag": a product term followed by "style" describes the article, it is not the article.
+    const styled = analyze(fullIndex(), "nonwoven t-shirt style bag").synonyms.find((x) => x.phrase === "t shirt");
+    expect(styled?.weight).toBe(0.5);
     // "a pair of", "set of": the noun phrase after the "of" is the head.
     expect(analyze(fullIndex(), "a pair of leather work gloves").head).toEqual(["leather", "work", "glove"]);
     expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
