@@ -605,6 +605,30 @@ describe("what the product is, not the words around it (full index)", () => {
     // A plastic named alone is a material, not a fibre, unless the text is about textiles.
     expect(predominantFibre("acrylic vase")).toBeUndefined();
     expect(predominantFibre("Knitted acrylic winter gloves")?.fibre).toBe("synthetic");
+    // One non-textile material and no word of fibres, fabrics or garments: not a textile article (Section XI).
+    expect(otherMaterialChapters(["plastic", "beaded", "door", "curtain"], "a plastic beaded door curtain")).toContain(
+      "63",
+    );
+    expect(otherMaterialChapters(["plastic", "curtain"], "plastic curtain of woven strip")).not.toContain("63");
+    const sheets = rank(fullIndex(), "polyethylene terephthalate-polyvinylidene chloride film sheets", {
+      schedule: "US",
+    });
+    expect(sheets.ok && sheets.suggestions[0]?.hs6.slice(0, 2)).toBe("39");
+  });
+
+  it("names garments by the tariff's own words (vests, ponchos, ensembles, swimwear)", () => {
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
+    };
+    // US "vests" are waistcoats (6110 "Vests, other than sweater vests"), not the singlets of 6109.
+    expect(top("a men's knit vest made from 55% acrylic and 45% cotton, featuring a V-neckline")).toBe("6110");
+    // Ponchos are capes and cloaks of the coats headings.
+    expect(top("a women's poncho made of acrylic, wool, and nylon knit fabric")).toBe("6102");
+    expect(top("a knitted women's swim bottom made of 54% cotton, 36% polyester, and 10% spandex")).toBe("6112");
+    expect(top("a girl's knit ensemble consisting of a jacket and trousers of polyester fleece")).toBe("6104");
+    // A blazer named alone stays woven.
+    expect(top("Men's wool blazer")).toBe("6203");
   });
 
   it.each([

@@ -676,7 +676,7 @@ export function analyze(index: Index, description: string): Analysis {
     materials: residualMaterials(ws, sentenceOf, materialWords),
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
-    otherMaterials: otherMaterialChapters(materialWords.named),
+    otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
     footwear: footwearUpper(ws),
     figures: {

@@ -875,12 +875,25 @@ const MATERIAL_CHAPTERS = [
  * "of <material>") name materials of one chapter; chapters that are not about a material (machines, furniture,
  * toys, bags) are never ruled out.
  */
-export function otherMaterialChapters(materialWords: string[]): string[] {
+export function otherMaterialChapters(materialWords: string[], text = ""): string[] {
   const chapters = new Set(materialWords.map((w) => MATERIAL_CHAPTER[w]).filter((c): c is string => c !== undefined));
   if (chapters.size !== 1) return [];
   const [only] = chapters;
   // Iron and steel (72) and articles of iron or steel (73) are one material.
-  return MATERIAL_CHAPTERS.filter((c) => c !== only && !(only === "73" && c === "72"));
+  const others = MATERIAL_CHAPTERS.filter((c) => c !== only && !(only === "73" && c === "72"));
+  // Section XI holds goods of textile materials: an article of one named non-textile material ("plastic beaded
+  // door curtain", "polyethylene film sheets") in a text that says nothing of fibres, fabrics or garments is
+  // not a textile article, whatever its noun names in Chapter 63.
+  return aboutTextiles(text) ? others : [...others, ...TEXTILE_CHAPTERS];
+}
+
+/** Section XI, textiles and textile articles. */
+const TEXTILE_CHAPTERS = Array.from({ length: 14 }, (_, i) => String(50 + i));
+
+/** Whether a text speaks of textiles: a fibre's name, or a word of fabrics, yarns or garments. */
+export function aboutTextiles(text: string): boolean {
+  const lower = text.toLowerCase();
+  return TEXTILE_CONTEXT.test(lower) || lower.split(/[^a-z-]+/).some((w) => FIBRE_OF.has(w));
 }
 
 /**
