@@ -601,7 +601,8 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(otherMaterialChapters(["ceramic", "coated", "steel", "pan"])).toEqual([]);
     expect(otherMaterialChapters(["vase"])).toEqual([]);
     const r = rank(fullIndex(), "acrylic vase", { schedule: "US" });
-    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 2)).toBe("39");
+    // An ornament's product term ("vase": glass, ceramics) names the ornamental article of the named material.
+    expect(r.ok && r.suggestions[0]?.hs6).toBe("392640");
     // A plastic named alone is a material, not a fibre, unless the text is about textiles.
     expect(predominantFibre("acrylic vase")).toBeUndefined();
     expect(predominantFibre("Knitted acrylic winter gloves")?.fibre).toBe("synthetic");
@@ -616,6 +617,19 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(sheets.ok && sheets.suggestions[0]?.hs6.slice(0, 2)).toBe("39");
   });
 
+  it("keeps plastics in primary forms (3901-3914) for bulk forms, not articles (Chapter 39 note 6)", () => {
+    const top = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
+    };
+    expect(top("vinyl tiles made from polyvinyl chloride (PVC)")).toBe("3918");
+    expect(analyze(fullIndex(), "vinyl tiles made from polyvinyl chloride (PVC)").primaryForms).toContain("3904");
+    // A bulk form, a polymer's own name: still primary forms. A count before "grades of" leaves the head after it.
+    expect(analyze(fullIndex(), "polyvinyl chloride powder").primaryForms).toEqual([]);
+    expect(analyze(fullIndex(), "five grades of ABS resin in pellet form").head.at(-1)).toBe("resin");
+    expect(top("five grades of acrylonitrile-butadiene-styrene (ABS) resin in pellet form")).toBe("3903");
+  });
+
   it("names garments by the tariff's own words (vests, ponchos, ensembles, swimwear)", () => {
     const top = (text: string) => {
       const r = rank(fullIndex(), text, { schedule: "US" });
@@ -627,6 +641,8 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("a women's poncho made of acrylic, wool, and nylon knit fabric")).toBe("6102");
     expect(top("a knitted women's swim bottom made of 54% cotton, 36% polyester, and 10% spandex")).toBe("6112");
     expect(top("a girl's knit ensemble consisting of a jacket and trousers of polyester fleece")).toBe("6104");
+    // Babies' garments take precedence over the other garment headings (Chapter 61 note 6(a)).
+    expect(top("an infants short sleeve pullover made of 80% nylon and 20% spandex knit fabric")).toBe("6111");
     // A blazer named alone stays woven.
     expect(top("Men's wool blazer")).toBe("6203");
   });
@@ -636,7 +652,7 @@ describe("what the product is, not the words around it (full index)", () => {
     ["silicone watch strap", "9113"],
     ["lamp shade", "9405"],
     ["vitamin capsules", "2106"],
-    ["acrylic vase", "39"],
+    ["acrylic vase", "3926"],
     ["dog collar", "4201"],
   ])("%s is classified as what it is, not as the product its words name (%s)", (text, code) => {
     const r = rank(fullIndex(), text, { schedule: "US" });

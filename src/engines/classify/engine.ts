@@ -123,6 +123,8 @@ const PARAMS = {
   otherMaterial: 0.3,
   /** Factor on the chapters of raw food (02, 03, 07, 08) for food the text says was prepared (breaded, fried...). */
   prepared: 0.4,
+  /** Factor on chemicals and plastics in primary forms (28, 29, 3901-3914) when the text names an article. */
+  primaryForms: 0.3,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
   /** Factor on a code whose bounds (weight per m2, fibre share, power, capacity, voltage) rule out a stated figure. */
@@ -430,6 +432,8 @@ export interface Analysis {
   otherMaterials: string[];
   /** Chapters of raw or simply preserved food that the stated preparation rules out (text.ts preparedFoodChapters). */
   prepared: string[];
+  /** Chapters 28, 29 and headings 3901-3914 (compounds, primary forms) that an article named as head noun rules out. */
+  primaryForms: string[];
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
   /** Figures the text states that codes set bounds on: g/m2 and the main fibre's share; power, capacity, voltage. */
@@ -450,7 +454,9 @@ function headPhraseEnd(text: string, ws: string[]): number {
   // "a pair of leather gloves", "set of six steak knives": a word for how many or how put up names no goods; the
   // noun phrase after its "of" is the head.
   let from = 1;
-  const first = ws[0] === "a" || ws[0] === "an" || ws[0] === "the" ? 1 : 0;
+  let first = ws[0] === "a" || ws[0] === "an" || ws[0] === "the" ? 1 : 0;
+  // "five grades of ABS resin", "two types of hoses": a count before the collective word.
+  if (COUNT_WORDS.has(ws[first] ?? "") && COLLECTIVES.has(ws[first + 1] ?? "")) first++;
   if (COLLECTIVES.has(ws[first] ?? "") && ws[first + 1] === "of") from = first + 2;
   for (let i = from; i < end; i++) if (HEAD_BOUNDARIES.has(ws[i] ?? "")) return i;
   return end;
@@ -458,9 +464,12 @@ function headPhraseEnd(text: string, ws: string[]): number {
 
 /** Words for how many or how goods are put up, which name the goods after their "of" ("a pair of gloves"). */
 const COLLECTIVES = new Set(
-  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll"
+  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll grade type variety kind"
     .split(" ")
     .flatMap((w) => words(w)),
+);
+const COUNT_WORDS = new Set(
+  "two three four five six seven eight nine ten several various multiple".split(" ").flatMap((w) => words(w)),
 );
 
 /**
@@ -554,6 +563,39 @@ function headNounAfter(
     MATERIAL_RESIDUALS[w] === undefined &&
     !FIBRE_WORDS.has(w)
   );
+}
+
+/**
+ * Chapter 39 note 6: "primary forms" (headings 3901-3914) are only liquids, pastes, dispersions, solutions and
+ * blocks, lumps, powders, granules, flakes and similar bulk forms; Chapters 28 and 29 hold chemical elements and
+ * separate chemically defined compounds (their notes 1). A head noun naming an article ("vinyl tiles made from
+ * PVC", "acrylic sheet of PMMA", "acrylic vase") rules them all out; a polymer's or compound's own name (a noun
+ * those headings name goods by), a bulk form or a noun the tariff does not know as goods does not.
+ */
+const PRIMARY_FORMS = ["28", "29", ...Array.from({ length: 14 }, (_, i) => String(3901 + i))];
+const BULK_FORMS = new Set(
+  "powder granule pellet flake chip lump block liquid paste dispersion emulsion solution suspension latex compound masterbatch concentrate bead crumb"
+    .split(" ")
+    .flatMap((w) => tokens(w)),
+);
+const primaryFormNouns = new WeakMap<Index, Set<string>>();
+
+function primaryFormsRuledOut(index: Index, noun: string | undefined, text: string): string[] {
+  if (noun === undefined || !index.goods.has(noun) || BULK_FORMS.has(noun) || /\bprimary forms?\b/i.test(text))
+    return [];
+  if (noun.startsWith("poly") || noun.endsWith("mer") || MATERIAL_RESIDUALS[noun] !== undefined) return [];
+  let nouns = primaryFormNouns.get(index);
+  if (!nouns) {
+    nouns = new Set();
+    for (const [code, node] of index.nodes)
+      if (
+        code.length >= 4 &&
+        (code.startsWith("28") || code.startsWith("29") || (code.slice(0, 4) >= "3901" && code.slice(0, 4) <= "3914"))
+      )
+        for (const n of headNouns(node.description)) nouns.add(n);
+    primaryFormNouns.set(index, nouns);
+  }
+  return nouns.has(noun) ? [] : PRIMARY_FORMS;
 }
 
 /** Seasonings and flavours a food's title names after the food ("chips sea salt", "almonds honey roasted"). */
@@ -678,6 +720,7 @@ export function analyze(index: Index, description: string): Analysis {
     notPrecious: preciousExcludes(ws),
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
+    primaryForms: primaryFormsRuledOut(index, ws[headLast], text),
     footwear: footwearUpper(ws),
     figures: {
       ...(weight === undefined ? {} : { weight }),
@@ -872,7 +915,15 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   }
   for (const s of synonyms) {
     const share = (PARAMS.synonym * s.weight * (s.ambiguous ? PARAMS.ambiguous : 1)) / Math.sqrt(s.codes.length);
-    for (const code of s.codes) {
+    // An ornament or a household article whose product term names only headings of a material the text rules
+    // out ("vase": glass 7013, ceramics 6913) is the same kind of article in the material the text names: an
+    // acrylic vase is an ornamental article of plastics (3926.40), so the term's boost goes to that heading.
+    const noun = s.phrase.split(" ").at(-1) ?? "";
+    const moved =
+      analysis.materials.length > 0 &&
+      (ORNAMENTAL.has(noun) || HOUSEHOLD.has(noun)) &&
+      s.codes.every((c) => analysis.otherMaterials.includes(c.slice(0, 2)));
+    for (const code of moved ? analysis.materials : s.codes) {
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + share;
     }
@@ -919,6 +970,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
   scale(analysis.prepared, PARAMS.prepared);
+  scale(analysis.primaryForms, PARAMS.primaryForms);
   statedFiguresRuleOut(index, scores, analysis.figures);
   if (analysis.footwear) {
     const [from, to] = prefixRange(index.docs, analysis.footwear);

@@ -519,9 +519,22 @@ const WOVEN_ONLY = [
 export function constructionExcludes(ws: string[]): string[] {
   const knit = ws.some((w) => w === "knit" || w === "crochet" || w === "jersey");
   const woven = ws.some((w) => w === "woven" || w === "weave" || w === "twill" || w === "poplin");
-  if (knit === woven) return [];
-  return knit ? WOVEN_ONLY : KNIT_ONLY;
+  const babies = ws.some((w) => BABY_WORDS.has(w)) ? OTHER_GARMENTS : [];
+  if (knit === woven) return babies;
+  return [...(knit ? WOVEN_ONLY : KNIT_ONLY), ...babies];
 }
+
+/** Words naming garments for young children (Chapter 61 note 6(a): up to 86 cm). */
+const BABY_WORDS = new Set(["baby", "babies", "infant", "newborn"]);
+/**
+ * Garments prima facie classifiable both in 6111 / 6209 (babies' garments and clothing accessories) and in another
+ * heading of the chapter go to 6111 / 6209 (Chapter 61 note 6(a), Chapter 62 note 4(a)); garments of coated or
+ * laminated fabrics (6113, 6210) keep their precedence (notes 6(b) and 4(b)).
+ */
+const OTHER_GARMENTS = [
+  ...Array.from({ length: 17 }, (_, i) => `61${String(i + 1).padStart(2, "0")}`),
+  ...Array.from({ length: 17 }, (_, i) => `62${String(i + 1).padStart(2, "0")}`),
+].filter((h) => !["6111", "6113", "6209", "6210"].includes(h));
 
 /**
  * Parts of vehicles and machines (Section XVI note 2, Section XVII note 3): the tariff gathers the parts of some
@@ -893,7 +906,11 @@ const TEXTILE_CHAPTERS = Array.from({ length: 14 }, (_, i) => String(50 + i));
 /** Whether a text speaks of textiles: a fibre's name, or a word of fabrics, yarns or garments. */
 export function aboutTextiles(text: string): boolean {
   const lower = text.toLowerCase();
-  return TEXTILE_CONTEXT.test(lower) || lower.split(/[^a-z-]+/).some((w) => FIBRE_OF.has(w));
+  // A fibre that is also a plastic ("acrylic", "polypropylene") names a textile only beside such a word.
+  return (
+    TEXTILE_CONTEXT.test(lower) ||
+    lower.split(/[^a-z-]+/).some((w) => FIBRE_OF.has(w) && MATERIAL_RESIDUALS[w] === undefined)
+  );
 }
 
 /**
