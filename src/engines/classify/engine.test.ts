@@ -289,6 +289,9 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(a.head).toEqual(["steel", "lever"]);
     expect(a.materials).toEqual(["732690"]);
     expect(analyze(fullIndex(), "child's costume: woven pullover dress").head).toEqual(["child", "costume"]);
+    // A participle followed by "by" opens a clause; before the noun it modifies it.
+    expect(analyze(fullIndex(), "a fondue pot fueled by a denatured alcohol burner").head).toEqual(["fondue", "pot"]);
+    expect(analyze(fullIndex(), "forklifts powered by internal combustion engines").head).toEqual(["forklift"]);
   });
 
   it("keeps a product named only in a qualifier clause from deciding the heading with confidence", () => {

@@ -458,7 +458,12 @@ function headPhraseEnd(text: string, ws: string[]): number {
   // "five grades of ABS resin", "two types of hoses": a count before the collective word.
   if (COUNT_WORDS.has(ws[first] ?? "") && COLLECTIVES.has(ws[first + 1] ?? "")) first++;
   if (COLLECTIVES.has(ws[first] ?? "") && ws[first + 1] === "of") from = first + 2;
-  for (let i = from; i < end; i++) if (HEAD_BOUNDARIES.has(ws[i] ?? "")) return i;
+  for (let i = from; i < end; i++) {
+    const w = ws[i] ?? "";
+    // A participle followed by "by" starts a clause ("fondue pot fueled by a denatured alcohol burner"); before the
+    // noun it is a modifier ("battery operated toy").
+    if (HEAD_BOUNDARIES.has(w) || (w.endsWith("ed") && ws[i + 1] === "by")) return i;
+  }
   return end;
 }
 
