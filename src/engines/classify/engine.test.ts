@@ -333,6 +333,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(a.synonyms.find((s) => s.phrase === "tire")?.weight).toBe(0.5);
   });
 
+  it("is never certain of one heading for a text that joins two articles", () => {
+    const index = fullIndex();
+    expect(analyze(index, "a girls shirt and pullover from Indonesia").coordinated).toBe(true);
+    expect(analyze(index, "a men's knit cardigan made from cotton and nylon").coordinated).toBe(false);
+    const r = rank(index, "a girls shirt and pullover from Indonesia", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.confidence).not.toBe("high");
+    const one = rank(index, "a girls knit pullover from Indonesia", { schedule: "US" });
+    expect(one.ok && one.suggestions[0]?.confidence).toBe("high");
+  });
+
   it("reports whether the head noun itself names the top suggestion", () => {
     const shirt = rank(fullIndex(), "men's shirt of woven cotton, with buttons", { schedule: "US" });
     expect(shirt.ok && shirt.evidence.headNoun).toBe(true);

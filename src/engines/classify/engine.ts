@@ -440,6 +440,11 @@ export interface Analysis {
   figures: { weight?: number; fibreShare?: number; quantities: Partial<Record<Quantity, number>> };
   /** Parts headings of the vehicles or machines the text names the article a part of (text.ts PARTS_HEADINGS). */
   parts: string[];
+  /**
+   * The head noun phrase joins two articles ("a girls shirt and pullover", "glass tiles and porcelain tiles"):
+   * a set (GRI 3) or two classifications, never one certain heading.
+   */
+  coordinated: boolean;
 }
 
 /**
@@ -603,6 +608,17 @@ function primaryFormsRuledOut(index: Index, noun: string | undefined, text: stri
   return nouns.has(noun) ? [] : PRIMARY_FORMS;
 }
 
+/** A noun the tariff names goods by that is not a material, a fibre or a form ("shirt", not "cotton"). */
+function namesArticle(index: Index, w: string): boolean {
+  return (
+    index.goods.has(w) &&
+    !STOPWORDS.has(w) &&
+    !FORM_WORDS.has(w) &&
+    MATERIAL_RESIDUALS[w] === undefined &&
+    !FIBRE_WORDS.has(w)
+  );
+}
+
 /** Seasonings and flavours a food's title names after the food ("chips sea salt", "almonds honey roasted"). */
 const SEASONINGS = new Set(
   "salt pepper vinegar spice herb garlic onion chili chilli paprika cinnamon vanilla honey bbq barbecue lime lemon cheese"
@@ -711,8 +727,6 @@ export function analyze(index: Index, description: string): Analysis {
   if (pharma) medicamentSense(ws, weights, found);
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
-  const weight = statedWeight(text);
-  const materialWords = articleMaterials(ws, headEnd, head);
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
@@ -720,6 +734,29 @@ export function analyze(index: Index, description: string): Analysis {
       .map(({ start: _, end: __, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
+    ...legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head }, fibre),
+  };
+}
+
+/**
+ * What the tariff's legal structure reads in the text: the material headings it points to, and the headings
+ * and chapters its construction, material, preparation, form and stated figures rule out.
+ */
+function legalStructure(
+  index: Index,
+  text: string,
+  {
+    ws,
+    sentenceOf,
+    headEnd,
+    headLast,
+    head,
+  }: { ws: string[]; sentenceOf: number[]; headEnd: number; headLast: number; head: string[] },
+  fibre: ReturnType<typeof predominantFibre>,
+): Omit<Analysis, "terms" | "synonyms" | "head" | "pharma"> {
+  const weight = statedWeight(text);
+  const materialWords = articleMaterials(ws, headEnd, head);
+  return {
     materials: residualMaterials(ws, sentenceOf, materialWords),
     excluded: constructionExcludes(ws),
     notPrecious: preciousExcludes(ws),
@@ -733,6 +770,7 @@ export function analyze(index: Index, description: string): Analysis {
       quantities: statedQuantities(text),
     },
     parts: partsHeadings(ws, sentenceOf, headEnd),
+    coordinated: ws.slice(1, headEnd).some((w, k) => w === "and" && namesArticle(index, ws[k] ?? "")),
   };
 }
 
@@ -1289,7 +1327,7 @@ function calibrate(
   // A product term naming the heading (festive decorations, 9505) is not such a guess.
   const ornamentOnly =
     analysis.head.some((w) => ORNAMENTAL.has(w)) && analysis.materials.length === 0 && !evidence.synonym;
-  return { top: ornamentOnly ? Math.min(p, NO_MATERIAL_CAP) : p, evidence };
+  return { top: ornamentOnly || analysis.coordinated ? Math.min(p, NO_MATERIAL_CAP) : p, evidence };
 }
 
 function probability(e: Evidence): number {
