@@ -64,7 +64,8 @@ describe("POST /classify", () => {
       heading: { number: "6109", name: "Heading 6109" },
       subheading: { number: "610910", name: "Subheading 6109.10" },
       tariff: { number: "6109100012", name: "US HTS 6109.10.0012" },
-      confidence: "high",
+      // Scored just under the 0.95 that `high` takes (engine.ts label): right, but a broker reviews it.
+      confidence: "medium",
     });
     expect(top.tariff.description).toContain("Men's or boys': Other T-shirts: Men's");
     expect(top.reasoning).toContain("National line 6109.10.00; statistical suffix 12:");

@@ -179,7 +179,8 @@ describe("engine", () => {
 
   it.each([
     [0.95, "high"],
-    [0.9, "high"],
+    [0.94, "medium"],
+    [0.9, "medium"],
     [0.85, "medium"],
     [0.6, "medium"],
     [0.45, "medium"],
