@@ -631,17 +631,23 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(sheets.ok && sheets.suggestions[0]?.hs6.slice(0, 2)).toBe("39");
   });
 
-  it("keeps plastics in primary forms (3901-3914) for bulk forms, not articles (Chapter 39 note 6)", () => {
+  it("keeps materials and semi-manufactures (primary forms, sheets, yarns, fabrics) for those forms, not articles", () => {
     const top = (text: string) => {
       const r = rank(fullIndex(), text, { schedule: "US" });
       return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
     };
     expect(top("vinyl tiles made from polyvinyl chloride (PVC)")).toBe("3918");
-    expect(analyze(fullIndex(), "vinyl tiles made from polyvinyl chloride (PVC)").primaryForms).toContain("3904");
+    expect(analyze(fullIndex(), "vinyl tiles made from polyvinyl chloride (PVC)").semiManufactures).toContain("3904");
     // A bulk form, a polymer's own name: still primary forms. A count before "grades of" leaves the head after it.
-    expect(analyze(fullIndex(), "polyvinyl chloride powder").primaryForms).toEqual([]);
+    expect(analyze(fullIndex(), "polyvinyl chloride powder").semiManufactures).not.toContain("3904");
     expect(analyze(fullIndex(), "five grades of ABS resin in pellet form").head.at(-1)).toBe("resin");
     expect(top("five grades of acrylonitrile-butadiene-styrene (ABS) resin in pellet form")).toBe("3903");
+    // The same for metals, wood, paper and textiles: flat washers are not flat-rolled steel, wire stays wire.
+    expect(analyze(fullIndex(), "stainless steel flat washers").semiManufactures).toContain("7220");
+    expect(top("stainless steel flat washers")).toBe("7318");
+    expect(analyze(fullIndex(), "stainless steel wire").semiManufactures).not.toContain("7223");
+    expect(analyze(fullIndex(), "woven polyester fabric").semiManufactures).not.toContain("54");
+    expect(analyze(fullIndex(), "apron of polyester woven fabric").semiManufactures).toContain("54");
   });
 
   it("names garments by the tariff's own words (vests, ponchos, ensembles, swimwear)", () => {

@@ -123,8 +123,8 @@ const PARAMS = {
   otherMaterial: 0.3,
   /** Factor on the chapters of raw food (02, 03, 07, 08) for food the text says was prepared (breaded, fried...). */
   prepared: 0.4,
-  /** Factor on chemicals and plastics in primary forms (28, 29, 3901-3914) when the text names an article. */
-  primaryForms: 0.3,
+  /** Factor on the headings of materials and semi-manufactures when the text names an article. */
+  semiManufactures: 0.3,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
   /** Factor on a code whose bounds (weight per m2, fibre share, power, capacity, voltage) rule out a stated figure. */
@@ -432,8 +432,8 @@ export interface Analysis {
   otherMaterials: string[];
   /** Chapters of raw or simply preserved food that the stated preparation rules out (text.ts preparedFoodChapters). */
   prepared: string[];
-  /** Chapters 28, 29 and headings 3901-3914 (compounds, primary forms) that an article named as head noun rules out. */
-  primaryForms: string[];
+  /** Headings of materials and semi-manufactures that an article named as the head noun rules out. */
+  semiManufactures: string[];
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
   /** Figures the text states that codes set bounds on: g/m2 and the main fibre's share; power, capacity, voltage. */
@@ -576,36 +576,70 @@ function headNounAfter(
 }
 
 /**
- * Chapter 39 note 6: "primary forms" (headings 3901-3914) are only liquids, pastes, dispersions, solutions and
- * blocks, lumps, powders, granules, flakes and similar bulk forms; Chapters 28 and 29 hold chemical elements and
- * separate chemically defined compounds (their notes 1). A head noun naming an article ("vinyl tiles made from
- * PVC", "acrylic sheet of PMMA", "acrylic vase") rules them all out; a polymer's or compound's own name (a noun
- * those headings name goods by), a bulk form or a noun the tariff does not know as goods does not.
+ * Headings of materials and semi-manufactures, which hold a material as such, not articles made of it: Chapters
+ * 28 and 29 (chemical elements and separate chemically defined compounds, their notes 1); plastics and rubber in
+ * primary forms (3901-3914, Chapter 39 note 6: liquids, pastes, powders, granules, flakes and similar bulk forms;
+ * 4001-4005); wood in the rough, sawn, as veneer, plywood, particle board or fibreboard (4401-4413); pulp and paper
+ * in rolls or sheets (4701-4811); fibres, yarns and fabrics (Chapters 50-55 and 60); base metals unwrought or as
+ * bars, rods, profiles, wire, plates, sheets, foil and tubes (7201-7229, 7401-7411, 7501-7507, 7601-7609,
+ * 7801-7804, 7901-7905, 8001-8003). A head noun naming an article ("vinyl tiles made from PVC", "placemat of
+ * medium density fiberboard", "child's bib apron of polyester woven fabric", "woman's stretch wire belt") rules a
+ * group out; a noun its own headings name goods by ("resin", "plywood", "yarn", "wire"), a form word, a material
+ * or a noun the tariff does not know as goods does not.
  */
-const PRIMARY_FORMS = ["28", "29", ...Array.from({ length: 14 }, (_, i) => String(3901 + i))];
-const BULK_FORMS = new Set(
-  "powder granule pellet flake chip lump block liquid paste dispersion emulsion solution suspension latex compound masterbatch concentrate bead crumb"
-    .split(" ")
-    .flatMap((w) => tokens(w)),
-);
-const primaryFormNouns = new WeakMap<Index, Set<string>>();
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+const stems = (list: string) => list.split(" ").flatMap((w) => tokens(w));
+/** Each group's headings, and the forms its goods are traded in (never an article's head noun there). */
+const BULK = stems("powder granule pellet flake chip lump block liquid paste dispersion emulsion solution suspension");
+const SEMI_MANUFACTURES: { headings: string[]; forms: string[] }[] = [
+  { headings: ["28", "29"], forms: [...BULK, ...stems("crystal salt concentrate")] },
+  { headings: range(3901, 3914), forms: [...BULK, ...stems("latex compound masterbatch concentrate bead crumb")] },
+  { headings: range(4001, 4005), forms: [...BULK, ...stems("latex compound sheet crumb bale")] },
+  { headings: range(4401, 4413), forms: stems("board panel veneer lumber timber log sheet plank beam pole chip") },
+  { headings: range(4701, 4811), forms: stems("pulp sheet roll board paperboard reel") },
+  {
+    headings: ["50", "51", "52", "53", "54", "55", "5602", "5603", ...range(5801, 5806), "5808", "5809", "5811"].concat(
+      [...range(5901, 5907), "60"],
+    ),
+    forms: stems("fabric yarn thread fibre fiber filament tow roll material cloth"),
+  },
+  {
+    headings: [
+      ...range(7201, 7229),
+      ...range(7401, 7411),
+      ...range(7501, 7507),
+      ...range(7601, 7609),
+      ...range(7801, 7804),
+      ...range(7901, 7905),
+      ...range(8001, 8003),
+    ],
+    forms: stems("sheet plate strip foil film roll bar rod wire profile tube pipe coil ingot billet slab blank powder"),
+  },
+];
+const semiManufactureNouns = new WeakMap<Index, Set<string>[]>();
 
-function primaryFormsRuledOut(index: Index, noun: string | undefined, text: string): string[] {
-  if (noun === undefined || !index.goods.has(noun) || BULK_FORMS.has(noun) || /\bprimary forms?\b/i.test(text))
+function semiManufacturesRuledOut(index: Index, noun: string | undefined, text: string): string[] {
+  if (noun === undefined || !index.goods.has(noun) || /\bprimary forms?\b/i.test(text)) return [];
+  if (
+    noun.startsWith("poly") ||
+    noun.endsWith("mer") ||
+    MATERIAL_RESIDUALS[noun] !== undefined ||
+    FIBRE_WORDS.has(noun)
+  )
     return [];
-  if (noun.startsWith("poly") || noun.endsWith("mer") || MATERIAL_RESIDUALS[noun] !== undefined) return [];
-  let nouns = primaryFormNouns.get(index);
-  if (!nouns) {
-    nouns = new Set();
-    for (const [code, node] of index.nodes)
-      if (
-        code.length >= 4 &&
-        (code.startsWith("28") || code.startsWith("29") || (code.slice(0, 4) >= "3901" && code.slice(0, 4) <= "3914"))
-      )
-        for (const n of headNouns(node.description)) nouns.add(n);
-    primaryFormNouns.set(index, nouns);
+  let groups = semiManufactureNouns.get(index);
+  if (!groups) {
+    groups = SEMI_MANUFACTURES.map((g) => new Set(g.forms));
+    const read = (code: string, description: string) => {
+      const k = SEMI_MANUFACTURES.findIndex((g) => g.headings.some((p) => code.startsWith(p)));
+      if (k >= 0) for (const n of headNouns(description)) groups?.[k]?.add(n);
+    };
+    for (const [code, node] of index.nodes) if (code.length >= 4) read(code, node.description);
+    for (const byHs6 of index.lines.values())
+      for (const list of byHs6.values()) for (const line of list) read(line.code, line.description);
+    semiManufactureNouns.set(index, groups);
   }
-  return nouns.has(noun) ? [] : PRIMARY_FORMS;
+  return SEMI_MANUFACTURES.flatMap((g, k) => (groups?.[k]?.has(noun) ? [] : g.headings));
 }
 
 /** A noun the tariff names goods by that is not a material, a fibre or a form ("shirt", not "cotton"). */
@@ -762,7 +796,7 @@ function legalStructure(
     notPrecious: preciousExcludes(ws),
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
-    primaryForms: primaryFormsRuledOut(index, ws[headLast], text),
+    semiManufactures: semiManufacturesRuledOut(index, ws[headLast], text),
     footwear: footwearUpper(ws),
     figures: {
       ...(weight === undefined ? {} : { weight }),
@@ -1013,7 +1047,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
   scale(analysis.prepared, PARAMS.prepared);
-  scale(analysis.primaryForms, PARAMS.primaryForms);
+  scale(analysis.semiManufactures, PARAMS.semiManufactures);
   statedFiguresRuleOut(index, scores, analysis.figures);
   if (analysis.footwear) {
     const [from, to] = prefixRange(index.docs, analysis.footwear);
