@@ -54,5 +54,11 @@ export function referenceData() {
       const [p, c] = l.split("\t");
       return p.split("|").map((phrase) => ({ phrase: phrase.trim(), codes: c.trim() }));
     });
+  // The tariff authority's search-term guidance, as the Worker loads it (kind "index": weaker product terms).
+  for (const l of readRepoFile("data/hs/intercepts.tsv").split("\n"))
+    if (l.trim() && !l.startsWith("#")) {
+      const [phrase, codes] = l.split("\t");
+      synonyms.push({ phrase: phrase.trim(), codes: codes.trim(), kind: "index" });
+    }
   return { hs, lines, synonyms };
 }

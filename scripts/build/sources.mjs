@@ -50,6 +50,8 @@ export const ORIGINS = {
     "the Swiss customs tariff (Tares, https://www.tares.admin.ch), general rates of 2026 as the BAZG publishes them, revision 901, as published in github SAIL-Engineering/tariff-rate-tracker @ 844e73ef data/ch_tariff_source/ch_tariff_2026_rev_901.csv (CRLF line ends, 959,446 characters)",
   "fx-hmrc-monthly":
     "HMRC's monthly exchange rates for customs and VAT (https://www.trade-tariff.service.gov.uk/exchange_rates, monthly XML, Crown copyright, Open Government Licence v3.0), one JSON file per month (YYYY-MM.json: base GBP, period start and end, units of each currency per 1 GBP) as converted from HMRC's XML in github matchilling/hmrc-exchange-rates (rate/YYYY/MM.json; 2024-01 to 2026-09 at c109e3dc, 2026-10 at 29f76c8a)",
+  "uk-ott-intercepts/intercept_messages.yml":
+    "the UK Online Trade Tariff's search-term guidance (https://www.trade-tariff.service.gov.uk, the messages its search shows for a term), github trade-tariff/trade-tariff-backend @ 3c026694 config/intercept_messages.yml (MIT, Crown Copyright; 764,599 bytes, SHA-256 a7fbb6c90752d0e7193d4f8d198609190301b5c028bcd0899f9c22c37929349b)",
   "iso-country-codes/country-codes.csv": "https://github.com/datasets/country-codes (data/country-codes.csv, ODC-PDDL)",
   "iso-currency-codes/codes-all.csv":
     "https://github.com/datasets/currency-codes (data/codes-all.csv, ISO 4217, ODC-PDDL)",

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { dataDir, root } from "./lib.mjs";
 
 export const dataset = "hs";
-export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn8+us10-2026r10+rul1+ref1";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn8+ic1+us10-2026r10+rul1+ref1";
 export const source =
   "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
   "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); " +
@@ -47,14 +47,21 @@ export function readRulings() {
   return out.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
-/** Synonym file: `phrase|phrase<TAB>codes`, one entry per phrase. */
+/**
+ * The product terms: the curated file (`phrase|phrase<TAB>codes`, kind "curated") and the tariff authority's
+ * search-term guidance (`term<TAB>codes`, kind "index"); one entry `[phrase, codes, kind]` per phrase.
+ */
 export function readSynonyms() {
   const out = [];
-  for (const line of readFileSync(join(dataDir, "hs", "synonyms.tsv"), "utf8").split("\n")) {
-    if (!line.trim() || line.startsWith("#")) continue;
-    const [phrases, codes] = line.split("\t");
-    for (const phrase of phrases.split("|")) out.push([phrase.trim(), codes.trim()]);
-  }
+  for (const [file, kind] of [
+    ["synonyms.tsv", "curated"],
+    ["intercepts.tsv", "index"],
+  ])
+    for (const line of readFileSync(join(dataDir, "hs", file), "utf8").split("\n")) {
+      if (!line.trim() || line.startsWith("#")) continue;
+      const [phrases, codes] = line.split("\t");
+      for (const phrase of phrases.split("|")) out.push([phrase.trim(), codes.trim(), kind]);
+    }
   return out;
 }
 
@@ -101,7 +108,10 @@ export async function rows({ fixture = false } = {}) {
   return {
     hs_nomenclature: { columns: ["code", "parent", "section", "description"], rows: hs.filter((r) => keep(r[0])) },
     hs_tariff_lines: { columns: ["schedule", "code", "description"], rows: lines },
-    hs_synonyms: { columns: ["id", "phrase", "codes"], rows: readSynonyms().map(([p, c], i) => [i + 1, p, c]) },
+    hs_synonyms: {
+      columns: ["id", "phrase", "codes", "kind"],
+      rows: readSynonyms().map(([p, c, k], i) => [i + 1, p, c, k]),
+    },
     hs_rulings: { columns: ["ruling_number", "code", "subject", "ruling_date", "url"], rows: readRulings() },
   };
 }

@@ -37,11 +37,15 @@ export const hsRulings = sqliteTable("hs_rulings", {
   url: text("url").notNull(),
 });
 
-/** Retail phrase → space-separated HS codes (headings or subheadings) it names. */
+/**
+ * Retail phrase → space-separated HS codes (headings or subheadings) it names. `kind`: "curated" (data/hs/synonyms.tsv)
+ * or "index" (a customs authority's search-term guidance, data/hs/intercepts.tsv, which counts for less).
+ */
 export const hsSynonyms = sqliteTable("hs_synonyms", {
   id: integer("id").primaryKey(),
   phrase: text("phrase").notNull(),
   codes: text("codes").notNull(),
+  kind: text("kind").notNull().default("curated"),
 });
 
 /**

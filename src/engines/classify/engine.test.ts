@@ -334,6 +334,24 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(a.synonyms.find((s) => s.phrase === "tire")?.weight).toBe(0.5);
   });
 
+  it("reads the tariff authority's search-term guidance as weaker product terms, curated ones first", () => {
+    const index = fullIndex();
+    const top = (text: string) => {
+      const r = rank(index, text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
+    };
+    // "airfryer": HMRC's guidance names heading 8516; it counts half a curated term.
+    expect(analyze(index, "airfryer").synonyms).toEqual([
+      expect.objectContaining({ phrase: "airfryer", codes: ["8516"], weight: 0.5 }),
+    ]);
+    expect(top("airfryer 5.5 litre")).toBe("8516");
+    // A guidance phrase ("cotton dress") gives way to a curated term inside it ("dress shirt").
+    expect(analyze(index, "Men's cotton dress shirt long sleeve").synonyms.map((s) => s.phrase)).toEqual([
+      "dress shirt",
+    ]);
+    expect(top("Men's cotton dress shirt long sleeve")).toBe("6205");
+  });
+
   it("is never certain of one heading for a text that joins two articles", () => {
     const index = fullIndex();
     expect(analyze(index, "a girls shirt and pullover from Indonesia").coordinated).toBe(true);

@@ -9,6 +9,7 @@ import cbp2026TestTsv from "../../../bench/data/classify-rulings-cbp2026-test.ts
 import rulingsDevTsv from "../../../bench/data/classify-rulings-dev.tsv?raw";
 import rulingsTestTsv from "../../../bench/data/classify-rulings-test.tsv?raw";
 import hs2022 from "../../../data/hs/hs2022.json";
+import interceptsTsv from "../../../data/hs/intercepts.tsv?raw";
 import linesGb from "../../../data/hs/lines-gb.json";
 import linesUs from "../../../data/hs/lines-us.json";
 import searchReferences from "../../../data/hs/search-references.json";
@@ -87,7 +88,7 @@ export function fullIndex(): Index {
         description,
       })),
     ],
-    parseSynonyms(synonymsTsv),
+    [...parseSynonyms(synonymsTsv), ...parseSynonyms(interceptsTsv).map((s) => ({ ...s, kind: "index" }))],
   );
   return index;
 }

@@ -44,7 +44,7 @@ export const partsFor = (schedule: string | undefined): string[] =>
   schedule === undefined ? [] : schedule === "US" ? [linesPart(schedule), STAT_PART] : [linesPart(schedule)];
 
 type Pair = [string, string];
-type Synonym = { phrase: string[]; codes: string[]; ambiguous?: boolean };
+type Synonym = { phrase: string[]; codes: string[]; ambiguous?: boolean; index?: boolean };
 
 interface Meta {
   docs: string[];

@@ -904,7 +904,7 @@ export function otherMaterialChapters(materialWords: string[], text = ""): strin
 const TEXTILE_CHAPTERS = Array.from({ length: 14 }, (_, i) => String(50 + i));
 
 /** Whether a text speaks of textiles: a fibre's name, or a word of fabrics, yarns or garments. */
-export function aboutTextiles(text: string): boolean {
+function aboutTextiles(text: string): boolean {
   const lower = text.toLowerCase();
   // A fibre that is also a plastic ("acrylic", "polypropylene") names a textile only beside such a word.
   return (

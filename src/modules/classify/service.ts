@@ -84,7 +84,7 @@ async function buildFromD1(db: Db): Promise<ClassifyIndexes> {
       .select({ code: hsNomenclature.code, parent: hsNomenclature.parent, description: hsNomenclature.description })
       .from(hsNomenclature),
     db.select().from(hsTariffLines),
-    db.select({ phrase: hsSynonyms.phrase, codes: hsSynonyms.codes }).from(hsSynonyms),
+    db.select({ phrase: hsSynonyms.phrase, codes: hsSynonyms.codes, kind: hsSynonyms.kind }).from(hsSynonyms),
     db
       .select({
         rulingNumber: hsRulings.rulingNumber,

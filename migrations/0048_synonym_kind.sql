@@ -1,0 +1,1 @@
+ALTER TABLE `hs_synonyms` ADD `kind` text DEFAULT 'curated' NOT NULL;
