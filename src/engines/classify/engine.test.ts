@@ -352,6 +352,29 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("Men's cotton dress shirt long sleeve")).toBe("6205");
   });
 
+  it("reads a compound's Chapter 29 heading from its name when the text is about a compound", () => {
+    const index = fullIndex();
+    const top = (text: string) => {
+      const r = rank(index, text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
+    };
+    expect(
+      analyze(index, "2-t-Butyl-4-methoxyphenol, a pharmaceutical intermediate imported in bulk form").organic,
+    ).toBe("2909");
+    expect(top("2-t-Butyl-4-methoxyphenol, a pharmaceutical intermediate imported in bulk form")).toBe("2909");
+    // A CAS number says the text is about a compound.
+    expect(top("Hexachloroacetone (CAS No. 116-16-5) from Germany in bulk form")).toBe("2914");
+    // An article of a named plastic is no compound.
+    expect(analyze(index, "cellulose acetate sunglasses").organic).toBeUndefined();
+  });
+
+  it("reads no goods into the country the goods come from", () => {
+    expect(withoutLetterFrame("Calcium Lactate Pentahydrate USP from China")).toBe("Calcium Lactate Pentahydrate USP");
+    expect(withoutLetterFrame("a knit shirt made in Turkey, of cotton")).toBe("a knit shirt, of cotton");
+    expect(withoutLetterFrame("Fine bone china cup")).toBe("Fine bone china cup");
+    expect(withoutLetterFrame("roast turkey slices")).toBe("roast turkey slices");
+  });
+
   it("is never certain of one heading for a text that joins two articles", () => {
     const index = fullIndex();
     expect(analyze(index, "a girls shirt and pullover from Indonesia").coordinated).toBe(true);

@@ -13,6 +13,7 @@
  * No Hono, no bindings: the module service feeds it rows from D1, the tests feed it the files in data/hs.
  */
 import { getOrInsert } from "../../lib/collections";
+import { organicHeading } from "./organic";
 import {
   type Bounds,
   chemicalName,
@@ -133,6 +134,11 @@ const PARAMS = {
   prepared: 0.4,
   /** Factor on the headings of materials and semi-manufactures when the text names an article. */
   semiManufactures: 0.3,
+  /**
+   * Boost, in BM25 units, of the Chapter 29 heading a compound's name gives (organic.ts). 15 chosen on the
+   * development splits (10: one item fewer; 25: as 15, one more `high`).
+   */
+  organic: 15,
   /** Boost, in BM25 units, of the footwear heading of the upper material the text names. */
   footwearUpper: 10,
   /** Factor on a code whose bounds (weight per m2, fibre share, power, capacity, voltage) rule out a stated figure. */
@@ -454,6 +460,8 @@ export interface Analysis {
   prepared: string[];
   /** Headings of materials and semi-manufactures that an article named as the head noun rules out. */
   semiManufactures: string[];
+  /** The Chapter 29 heading a compound's name gives (organic.ts), when the text is about a compound. */
+  organic: string | undefined;
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
   footwear: string | undefined;
   /** Figures the text states that codes set bounds on: g/m2 and the main fibre's share; power, capacity, voltage. */
@@ -662,6 +670,23 @@ function semiManufacturesRuledOut(index: Index, noun: string | undefined, text: 
   return SEMI_MANUFACTURES.flatMap((g, k) => (groups?.[k]?.has(noun) ? [] : g.headings));
 }
 
+/** Nouns that name a chemical as such ("malic acid", "a pharmaceutical intermediate"). */
+const COMPOUND_NOUNS = new Set(
+  "acid salt ester compound intermediate derivative monomer hydrochloride chloride sulfate sulphate"
+    .split(" ")
+    .flatMap((w) => tokens(w)),
+);
+
+/**
+ * Whether a text is about a chemical compound: it gives a CAS registry number, or its head noun is a chemical's
+ * name or a word for a compound rather than an article ("malic acid", "cyclohexylamine"; not "acetate sunglasses").
+ */
+function aboutCompound(index: Index, noun: string | undefined, text: string): boolean {
+  if (/\b\d{2,7}-\d{2}-\d\b/.test(text)) return true;
+  if (noun === undefined || (namesArticle(index, noun) && !COMPOUND_NOUNS.has(noun))) return false;
+  return COMPOUND_NOUNS.has(noun) || chemicalName(noun) || organicHeading(noun) !== undefined;
+}
+
 /** A noun the tariff names goods by that is not a material, a fibre or a form ("shirt", not "cotton"). */
 function namesArticle(index: Index, w: string): boolean {
   return (
@@ -825,6 +850,7 @@ function legalStructure(
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
     semiManufactures: semiManufacturesRuledOut(index, ws[headLast], text),
+    organic: aboutCompound(index, ws[headLast], text) ? organicHeading(text)?.heading : undefined,
     footwear: footwearUpper(ws),
     figures: {
       ...(weight === undefined ? {} : { weight }),
@@ -1063,6 +1089,11 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
     }
+  // A compound's name gives its Chapter 29 heading (note 3: the last that could hold it).
+  if (analysis.organic) {
+    const [from, to] = prefixRange(index.docs, analysis.organic);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.organic;
+  }
   // "knit" and "woven" each rule out the goods the tariff keeps for the other construction; the chapters' legal
   // structure rules out more (text.ts: preciousExcludes, otherMaterialChapters) and names footwear's heading.
   const scale = (codes: readonly string[], factor: number) => {

@@ -3,6 +3,7 @@
  * (product titles), so that both sides meet on the same tokens: lower case, no diacritics, British and
  * American spellings folded, plurals stemmed, numbers and sizes dropped.
  */
+import countryList from "../../../data/iso/countries.json";
 
 /** Spelling variants folded to one form (after lower-casing, before stemming). */
 const CANON: Record<string, string> = {
@@ -177,10 +178,30 @@ const SUBJECT_FRAME =
   /^\s*(?:the\s+)?tariff\s+classification(?:\s*,?\s*(?:and\s+)?(?:country[\s-]+of[\s-]+origin(?:\s+marking)?|marking|status\s+under\s+[^,]*?(?:agreement|act|\([A-Z]+\))))*\s*,?\s*(?:and\s+)?of\s+(?:an?\s+|the\s+)?(?=\S)/i;
 const SUBJECT_TAIL = /\s+from\s+(?:the\s+)?[A-Z][A-Za-z]+(?:\s+(?:of\s+)?[A-Z][A-Za-z]+)*\s*(?:\.|$)(?:.*)$/s;
 
+/**
+ * "from China", "imported from the United Kingdom": the country the goods come from says nothing of what they
+ * are, and some names are goods words ("china" is porcelain, "turkey" a bird). Country names as ISO 3166 gives
+ * them (data/iso/countries.json) and their common short forms, capitalized as names are.
+ */
+const COUNTRY_NAMES = [
+  ...(countryList as { name: string }[]).map((c) => c.name),
+  ..."Korea|Republic of Korea|Czech Republic|Viet Nam|USA|U.S.A.|United States|United States of America|United Kingdom|UK|Great Britain|England|Scotland|Wales|Holland|Turkey|Turkiye|Türkiye|the People's Republic of China|PRC".split(
+    "|",
+  ),
+]
+  .filter((n) => /^[A-Z]/.test(n))
+  .sort((a, b) => b.length - a.length)
+  .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+const FROM_COUNTRY = new RegExp(
+  `\\s*,?\\s+(?:(?:imported|shipped|manufactured|made|produced|sourced)\\s+)?(?:in\\s+|from\\s+)(?:the\\s+)?(?:${COUNTRY_NAMES.join("|")})(?![\\p{L}])`,
+  "gu",
+);
+
 /** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
 export function withoutLetterFrame(text: string): string {
   let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
   for (const re of LETTER_FRAMES) out = out.replace(re, " ");
+  out = out.replace(FROM_COUNTRY, "");
   return out.replace(/\s{2,}/g, " ").trim();
 }
 
