@@ -368,6 +368,13 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(index, "cellulose acetate sunglasses").organic).toBeUndefined();
   });
 
+  it("is never certain of a weak best match", () => {
+    // "pizza" meets only "pizza ovens" (7321): far ahead of the next heading, but one word met once.
+    const r = rank(fullIndex(), "Dr. Oetker Ristorante pizza", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.raw).toBeLessThan(20);
+    expect(r.ok && r.suggestions[0]?.confidence).not.toBe("high");
+  });
+
   it("reads no goods into the country the goods come from", () => {
     expect(withoutLetterFrame("Calcium Lactate Pentahydrate USP from China")).toBe("Calcium Lactate Pentahydrate USP");
     expect(withoutLetterFrame("a knit shirt made in Turkey, of cotton")).toBe("a knit shirt, of cotton");
