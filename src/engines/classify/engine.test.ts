@@ -711,6 +711,9 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("a girl's knit ensemble consisting of a jacket and trousers of polyester fleece")).toBe("6104");
     // Babies' garments take precedence over the other garment headings (Chapter 61 note 6(a)).
     expect(top("an infants short sleeve pullover made of 80% nylon and 20% spandex knit fabric")).toBe("6111");
+    // Everyday foods and drinks by their heading: pizza is a baker's ware, tonic water a flavoured water.
+    expect(top("Dr. Oetker Ristorante pizza")).toBe("1905");
+    expect(top("Schweppes Tonic Water")).toBe("2202");
     // A blazer named alone stays woven.
     expect(top("Men's wool blazer")).toBe("6203");
   });
