@@ -8,6 +8,7 @@ import {
   footwearUpper,
   headNouns,
   normalize,
+  notesExclude,
   otherMaterialChapters,
   preciousExcludes,
   predominantFibre,
@@ -366,6 +367,18 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(top("Hexachloroacetone (CAS No. 116-16-5) from Germany in bulk form")).toBe("2914");
     // An article of a named plastic is no compound.
     expect(analyze(index, "cellulose acetate sunglasses").organic).toBeUndefined();
+  });
+
+  it("keeps pet toys out of 9503 and handbag parts out of 4202 (the headings name neither)", () => {
+    expect(notesExclude(words("cat toy"))).toEqual(["9503"]);
+    expect(notesExclude(words("bone-shaped dog chew toy of natural rubber"))).toEqual(["9503"]);
+    expect(notesExclude(words("toy car for children"))).toEqual([]);
+    expect(notesExclude(words("replaceable handbag strap"))).toEqual(["4202"]);
+    // A bag named after the part word is the article ("strap bag"), as is a purse "with charms".
+    expect(notesExclude(words("coin purse with charms"))).toEqual([]);
+    expect(notesExclude(words("shoulder strap bag"))).toEqual([]);
+    const r = rank(fullIndex(), "bone-shaped dog toy of natural rubber", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).not.toBe("9503");
   });
 
   it("is never certain of a weak best match", () => {

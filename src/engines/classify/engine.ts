@@ -29,6 +29,7 @@ import {
   headNouns,
   KEPT_BY_NOTES,
   MATERIAL_RESIDUALS,
+  notesExclude,
   ORNAMENT_RESIDUALS,
   ORNAMENTAL,
   otherMaterialChapters,
@@ -128,6 +129,8 @@ const PARAMS = {
    * headings require one (Chapter 71 note 1), so only a strong match elsewhere should leave them first.
    */
   notPrecious: 0.2,
+  /** Factor on the headings the notes exclude the article from (pet toys from 9503, handbag parts from 4202). */
+  notes: 0.2,
   /** Factor on the chapters of materials other than the one the text names (an acrylic vase is not glassware). */
   otherMaterial: 0.3,
   /** Factor on the chapters of raw food (02, 03, 07, 08) for food the text says was prepared (breaded, fried...). */
@@ -458,6 +461,8 @@ export interface Analysis {
   otherMaterials: string[];
   /** Chapters of raw or simply preserved food that the stated preparation rules out (text.ts preparedFoodChapters). */
   prepared: string[];
+  /** Headings the notes exclude the article from (text.ts notesExclude: pet toys, parts of handbags). */
+  notes: string[];
   /** Headings of materials and semi-manufactures that an article named as the head noun rules out. */
   semiManufactures: string[];
   /** The Chapter 29 heading a compound's name gives (organic.ts), when the text is about a compound. */
@@ -846,6 +851,7 @@ function legalStructure(
   return {
     materials: residualMaterials(ws, sentenceOf, materialWords),
     excluded: constructionExcludes(ws),
+    notes: notesExclude(ws),
     notPrecious: preciousExcludes(ws),
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
@@ -1105,6 +1111,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.excluded, PARAMS.construction);
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
+  scale(analysis.notes, PARAMS.notes);
   scale(analysis.prepared, PARAMS.prepared);
   scale(analysis.semiManufactures, PARAMS.semiManufactures);
   statedFiguresRuleOut(index, scores, analysis.figures);

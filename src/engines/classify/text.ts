@@ -545,6 +545,33 @@ export function constructionExcludes(ws: string[]): string[] {
   return [...(knit ? WOVEN_ONLY : KNIT_ONLY), ...babies];
 }
 
+/**
+ * Headings a text's article is excluded from by the notes, whatever its words: toys for pets are not the toys of
+ * 9503, which are for the amusement of persons (its Explanatory Note excludes them: classified by material); a
+ * part of a handbag, a backpack or a suitcase is not 4202, which names the whole articles and no parts (a strap
+ * goes by its material: 6307, 3926, 4205).
+ */
+export function notesExclude(ws: string[]): string[] {
+  const out: string[] = [];
+  // The word right before, or the one before that with no function word between ("dog chew toy", not "purse
+  // with charms").
+  const before = (i: number, set: ReadonlySet<string>) =>
+    set.has(ws[i - 1] ?? "") || (set.has(ws[i - 2] ?? "") && !STOPWORDS.has(ws[i - 1] ?? ""));
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i] ?? "";
+    if (w === "toy" && before(i, PETS)) out.push("9503");
+    if (BAG_PARTS.has(w) && before(i, BAGS) && !BAGS.has(ws[i + 1] ?? "")) out.push("4202");
+  }
+  return [...new Set(out)];
+}
+const PETS = new Set(
+  "pet dog cat puppy kitten parrot bird hamster rabbit ferret chew".split(" ").flatMap((w) => words(w)),
+);
+const BAGS = new Set(
+  "handbag purse bag backpack suitcase luggage wallet tote briefcase".split(" ").flatMap((w) => words(w)),
+);
+const BAG_PARTS = new Set("strap handle charm lining insert organizer".split(" ").flatMap((w) => words(w)));
+
 /** Words naming garments for young children (Chapter 61 note 6(a): up to 86 cm). */
 const BABY_WORDS = new Set(["baby", "babies", "infant", "newborn"]);
 /**
