@@ -393,6 +393,17 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(withoutLetterFrame("a knit shirt made in Turkey, of cotton")).toBe("a knit shirt, of cotton");
     expect(withoutLetterFrame("Fine bone china cup")).toBe("Fine bone china cup");
     expect(withoutLetterFrame("roast turkey slices")).toBe("roast turkey slices");
+    // A bracketed abbreviation before the noun is no clause; a compound's own brackets stay.
+    expect(withoutLetterFrame("a polyethylene vinyl acetate (PEVA) tablecloth")).toBe(
+      "a polyethylene vinyl acetate tablecloth",
+    );
+    expect(withoutLetterFrame("vinyl tiles made from polyvinyl chloride (PVC)")).toBe(
+      "vinyl tiles made from polyvinyl chloride (PVC)",
+    );
+    expect(analyze(fullIndex(), "an all-terrain vehicle (ATV) identified as the Outlander").head).toEqual([
+      "terrain",
+      "vehicle",
+    ]);
   });
 
   it("is never certain of one heading for a text that joins two articles", () => {

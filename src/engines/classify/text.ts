@@ -202,6 +202,9 @@ export function withoutLetterFrame(text: string): string {
   let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
   for (const re of LETTER_FRAMES) out = out.replace(re, " ");
   out = out.replace(FROM_COUNTRY, "");
+  // An abbreviation in brackets after the name it abbreviates ("polyethylene vinyl acetate (PEVA) tablecloth") is
+  // no clause: the noun after it is still the article.
+  out = out.replace(/\s*\([A-Z][A-Z0-9&/-]{1,9}\)(?=\s+[A-Za-z])/g, "");
   return out.replace(/\s{2,}/g, " ").trim();
 }
 
@@ -284,6 +287,12 @@ export const HEAD_BOUNDARIES = new Set([
   "packed",
   "packaged",
   "imported",
+  "identified",
+  "described",
+  "referred",
+  "called",
+  "marketed",
+  "sold",
   "which",
   "that",
   "where",
