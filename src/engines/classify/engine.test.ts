@@ -381,6 +381,11 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).not.toBe("9503");
   });
 
+  it("reads no footwear into a footwear word that modifies the head noun", () => {
+    expect(analyze(fullIndex(), "plastic shoe tree").footwear).toBeUndefined();
+    expect(analyze(fullIndex(), "women's plastic clogs").footwear).toBe("6402");
+  });
+
   it("is never certain of a weak best match", () => {
     // "pizza" meets only "pizza ovens" (7321): far ahead of the next heading, but one word met once.
     const r = rank(fullIndex(), "Dr. Oetker Ristorante pizza", { schedule: "US" });

@@ -857,7 +857,7 @@ function legalStructure(
     prepared: preparedFoodChapters(ws),
     semiManufactures: semiManufacturesRuledOut(index, ws[headLast], text),
     organic: aboutCompound(index, ws[headLast], text) ? organicHeading(text)?.heading : undefined,
-    footwear: footwearUpper(ws),
+    footwear: footwearUpper(ws, (i) => i + 1 === headLast && namesArticle(index, ws[headLast] ?? "")),
     figures: {
       ...(weight === undefined ? {} : { weight }),
       ...(fibre?.share === undefined ? {} : { fibreShare: fibre.share }),

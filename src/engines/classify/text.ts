@@ -888,8 +888,9 @@ const IMITATION = new Set(["pu", "pvc", "faux", "synthetic", "vegan", "artificia
  * to that word decides ("rubber sole with a textile upper"); otherwise any material named ("genuine leather
  * boots"). Imitation leather ("PU leather") is plastics.
  */
-export function footwearUpper(ws: string[]): string | undefined {
-  if (!ws.some((w) => FOOTWEAR.has(w))) return undefined;
+export function footwearUpper(ws: string[], modifies: (i: number) => boolean = () => false): string | undefined {
+  // A footwear word right before the head noun modifies it ("plastic shoe tree", "boot band"): no footwear.
+  if (!ws.some((w, i) => FOOTWEAR.has(w) && (FOOTWEAR.has(ws[i + 1] ?? "") || !modifies(i)))) return undefined;
   const heading = (i: number): string | undefined => {
     const w = ws[i] ?? "";
     const h = UPPER_OF.get(w);
