@@ -381,6 +381,15 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).not.toBe("9503");
   });
 
+  it("reads a power source before 'powered' or 'operated' as a modifier, not the article", () => {
+    const index = fullIndex();
+    const weight = (text: string, term: string) => analyze(index, text).terms.find((t) => t.term === term)?.weight;
+    expect(weight("a battery-operated sound reproducing apparatus", "battery")).toBe(0.5);
+    expect(weight("a battery for a sound reproducing apparatus", "battery")).toBe(1);
+    // "powered by" opens a clause: the word before it is the article.
+    expect(weight("unfinished forklifts powered by internal combustion engines", "forklift")).toBe(1);
+  });
+
   it("reads no footwear into a footwear word that modifies the head noun", () => {
     expect(analyze(fullIndex(), "plastic shoe tree").footwear).toBeUndefined();
     expect(analyze(fullIndex(), "women's plastic clogs").footwear).toBe("6402");

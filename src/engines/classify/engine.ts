@@ -408,6 +408,10 @@ export type RankResult =
     }
   | { ok: false; reason: string; matchedTerms: string[] };
 
+/** Participles after which the preceding word names how an article is powered or worked, not the article. */
+const POWER_MARKERS = ["powered", "operated", "driven", "fired", "fueled", "fuelled", "charged", "activated"];
+const POWERED = new Set(POWER_MARKERS.flatMap((w) => words(w)));
+
 /** Words after which the preceding product term describes an attribute, not the product. */
 const ATTRIBUTE_MARKERS = new Set([
   "style",
@@ -425,6 +429,8 @@ const ATTRIBUTE_MARKERS = new Set([
   "design",
   "themed",
   "shaped",
+  // "battery-powered massager", "gas-fired burner", "hand-operated pump": the power source, not the article.
+  ...POWER_MARKERS,
 ]);
 
 interface QueryTerm {
@@ -787,7 +793,8 @@ export function analyze(index: Index, description: string): Analysis {
         else prev.weight *= PARAMS.modifier;
       }
       const after = ws[i + match.phrase.length];
-      if (after && ATTRIBUTE_MARKERS.has(after)) w2 *= PARAMS.modifier;
+      const byClause = POWERED.has(after ?? "") && ws[i + match.phrase.length + 1] === "by";
+      if (after && ATTRIBUTE_MARKERS.has(after) && !byClause) w2 *= PARAMS.modifier;
       else if (modifies) w2 *= PARAMS.modifier;
       // "self-adhesive", "self-propelled": an adjective, not the product.
       if (ws[i - 1] === "self") w2 *= PARAMS.modifier;
@@ -805,9 +812,11 @@ export function analyze(index: Index, description: string): Analysis {
       });
     }
     const span = match ? match.phrase.length : 1;
+    // "battery powered": the power source counts as a modifier ("forklifts powered by" names the article).
+    const powers = POWERED.has(ws[i + span] ?? "") && ws[i + span + 1] !== "by";
     for (const t of ws.slice(i, i + span)) {
       if (!content(t)) continue;
-      weights.set(t, Math.max(weights.get(t) ?? 0, weight * (modifies ? PARAMS.modifier : 1)));
+      weights.set(t, Math.max(weights.get(t) ?? 0, weight * (modifies || powers ? PARAMS.modifier : 1)));
     }
     i += span;
   }
