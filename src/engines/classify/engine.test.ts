@@ -452,6 +452,8 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(index, "slide rail assembly installed on the pickup truck cargo box").parts).toEqual(["8708"]);
     expect(top("aluminum crossbar component for a truck")?.slice(0, 4)).toBe("8708");
     expect(top("brake drum for a truck")?.slice(0, 4)).toBe("8708");
+    expect(analyze(index, "main circuit board assembly for a television").parts).toEqual(["8529"]);
+    expect(analyze(index, "contact assembly for a circuit breaker").parts).toEqual(["8538"]);
     expect(top("mounting bracket assembly for motor vehicles")?.slice(0, 4)).toBe("8708");
     // The machine itself is not a part of it.
     expect(analyze(index, "pickup truck with a gasoline engine").parts).toEqual([]);

@@ -616,6 +616,12 @@ export const PARTS_HEADINGS: Record<string, { serves: [string, string]; words: s
   "8409": { serves: ["8407", "8408"], words: ["engine"] },
   "8466": { serves: ["8456", "8465"], words: ["lathe"] },
   "8448": { serves: ["8444", "8447"], words: ["loom"] },
+  // Section XVI note 2(b): parts of generators, of television receivers and projectors, of switchgear, of
+  // record players go to the parts headings of their machines.
+  "8503": { serves: ["8501", "8502"], words: ["generator"] },
+  "8529": { serves: ["8524", "8528"], words: ["television", "tv"] },
+  "8538": { serves: ["8535", "8537"], words: ["switchgear", "switchboard", "panelboard", "breaker"] },
+  "8522": { serves: ["8519", "8521"], words: ["turntable", "phonograph"] },
   // Chapter 91: parts of watches and clocks not of their own heading (cases 9111-9112, straps 9113, movements 9108-9110).
   "9114": { serves: ["9101", "9105"], words: ["watch", "wristwatch", "clock"] },
 };
