@@ -381,6 +381,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).not.toBe("9503");
   });
 
+  it("sends a part to the parts subheading of its machine's heading (Section XVI note 2(b))", () => {
+    const first = (text: string) => {
+      const r = rank(fullIndex(), text, { schedule: "US" });
+      return r.ok ? r.suggestions[0]?.hs6 : undefined;
+    };
+    expect(first("centrifugal pump replacement parts")).toBe("841391");
+    expect(first("air compressor spare parts")).toBe("841490");
+    expect(first("valve parts of brass")).toBe("848190");
+  });
+
   it("reads a power source before 'powered' or 'operated' as a modifier, not the article", () => {
     const index = fullIndex();
     const weight = (text: string, term: string) => analyze(index, text).terms.find((t) => t.term === term)?.weight;

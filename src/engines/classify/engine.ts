@@ -152,6 +152,8 @@ const PARAMS = {
   parts: 6,
   /** The same when the parts heading's own text names the head noun ("clutch": 8708.93). */
   partsNamed: 15,
+  /** Boost, in BM25 units, of the parts subheading of the best heading for a text about a part. */
+  partsSubheading: 10,
   /** Factor on the machine's own headings then (the article is a part, not the machine). */
   partsWhole: 0.5,
   /** Share of the heading's best child score added to every sibling (roll-up). */
@@ -918,6 +920,30 @@ function partsHeadings(ws: string[], sentenceOf: number[], headEnd: number): str
   return [...out];
 }
 
+/** Words that say, in the head noun phrase, the article is a part ("pump parts", "replacement blade"). */
+const PART_NOUNS = new Set(["part", "component", "spare", "replacement"]);
+const partsDocs = new WeakMap<Index, Map<string, number[]>>();
+
+/**
+ * Section XVI note 2(b): a part of a machine goes with it, in the parts subheading of its heading ("Parts" of
+ * 8413.91, 8414.90, 8481.90...). When the text says it is a part, that subheading of the best-scoring heading
+ * gains (PARAMS.partsSubheading).
+ */
+function partsSubheadings(index: Index, scores: Float64Array) {
+  let memo = partsDocs.get(index);
+  if (!memo) {
+    memo = new Map();
+    for (const [d, code] of index.docs.entries())
+      if (/^parts\b|;\s*parts\b/i.test(index.nodes.get(code)?.description ?? ""))
+        getOrInsert(memo, code.slice(0, 4), () => []).push(d);
+    partsDocs.set(index, memo);
+  }
+  let top = 0;
+  for (let d = 1; d < scores.length; d++) if ((scores[d] ?? 0) > (scores[top] ?? 0)) top = d;
+  for (const d of memo.get(index.docs[top]?.slice(0, 4) ?? "") ?? [])
+    scores[d] = (scores[d] ?? 0) + PARAMS.partsSubheading;
+}
+
 /** Words of a use clause: "for use in", "designed for", "installed on", "fits". */
 const USE_WORDS = new Set([
   "for",
@@ -1005,6 +1031,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
     };
 
   const scores = scoreDocs(index, known, synonyms, analysis);
+  if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
   const candidates = rollUp(index, scores, prefix);
   const matchedTerms = known.map((t) => t.term);
