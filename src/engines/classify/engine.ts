@@ -607,13 +607,7 @@ function headNounAfter(
   for (let k = from; k <= j; k++) if (gaps[k]) return false;
   const w = ws[j];
   if (j >= headEnd || j !== last || w === undefined || index.synonyms.has(w)) return false;
-  return (
-    index.goods.has(w) &&
-    !FORM_WORDS.has(w) &&
-    !PACKING_WORDS.has(w) &&
-    MATERIAL_RESIDUALS[w] === undefined &&
-    !FIBRE_WORDS.has(w)
-  );
+  return namesArticle(index, w) && !PACKING_WORDS.has(w);
 }
 
 /**
@@ -657,7 +651,31 @@ const SEMI_MANUFACTURES: { headings: string[]; forms: string[] }[] = [
     forms: stems("sheet plate strip foil film roll bar rod wire profile tube pipe coil ingot billet slab blank powder"),
   },
 ];
-const semiManufactureNouns = new WeakMap<Index, Set<string>[]>();
+
+/**
+ * Whether the headings or subheadings under `prefixes` use `noun` in their own texts (the HS descriptions, not the
+ * national lines): read from the noun's postings, so nothing is decoded or built for it.
+ */
+function namedIn(index: Index, noun: string, prefixes: string[]): boolean {
+  const p = index.postings.get(noun);
+  if (!p) return false;
+  const width = FIELDS.length;
+  const sub = FIELDS.indexOf("sub");
+  const head = FIELDS.indexOf("head");
+  for (const prefix of prefixes) {
+    const [from, to] = prefixRange(index.docs, prefix);
+    let lo = 0;
+    let hi = p.docs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((p.docs[mid] ?? 0) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < p.docs.length && (p.docs[i] ?? 0) < to; i++)
+      if ((p.tf[i * width + sub] ?? 0) > 0 || (p.tf[i * width + head] ?? 0) > 0) return true;
+  }
+  return false;
+}
 
 function semiManufacturesRuledOut(index: Index, noun: string | undefined, text: string): string[] {
   if (noun === undefined || !index.goods.has(noun) || /\bprimary forms?\b/i.test(text)) return [];
@@ -668,19 +686,9 @@ function semiManufacturesRuledOut(index: Index, noun: string | undefined, text: 
     FIBRE_WORDS.has(noun)
   )
     return [];
-  let groups = semiManufactureNouns.get(index);
-  if (!groups) {
-    groups = SEMI_MANUFACTURES.map((g) => new Set(g.forms));
-    const read = (code: string, description: string) => {
-      const k = SEMI_MANUFACTURES.findIndex((g) => g.headings.some((p) => code.startsWith(p)));
-      if (k >= 0) for (const n of headNouns(description)) groups?.[k]?.add(n);
-    };
-    for (const [code, node] of index.nodes) if (code.length >= 4) read(code, node.description);
-    for (const byHs6 of index.lines.values())
-      for (const list of byHs6.values()) for (const line of list) read(line.code, line.description);
-    semiManufactureNouns.set(index, groups);
-  }
-  return SEMI_MANUFACTURES.flatMap((g, k) => (groups?.[k]?.has(noun) ? [] : g.headings));
+  return SEMI_MANUFACTURES.flatMap((g) =>
+    g.forms.includes(noun) || namedIn(index, noun, g.headings) ? [] : g.headings,
+  );
 }
 
 /** Nouns that name a chemical as such ("malic acid", "a pharmaceutical intermediate"). */
@@ -923,6 +931,7 @@ function partsHeadings(ws: string[], sentenceOf: number[], headEnd: number): str
 /** Words that say, in the head noun phrase, the article is a part ("pump parts", "replacement blade"). */
 const PART_NOUNS = new Set(["part", "component", "spare", "replacement"]);
 const partsDocs = new WeakMap<Index, Map<string, number[]>>();
+const PARTS_TEXT = /^parts\b|;\s*parts\b/i;
 
 /**
  * Section XVI note 2(b): a part of a machine goes with it, in the parts subheading of its heading ("Parts" of
@@ -930,18 +939,18 @@ const partsDocs = new WeakMap<Index, Map<string, number[]>>();
  * gains (PARAMS.partsSubheading).
  */
 function partsSubheadings(index: Index, scores: Float64Array) {
-  let memo = partsDocs.get(index);
-  if (!memo) {
-    memo = new Map();
-    for (const [d, code] of index.docs.entries())
-      if (/^parts\b|;\s*parts\b/i.test(index.nodes.get(code)?.description ?? ""))
-        getOrInsert(memo, code.slice(0, 4), () => []).push(d);
-    partsDocs.set(index, memo);
-  }
   let top = 0;
   for (let d = 1; d < scores.length; d++) if ((scores[d] ?? 0) > (scores[top] ?? 0)) top = d;
-  for (const d of memo.get(index.docs[top]?.slice(0, 4) ?? "") ?? [])
-    scores[d] = (scores[d] ?? 0) + PARAMS.partsSubheading;
+  const heading = index.docs[top]?.slice(0, 4) ?? "";
+  const memo = getOrInsert(partsDocs, index, () => new Map<string, number[]>());
+  const parts = getOrInsert(memo, heading, () => {
+    const [from, to] = prefixRange(index.docs, heading);
+    const out: number[] = [];
+    for (let d = from; d < to; d++)
+      if (PARTS_TEXT.test(index.nodes.get(index.docs[d] ?? "")?.description ?? "")) out.push(d);
+    return out;
+  });
+  for (const d of parts) scores[d] = (scores[d] ?? 0) + PARAMS.partsSubheading;
 }
 
 /** Words of a use clause: "for use in", "designed for", "installed on", "fits". */
