@@ -24,6 +24,18 @@ import {
   words,
 } from "./text";
 
+/** The first suggestion's heading (4 digits) for a text, on the full index; the reason when refused. */
+function topHeading(text: string): string | undefined {
+  const r = rank(fullIndex(), text, { schedule: "US" });
+  return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
+}
+
+/** The first suggestion's subheading (6 digits) for a text, on the full index; the reason when refused. */
+function topCode(text: string): string | undefined {
+  const r = rank(fullIndex(), text, { schedule: "US" });
+  return r.ok ? r.suggestions[0]?.hs6 : r.reason;
+}
+
 describe("text", () => {
   it.each([
     ["Men's T-Shirts", ["man", "t", "shirt"]],
@@ -337,34 +349,26 @@ describe("what the product is, not the words around it (full index)", () => {
 
   it("reads the tariff authority's search-term guidance as weaker product terms, curated ones first", () => {
     const index = fullIndex();
-    const top = (text: string) => {
-      const r = rank(index, text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
-    };
     // "airfryer": HMRC's guidance names heading 8516; it counts half a curated term.
     expect(analyze(index, "airfryer").synonyms).toEqual([
       expect.objectContaining({ phrase: "airfryer", codes: ["8516"], weight: 0.5 }),
     ]);
-    expect(top("airfryer 5.5 litre")).toBe("8516");
+    expect(topHeading("airfryer 5.5 litre")).toBe("8516");
     // A guidance phrase ("cotton dress") gives way to a curated term inside it ("dress shirt").
     expect(analyze(index, "Men's cotton dress shirt long sleeve").synonyms.map((s) => s.phrase)).toEqual([
       "dress shirt",
     ]);
-    expect(top("Men's cotton dress shirt long sleeve")).toBe("6205");
+    expect(topHeading("Men's cotton dress shirt long sleeve")).toBe("6205");
   });
 
   it("reads a compound's Chapter 29 heading from its name when the text is about a compound", () => {
     const index = fullIndex();
-    const top = (text: string) => {
-      const r = rank(index, text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
-    };
     expect(
       analyze(index, "2-t-Butyl-4-methoxyphenol, a pharmaceutical intermediate imported in bulk form").organic,
     ).toBe("2909");
-    expect(top("2-t-Butyl-4-methoxyphenol, a pharmaceutical intermediate imported in bulk form")).toBe("2909");
+    expect(topHeading("2-t-Butyl-4-methoxyphenol, a pharmaceutical intermediate imported in bulk form")).toBe("2909");
     // A CAS number says the text is about a compound.
-    expect(top("Hexachloroacetone (CAS No. 116-16-5) from Germany in bulk form")).toBe("2914");
+    expect(topHeading("Hexachloroacetone (CAS No. 116-16-5) from Germany in bulk form")).toBe("2914");
     // An article of a named plastic is no compound.
     expect(analyze(index, "cellulose acetate sunglasses").organic).toBeUndefined();
   });
@@ -382,13 +386,9 @@ describe("what the product is, not the words around it (full index)", () => {
   });
 
   it("sends a part to the parts subheading of its machine's heading (Section XVI note 2(b))", () => {
-    const first = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6 : undefined;
-    };
-    expect(first("centrifugal pump replacement parts")).toBe("841391");
-    expect(first("air compressor spare parts")).toBe("841490");
-    expect(first("valve parts of brass")).toBe("848190");
+    expect(topCode("centrifugal pump replacement parts")).toBe("841391");
+    expect(topCode("air compressor spare parts")).toBe("841490");
+    expect(topCode("valve parts of brass")).toBe("848190");
   });
 
   it("reads a power source before 'powered' or 'operated' as a modifier, not the article", () => {
@@ -455,30 +455,26 @@ describe("what the product is, not the words around it (full index)", () => {
 
   it("sends a part of a vehicle or machine to its parts heading, not to the machine", () => {
     const index = fullIndex();
-    const top = (text: string) => {
-      const r = rank(index, text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6 : r.reason;
-    };
     expect(analyze(index, "slide rail assembly installed on the pickup truck cargo box").parts).toEqual(["8708"]);
-    expect(top("aluminum crossbar component for a truck")?.slice(0, 4)).toBe("8708");
-    expect(top("brake drum for a truck")?.slice(0, 4)).toBe("8708");
+    expect(topCode("aluminum crossbar component for a truck")?.slice(0, 4)).toBe("8708");
+    expect(topCode("brake drum for a truck")?.slice(0, 4)).toBe("8708");
     expect(analyze(index, "main circuit board assembly for a television").parts).toEqual(["8529"]);
     expect(analyze(index, "contact assembly for a circuit breaker").parts).toEqual(["8538"]);
-    expect(top("mounting bracket assembly for motor vehicles")?.slice(0, 4)).toBe("8708");
+    expect(topCode("mounting bracket assembly for motor vehicles")?.slice(0, 4)).toBe("8708");
     // The machine itself is not a part of it.
     expect(analyze(index, "pickup truck with a gasoline engine").parts).toEqual([]);
-    expect(top("pickup truck with a gasoline engine")?.slice(0, 4)).not.toBe("8708");
+    expect(topCode("pickup truck with a gasoline engine")?.slice(0, 4)).not.toBe("8708");
     // Goods the section notes keep in their own heading stay there (seats, 9401).
     expect(analyze(index, "Car child seat").parts).toEqual(["8708"]);
-    expect(top("Car child seat")?.slice(0, 4)).not.toBe("8708");
+    expect(topCode("Car child seat")?.slice(0, 4)).not.toBe("8708");
     // A head noun the parts heading names counts more: a clutch of a car is not a handbag.
-    expect(top("clutch for a passenger car")?.slice(0, 4)).toBe("8708");
+    expect(topCode("clutch for a passenger car")?.slice(0, 4)).toBe("8708");
     // Watch and clock parts (Chapter 91): a dial is 9114; the watch itself, its material named after it, is a watch.
-    expect(top("watch dial luminous for NH35 movement")?.slice(0, 4)).toBe("9114");
-    expect(top("replacement steel watch crown for automatic watch movements")?.slice(0, 4)).toBe("9114");
+    expect(topCode("watch dial luminous for NH35 movement")?.slice(0, 4)).toBe("9114");
+    expect(topCode("replacement steel watch crown for automatic watch movements")?.slice(0, 4)).toBe("9114");
     expect(analyze(index, "Men's quartz wrist watch stainless steel").parts).toEqual([]);
-    expect(top("Men's quartz wrist watch stainless steel")?.slice(0, 4)).toBe("9102");
-    expect(top("watch strap")?.slice(0, 4)).toBe("9113");
+    expect(topCode("Men's quartz wrist watch stainless steel")?.slice(0, 4)).toBe("9102");
+    expect(topCode("watch strap")?.slice(0, 4)).toBe("9113");
   });
 
   it("offers an article for the household its material's household heading before the residual one", () => {
@@ -517,13 +513,9 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(predominantFibre("Women's cashmere sweater")?.fibre).toBe("cashmere");
     expect(predominantFibre("steel bolt with a nylon washer and a cotton pad")).toBeUndefined();
     expect(predominantFibre("steel bolt")).toBeUndefined();
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6 : r.reason;
-    };
-    expect(top("men's woven trousers, 70% rayon 26% nylon 4% spandex")).toBe("620349");
-    expect(top("Women's cashmere sweater")).toBe("611012");
-    expect(top("Knitted acrylic winter gloves")).toBe("611693");
+    expect(topCode("men's woven trousers, 70% rayon 26% nylon 4% spandex")).toBe("620349");
+    expect(topCode("Women's cashmere sweater")).toBe("611012");
+    expect(topCode("Knitted acrylic winter gloves")).toBe("611693");
   });
 
   it("keeps the precious-metal headings for a precious metal, and 7116 for stones and pearls (Chapter 71)", () => {
@@ -531,10 +523,6 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(preciousExcludes(words("silver-tone charm bracelet"))).toHaveLength(4);
     expect(preciousExcludes(words("14k gold ring with a diamond"))).toEqual([]);
     expect(preciousExcludes(words("freshwater pearl necklace"))).toEqual(["7113", "7114", "7115"]);
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
-    };
     // A plating is not a cladding (Chapter 71 note 7): base metal plated with gold is imitation jewellery.
     expect(preciousExcludes(words("necklace of base metal plated with 22 karat gold"))).toHaveLength(4);
     expect(preciousExcludes(words("stainless steel posts plated in gold"))).toHaveLength(4);
@@ -543,14 +531,14 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(preciousExcludes(words("agate bead bracelet on a steel chain"))).toEqual(["7113", "7114", "7115"]);
     expect(preciousExcludes(words("imitation pearl necklace"))).toHaveLength(4);
     expect(preciousExcludes(words("synthetic sapphire pendant"))).toEqual(["7113", "7114", "7115"]);
-    expect(top("Fashion costume earrings")).toBe("7117");
+    expect(topHeading("Fashion costume earrings")).toBe("7117");
     expect(
-      top(
+      topHeading(
         "necklace of base metal plated with 22 karat gold with a base metal and black-lipped mother of pearl pendant",
       ),
     ).toBe("7117");
-    expect(top("gold plated brass hoop earrings")).toBe("7117");
-    expect(top("Sterling silver pendant necklace")).toBe("7113");
+    expect(topHeading("gold plated brass hoop earrings")).toBe("7117");
+    expect(topHeading("Sterling silver pendant necklace")).toBe("7113");
   });
 
   it("classifies footwear by the material of its upper (Chapter 64)", () => {
@@ -561,16 +549,12 @@ describe("what the product is, not the words around it (full index)", () => {
     // Two upper materials and no "upper" to tell which, or no footwear at all: nothing.
     expect(footwearUpper(words("leather and canvas sneakers"))).toBeUndefined();
     expect(footwearUpper(words("plastic sterilizer bag with a flat bottom"))).toBeUndefined();
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
-    };
-    expect(top("Men's leather oxford dress shoes")).toBe("6403");
-    expect(top("Canvas sneakers")).toBe("6404");
+    expect(topHeading("Men's leather oxford dress shoes")).toBe("6403");
+    expect(topHeading("Canvas sneakers")).toBe("6404");
     // The upper's material rules out the other headings by upper, even those a footwear word names.
-    expect(top("woman's waterproof boot above the ankle, rubber upper")).toBe("6401");
+    expect(topHeading("woman's waterproof boot above the ankle, rubber upper")).toBe("6401");
     // Other footwear (6405) takes the soles 6401-6404 do not name, so it is never ruled out.
-    expect(top("Wool felt slippers")).not.toBe("6401");
+    expect(topHeading("Wool felt slippers")).not.toBe("6401");
   });
 
   it("reads the material of an 'of' or 'from' phrase, and fibreboard and plywood as wood (Chapter 44 note 3)", () => {
@@ -584,18 +568,14 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(index, "plastic wine glass").materials).toEqual(["3924"]);
     expect(analyze(index, "plastic wine glass").otherMaterials).toContain("70");
     expect(analyze(index, "crystal wine glass").otherMaterials).not.toContain("70");
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
-    };
     expect(
-      top(
+      topHeading(
         "round body scrubber brush made wholly of molded silicone with small bristles and a finger-hole handle, for cleansing skin",
       ),
     ).toBe("9603");
-    expect(top("stoneware ceramic shot glass of 2 ounces, tapered tumbler shape, suitable for drink contact")).toBe(
-      "6912",
-    );
+    expect(
+      topHeading("stoneware ceramic shot glass of 2 ounces, tapered tumbler shape, suitable for drink contact"),
+    ).toBe("6912");
   });
 
   it("reads the figures that split paper and textile codes: weight per m2 and the main fibre's share", () => {
@@ -622,14 +602,10 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(predominantFibre("95.8% polyester staple fibres and 4.2% linen")?.share).toBe(95.8);
     // A fibre named without a share states no share.
     expect(predominantFibre("Knitted acrylic winter gloves")?.share).toBeUndefined();
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
-    };
     // Over 200 g/m2 of cotton is 5209, not 5208; 95.8 % polyester staple is 5512 (85 % or more), not 5514.
-    expect(top("dyed 3x1 twill woven fabric of 100% cotton, 276.7 g/m2, 147 cm wide")).toBe("5209");
+    expect(topHeading("dyed 3x1 twill woven fabric of 100% cotton, 276.7 g/m2, 147 cm wide")).toBe("5209");
     expect(
-      top(
+      topHeading(
         "printed plain-woven upholstery fabric, 95.8% polyester staple fibres and 4.2% linen, 333 g/m2, thin plastic coating on the back",
       ),
     ).toBe("5512");
@@ -671,19 +647,11 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(preparedFoodChapters(words("frozen giant squid tentacles, diced and glazed"))).toEqual([]);
     expect(preparedFoodChapters(words("smoked salmon fillets"))).toEqual([]);
     expect(preparedFoodChapters(words("lobsters cooked in shell by boiling in water"))).toEqual([]);
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
-    };
-    expect(top("frozen breaded shrimp, peeled, deveined, battered and fried")).toBe("1605");
-    expect(top("Frozen Atlantic salmon fillets 1kg")).toBe("0304");
+    expect(topHeading("frozen breaded shrimp, peeled, deveined, battered and fried")).toBe("1605");
+    expect(topHeading("Frozen Atlantic salmon fillets 1kg")).toBe("0304");
   });
 
   it("reads a product term before the head noun as its modifier: a phone case is not a phone", () => {
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : r.reason;
-    };
     // "t-shirt style bag": a product term followed by "style" describes the article, it is not the article.
     const styled = analyze(fullIndex(), "nonwoven t-shirt style bag").synonyms.find((x) => x.phrase === "t shirt");
     expect(styled?.weight).toBe(0.5);
@@ -692,17 +660,17 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
     expect(analyze(fullIndex(), "bag of coffee beans").head).toEqual(["bag", "coffee", "bean"]);
     // After a food, a seasoning is its flavour: potato chips flavoured with sea salt are potato chips.
-    expect(top("Potato chips sea salt 150g")).toBe("2005");
+    expect(topHeading("Potato chips sea salt 150g")).toBe("2005");
     // "cell phone" gives way to the head noun's own product term, "phone case".
     expect(analyze(fullIndex(), "cell phone case").synonyms.map((s) => s.phrase)).toEqual(["phone case"]);
-    expect(top("cell phone case")).toBe("4202");
-    expect(top("The tariff classification of a cell phone case from China")).toBe("4202");
+    expect(topHeading("cell phone case")).toBe("4202");
+    expect(topHeading("The tariff classification of a cell phone case from China")).toBe("4202");
     // A watch strap is a part of a watch (9113), not a watch.
-    expect(top("watch strap")).toBe("9113");
+    expect(topHeading("watch strap")).toBe("9113");
     // Packing, form and material words after a product term are not its head: jam in a jar is jam.
-    expect(top("Strawberry jam 340g jar")).toBe("2007");
+    expect(topHeading("Strawberry jam 340g jar")).toBe("2007");
     // Numbers and sizes between them make a list of specifications, not a compound: a laptop with RAM.
-    expect(top("Laptop 15.6 inch 16GB RAM")).toBe("8471");
+    expect(topHeading("Laptop 15.6 inch 16GB RAM")).toBe("8471");
   });
 
   it("rules out the chapters of materials other than the one the article is named of", () => {
@@ -730,42 +698,34 @@ describe("what the product is, not the words around it (full index)", () => {
   });
 
   it("keeps materials and semi-manufactures (primary forms, sheets, yarns, fabrics) for those forms, not articles", () => {
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
-    };
-    expect(top("vinyl tiles made from polyvinyl chloride (PVC)")).toBe("3918");
+    expect(topHeading("vinyl tiles made from polyvinyl chloride (PVC)")).toBe("3918");
     expect(analyze(fullIndex(), "vinyl tiles made from polyvinyl chloride (PVC)").semiManufactures).toContain("3904");
     // A bulk form, a polymer's own name: still primary forms. A count before "grades of" leaves the head after it.
     expect(analyze(fullIndex(), "polyvinyl chloride powder").semiManufactures).not.toContain("3904");
     expect(analyze(fullIndex(), "five grades of ABS resin in pellet form").head.at(-1)).toBe("resin");
-    expect(top("five grades of acrylonitrile-butadiene-styrene (ABS) resin in pellet form")).toBe("3903");
+    expect(topHeading("five grades of acrylonitrile-butadiene-styrene (ABS) resin in pellet form")).toBe("3903");
     // The same for metals, wood, paper and textiles: flat washers are not flat-rolled steel, wire stays wire.
     expect(analyze(fullIndex(), "stainless steel flat washers").semiManufactures).toContain("7220");
-    expect(top("stainless steel flat washers")).toBe("7318");
+    expect(topHeading("stainless steel flat washers")).toBe("7318");
     expect(analyze(fullIndex(), "stainless steel wire").semiManufactures).not.toContain("7223");
     expect(analyze(fullIndex(), "woven polyester fabric").semiManufactures).not.toContain("54");
     expect(analyze(fullIndex(), "apron of polyester woven fabric").semiManufactures).toContain("54");
   });
 
   it("names garments by the tariff's own words (vests, ponchos, ensembles, swimwear)", () => {
-    const top = (text: string) => {
-      const r = rank(fullIndex(), text, { schedule: "US" });
-      return r.ok ? r.suggestions[0]?.hs6.slice(0, 4) : undefined;
-    };
     // US "vests" are waistcoats (6110 "Vests, other than sweater vests"), not the singlets of 6109.
-    expect(top("a men's knit vest made from 55% acrylic and 45% cotton, featuring a V-neckline")).toBe("6110");
+    expect(topHeading("a men's knit vest made from 55% acrylic and 45% cotton, featuring a V-neckline")).toBe("6110");
     // Ponchos are capes and cloaks of the coats headings.
-    expect(top("a women's poncho made of acrylic, wool, and nylon knit fabric")).toBe("6102");
-    expect(top("a knitted women's swim bottom made of 54% cotton, 36% polyester, and 10% spandex")).toBe("6112");
-    expect(top("a girl's knit ensemble consisting of a jacket and trousers of polyester fleece")).toBe("6104");
+    expect(topHeading("a women's poncho made of acrylic, wool, and nylon knit fabric")).toBe("6102");
+    expect(topHeading("a knitted women's swim bottom made of 54% cotton, 36% polyester, and 10% spandex")).toBe("6112");
+    expect(topHeading("a girl's knit ensemble consisting of a jacket and trousers of polyester fleece")).toBe("6104");
     // Babies' garments take precedence over the other garment headings (Chapter 61 note 6(a)).
-    expect(top("an infants short sleeve pullover made of 80% nylon and 20% spandex knit fabric")).toBe("6111");
+    expect(topHeading("an infants short sleeve pullover made of 80% nylon and 20% spandex knit fabric")).toBe("6111");
     // Everyday foods and drinks by their heading: pizza is a baker's ware, tonic water a flavoured water.
-    expect(top("Dr. Oetker Ristorante pizza")).toBe("1905");
-    expect(top("Schweppes Tonic Water")).toBe("2202");
+    expect(topHeading("Dr. Oetker Ristorante pizza")).toBe("1905");
+    expect(topHeading("Schweppes Tonic Water")).toBe("2202");
     // A blazer named alone stays woven.
-    expect(top("Men's wool blazer")).toBe("6203");
+    expect(topHeading("Men's wool blazer")).toBe("6203");
   });
 
   it.each([
