@@ -615,12 +615,13 @@ function headNounAfter(
  * 28 and 29 (chemical elements and separate chemically defined compounds, their notes 1); plastics and rubber in
  * primary forms (3901-3914, Chapter 39 note 6: liquids, pastes, powders, granules, flakes and similar bulk forms;
  * 4001-4005); wood in the rough, sawn, as veneer, plywood, particle board or fibreboard (4401-4413); pulp and paper
- * in rolls or sheets (4701-4811); fibres, yarns and fabrics (Chapters 50-55 and 60); base metals unwrought or as
+ * in rolls or sheets (4701-4811); fibres, yarns and fabrics (Chapters 50-55 and 60, felt and nonwovens, the woven
+ * special fabrics of Chapter 58, the coated fabrics of 5901-5907); base metals unwrought or as
  * bars, rods, profiles, wire, plates, sheets, foil and tubes (7201-7229, 7401-7411, 7501-7507, 7601-7609,
  * 7801-7804, 7901-7905, 8001-8003). A head noun naming an article ("vinyl tiles made from PVC", "placemat of
  * medium density fiberboard", "child's bib apron of polyester woven fabric", "woman's stretch wire belt") rules a
- * group out; a noun its own headings name goods by ("resin", "plywood", "yarn", "wire"), a form word, a material
- * or a noun the tariff does not know as goods does not.
+ * group out; a noun its own headings' texts use ("resin", "plywood", "yarn", "wire"), a form word, a material or
+ * a noun the tariff does not know as goods does not.
  */
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 const stems = (list: string) => list.split(" ").flatMap((w) => tokens(w));
@@ -633,9 +634,10 @@ const SEMI_MANUFACTURES: { headings: string[]; forms: string[] }[] = [
   { headings: range(4401, 4413), forms: stems("board panel veneer lumber timber log sheet plank beam pole chip") },
   { headings: range(4701, 4811), forms: stems("pulp sheet roll board paperboard reel") },
   {
-    headings: ["50", "51", "52", "53", "54", "55", "5602", "5603", ...range(5801, 5806), "5808", "5809", "5811"].concat(
-      [...range(5901, 5907), "60"],
-    ),
+    headings: [
+      ...["50", "51", "52", "53", "54", "55", "5602", "5603"],
+      ...[...range(5801, 5806), "5808", "5809", "5811", ...range(5901, 5907), "60"],
+    ],
     forms: stems("fabric yarn thread fibre fiber filament tow roll material cloth"),
   },
   {
