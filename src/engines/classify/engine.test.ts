@@ -710,6 +710,15 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "stainless steel wire").semiManufactures).not.toContain("7223");
     expect(analyze(fullIndex(), "woven polyester fabric").semiManufactures).not.toContain("54");
     expect(analyze(fullIndex(), "apron of polyester woven fabric").semiManufactures).toContain("54");
+    // The reverse within Section XI: a fabric is not a garment, whatever garment word describes its knit.
+    expect(analyze(fullIndex(), "circular knit jersey fabric, 82% polyester 18% spandex").semiManufactures).toEqual([
+      "61",
+      "62",
+      "63",
+    ]);
+    expect(topHeading("circular knit jersey fabric, 82% polyester 18% spandex, for making garments")?.slice(0, 2)).toBe(
+      "60",
+    );
   });
 
   it("names garments by the tariff's own words (vests, ponchos, ensembles, swimwear)", () => {

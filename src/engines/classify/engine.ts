@@ -688,10 +688,13 @@ function semiManufacturesRuledOut(index: Index, noun: string | undefined, text: 
     FIBRE_WORDS.has(noun)
   )
     return [];
+  // The reverse within Section XI: a fabric, a yarn or a fibre is not a garment or a made-up article.
+  if (TEXTILE_FORMS.has(noun)) return ["61", "62", "63"];
   return SEMI_MANUFACTURES.flatMap((g) =>
     g.forms.includes(noun) || namedIn(index, noun, g.headings) ? [] : g.headings,
   );
 }
+const TEXTILE_FORMS = new Set(stems("fabric yarn fibre fiber filament tow"));
 
 /** Nouns that name a chemical as such ("malic acid", "a pharmaceutical intermediate"). */
 const COMPOUND_NOUNS = new Set(
