@@ -624,6 +624,7 @@ function headNounAfter(
  * a noun the tariff does not know as goods does not.
  */
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+/** The stemmed content tokens of a space-separated word list. */
 const stems = (list: string) => list.split(" ").flatMap((w) => tokens(w));
 /** Each group's headings, and the forms its goods are traded in (never an article's head noun there). */
 const BULK = stems("powder granule pellet flake chip lump block liquid paste dispersion emulsion solution suspension");
@@ -698,9 +699,7 @@ const TEXTILE_FORMS = new Set(stems("fabric yarn fibre fiber filament tow"));
 
 /** Nouns that name a chemical as such ("malic acid", "a pharmaceutical intermediate"). */
 const COMPOUND_NOUNS = new Set(
-  "acid salt ester compound intermediate derivative monomer hydrochloride chloride sulfate sulphate"
-    .split(" ")
-    .flatMap((w) => tokens(w)),
+  stems("acid salt ester compound intermediate derivative monomer hydrochloride chloride sulfate sulphate"),
 );
 
 /**
@@ -726,9 +725,9 @@ function namesArticle(index: Index, w: string): boolean {
 
 /** Seasonings and flavours a food's title names after the food ("chips sea salt", "almonds honey roasted"). */
 const SEASONINGS = new Set(
-  "salt pepper vinegar spice herb garlic onion chili chilli paprika cinnamon vanilla honey bbq barbecue lime lemon cheese"
-    .split(" ")
-    .flatMap((w) => tokens(w)),
+  stems(
+    "salt pepper vinegar spice herb garlic onion chili chilli paprika cinnamon vanilla honey bbq barbecue lime lemon cheese",
+  ),
 );
 
 /**
@@ -736,9 +735,9 @@ const SEASONINGS = new Set(
  * powder", "tent 4 person"): not the head of the phrase, though the tariff names some of them as goods.
  */
 const PACKING_WORDS = new Set(
-  "jar bag box can pack bottle tube pouch packet tin carton container sachet tub powder liquid paste granule flake person serving"
-    .split(" ")
-    .flatMap((w) => tokens(w)),
+  stems(
+    "jar bag box can pack bottle tube pouch packet tin carton container sachet tub powder liquid paste granule flake person serving",
+  ),
 );
 
 /** Where the first clause of a text ends (comma, colon, semicolon, bracket, dash), in words. */
@@ -975,9 +974,9 @@ const USE_WORDS = new Set([
 /** A dosage form next to a medical word or a drug-shaped name the nomenclature does not know. */
 /** Words that claim a treatment, which a food supplement cannot (Chapter 30 note 1(a)). */
 const THERAPEUTIC = new Set(
-  "treat treating treatment therapy therapeutic prescription rx disease deficiency patient clinical medicament medicinal drug"
-    .split(" ")
-    .flatMap((w) => tokens(w)),
+  stems(
+    "treat treating treatment therapy therapeutic prescription rx disease deficiency patient clinical medicament medicinal drug",
+  ),
 );
 
 function readsAsMedicament(index: Index, ws: string[]): boolean {
