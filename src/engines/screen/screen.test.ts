@@ -597,6 +597,18 @@ describe("a person named by first name and surname, middle names left out", () =
     expect(top("Aamir Chaudhry")?.score).toBeGreaterThanOrEqual(0.7);
     expect(top("Aamir Ali Chaudhry")?.score).toBe(1);
   });
+  it("two names of a longer one met in another order are a namesake; a whole name reversed is found", () => {
+    const idx = individuals("MOHAMMAD, Khalil Ibrahim", "USMAN, Mohammed", "KANG, Min");
+    const top = (name: string) => screen(idx, { name })[0];
+    // Given name against the listed surname and surname against the listed given name, a word left over
+    // (0.78 before the rule).
+    expect(top("Mohammad Khalil")).toBeUndefined();
+    expect(top("Usman Mohammed Hasan")).toBeUndefined();
+    // In the listed order, the same words are found; a name written surname first, in full, too.
+    expect(top("Khalil Mohammad")?.score).toBeGreaterThanOrEqual(0.7);
+    expect(top("Mohammed Usman")?.score).toBeGreaterThanOrEqual(0.95);
+    expect(top("Kang Min")?.score).toBeGreaterThanOrEqual(0.95);
+  });
   it("a later given name and the surname without the first given name are another person (Ibrahim Suleiman)", () => {
     const idx = individuals("SULEIMAN, Mohamed Ibrahim");
     const top = (name: string) => screen(idx, { name })[0];
