@@ -541,6 +541,19 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("Sterling silver pendant necklace")).toBe("7113");
   });
 
+  it("puts jewellery with a stone or a pearl and no precious metal in 7116, not imitation jewellery (note 11)", () => {
+    // A synthetic stone (zircon, cubic zirconia) or a semi-precious one is no imitation: 7116.20.
+    expect(topCode("Dainty square zircon stone hoop earrings gold color")).toBe("711620");
+    expect(topCode("Natural agate bead bracelet")).toBe("711620");
+    expect(topHeading("Freshwater pearl necklace")).toBe("7116");
+    // Glass rhinestones, a plating, mother of pearl and pearl shell are none of these.
+    expect(topHeading("Rhinestone heart pendant necklace")).toBe("7117");
+    expect(topHeading("Mother of pearl charm bracelet")).not.toBe("7116");
+    expect(topHeading("Pearl shell pendant necklace stainless steel")).toBe("7117");
+    // A precious metal named as such: jewellery of precious metal.
+    expect(topHeading("925 silver ring with cubic zirconia")).toBe("7113");
+  });
+
   it("classifies footwear by the material of its upper (Chapter 64)", () => {
     expect(footwearUpper(words("Men's genuine leather oxford dress shoes"))).toBe("6403");
     expect(footwearUpper(words("women's PU leather ankle boots"))).toBe("6402");

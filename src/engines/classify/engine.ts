@@ -1109,7 +1109,12 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
       analysis.materials.length > 0 &&
       (ORNAMENTAL.has(noun) || HOUSEHOLD.has(noun)) &&
       s.codes.every((c) => analysis.otherMaterials.includes(c.slice(0, 2)));
-    for (const code of moved ? analysis.materials : s.codes) {
+    // Jewellery is imitation jewellery (7117) only when it has no pearl, precious or semi-precious stone (natural,
+    // synthetic or reconstructed) and no precious metal (Chapter 71 note 11): a zircon ring on brass is an article
+    // of synthetic stones (7116), a 925 silver ring jewellery of precious metal (7113).
+    const jewellery = s.codes.every((c) => JEWELLERY.includes(c.slice(0, 4)));
+    const codes = moved ? analysis.materials : jewellery ? [jewelleryHeading(analysis.notPrecious)] : s.codes;
+    for (const code of codes) {
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + share;
     }
@@ -1174,6 +1179,15 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
     );
   }
   return scores;
+}
+
+/** The headings of jewellery: of precious metal, of pearls or stones, imitation. */
+const JEWELLERY = ["7113", "7116", "7117"];
+
+/** The jewellery heading of what the text names (text.ts preciousExcludes: the headings its materials rule out). */
+function jewelleryHeading(notPrecious: readonly string[]): string {
+  if (notPrecious.length === 0) return "7113";
+  return notPrecious.includes("7116") ? "7117" : "7116";
 }
 
 /** The bounds a subheading (or, failing that, its heading) sets on the figures of Analysis.figures. */

@@ -855,7 +855,9 @@ export function preciousExcludes(ws: string[]): string[] {
         // "base metal plated with 22 karat gold": a plating, which is not cladding (Chapter 71 note 7).
         !ws.slice(Math.max(0, i - 4), i).some((p) => PLATED_WITH.has(p)) &&
         // "imitation pearl", "faux diamond": imitation jewellery's own material (7117, 7018), not a stone.
-        !ws.slice(Math.max(0, i - 2), i).some((p) => IMITATION_OF.has(p)),
+        !ws.slice(Math.max(0, i - 2), i).some((p) => IMITATION_OF.has(p)) &&
+        // Mother of pearl and pearl shell are shell (0508, 9601), not pearls.
+        !(ws[i - 2] === "mother" || ws[i + 1] === "shell"),
     );
   if (named(PRECIOUS_METALS)) return [];
   return named(PRECIOUS_STONES) ? PRECIOUS_METAL_ONLY : PRECIOUS_ONLY;
