@@ -696,6 +696,9 @@ describe("what the product is, not the words around it (full index)", () => {
     const r = rank(fullIndex(), "acrylic vase", { schedule: "US" });
     // An ornament's product term ("vase": glass, ceramics) names the ornamental article of the named material.
     expect(r.ok && r.suggestions[0]?.hs6).toBe("392640");
+    // An ornament of a named material: the ornaments subheading names the class of article (a household heading's
+    // boost, not a residual's), ahead of what the ornament represents or lights.
+    expect(topCode("decorative ceramic candle lantern")).toBe("691390");
     // A plastic named alone is a material, not a fibre, unless the text is about textiles.
     expect(predominantFibre("acrylic vase")).toBeUndefined();
     expect(predominantFibre("Knitted acrylic winter gloves")?.fibre).toBe("synthetic");

@@ -1144,8 +1144,9 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   // A part of a vehicle or machine has its parts heading, which comes before the residual "articles of" ones.
   if (PARAMS.material > 0 && !partOf)
     for (const code of analysis.materials) {
-      // A household heading (a 4-digit code) names a class of articles; a residual subheading only takes the rest.
-      const boost = code.length === 4 ? PARAMS.household : PARAMS.material;
+      // A household heading (a 4-digit code) and an ornaments subheading ("statuettes and other ornaments of",
+      // "glassware for indoor decoration") name a class of articles; a residual subheading only takes the rest.
+      const boost = code.length === 4 || ORNAMENT_CODES.has(code) ? PARAMS.household : PARAMS.material;
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
     }
@@ -1180,6 +1181,8 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   }
   return scores;
 }
+
+const ORNAMENT_CODES = new Set(Object.values(ORNAMENT_RESIDUALS));
 
 /** The headings of jewellery: of precious metal, of pearls or stones, imitation. */
 const JEWELLERY = ["7113", "7116", "7117"];
