@@ -412,6 +412,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.ok && r.suggestions[0]?.confidence).not.toBe("high");
   });
 
+  it("is never certain of a best match its head noun does not name", () => {
+    // "lanyard" names nothing in 8517: the phone is what the lanyard is for.
+    const r = rank(fullIndex(), "cell phone lanyard", { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.hs6.startsWith("8517")).toBe(true);
+    expect(r.ok && r.evidence.headNoun).toBe(false);
+    expect(r.ok && r.suggestions[0]?.confidence).not.toBe("high");
+    const phone = rank(fullIndex(), "cell phone", { schedule: "US" });
+    expect(phone.ok && phone.suggestions[0]?.confidence).toBe("high");
+  });
+
   it("reads no goods into the country the goods come from", () => {
     expect(withoutLetterFrame("Calcium Lactate Pentahydrate USP from China")).toBe("Calcium Lactate Pentahydrate USP");
     expect(withoutLetterFrame("a knit shirt made in Turkey, of cotton")).toBe("a knit shirt, of cotton");

@@ -1504,7 +1504,9 @@ function calibrate(
     analysis.head.some((w) => ORNAMENTAL.has(w)) && analysis.materials.length === 0 && !evidence.synonym;
   // A weak best match (a raw score under WEAK_MATCH: one uncommon word met once, "pizza" meeting "pizza ovens") is
   // a guess however far it leads the next heading.
-  const capped = ornamentOnly || analysis.coordinated || top.s < WEAK_MATCH;
+  // Nor is a best match the head noun does not name ("cell phone lanyard" meeting smartphones, "lipstick case" lip
+  // make-up): the words that did match describe what the article is for, not what it is.
+  const capped = ornamentOnly || analysis.coordinated || top.s < WEAK_MATCH || !evidence.headNoun;
   return { top: capped ? Math.min(p, NO_MATERIAL_CAP) : p, evidence };
 }
 
