@@ -9,6 +9,7 @@ import {
   headNouns,
   normalize,
   notesExclude,
+  notesInclude,
   otherMaterialChapters,
   preciousExcludes,
   predominantFibre,
@@ -385,6 +386,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).not.toBe("9503");
   });
 
+  it("puts coats, sweaters and the like for animals in 4201 ('dog coats and the like'), not apparel", () => {
+    expect(notesExclude(words("dog raincoat with hood"))).toEqual(["61", "62"]);
+    expect(notesInclude(words("a pullover knit sweater for dogs with a turtleneck collar"))).toEqual(["4201"]);
+    // A person's garment with a dog printed on it, or for dog walking, stays apparel.
+    expect(notesInclude(words("men's sweater with dog print"))).toEqual([]);
+    expect(notesExclude(words("women's t-shirt with a cat print"))).toEqual([]);
+    expect(topHeading("knit sweater for dogs with a turtleneck collar and leg openings")).toBe("4201");
+    expect(topHeading("dog raincoat with hood")).toBe("4201");
+  });
+
   it("sends a part to the parts subheading of its machine's heading (Section XVI note 2(b))", () => {
     expect(topCode("centrifugal pump replacement parts")).toBe("841391");
     expect(topCode("air compressor spare parts")).toBe("841490");
@@ -568,6 +579,10 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(footwearUpper(words("Men's genuine leather oxford dress shoes"))).toBe("6403");
     expect(footwearUpper(words("women's PU leather ankle boots"))).toBe("6402");
     expect(footwearUpper(words("running shoes, rubber sole with a textile upper"))).toBe("6404");
+    // A fibre named as the upper is textile; the leather of the next clause is the sole's.
+    expect(footwearUpper(words("open-toe sling-back shoe, polyester tulle upper, leather outer sole"))).toBe("6404");
+    // Elsewhere a fibre is as often a lining: the leather upper decides.
+    expect(footwearUpper(words("men's leather boots with cotton lining"))).toBe("6403");
     expect(footwearUpper(words("waterproof rain boots of PVC"))).toBe("6401");
     // Two upper materials and no "upper" to tell which, or no footwear at all: nothing.
     expect(footwearUpper(words("leather and canvas sneakers"))).toBeUndefined();

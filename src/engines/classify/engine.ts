@@ -30,6 +30,7 @@ import {
   KEPT_BY_NOTES,
   MATERIAL_RESIDUALS,
   notesExclude,
+  notesInclude,
   ORNAMENT_RESIDUALS,
   ORNAMENTAL,
   otherMaterialChapters,
@@ -471,6 +472,8 @@ export interface Analysis {
   prepared: string[];
   /** Headings the notes exclude the article from (text.ts notesExclude: pet toys, parts of handbags). */
   notes: string[];
+  /** Headings the notes put the article in instead (text.ts notesInclude: apparel for animals in 4201). */
+  notesTo: string[];
   /** Headings of materials and semi-manufactures that an article named as the head noun rules out. */
   semiManufactures: string[];
   /** The Chapter 29 heading a compound's name gives (organic.ts), when the text is about a compound. */
@@ -875,6 +878,7 @@ function legalStructure(
     materials: residualMaterials(ws, sentenceOf, materialWords),
     excluded: constructionExcludes(ws),
     notes: notesExclude(ws),
+    notesTo: notesInclude(ws),
     notPrecious: preciousExcludes(ws),
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
@@ -1150,6 +1154,11 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
       const [from, to] = prefixRange(index.docs, code);
       for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
     }
+  // A heading the notes name for the article (apparel for animals: 4201) names its class, as a household one does.
+  for (const code of analysis.notesTo) {
+    const [from, to] = prefixRange(index.docs, code);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.household;
+  }
   // A compound's name gives its Chapter 29 heading (note 3: the last that could hold it).
   if (analysis.organic) {
     const [from, to] = prefixRange(index.docs, analysis.organic);

@@ -569,6 +569,8 @@ export function notesExclude(ws: string[]): string[] {
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i] ?? "";
     if (w === "toy" && before(i, PETS)) out.push("9503");
+    // Coats, sweaters and the like for animals are heading 4201's "dog coats and the like", not apparel.
+    if (petApparel(ws, i)) out.push(...APPAREL_CHAPTERS);
     if (BAG_PARTS.has(w) && before(i, BAGS) && !BAGS.has(ws[i + 1] ?? "")) out.push("4202");
   }
   return [...new Set(out)];
@@ -576,6 +578,21 @@ export function notesExclude(ws: string[]): string[] {
 const PETS = new Set(
   "pet dog cat puppy kitten parrot bird hamster rabbit ferret chew".split(" ").flatMap((w) => words(w)),
 );
+/** Whether word `i` is a garment for an animal: "dog raincoat", "pet knit sweater", "sweater for dogs". */
+function petApparel(ws: string[], i: number): boolean {
+  if (!PET_APPAREL.has(ws[i] ?? "")) return false;
+  const before = PETS.has(ws[i - 1] ?? "") || (PETS.has(ws[i - 2] ?? "") && !STOPWORDS.has(ws[i - 1] ?? ""));
+  return before || ws.slice(i + 1, i + 4).some((w, k) => w === "for" && PETS.has(ws[i + 2 + k] ?? ""));
+}
+
+/** Headings the notes put an article in (heading 4201: "dog coats and the like", of any material). */
+export function notesInclude(ws: string[]): string[] {
+  return ws.some((_, i) => petApparel(ws, i)) ? ["4201"] : [];
+}
+const PET_APPAREL = new Set(
+  "coat sweater jacket hoodie vest raincoat shirt dress jumper pullover sweatshirt".split(" ").flatMap((w) => words(w)),
+);
+const APPAREL_CHAPTERS = ["61", "62"];
 const BAGS = new Set(
   "handbag purse bag backpack suitcase luggage wallet tote briefcase".split(" ").flatMap((w) => words(w)),
 );
@@ -886,6 +903,11 @@ const UPPER_HEADINGS: [string, string[]][] = [
   ["6403", ["leather", "suede", "nubuck", "cowhide", "calfskin", "sheepskin"]],
 ];
 const UPPER_OF = new Map(UPPER_HEADINGS.flatMap(([h, ws]) => ws.map((w) => [w, h] as const)));
+/**
+ * Fibres and fabrics, textile when named as the upper ("polyester tulle upper"); not read elsewhere in the text,
+ * where they are as often a lining or a lace ("leather boots with cotton lining").
+ */
+const TEXTILE_UPPER = new Set("polyester nylon cotton wool tulle lace jersey spandex microfiber microfibre".split(" "));
 /** "PU leather", "faux suede": a leather word after one of these is a plastic, not leather. */
 const IMITATION = new Set(["pu", "pvc", "faux", "synthetic", "vegan", "artificial", "imitation"]);
 
@@ -912,7 +934,7 @@ export function footwearUpper(ws: string[], modifies: (i: number) => boolean = (
   if (upper >= 0) {
     // "leather upper", "upper of textile material", "upper made of mesh": the nearest material word.
     for (const i of [upper - 1, upper - 2, upper + 2, upper + 3, upper + 1]) {
-      const h = heading(i);
+      const h = heading(i) ?? (i < upper && TEXTILE_UPPER.has(ws[i] ?? "") ? "6404" : undefined);
       if (h) return waterproof(h);
     }
     return undefined;
