@@ -15,9 +15,19 @@
  * digits (dots ignored) and is compared on its first 4 and 6 digits. Rows starting with # are comments.
  */
 import { relative, resolve } from "node:path";
-import { loadEngine, readRepoFile as read, referenceData, root } from "./lib/classify-engine.mjs";
+import {
+  loadEngine,
+  precedentsWithout,
+  precedentVotes,
+  readRepoFile as read,
+  referenceData,
+  root,
+} from "./lib/classify-engine.mjs";
 
 const E = await loadEngine();
+const P = await loadEngine("precedents");
+/** The ruling number in a row's third column, as data/hs/rulings.tsv writes it ("NY N340330" → "N340330"). */
+const rulingOf = (cell) => (cell ?? "").trim().replace(/^(?:NY|HQ)\s+/i, "").toUpperCase();
 
 const { hs, lines, synonyms } = referenceData();
 const t0 = performance.now();
@@ -32,7 +42,9 @@ function evaluate(file) {
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => l.split("\t"))
-    .map(([d, code]) => ({ d: d.trim(), code: code.replace(/\D/g, "") }));
+    .map(([d, code, ruling]) => ({ d: d.trim(), code: code.replace(/\D/g, ""), ruling: rulingOf(ruling) }));
+  // The rulings the Worker weighs (data/hs/rulings.tsv), without this file's own.
+  const precedents = precedentsWithout(P, new Set(rows.map((r) => r.ruling).filter(Boolean)));
   let top1 = 0;
   let top5 = 0;
   let refused = 0;
@@ -41,7 +53,7 @@ function evaluate(file) {
   const byBand = BANDS.slice(0, -1).map(() => ({ n: 0, ok: 0, sum: 0 }));
   for (const { d, code } of rows) {
     const s = performance.now();
-    const r = E.rank(index, d, { schedule: "US" });
+    const r = E.rank(index, d, { schedule: "US", precedents: precedentVotes(P, precedents, d) });
     times.push(performance.now() - s);
     if (!r.ok) {
       refused++;

@@ -6,16 +6,11 @@
  *
  *   node bench/classify-precedents.mjs
  */
-import { loadEngine, readRepoFile } from "./lib/classify-engine.mjs";
+import { loadEngine, readRepoFile, referenceRulings } from "./lib/classify-engine.mjs";
 
 const P = await loadEngine("precedents");
-const rows = ["dev", "test"].flatMap((split) =>
-  readRepoFile(`bench/data/classify-rulings-${split}.tsv`)
-    .split("\n")
-    .filter((l) => l.trim() && !l.startsWith("#"))
-    .map((l) => l.split("\t"))
-    .map(([subject, code, ruling]) => ({ rulingNumber: ruling, code: code.replace(/\D/g, ""), subject, url: "" })),
-);
+// The rulings the Worker loads (data/hs/rulings.tsv).
+const rows = referenceRulings();
 const index = P.buildPrecedents(rows);
 const bands = [0.2, 0.3, 0.4, 0.5, 0.6, 1.01];
 const tally = bands.slice(0, -1).map(() => ({ n: 0, same4: 0 }));

@@ -6,7 +6,7 @@
  *
  *   node bench/classify-stages.mjs
  */
-import { loadEngine, readRepoFile, referenceData } from "./lib/classify-engine.mjs";
+import { loadEngine, readRepoFile, referenceData, referenceRulings } from "./lib/classify-engine.mjs";
 
 const E = await loadEngine();
 const S = await loadEngine("statistical");
@@ -20,14 +20,8 @@ const read = (f) =>
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => l.split("\t"));
-const rulings = ["dev", "test"].flatMap((s) =>
-  read(`bench/data/classify-rulings-${s}.tsv`).map(([subject, code, n]) => ({
-    rulingNumber: n,
-    code: code.replace(/\D/g, ""),
-    subject,
-    url: "",
-  })),
-);
+// The precedents the Worker weighs (data/hs/rulings.tsv).
+const rulings = referenceRulings();
 const precedents = P.buildPrecedents(rulings);
 const texts = [
   "bench/data/classify-eval.tsv",
@@ -56,7 +50,7 @@ for (let round = 0; round < 5; round++)
         ),
       ),
     );
-    time("precedents", () => P.nearestRulings(precedents, text));
+    time("precedents", () => P.nearestRulings(precedents, text, { limit: 5 }));
     const candidates = r.suggestions.map((s) => ({
       code: s.code,
       chapter: { number: s.chapter.code, description: s.chapter.description },

@@ -14,7 +14,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadEngine, readRepoFile, referenceData, root } from "./lib/classify-engine.mjs";
+import { loadEngine, readRepoFile, referenceData, referenceRulings, root } from "./lib/classify-engine.mjs";
 import { bundledModule, screenEngine } from "./lib/screen-engine.mjs";
 
 if (typeof globalThis.gc !== "function") {
@@ -65,18 +65,8 @@ async function classify() {
   const { hs, lines, synonyms } = referenceData();
   const ranked = lines.filter((l) => l.schedule !== "US10");
   const statisticalRows = lines.filter((l) => l.schedule === "US10");
-  const rulings = ["dev", "test"].flatMap((split) =>
-    readRepoFile(`bench/data/classify-rulings-${split}.tsv`)
-      .split("\n")
-      .filter((l) => l.trim() && !l.startsWith("#"))
-      .map((l) => l.split("\t"))
-      .map(([subject, code, ruling]) => ({
-        rulingNumber: ruling.trim(),
-        code: code.replace(/\D/g, ""),
-        subject: subject.trim(),
-        url: `https://rulings.cbp.gov/ruling/${ruling.trim()}`,
-      })),
-  );
+  // The precedents the Worker loads (data/hs/rulings.tsv), with their CROSS addresses.
+  const rulings = referenceRulings().map((r) => ({ ...r, url: `https://rulings.cbp.gov/ruling/${r.rulingNumber}` }));
   const build = () => {
     const statistical = new Map();
     for (const l of statisticalRows) {

@@ -62,3 +62,37 @@ export function referenceData() {
     }
   return { hs, lines, synonyms };
 }
+
+/**
+ * The precedents the Worker loads (data/hs/rulings.tsv, as scripts/data/hs.mjs reads it): ruling number, code,
+ * subject line and description.
+ */
+export function referenceRulings() {
+  return readRepoFile("data/hs/rulings.tsv")
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("ruling\t"))
+    .map((l) => {
+      const [rulingNumber, code, , subject, description] = l.split("\t");
+      return { rulingNumber, code, subject: subject || description, description, url: "" };
+    });
+}
+
+/**
+ * The rulings the Worker weighs, without those of an evaluated file (`ids`, ruling numbers as data/hs/rulings.tsv
+ * writes them): an item is never helped by its own ruling nor by any other of the same file, so a test split's
+ * figures measure what the other rulings teach about new goods.
+ */
+export function precedentsWithout(P, ids) {
+  return P.buildPrecedents(referenceRulings().filter((r) => !ids.has(r.rulingNumber)));
+}
+
+/**
+ * The votes of the rulings nearest to `text` as the Worker casts them (five at most), leaving out any ruling whose
+ * text is nearly the same (similarity 0.9 or more: the same goods ruled on twice, under another number).
+ */
+export function precedentVotes(P, precedents, text) {
+  return P.nearestRulings(precedents, text, { limit: 10 })
+    .filter((p) => p.similarity < 0.9)
+    .slice(0, 5)
+    .map((p) => ({ code: p.code, similarity: p.similarity }));
+}

@@ -6,16 +6,16 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { dataDir, root } from "./lib.mjs";
+import { dataDir } from "./lib.mjs";
 
 export const dataset = "hs";
-export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn11+ic1+us10-2026r10+rul1+ref1";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn11+ic1+us10-2026r10+rul2+ref1";
 export const source =
   "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
   "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); " +
   "USITC HTS 2026 Revision 10 statistical lines (10-digit, public domain); curated retail vocabulary; " +
   "UK Online Trade Tariff search references (tariff index phrases, MIT, Crown Copyright); " +
-  "CBP classification rulings cited as precedents";
+  "CBP classification rulings (U.S. Government works) cited as precedents and weighed in the ranking";
 export const tables = ["hs_nomenclature", "hs_tariff_lines", "hs_synonyms", "hs_rulings"];
 
 const read = (name) => JSON.parse(readFileSync(join(dataDir, "hs", name), "utf8"));
@@ -24,27 +24,25 @@ const read = (name) => JSON.parse(readFileSync(join(dataDir, "hs", name), "utf8"
 const FIXTURE_CHAPTERS = new Set(["09", "22", "33", "42", "61", "62", "64", "71", "84", "85", "95"]);
 
 /**
- * Precedents the answers may cite: the CBP classification rulings of the labelled ruling-grade sets
- * (bench/data/classify-rulings-{dev,test}.tsv, each row with its ruling number, date, the 10-digit code the ruling
- * gave and the public page it was read from). The citation URL is the ruling's own page on CBP's CROSS.
+ * Precedents the answers cite and the ranking weighs: the CBP classification rulings of data/hs/rulings.tsv
+ * (scripts/build/rulings.mjs: ruling number, the code the ruling gave, date, subject line, CBP's description of
+ * the goods, where the text was read). The citation URL is the ruling's own page on CBP's CROSS.
  */
 export function readRulings() {
   const out = [];
-  for (const split of ["dev", "test"]) {
-    const file = join(root, "bench", "data", `classify-rulings-${split}.tsv`);
-    for (const line of readFileSync(file, "utf8").split("\n")) {
-      if (!line.trim() || line.startsWith("#")) continue;
-      const [subject, code, ruling, date] = line.split("\t");
-      out.push([
-        ruling.trim(),
-        code.replace(/\D/g, ""),
-        subject.trim(),
-        date?.trim() || null,
-        `https://rulings.cbp.gov/ruling/${ruling.trim()}`,
-      ]);
-    }
+  for (const line of readFileSync(join(dataDir, "hs", "rulings.tsv"), "utf8").split("\n")) {
+    if (!line.trim() || line.startsWith("ruling\t")) continue;
+    const [ruling, code, date, subject, description] = line.split("\t");
+    out.push([
+      ruling,
+      code,
+      subject || description,
+      description || null,
+      date || null,
+      `https://rulings.cbp.gov/ruling/${ruling}`,
+    ]);
   }
-  return out.sort((a, b) => a[0].localeCompare(b[0]));
+  return out;
 }
 
 /**
@@ -112,6 +110,9 @@ export async function rows({ fixture = false } = {}) {
       columns: ["id", "phrase", "codes", "kind"],
       rows: readSynonyms().map(([p, c, k], i) => [i + 1, p, c, k]),
     },
-    hs_rulings: { columns: ["ruling_number", "code", "subject", "ruling_date", "url"], rows: readRulings() },
+    hs_rulings: {
+      columns: ["ruling_number", "code", "subject", "description", "ruling_date", "url"],
+      rows: readRulings(),
+    },
   };
 }

@@ -33,6 +33,8 @@ export const hsRulings = sqliteTable("hs_rulings", {
   rulingNumber: text("ruling_number").primaryKey(),
   code: text("code").notNull(),
   subject: text("subject").notNull(),
+  /** The ruling's description of the goods, when the data has it (matched with the subject: precedents.ts). */
+  description: text("description"),
   rulingDate: text("ruling_date"),
   url: text("url").notNull(),
 });

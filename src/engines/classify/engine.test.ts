@@ -423,6 +423,25 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.ok && r.suggestions[0]?.confidence).not.toBe("high");
   });
 
+  it("weighs the rulings on similar products: their subheading and heading, by similarity and length", () => {
+    const text = "polished natural stone slab with grey veining, to be cut to size for kitchen countertops";
+    const plain = rank(fullIndex(), text, { schedule: "US" });
+    const ruled = [{ code: "6802990090", similarity: 0.8 }];
+    const voted = rank(fullIndex(), text, { schedule: "US", precedents: ruled });
+    expect(plain.ok && plain.suggestions[0]?.hs6).not.toBe("680299");
+    expect(voted.ok && voted.suggestions[0]?.hs6).toBe("680299");
+    // Below the floor a ruling does not vote; nor on a title of four words or fewer, whose likeness to a ruling's
+    // text is as often chance as kind.
+    const weak = rank(fullIndex(), text, { schedule: "US", precedents: [{ code: "6802990090", similarity: 0.3 }] });
+    expect(weak.ok && weak.suggestions[0]?.hs6).toBe(plain.ok && plain.suggestions[0]?.hs6);
+    const title = "Women's silk blouse";
+    const t0 = rank(fullIndex(), title, { schedule: "US" });
+    const t1 = rank(fullIndex(), title, { schedule: "US", precedents: [{ code: "6106200010", similarity: 0.9 }] });
+    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
+      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
+    );
+  });
+
   it("is never certain of a best match its head noun does not name", () => {
     // "lanyard" names nothing in 8517: the phone is what the lanyard is for.
     const r = rank(fullIndex(), "cell phone lanyard", { schedule: "US" });

@@ -29,6 +29,24 @@ describe("nearestRulings", () => {
     expect(nearestRulings(index, rows[2]!.subject, { exclude: "N3" }).map((p) => p.ruling_number)).not.toContain("N3");
   });
 
+  it("matches a ruling's description of the goods as well as its subject, without the letter's frame", () => {
+    const withText = buildPrecedents([
+      ...rows,
+      {
+        rulingNumber: "N4",
+        code: "6802990090",
+        subject: "The tariff classification of Desert Atlas stone from Brazil",
+        description:
+          "The merchandise under consideration is referred to as Desert Atlas stone. It is a quartzite slab, polished on one side, for countertops.",
+        url: "u4",
+      },
+    ]);
+    const [best] = nearestRulings(withText, "polished quartzite slab for kitchen countertops", { min: 0.2 });
+    expect(best).toMatchObject({ ruling_number: "N4", code: "6802990090" });
+    // The frame ("The tariff classification of", "from Brazil") is nobody's product.
+    expect(nearestRulings(withText, "tariff classification from Brazil")).toEqual([]);
+  });
+
   it("keeps at most `limit` and is deterministic", () => {
     const a = nearestRulings(index, "polymer jersey steel drum", { min: 0, limit: 2 });
     expect(a).toHaveLength(2);

@@ -1,19 +1,25 @@
 /**
- * Precedents: the classification rulings whose product is most like the one being classified, for an answer to
- * cite beside its suggestions (the spec's `rulings`). A ruling is found by the cosine of TF-IDF vectors over the
- * same stemmed tokens the ranking uses; only rulings above a similarity floor are cited, so an unrelated product
- * cites none rather than the least unlike one. Citing does not change the ranking: a precedent is evidence for a
- * broker to read, and one whose code differs from the top suggestion is worth reading most.
+ * Precedents: the classification rulings whose product is most like the one being classified. They serve twice:
+ * an answer cites the nearest ones beside its suggestions (the spec's `rulings`), and the nearest vote in the
+ * ranking (engine.ts `RankOptions.precedents`), a nearest-neighbour reading of how customs classified goods
+ * described in the same words. A ruling is found by the cosine of TF-IDF vectors over the same stemmed tokens the
+ * ranking uses, over its subject line and its description of the goods (the letter's frame left out); only
+ * rulings above a similarity floor count, so an unrelated product finds none rather than the least unlike one.
+ *
+ * The vectors are kept as postings (per term: the rulings that use it and its weight there), so a query reads
+ * only its own terms' lists, and a built index packs into typed arrays (snapshot.ts) for a new isolate.
  *
  * Pure: the module service feeds it the `hs_rulings` rows.
  */
-import { tokens } from "./text";
+import { tokens, withoutLetterFrame } from "./text";
 
 export interface RulingRow {
   rulingNumber: string;
   code: string;
   subject: string;
   url: string;
+  /** The ruling's description of the goods, when the data has it; matched with the subject. */
+  description?: string | null;
 }
 
 export interface Precedent {
@@ -21,25 +27,40 @@ export interface Precedent {
   code: string;
   subject: string;
   url: string;
-  /** Cosine similarity of the product text and the ruling's subject, 0-1. */
+  /** Cosine similarity of the product text and the ruling's subject and description, 0-1. */
   similarity: number;
 }
 
 export interface PrecedentIndex {
   rows: RulingRow[];
-  vectors: Map<string, number>[];
-  idf: Map<string, number>;
+  /** The terms, in posting order; `termIds` maps each to its number (built on first use after a restore). */
+  terms: string[];
+  termIds?: Map<string, number>;
+  idf: Float64Array;
+  /** Per term, where its postings start in `docs` and `weights` (length terms + 1). */
+  offsets: Uint32Array;
+  /** Two bytes a ruling number while there are fewer than 65,536 rulings: most of the stored bytes. */
+  docs: Uint16Array | Uint32Array;
+  /** The term's weight in the ruling's unit-length vector. */
+  weights: Float32Array;
 }
 
 /** Below this similarity a ruling is not cited (bench/classify-precedents.mjs shows how the floor was chosen). */
 export const MIN_SIMILARITY = 0.4;
 
-function weigh(toks: string[], idf: Map<string, number>): Map<string, number> {
+/** The words a ruling is matched by: its subject and description, without the letter's frame. */
+function rulingTokens(r: RulingRow): string[] {
+  const text = [r.subject, r.description ?? ""].map(withoutLetterFrame).join(". ");
+  return tokens(text);
+}
+
+/** Log-scaled term frequencies times idf, normalized to unit length; terms without an idf are dropped. */
+function weigh(toks: string[], idf: (t: string) => number | undefined): Map<string, number> {
   const tf = new Map<string, number>();
-  for (const t of toks) if (idf.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+  for (const t of toks) if (idf(t) !== undefined) tf.set(t, (tf.get(t) ?? 0) + 1);
   let norm = 0;
   for (const [t, n] of tf) {
-    const w = (1 + Math.log(n)) * (idf.get(t) ?? 0);
+    const w = (1 + Math.log(n)) * (idf(t) ?? 0);
     tf.set(t, w);
     norm += w * w;
   }
@@ -49,12 +70,39 @@ function weigh(toks: string[], idf: Map<string, number>): Map<string, number> {
 }
 
 export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
-  const docs = rows.map((r) => [...new Set(tokens(r.subject))]);
+  const docs = rows.map(rulingTokens);
   const df = new Map<string, number>();
-  for (const d of docs) for (const t of d) df.set(t, (df.get(t) ?? 0) + 1);
-  const idf = new Map<string, number>();
-  for (const [t, n] of df) idf.set(t, Math.log(1 + rows.length / n));
-  return { rows, vectors: rows.map((r) => weigh(tokens(r.subject), idf)), idf };
+  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
+  const terms = [...df.keys()].sort();
+  const termIds = new Map(terms.map((t, i) => [t, i]));
+  const idf = new Float64Array(terms.length);
+  terms.forEach((t, i) => {
+    idf[i] = Math.log(1 + rows.length / (df.get(t) ?? 1));
+  });
+  const idfOf = (t: string) => {
+    const i = termIds.get(t);
+    return i === undefined ? undefined : idf[i];
+  };
+  const lists: [number, number][][] = terms.map(() => []);
+  docs.forEach((d, doc) => {
+    for (const [t, w] of weigh(d, idfOf)) lists[termIds.get(t) ?? 0]?.push([doc, w]);
+  });
+  const offsets = new Uint32Array(terms.length + 1);
+  let total = 0;
+  lists.forEach((l, i) => {
+    offsets[i] = total;
+    total += l.length;
+  });
+  offsets[terms.length] = total;
+  const postingDocs = rows.length < 65536 ? new Uint16Array(total) : new Uint32Array(total);
+  const weights = new Float32Array(total);
+  lists.forEach((l, i) => {
+    l.forEach(([doc, w], k) => {
+      postingDocs[(offsets[i] ?? 0) + k] = doc;
+      weights[(offsets[i] ?? 0) + k] = w;
+    });
+  });
+  return { rows, terms, termIds, idf, offsets, docs: postingDocs, weights };
 }
 
 /** The most similar rulings to `text`, best first, at most `limit`, each at or above the floor. */
@@ -63,12 +111,26 @@ export function nearestRulings(
   text: string,
   { limit = 3, min = MIN_SIMILARITY, exclude }: { limit?: number; min?: number; exclude?: string } = {},
 ): Precedent[] {
-  const q = weigh(tokens(text), index.idf);
+  if (index.rows.length === 0) return [];
+  index.termIds ??= new Map(index.terms.map((t, i) => [t, i]));
+  const ids = index.termIds;
+  const q = weigh(tokens(withoutLetterFrame(text)), (t) => {
+    const i = ids.get(t);
+    return i === undefined ? undefined : index.idf[i];
+  });
   if (q.size === 0) return [];
+  const sims = new Float64Array(index.rows.length);
+  for (const [t, w] of q) {
+    const i = ids.get(t) ?? 0;
+    for (let k = index.offsets[i] ?? 0; k < (index.offsets[i + 1] ?? 0); k++) {
+      const doc = index.docs[k] ?? 0;
+      sims[doc] = (sims[doc] ?? 0) + w * (index.weights[k] ?? 0);
+    }
+  }
   const scored: { i: number; s: number }[] = [];
-  index.vectors.forEach((v, i) => {
-    let s = 0;
-    for (const [t, w] of q) s += w * (v.get(t) ?? 0);
+  // Float sums of the same terms in another order may differ in the last bits: rounded, ties break by row.
+  sims.forEach((raw, i) => {
+    const s = Math.round(raw * 1e6) / 1e6;
     if (s >= min && index.rows[i]?.rulingNumber !== exclude) scored.push({ i, s });
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
@@ -81,7 +143,7 @@ export function nearestRulings(
             code: r.code,
             subject: r.subject,
             url: r.url,
-            similarity: Math.round(s * 100) / 100,
+            similarity: Math.round(Math.min(1, s) * 100) / 100,
           },
         ]
       : [];

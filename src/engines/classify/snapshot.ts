@@ -33,7 +33,7 @@ export interface ClassifyIndexes {
 }
 
 /** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/8";
+const KIND = "classify-index/9";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -55,8 +55,6 @@ interface Meta {
   parts: string[];
   stats: Index["stats"];
   rulings: [string, string, string, string][];
-  rulingIdf: [string, number][];
-  rulingVectors: [string, number][][];
 }
 
 const FIELDS = ["sub", "nat", "head", "chap"] as const;
@@ -127,8 +125,6 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     parts: partNames(built),
     stats: index.stats,
     rulings: precedents.rows.map((r) => [r.rulingNumber, r.code, r.subject, r.url]),
-    rulingIdf: [...precedents.idf],
-    rulingVectors: precedents.vectors.map((v) => [...v]),
   };
   const arrays: Record<string, PackedArray> = {
     offsets,
@@ -137,12 +133,18 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     idf,
     docHeading: index.docHeading,
     docChapter: index.docChapter,
+    // The precedents' postings (precedents.ts): their terms are a string table below.
+    rulingIdf: precedents.idf,
+    rulingOffsets: precedents.offsets,
+    rulingDocs: precedents.docs,
+    rulingWeights: precedents.weights,
   };
   for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
   const nodes = [...index.nodes.values()];
   const tables: [string, StringTable][] = [
     ["terms", StringTable.of(terms)],
     ["nodeCodes", StringTable.of(nodes.map((n) => n.code))],
+    ["rulingTerms", StringTable.of(precedents.terms, { searchable: false })],
     // The words that name goods (engine.ts Index.goods): a set, looked up by hash.
     [
       "goods",
@@ -291,10 +293,31 @@ export function deserializeIndexes(
     subject,
     url,
   }));
+  const rulingTerms = readTable(a, "rulingTerms");
+  const { rulingIdf, rulingOffsets, rulingDocs, rulingWeights } = a;
+  if (
+    "refused" in rulingTerms ||
+    !(rulingIdf instanceof Float64Array) ||
+    !(rulingOffsets instanceof Uint32Array) ||
+    !(rulingDocs instanceof Uint16Array || rulingDocs instanceof Uint32Array) ||
+    !(rulingWeights instanceof Float32Array) ||
+    rulingIdf.length !== rulingTerms.length ||
+    rulingOffsets.length !== rulingTerms.length + 1 ||
+    rulingOffsets[rulingTerms.length] !== rulingDocs.length ||
+    rulingWeights.length !== rulingDocs.length
+  )
+    return { refused: "ruling postings do not match their terms" };
   return {
     index,
     statistical: new Map(),
     parts: meta.parts,
-    precedents: { rows, idf: new Map(meta.rulingIdf), vectors: meta.rulingVectors.map((v) => new Map(v)) },
+    precedents: {
+      rows,
+      terms: rulingTerms.toArray(),
+      idf: rulingIdf,
+      offsets: rulingOffsets,
+      docs: rulingDocs,
+      weights: rulingWeights,
+    },
   };
 }

@@ -169,7 +169,7 @@ const ClassifyResponse = z
       .optional()
       .openapi({
         description:
-          "Classification rulings about similar products (precedents), best first, when any is similar enough; `similarity` is the cosine of the texts (0-1). Cited as evidence, not used in the ranking.",
+          "Classification rulings about similar products (precedents), best first, when any is similar enough; `similarity` is the cosine of the texts (0-1). The five most similar vote in the ranking (their subheading and heading, in proportion to the similarity, for a description of more than four words); up to three are cited.",
       }),
   })
   .openapi("ClassifyResponse", {
@@ -213,7 +213,7 @@ const ClassifyResponse = z
       country: "US",
       mode: "standard",
       data_source: {
-        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn11+ic1+us10-2026r10+rul1+ref1",
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn11+ic1+us10-2026r10+rul2+ref1",
         source: "HS2022 nomenclature (…)",
         imported_at: "2026-11-22T02:00:00.000Z",
       },
@@ -245,7 +245,7 @@ const UnclassifiableResponse = z
       country: "US",
       mode: "standard",
       data_source: {
-        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn11+ic1+us10-2026r10+rul1+ref1",
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn11+ic1+us10-2026r10+rul2+ref1",
         source: "HS2022 nomenclature (…)",
         imported_at: "2026-11-22T02:00:00.000Z",
       },

@@ -90,6 +90,7 @@ async function buildFromD1(db: Db): Promise<ClassifyIndexes> {
         rulingNumber: hsRulings.rulingNumber,
         code: hsRulings.code,
         subject: hsRulings.subject,
+        description: hsRulings.description,
         url: hsRulings.url,
       })
       .from(hsRulings),
@@ -624,6 +625,10 @@ const ANSWER_LIMIT = 5;
  * is often just below its top five on technical descriptions (bench/results/classify.md: top-5 at 6 digits).
  */
 const MODEL_CANDIDATES = 10;
+/** Rulings on similar products that vote in the ranking (engine.ts RankOptions.precedents). */
+const PRECEDENT_VOTES = 5;
+/** Of those, the ones an answer cites in `rulings`. */
+const PRECEDENTS_CITED = 3;
 
 /**
  * Ranks codes for one product without logging it: the shared step of POST /classify and of callers that
@@ -648,7 +653,10 @@ export async function suggestCodes({
   if (failure !== null) return new UnclassifiableError(failure, basis, text);
   const { index, statistical, precedents } = await indexFor(ctx, dataSource, schedule, speculation);
   const limit = mode.slug === "ai" ? MODEL_CANDIDATES : ANSWER_LIMIT;
-  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit });
+  // The rulings on the most similar products vote in the ranking; the nearest are cited with the answer.
+  const near = nearestRulings(precedents, text, { limit: PRECEDENT_VOTES });
+  const votes = near.map((p) => ({ code: p.code, similarity: p.similarity }));
+  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit, precedents: votes });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
     toWire(
@@ -677,7 +685,7 @@ export async function suggestCodes({
     originalDescription: (page?.used_url || image?.used_image ? text : input.description) || text || null,
     results,
     blockedAll,
-    rulings: nearestRulings(precedents, text),
+    rulings: near.slice(0, PRECEDENTS_CITED),
   };
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `hs_rulings` ADD `description` text;
