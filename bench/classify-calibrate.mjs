@@ -9,11 +9,20 @@
  * The features are the ones rank() returns as `evidence` (margin, synonym, strength, coverage, head support,
  * word count); the label is "the first suggestion is right at 4 digits". The fit is an L2-regularised logistic
  * regression by Newton's method; ruling-grade rows weigh 3x so the many short retail titles do not decide the
- * fit alone. Only development files are fitted on; the held-out files are only reported.
+ * fit alone. Texts of more than LONG_TEXT known words (statements of the goods) get weights of their own, fitted on
+ * the long texts alone. Rows are ranked as the Worker ranks them, with the precedents' votes (each file's own
+ * rulings left out). Only development files are fitted on; the held-out files are only reported.
  */
-import { loadEngine, readRepoFile as read, referenceData } from "./lib/classify-engine.mjs";
+import {
+  loadEngine,
+  precedentsWithout,
+  precedentVotes,
+  readRepoFile as read,
+  referenceData,
+} from "./lib/classify-engine.mjs";
 
 const E = await loadEngine();
+const P = await loadEngine("precedents");
 const { hs, lines, synonyms } = referenceData();
 const index = E.buildIndex(hs, lines, synonyms);
 
@@ -23,6 +32,7 @@ const DEV = [
   ["bench/data/classify-rulings-cbp2026-dev.tsv", 3],
   ["bench/data/labelled/us-cbp-subjects.tsv#even", 1],
   ["bench/data/labelled/us-hscodecomp.tsv#even", 1],
+  ["bench/data/classify-rulings-pages-dev.tsv", 1],
 ];
 const HELD_OUT = [
   "bench/data/classify-holdout.tsv",
@@ -30,6 +40,7 @@ const HELD_OUT = [
   "bench/data/classify-rulings-cbp2026-test.tsv",
   "bench/data/labelled/us-cbp-subjects.tsv#odd",
   "bench/data/labelled/us-hscodecomp.tsv#odd",
+  "bench/data/classify-rulings-pages-test.tsv",
 ];
 const NAMES = ["bias", "margin", "synonym", "strength", "coverage", "unsupported", "nounUnsupported", "words"];
 const L2 = 0.5;
@@ -53,7 +64,7 @@ function rowsOf(spec) {
     .filter((l) => l.trim() && !l.startsWith("#") && !l.startsWith("id\t"))
     .map((l) => l.split("\t"))
     .filter((c) => !half || (fnv(c[0]) % 2 === 0) === (half === "even"))
-    .map((c) => (labelled ? [c[1], c[2]] : [c[0], c[1]]))
+    .map((c) => (labelled ? [c[1], c[2], c[0]] : [c[0], c[1], c[2]]))
     .filter(([d, code]) => d && code);
 }
 
@@ -74,13 +85,21 @@ function features(e) {
 /** Every ranked row of a file: features, whether it was right, the engine's own score and its caps. */
 function examples(file) {
   const out = [];
-  for (const [d, c] of rowsOf(file)) {
+  const rows = rowsOf(file);
+  // As the Worker ranks: with the precedents' votes, the file's own rulings left out.
+  const ruling = (cell) =>
+    (cell ?? "")
+      .trim()
+      .replace(/^(?:NY|HQ)\s+/i, "")
+      .toUpperCase();
+  const precedents = precedentsWithout(P, new Set(rows.map((r) => ruling(r[2])).filter(Boolean)));
+  for (const [d, c] of rows) {
     const code = c.replace(/\D/g, "");
-    const r = E.rank(index, d.trim(), { schedule: "US" });
+    const r = E.rank(index, d.trim(), { schedule: "US", precedents: precedentVotes(P, precedents, d) });
     if (!r.ok) continue;
     const first = r.suggestions[0];
     const x = features(r.evidence);
-    const current = 1 / (1 + Math.exp(-dot(CURRENT, x)));
+    const current = 1 / (1 + Math.exp(-dot(isLong({ x }) ? CURRENT_LONG : CURRENT, x)));
     // The engine caps some scores below its logistic (no goods named, an ornament without its material).
     const cap = first.score < current - 1e-9 ? first.score : 1;
     out.push({ x, y: first.hs6.slice(0, 4) === code.slice(0, 4) ? 1 : 0, score: first.score, cap });
@@ -133,15 +152,15 @@ function solve(A, b) {
 }
 
 /** `high` count and precision, Brier score, and mean score against share right, for scores from `w`. */
-function report(rows, w) {
+function report(rows, weightsFor) {
   let high = 0;
   let highOk = 0;
   let brier = 0;
   let sum = 0;
   let right = 0;
   for (const r of rows) {
-    const p = Math.min(r.cap, 1 / (1 + Math.exp(-dot(w, r.x))));
-    if (p >= 0.9) {
+    const p = Math.min(r.cap, 1 / (1 + Math.exp(-dot(weightsFor(r), r.x))));
+    if (p >= 0.95) {
       high++;
       highOk += r.y;
     }
@@ -154,22 +173,33 @@ function report(rows, w) {
   return `${String(high).padStart(4)} ${pct(highOk, high).padStart(8)} | Brier ${(brier / n).toFixed(3)} | mean score ${(sum / n).toFixed(2)} vs right ${(right / n).toFixed(2)}`;
 }
 
-// The weights engine.ts has now, read from its source so the comparison is with what ships.
+// The weights engine.ts has now, read from its source so the comparison is with what ships: the short-text
+// weights (CALIBRATION) and the long-text ones (CALIBRATION_LONG, for more than LONG_TEXT known words).
 const source = read("src/engines/classify/engine.ts");
-const block = source.slice(source.indexOf("const CALIBRATION = {"));
-const CURRENT = NAMES.map((name) => Number(new RegExp(`\\b${name}: (-?[0-9.]+)`).exec(block)?.[1] ?? 0));
+const weightsOf = (name) => {
+  const block = source.slice(source.indexOf(`const ${name}`));
+  return NAMES.map((n) => Number(new RegExp(`\\b${n}: (-?[0-9.]+)`).exec(block)?.[1] ?? 0));
+};
+const CURRENT = weightsOf("CALIBRATION = {");
+const CURRENT_LONG = weightsOf("CALIBRATION_LONG");
+const LONG_TEXT = Number(/const LONG_TEXT = (\d+)/.exec(source)?.[1] ?? 15);
+const isLong = (e) => Math.exp(e.x[7]) - 1 > LONG_TEXT;
 
 const dev = DEV.flatMap(([file, weight]) => examples(file).map((e) => ({ ...e, weight })));
-const fitted = logisticFit(dev);
+const fitted = logisticFit(dev.filter((e) => !isLong(e)));
+const fittedLong = logisticFit(dev.filter(isLong));
 
-console.log("weights (name: current -> fitted)");
-for (const [i, n] of NAMES.entries()) console.log(`  ${n}: ${CURRENT[i]} -> ${fitted[i].toFixed(2)}`);
+console.log(`weights (name: current -> fitted), texts of ${LONG_TEXT} known words or fewer | longer`);
+for (const [i, n] of NAMES.entries())
+  console.log(`  ${n}: ${CURRENT[i]} -> ${fitted[i].toFixed(2)} | ${CURRENT_LONG[i]} -> ${fittedLong[i].toFixed(2)}`);
 console.log("\n| file | weights | high n | high right @4 | calibration |\n|---|---|---|---|---|");
 for (const file of [...DEV.map(([f]) => f), ...HELD_OUT]) {
   const rows = examples(file);
-  for (const [name, w] of [
-    ["current", CURRENT],
-    ["fitted", fitted],
+  for (const [name, short, long] of [
+    ["current", CURRENT, CURRENT_LONG],
+    ["fitted", fitted, fittedLong],
   ])
-    console.log(`| ${file.replace("bench/data/", "")} | ${name} | ${report(rows, w).replaceAll(" | ", " | ")} |`);
+    console.log(
+      `| ${file.replace("bench/data/", "")} | ${name} | ${report(rows, (r) => (isLong(r) ? long : short))} |`,
+    );
 }

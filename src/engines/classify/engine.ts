@@ -1554,8 +1554,28 @@ function calibrate(
   return { top: capped ? Math.min(p, NO_MATERIAL_CAP) : p, evidence };
 }
 
+/**
+ * A statement of the goods (more than LONG_TEXT known content words: a ruling's facts, a technical description)
+ * has its own weights, fitted the same way on the long texts of the development splits (mostly the ruling letters
+ * of bench/data/classify-rulings-pages-dev.tsv, ranked with the precedents' votes): the short-text weights, whose
+ * `words` term was fitted where long texts were few, put the score of such a text near 0.15 when it was right
+ * about two times in three (bench/results/classify.md, "Confidence for long descriptions").
+ */
+const LONG_TEXT = 15;
+const CALIBRATION_LONG: typeof CALIBRATION = {
+  bias: -3.53,
+  margin: 3.44,
+  synonym: -0.87,
+  conflict: 0,
+  strength: 1.5,
+  coverage: 1.49,
+  unsupported: 0.69,
+  nounUnsupported: -0.94,
+  words: -0.92,
+};
+
 function probability(e: Evidence): number {
-  const c = CALIBRATION;
+  const c = e.words > LONG_TEXT ? CALIBRATION_LONG : CALIBRATION;
   const z =
     c.bias +
     c.margin * Math.sqrt(Math.max(0, e.margin)) +
