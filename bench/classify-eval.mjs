@@ -27,7 +27,11 @@ import {
 const E = await loadEngine();
 const P = await loadEngine("precedents");
 /** The ruling number in a row's third column, as data/hs/rulings.tsv writes it ("NY N340330" → "N340330"). */
-const rulingOf = (cell) => (cell ?? "").trim().replace(/^(?:NY|HQ)\s+/i, "").toUpperCase();
+const rulingOf = (cell) =>
+  (cell ?? "")
+    .trim()
+    .replace(/^(?:NY|HQ)\s+/i, "")
+    .toUpperCase();
 
 const { hs, lines, synonyms } = referenceData();
 const t0 = performance.now();

@@ -287,37 +287,37 @@ export function deserializeIndexes(
     goods,
     stats: meta.stats,
   };
+  const precedents = restorePrecedents(a, meta);
+  if ("refused" in precedents) return precedents;
+  return {
+    index,
+    statistical: new Map(),
+    parts: meta.parts,
+    precedents,
+  };
+}
+
+/** The precedents' rows and postings from a main object's header and arrays. */
+function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): PrecedentIndex | { refused: string } {
   const rows: RulingRow[] = meta.rulings.map(([rulingNumber, code, subject, url]) => ({
     rulingNumber,
     code,
     subject,
     url,
   }));
-  const rulingTerms = readTable(a, "rulingTerms");
-  const { rulingIdf, rulingOffsets, rulingDocs, rulingWeights } = a;
+  const terms = readTable(a, "rulingTerms");
+  const { rulingIdf: idf, rulingOffsets: offsets, rulingDocs: docs, rulingWeights: weights } = a;
   if (
-    "refused" in rulingTerms ||
-    !(rulingIdf instanceof Float64Array) ||
-    !(rulingOffsets instanceof Uint32Array) ||
-    !(rulingDocs instanceof Uint16Array || rulingDocs instanceof Uint32Array) ||
-    !(rulingWeights instanceof Float32Array) ||
-    rulingIdf.length !== rulingTerms.length ||
-    rulingOffsets.length !== rulingTerms.length + 1 ||
-    rulingOffsets[rulingTerms.length] !== rulingDocs.length ||
-    rulingWeights.length !== rulingDocs.length
+    "refused" in terms ||
+    !(idf instanceof Float64Array) ||
+    !(offsets instanceof Uint32Array) ||
+    !(docs instanceof Uint16Array || docs instanceof Uint32Array) ||
+    !(weights instanceof Float32Array) ||
+    idf.length !== terms.length ||
+    offsets.length !== terms.length + 1 ||
+    offsets[terms.length] !== docs.length ||
+    weights.length !== docs.length
   )
     return { refused: "ruling postings do not match their terms" };
-  return {
-    index,
-    statistical: new Map(),
-    parts: meta.parts,
-    precedents: {
-      rows,
-      terms: rulingTerms.toArray(),
-      idf: rulingIdf,
-      offsets: rulingOffsets,
-      docs: rulingDocs,
-      weights: rulingWeights,
-    },
-  };
+  return { rows, terms: terms.toArray(), idf, offsets, docs, weights };
 }
