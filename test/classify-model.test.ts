@@ -97,6 +97,11 @@ describe("mode ai", () => {
       expect(user!.content).toContain(`heading ${r.heading.number}: ${r.heading.description}`);
       expect(user!.content).toContain(`chapter ${r.chapter.number}: ${r.chapter.description}`);
     }
+    // The rulings the answer cites go with the candidates, each with the code it gave.
+    const rulings = body.rulings as { ruling_number: string; code: string }[];
+    expect(rulings.length).toBeGreaterThan(0);
+    expect(user!.content).toContain("CBP rulings on similar products");
+    for (const r of rulings) expect(user!.content).toContain(`- ${r.ruling_number}: ${r.code},`);
   });
 
   it("reads an answer fenced in prose, as models without JSON mode give it", async () => {

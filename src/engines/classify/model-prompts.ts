@@ -34,8 +34,23 @@ const RERANK_SYSTEM = [
   '{"code": "<one candidate code, digits only>", "reasoning": "<two or three sentences citing the GRI and the heading texts>"}',
 ].join(" ");
 
-/** The rerank prompt: the product and each candidate's legal texts, numbered in the standard ranking's order. */
-export function rerankMessages(product: string, candidates: RerankCandidate[]): ChatMessage[] {
+/** A classification ruling on a similar product, as the rerank prompt shows it (precedents.ts `nearestRulings`). */
+export interface RerankPrecedent {
+  ruling_number: string;
+  code: string;
+  subject: string;
+}
+
+/**
+ * The rerank prompt: the product, each candidate's legal texts numbered in the standard ranking's order, and the
+ * rulings on the most similar products with the codes they gave (evidence of practice, not of the product: the
+ * model is told they may concern other goods).
+ */
+export function rerankMessages(
+  product: string,
+  candidates: RerankCandidate[],
+  precedents: readonly RerankPrecedent[] = [],
+): ChatMessage[] {
   const lines = candidates.map((c, i) =>
     [
       `${i + 1}. code ${c.tariff.number}`,
@@ -47,11 +62,16 @@ export function rerankMessages(product: string, candidates: RerankCandidate[]): 
       .filter(Boolean)
       .join("\n"),
   );
+  const rulings = precedents.length
+    ? `\nCBP rulings on similar products (they may concern other goods; weigh them, do not copy them):\n${precedents
+        .map((p) => `- ${p.ruling_number}: ${p.code}, ${p.subject.slice(0, 200)}`)
+        .join("\n")}\n`
+    : "";
   return [
     { role: "system", content: RERANK_SYSTEM },
     {
       role: "user",
-      content: `Product: ${product.slice(0, 2000)}\n\nCandidates:\n${lines.join("\n")}\n\nWhich candidate code is right?`,
+      content: `Product: ${product.slice(0, 2000)}\n\nCandidates:\n${lines.join("\n")}\n${rulings}\nWhich candidate code is right?`,
     },
   ];
 }

@@ -13,6 +13,7 @@ import {
   parseRerank,
   RERANK_SCHEMA,
   type RerankCandidate,
+  type RerankPrecedent,
   rerankMessages,
 } from "../../engines/classify/model-prompts";
 import { readBytesLimited } from "../../lib/outbound";
@@ -82,7 +83,12 @@ export interface ModelUse {
 export type Rerank = ModelUse & { code: string | null; reasoning: string | null };
 
 /** Asks the text model to pick among the standard ranking's candidates. */
-export async function rerank(env: Env, product: string, candidates: RerankCandidate[]): Promise<Rerank> {
+export async function rerank(
+  env: Env,
+  product: string,
+  candidates: RerankCandidate[],
+  precedents: readonly RerankPrecedent[] = [],
+): Promise<Rerank> {
   const model = textModel(env);
   const started = Date.now();
   const done = (r: Omit<Rerank, "model" | "duration_ms">): Rerank => ({
@@ -92,7 +98,7 @@ export async function rerank(env: Env, product: string, candidates: RerankCandid
   });
   const ai = modelBinding(env);
   if (!ai) return done({ used: false, fallback: "no model binding", code: null, reasoning: null });
-  const messages: ChatMessage[] = rerankMessages(product, candidates);
+  const messages: ChatMessage[] = rerankMessages(product, candidates, precedents);
   const out = await runModel(env, ai, model, {
     messages,
     max_tokens: 400,

@@ -597,8 +597,8 @@ async function productText(ctx: WorkspaceScopedContext, input: ClassifyInput, mo
  * evidence, calibrated); the model's choice is stated in `reasoning` and in `ai`. On any model failure the
  * standard ranking stands and `message` says why.
  */
-async function reranked(env: Env, text: string, candidates: SuggestionWire[]) {
-  const r = await rerank(env, text, candidates);
+async function reranked(env: Env, text: string, candidates: SuggestionWire[], precedents: readonly Precedent[]) {
+  const r = await rerank(env, text, candidates, precedents);
   const { code, reasoning, ...model } = r;
   const chosen = model.used ? candidates.find((x) => x.code === code) : undefined;
   if (!chosen)
@@ -672,7 +672,7 @@ export async function suggestCodes({
   const blockedAll = result.blockedAll || (national.length > 0 && results.length === 0);
   let note = message;
   if (mode.slug === "ai" && results.length > 1) {
-    const r = await reranked(ctx.env, text, results);
+    const r = await reranked(ctx.env, text, results, near.slice(0, PRECEDENTS_CITED));
     results = r.results;
     basis.model = r.model;
     note = [message, r.message].filter(Boolean).join("; ");
