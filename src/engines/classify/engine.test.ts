@@ -593,6 +593,12 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("Sterling silver pendant necklace")).toBe("7113");
   });
 
+  it("reads the trade's words for worked human hair as 6704 (wigs, false hair and articles of human hair)", () => {
+    expect(topHeading("Peruvian straight human hair bundles double weft 3 pieces")).toBe("6704");
+    expect(topHeading("HD lace frontal 13x4 body wave human hair")).toBe("6704");
+    expect(topHeading("Synthetic braiding hair for box braids")).toBe("6704");
+  });
+
   it("puts jewellery with a stone or a pearl and no precious metal in 7116, not imitation jewellery (note 11)", () => {
     // A synthetic stone (zircon, cubic zirconia) or a semi-precious one is no imitation: 7116.20.
     expect(topCode("Dainty square zircon stone hoop earrings gold color")).toBe("711620");
