@@ -1124,10 +1124,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
     // of synthetic stones (7116), a 925 silver ring jewellery of precious metal (7113).
     const jewellery = s.codes.every((c) => JEWELLERY.includes(c.slice(0, 4)));
     const codes = moved ? analysis.materials : jewellery ? [jewelleryHeading(analysis.notPrecious)] : s.codes;
-    for (const code of codes) {
-      const [from, to] = prefixRange(index.docs, code);
-      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + share;
-    }
+    for (const code of codes) addUnder(index, scores, code, share);
   }
   // A part of a vehicle or machine: its parts heading, not the machine itself. Goods the section notes keep in
   // their own heading ("seat", "bearing", "tyre", text.ts KEPT_BY_NOTES) get no boost; a head noun the parts
@@ -1156,20 +1153,12 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
     for (const code of analysis.materials) {
       // A household heading (a 4-digit code) and an ornaments subheading ("statuettes and other ornaments of",
       // "glassware for indoor decoration") name a class of articles; a residual subheading only takes the rest.
-      const boost = code.length === 4 || ORNAMENT_CODES.has(code) ? PARAMS.household : PARAMS.material;
-      const [from, to] = prefixRange(index.docs, code);
-      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + boost;
+      addUnder(index, scores, code, code.length === 4 || ORNAMENT_CODES.has(code) ? PARAMS.household : PARAMS.material);
     }
   // A heading the notes name for the article (apparel for animals: 4201) names its class, as a household one does.
-  for (const code of analysis.notesTo) {
-    const [from, to] = prefixRange(index.docs, code);
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.household;
-  }
+  for (const code of analysis.notesTo) addUnder(index, scores, code, PARAMS.household);
   // A compound's name gives its Chapter 29 heading (note 3: the last that could hold it).
-  if (analysis.organic) {
-    const [from, to] = prefixRange(index.docs, analysis.organic);
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.organic;
-  }
+  if (analysis.organic) addUnder(index, scores, analysis.organic, PARAMS.organic);
   // "knit" and "woven" each rule out the goods the tariff keeps for the other construction; the chapters' legal
   // structure rules out more (text.ts: preciousExcludes, otherMaterialChapters) and names footwear's heading.
   const scale = (codes: readonly string[], factor: number) => {
@@ -1186,8 +1175,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.semiManufactures, PARAMS.semiManufactures);
   statedFiguresRuleOut(index, scores, analysis.figures);
   if (analysis.footwear) {
-    const [from, to] = prefixRange(index.docs, analysis.footwear);
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PARAMS.footwearUpper;
+    addUnder(index, scores, analysis.footwear, PARAMS.footwearUpper);
     // The upper's material decides among the headings for whole footwear; the others are ruled out.
     scale(
       FOOTWEAR_HEADINGS.filter((h) => h !== analysis.footwear),
@@ -1198,6 +1186,12 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
 }
 
 const ORNAMENT_CODES = new Set(Object.values(ORNAMENT_RESIDUALS));
+
+/** Adds `amount` to the score of every subheading under `code` (a chapter, heading or subheading). */
+function addUnder(index: Index, scores: Float64Array, code: string, amount: number): void {
+  const [from, to] = prefixRange(index.docs, code);
+  for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + amount;
+}
 
 /**
  * Rulings on similar products (RankOptions.precedents) vote for the subheading and the heading they gave: a
@@ -1221,10 +1215,8 @@ function precedentVotes(
   for (const p of precedents) {
     const vote = (length * Math.max(0, p.similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
     const code = p.code.replace(/\D/g, "");
-    const [from, to] = prefixRange(index.docs, code.slice(0, 6));
-    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) + PRECEDENT.subheading * vote;
-    const [hFrom, hTo] = prefixRange(index.docs, code.slice(0, 4));
-    for (let d = hFrom; d < hTo; d++) scores[d] = (scores[d] ?? 0) + PRECEDENT.heading * vote;
+    addUnder(index, scores, code.slice(0, 6), PRECEDENT.subheading * vote);
+    addUnder(index, scores, code.slice(0, 4), PRECEDENT.heading * vote);
   }
 }
 
