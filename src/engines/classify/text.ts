@@ -562,16 +562,12 @@ export function constructionExcludes(ws: string[]): string[] {
  */
 export function notesExclude(ws: string[]): string[] {
   const out: string[] = [];
-  // The word right before, or the one before that with no function word between ("dog chew toy", not "purse
-  // with charms").
-  const before = (i: number, set: ReadonlySet<string>) =>
-    set.has(ws[i - 1] ?? "") || (set.has(ws[i - 2] ?? "") && !STOPWORDS.has(ws[i - 1] ?? ""));
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i] ?? "";
-    if (w === "toy" && before(i, PETS)) out.push("9503");
+    if (w === "toy" && namedBefore(ws, i, PETS)) out.push("9503");
     // Coats, sweaters and the like for animals are heading 4201's "dog coats and the like", not apparel.
     if (petApparel(ws, i)) out.push(...APPAREL_CHAPTERS);
-    if (BAG_PARTS.has(w) && before(i, BAGS) && !BAGS.has(ws[i + 1] ?? "")) out.push("4202");
+    if (BAG_PARTS.has(w) && namedBefore(ws, i, BAGS) && !BAGS.has(ws[i + 1] ?? "")) out.push("4202");
   }
   return [...new Set(out)];
 }
@@ -581,8 +577,17 @@ const PETS = new Set(
 /** Whether word `i` is a garment for an animal: "dog raincoat", "pet knit sweater", "sweater for dogs". */
 function petApparel(ws: string[], i: number): boolean {
   if (!PET_APPAREL.has(ws[i] ?? "")) return false;
-  const before = PETS.has(ws[i - 1] ?? "") || (PETS.has(ws[i - 2] ?? "") && !STOPWORDS.has(ws[i - 1] ?? ""));
-  return before || ws.slice(i + 1, i + 4).some((w, k) => w === "for" && PETS.has(ws[i + 2 + k] ?? ""));
+  return (
+    namedBefore(ws, i, PETS) || ws.slice(i + 1, i + 4).some((w, k) => w === "for" && PETS.has(ws[i + 2 + k] ?? ""))
+  );
+}
+
+/**
+ * Whether a word of `set` comes right before word `i`, or the one before that with no function word between
+ * ("dog chew toy", not "purse with charms").
+ */
+function namedBefore(ws: string[], i: number, set: ReadonlySet<string>): boolean {
+  return set.has(ws[i - 1] ?? "") || (set.has(ws[i - 2] ?? "") && !STOPWORDS.has(ws[i - 1] ?? ""));
 }
 
 /** Headings the notes put an article in (heading 4201: "dog coats and the like", of any material). */
