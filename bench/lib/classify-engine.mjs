@@ -91,7 +91,7 @@ export function precedentsWithout(P, ids) {
  * text is nearly the same (similarity 0.9 or more: the same goods ruled on twice, under another number).
  */
 export function precedentVotes(P, precedents, text) {
-  return P.nearestRulings(precedents, text, { limit: 10 })
+  return P.nearestRulings(precedents, text, { limit: 10, min: P.VOTE_SIMILARITY })
     .filter((p) => p.similarity < 0.9)
     .slice(0, 5)
     .map((p) => ({ code: p.code, similarity: p.similarity }));

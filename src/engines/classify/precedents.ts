@@ -48,6 +48,14 @@ export interface PrecedentIndex {
 /** Below this similarity a ruling is not cited (bench/classify-precedents.mjs shows how the floor was chosen). */
 export const MIN_SIMILARITY = 0.4;
 
+/**
+ * Below this similarity a ruling does not vote in the ranking (engine.ts PRECEDENT). Lower than the citing floor:
+ * a ruling sharing a fifth of its weighted words with the text is too far to show an officer, but five of them
+ * agreeing on a heading say something about the goods. 0.2 chosen on the development splits (bench/results/
+ * classify.md, "Farther precedents vote"): 0.4, 0.3, 0.25, 0.2, 0.15 and 0.1 tried.
+ */
+export const VOTE_SIMILARITY = 0.2;
+
 /** The words a ruling is matched by: its subject and description, without the letter's frame. */
 function rulingTokens(r: RulingRow): string[] {
   const text = [r.subject, r.description ?? ""].map(withoutLetterFrame).join(". ");

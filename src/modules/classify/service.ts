@@ -35,7 +35,13 @@ import {
 } from "../../db/schema/index";
 import { buildIndex, rank, type Suggestion } from "../../engines/classify/engine";
 import { extractProduct, pageText } from "../../engines/classify/page";
-import { buildPrecedents, nearestRulings, type Precedent } from "../../engines/classify/precedents";
+import {
+  buildPrecedents,
+  MIN_SIMILARITY,
+  nearestRulings,
+  type Precedent,
+  VOTE_SIMILARITY,
+} from "../../engines/classify/precedents";
 import {
   attachFromBuilt,
   attachPart,
@@ -654,8 +660,9 @@ export async function suggestCodes({
   const { index, statistical, precedents } = await indexFor(ctx, dataSource, schedule, speculation);
   const limit = mode.slug === "ai" ? MODEL_CANDIDATES : ANSWER_LIMIT;
   // The rulings on the most similar products vote in the ranking; the nearest are cited with the answer.
-  const near = nearestRulings(precedents, text, { limit: PRECEDENT_VOTES });
+  const near = nearestRulings(precedents, text, { limit: PRECEDENT_VOTES, min: VOTE_SIMILARITY });
   const votes = near.map((p) => ({ code: p.code, similarity: p.similarity }));
+  const cited = near.filter((p) => p.similarity >= MIN_SIMILARITY).slice(0, PRECEDENTS_CITED);
   const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit, precedents: votes });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
@@ -672,7 +679,7 @@ export async function suggestCodes({
   const blockedAll = result.blockedAll || (national.length > 0 && results.length === 0);
   let note = message;
   if (mode.slug === "ai" && results.length > 1) {
-    const r = await reranked(ctx.env, text, results, near.slice(0, PRECEDENTS_CITED));
+    const r = await reranked(ctx.env, text, results, cited);
     results = r.results;
     basis.model = r.model;
     note = [message, r.message].filter(Boolean).join("; ");
@@ -685,7 +692,7 @@ export async function suggestCodes({
     originalDescription: (page?.used_url || image?.used_image ? text : input.description) || text || null,
     results,
     blockedAll,
-    rulings: near.slice(0, PRECEDENTS_CITED),
+    rulings: cited,
   };
 }
 
