@@ -748,6 +748,18 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("The tariff classification of a cell phone case from China")).toBe("4202");
     // A watch strap is a part of a watch (9113), not a watch.
     expect(topHeading("watch strap")).toBe("9113");
+    // A case is none of the goods it holds: heading 4202 names camera, musical instrument and gun cases "and
+    // similar containers", whatever word the product or its material comes after.
+    expect(topHeading("earphone case")).toBe("4202");
+    expect(topHeading("violin case hard shell")).toBe("4202");
+    expect(topHeading("pistol case")).toBe("4202");
+    expect(analyze(fullIndex(), "violin case hard shell").synonyms.find((x) => x.phrase === "violin")?.weight).toBe(
+      0.2,
+    );
+    // A word for what the case is used for is no such goods: packing cases of wood are 4415.
+    expect(topHeading("packing cases, wood")).toBe("4415");
+    // A phrase that only starts with the head noun ("strap bag") does not make it a product term of its own.
+    expect(analyze(fullIndex(), "guitar strap").synonyms.find((x) => x.phrase === "guitar")?.weight).toBe(0.5);
     // Packing, form and material words after a product term are not its head: jam in a jar is jam.
     expect(topHeading("Strawberry jam 340g jar")).toBe("2007");
     // Numbers and sizes between them make a list of specifications, not a compound: a laptop with RAM.

@@ -109,6 +109,8 @@ const PARAMS = {
   qualifier: 0.5,
   /** Weight of a product term that modifies another ("laptop backpack", "chocolate flavour"). */
   modifier: 0.5,
+  /** Weight of a product term naming what a case holds ("earphone case", "violin case"). */
+  contained: 0.2,
   /** Extra factor on a product term inside a qualifier clause ("lever for the ring of a drum"). */
   qualifiedSynonym: 0.5,
   /** Factor on a product term named after the head noun phrase, outside a qualifier clause ("..., tyres fitted"). */
@@ -614,8 +616,28 @@ function headNounAfter(
   // A number or size in between makes a list of specifications, not a compound ("Laptop 15.6 inch 16GB RAM").
   for (let k = from; k <= j; k++) if (gaps[k]) return false;
   const w = ws[j];
-  if (j >= headEnd || j !== last || w === undefined || index.synonyms.has(w)) return false;
+  if (j >= headEnd || j !== last || w === undefined) return false;
+  // A head noun that is itself a product term is weighed as one (the compound rule in analyze); a phrase that only
+  // starts with it ("case luggage" for "earphone case") does not make it one.
+  if (index.synonyms.get(w)?.some((s) => s.phrase.every((p, k) => ws[j + k] === p))) return false;
   return namesArticle(index, w) && !PACKING_WORDS.has(w);
+}
+
+/** The index of the first word from `from` that is not a stopword. */
+function nextContent(ws: string[], from: number): number {
+  let j = from;
+  while (j < ws.length && STOPWORDS.has(ws[j] ?? "")) j++;
+  return j;
+}
+
+/**
+ * Whether the product term ending before `from` names what a case holds: the next word of the head phrase is a
+ * case ("earphone case", "violin case hard shell", "camera case leather"), with no number in between.
+ */
+function holdsGoods(ws: string[], gaps: boolean[], from: number, headEnd: number): boolean {
+  const j = nextContent(ws, from);
+  for (let k = from; k <= j; k++) if (gaps[k]) return false;
+  return j < headEnd && CASES.has(ws[j] ?? "");
 }
 
 /**
@@ -731,6 +753,16 @@ function namesArticle(index: Index, w: string): boolean {
   );
 }
 
+/**
+ * Head nouns of the containers heading 4202 holds whatever they are for ("camera cases, musical instrument cases,
+ * gun cases, holsters and similar containers"): a product term before one names what the article holds, not the
+ * article, and counts at PARAMS.contained. Covers, sleeves, bags and boxes are left out: their headings depend
+ * on the material and the use (bedspreads, lavatory covers, cartons, packing bags).
+ */
+const CASES = new Set(stems("case pouch holster"));
+/** Words before "case" that say what the case is for, not what it holds ("packing cases", "display cases"). */
+const CASE_USES = new Set(stems("packing display storage carrying carry travel transport shipping"));
+
 /** Seasonings and flavours a food's title names after the food ("chips sea salt", "almonds honey roasted"). */
 const SEASONINGS = new Set(
   stems(
@@ -775,6 +807,8 @@ export function analyze(index: Index, description: string): Analysis {
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
   let qualified = false;
+  // A case or holster for goods the text names (heading 4202).
+  let holder = false;
   // The head noun: the head phrase's last content word.
   let headLast = headEnd - 1;
   while (headLast > 0 && STOPWORDS.has(ws[headLast] ?? "")) headLast--;
@@ -801,6 +835,13 @@ export function analyze(index: Index, description: string): Analysis {
     // "cell phone case", "watch strap": in the head noun phrase, a product term followed by the head noun (a noun
     // the tariff names goods by, not a form, packing or material) is that noun's modifier; its words count less.
     const modifies = match !== undefined && headNounAfter(index, ws, gaps, i + match.phrase.length, headEnd, headLast);
+    // "earphone case", "pistol case": a case named by what it holds is no such goods (a material before it,
+    // "leather case", is what the case is made of).
+    const span = match ? match.phrase.length : 1;
+    const holds =
+      (match !== undefined || (namesArticle(index, w) && !CASE_USES.has(w))) && holdsGoods(ws, gaps, i + span, headEnd);
+    const modifier = holds ? PARAMS.contained : PARAMS.modifier;
+    if (holds) holder = true;
     if (match && !found.some((f) => f.phrase === match.phrase.join(" "))) {
       // In an English compound the last noun is the head ("laptop backpack" is a backpack), so a product term
       // directly followed by another one counts as a modifier; so does one followed by "flavour", "print"...
@@ -817,7 +858,7 @@ export function analyze(index: Index, description: string): Analysis {
       const after = ws[i + match.phrase.length];
       const byClause = POWERED.has(after ?? "") && ws[i + match.phrase.length + 1] === "by";
       if (after && ATTRIBUTE_MARKERS.has(after) && !byClause) w2 *= PARAMS.modifier;
-      else if (modifies) w2 *= PARAMS.modifier;
+      else if (modifies || holds) w2 *= modifier;
       // "self-adhesive", "self-propelled": an adjective, not the product.
       if (ws[i - 1] === "self") w2 *= PARAMS.modifier;
       // After the head noun phrase ("agricultural tractor imported ..., tyres fitted after import") a product
@@ -833,23 +874,19 @@ export function analyze(index: Index, description: string): Analysis {
         ambiguous: match.ambiguous ?? false,
       });
     }
-    const span = match ? match.phrase.length : 1;
     // "battery powered": the power source counts as a modifier ("forklifts powered by" names the article).
     const powers = POWERED.has(ws[i + span] ?? "") && ws[i + span + 1] !== "by";
+    const factor = modifies || holds ? modifier : powers ? PARAMS.modifier : 1;
     for (const t of ws.slice(i, i + span)) {
       if (!content(t)) continue;
-      weights.set(t, Math.max(weights.get(t) ?? 0, weight * (modifies || powers ? PARAMS.modifier : 1)));
+      weights.set(t, Math.max(weights.get(t) ?? 0, weight * factor));
     }
     i += span;
   }
-  // A food supplement ("vitamin D3 capsules 1000 IU") is put up in the same doses but is not a medicament.
-  // Chapter 30 note 1(a) keeps food supplements out of the medicaments, unless the text claims a treatment.
-  const supplement =
-    found.some((f) => f.codes.some((c) => c.startsWith("2106"))) && !ws.some((w) => THERAPEUTIC.has(w));
-  const pharma = !supplement && readsAsMedicament(index, ws);
-  if (pharma) medicamentSense(ws, weights, found);
+  const pharma = medicamentReading(index, ws, weights, found);
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
+  const structure = legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head }, fibre);
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
@@ -857,7 +894,8 @@ export function analyze(index: Index, description: string): Analysis {
       .map(({ start: _, end: __, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
-    ...legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head }, fibre),
+    ...structure,
+    notesTo: holder ? [...structure.notesTo, "4202"] : structure.notesTo,
   };
 }
 
@@ -987,6 +1025,19 @@ const THERAPEUTIC = new Set(
     "treat treating treatment therapy therapeutic prescription rx disease deficiency patient clinical medicament medicinal drug",
   ),
 );
+
+/**
+ * Whether the text reads as a medicament, and if so its weights read it so. A food supplement ("vitamin D3 capsules
+ * 1000 IU") is put up in the same doses but is not one: Chapter 30 note 1(a) keeps food supplements out of the
+ * medicaments, unless the text claims a treatment.
+ */
+function medicamentReading(index: Index, ws: string[], weights: Map<string, number>, found: SynonymHit[]): boolean {
+  const supplement =
+    found.some((f) => f.codes.some((c) => c.startsWith("2106"))) && !ws.some((w) => THERAPEUTIC.has(w));
+  const pharma = !supplement && readsAsMedicament(index, ws);
+  if (pharma) medicamentSense(ws, weights, found);
+  return pharma;
+}
 
 function readsAsMedicament(index: Index, ws: string[]): boolean {
   if (!ws.some((w) => DOSAGE_FORMS.has(w))) return false;
