@@ -740,6 +740,13 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "a pair of leather work gloves").head).toEqual(["leather", "work", "glove"]);
     expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
     expect(analyze(fullIndex(), "bag of coffee beans").head).toEqual(["bag", "coffee", "bean"]);
+    // A word may describe the collective one: "boiled pieces of beef" are beef.
+    expect(analyze(fullIndex(), "boiled pieces of beef and gravy").head).toContain("beef");
+    // "tights" is a garment; "air tight" containers are no hosiery.
+    expect(analyze(fullIndex(), "beef stew in air tight containers").synonyms.map((x) => x.phrase)).not.toContain(
+      "tight",
+    );
+    expect(topHeading("women's nylon tights")).toBe("6115");
     // After a food, a seasoning is its flavour: potato chips flavoured with sea salt are potato chips.
     expect(topHeading("Potato chips sea salt 150g")).toBe("2005");
     // "cell phone" gives way to the head noun's own product term, "phone case".

@@ -513,6 +513,8 @@ function headPhraseEnd(text: string, ws: string[]): number {
   let first = ws[0] === "a" || ws[0] === "an" || ws[0] === "the" ? 1 : 0;
   // "five grades of ABS resin", "two types of hoses": a count before the collective word.
   if (COUNT_WORDS.has(ws[first] ?? "") && COLLECTIVES.has(ws[first + 1] ?? "")) first++;
+  // "boiled pieces of beef": one describing word before the collective one.
+  if (!COLLECTIVES.has(ws[first] ?? "") && COLLECTIVES.has(ws[first + 1] ?? "") && ws[first + 2] === "of") first++;
   if (COLLECTIVES.has(ws[first] ?? "") && ws[first + 1] === "of") from = first + 2;
   for (let i = from; i < end; i++) {
     const w = ws[i] ?? "";
@@ -525,7 +527,7 @@ function headPhraseEnd(text: string, ws: string[]): number {
 
 /** Words for how many or how goods are put up, which name the goods after their "of" ("a pair of gloves"). */
 const COLLECTIVES = new Set(
-  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll grade type variety kind"
+  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll grade type variety kind piece chunk slice portion"
     .split(" ")
     .flatMap((w) => words(w)),
 );

@@ -32,6 +32,8 @@ const CANON: Record<string, string> = {
   mice: "mouse",
   wellies: "wellington",
   nappies: "diaper",
+  // A garment kept apart from the adjective its singular is ("air tight containers" are no tights).
+  tights: "tights",
   nappy: "diaper",
   napkins: "napkin",
   trainers: "trainer",
