@@ -7,8 +7,8 @@
  *   - bench/data/classify-rulings-{dev,test}.tsv, bench/data/classify-rulings-cbp2026-{dev,test}.tsv:
  *     description, code, ruling number, date or page;
  *   - bench/data/labelled/us-cbp-subjects.tsv: subject lines;
- *   - bench/data/labelled/us-cbp-rulings.jsonl: subject line and description of ruling letters and summaries
- *     read from public pages.
+ *   - bench/data/labelled/us-cbp-rulings.jsonl and us-cbp-rulings-2.jsonl: subject line and description of ruling
+ *     letters and summaries read from public pages (two collections, each with its own evaluation pair).
  * One row per ruling (the first file naming it wins, in the order above); a ruling whose code's HS subheading is
  * not in the HS 2022 nomenclature (an older ruling under a subheading since deleted) is left out, as is one
  * without six digits of code. The text is CBP's own (a U.S. Government work, 17 U.S.C. 105). Run only to
@@ -46,6 +46,19 @@ function fromTsv(file, pick) {
   return out;
 }
 
+/** The ruling letters read from public pages, each collection with the name of its evaluation pair. */
+export const LETTER_FILES = [
+  ["bench/data/labelled/us-cbp-rulings.jsonl", "pages"],
+  ["bench/data/labelled/us-cbp-rulings-2.jsonl", "pages2"],
+];
+
+/** The JSON lines of one collection of ruling letters. */
+const letters = (file) =>
+  readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+
 export function collect() {
   const rows = [];
   for (const split of ["dev", "test"])
@@ -73,11 +86,8 @@ export function collect() {
   rows.push(
     ...fromTsv("bench/data/labelled/us-cbp-subjects.tsv", ([id, d, code, , source]) => [id, code, "", d, "", source]),
   );
-  for (const line of readFileSync(join(root, "bench/data/labelled/us-cbp-rulings.jsonl"), "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const j = JSON.parse(line);
-    rows.push([j.ruling, j.code, j.date ?? "", j.subject, j.description, j.url]);
-  }
+  for (const [file] of LETTER_FILES)
+    for (const j of letters(file)) rows.push([j.ruling, j.code, j.date ?? "", j.subject, j.description, j.url]);
   return rows;
 }
 
@@ -116,17 +126,13 @@ function fnv(s) {
 }
 
 /**
- * The ruling letters read from public pages as two evaluation files (bench/data/classify-rulings-pages-{dev,test}.tsv):
- * CBP's description of the goods (without the subject line, which names the goods in the tariff's words), the
- * code, the ruling number and the page; split by a hash of the ruling number. Only rulings kept in rulings.tsv.
+ * One collection of ruling letters read from public pages as two evaluation files
+ * (bench/data/classify-rulings-<name>-{dev,test}.tsv): CBP's description of the goods (without the subject line,
+ * which names the goods in the tariff's words), the code, the ruling number and the page; split by a hash of the
+ * ruling number. Only rulings kept in rulings.tsv.
  */
-export function evaluationSplits(kept) {
-  const pages = new Map();
-  for (const line of readFileSync(join(root, "bench/data/labelled/us-cbp-rulings.jsonl"), "utf8").split("\n"))
-    if (line.trim()) {
-      const j = JSON.parse(line);
-      pages.set(rulingId(j.ruling), j);
-    }
+export function evaluationSplits(kept, file) {
+  const pages = new Map(letters(file).map((j) => [rulingId(j.ruling), j]));
   const splits = { dev: [], test: [] };
   for (const [id, code, , , description, source] of kept) {
     const j = pages.get(id);
@@ -136,11 +142,11 @@ export function evaluationSplits(kept) {
   return splits;
 }
 
-const SPLIT_HEADER = (split) =>
+const SPLIT_HEADER = (split, file) =>
   [
     "# description<TAB>US HTS code the ruling gave<TAB>ruling number<TAB>where the text was read",
     `# Ruling-grade set, ${split} split: CBP ruling letters and summaries read from public pages`,
-    "# (bench/data/labelled/us-cbp-rulings.jsonl, provenance in bench/data/labelled/SOURCE.md); the description is CBP's",
+    `# (${file}, provenance in bench/data/labelled/SOURCE.md); the description is CBP's`,
     "# own statement of the goods (a U.S. Government work), the subject line left out. Split by a hash of the ruling",
     "# number (scripts/build/rulings.mjs); the engine's precedents for an item of this file never include the file's rulings.",
   ].join("\n");
@@ -152,9 +158,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const header = "ruling\tcode\tdate\tsubject\tdescription\tsource";
   writeFileSync(join(dataDir, "hs", "rulings.tsv"), `${[header, ...kept.map((r) => r.join("\t"))].join("\n")}\n`);
   console.log(`data/hs/rulings.tsv: ${kept.length} rulings; left out: ${JSON.stringify(dropped)}`);
-  for (const [split, rows] of Object.entries(evaluationSplits(kept))) {
-    const file = `bench/data/classify-rulings-pages-${split}.tsv`;
-    writeFileSync(join(root, file), `${SPLIT_HEADER(split)}\n${rows.map((r) => r.join("\t")).join("\n")}\n`);
-    console.log(`${file}: ${rows.length} rulings`);
-  }
+  for (const [letterFile, name] of LETTER_FILES)
+    for (const [split, rows] of Object.entries(evaluationSplits(kept, letterFile))) {
+      const file = `bench/data/classify-rulings-${name}-${split}.tsv`;
+      const text = `${SPLIT_HEADER(split, letterFile)}\n${rows.map((r) => r.join("\t")).join("\n")}\n`;
+      writeFileSync(join(root, file), text);
+      console.log(`${file}: ${rows.length} rulings`);
+    }
 }
