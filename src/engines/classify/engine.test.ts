@@ -763,6 +763,14 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "violin case hard shell").synonyms.find((x) => x.phrase === "violin")?.weight).toBe(
       0.2,
     );
+    // Gloves, aprons and ponchos of plastics are Chapter 39's articles of apparel (3926.20), of rubber 4015.
+    expect(topCode("pair of transparent disposable gloves made of polyethylene")).toBe("392620");
+    expect(topCode("plastic rain poncho")).toBe("392620");
+    expect(topHeading("rubber apron")).toBe("4015");
+    // Pruning and hedge shears are garden tools (8201), not scissors.
+    expect(topCode("durable ratcheted pruning and lopping shears")).toBe("820160");
+    expect(topCode("pruning shears")).toBe("820150");
+    expect(topHeading("kitchen shears")).toBe("8213");
     // A word for what the case is used for is no such goods: packing cases of wood are 4415.
     expect(topHeading("packing cases, wood")).toBe("4415");
     // A phrase that only starts with the head noun ("strap bag") does not make it a product term of its own.

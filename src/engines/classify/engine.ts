@@ -544,7 +544,14 @@ function residualMaterials(
   ws: string[],
   sentenceOf: number[],
   { named, drinkingGlass }: ReturnType<typeof articleMaterials>,
+  headNoun: string,
 ): string[] {
+  // Gloves, aprons and raincoats of plastics, rubber or leather are those materials' articles of apparel (3926.20,
+  // 4015, 4203), not their residual articles: Chapter 39's, 40's and 42's own apparel headings.
+  if (APPAREL.has(headNoun)) {
+    const apparel = named.map((t) => APPAREL_OF[MATERIAL_RESIDUALS[t] ?? ""]).filter((c): c is string => !!c);
+    if (apparel.length > 0) return [...new Set(apparel)];
+  }
   const ornament = ws.some((w) => ORNAMENTAL.has(w));
   // A drinking glass of another material is tableware of that material (3924, 6912, 7323...).
   const household = !ornament && (drinkingGlass || ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2));
@@ -558,6 +565,13 @@ function residualMaterials(
     .filter((c): c is string => c !== undefined);
   return [...new Set(codes)];
 }
+
+/** Articles of apparel and clothing accessories a material chapter holds in its own heading (head nouns). */
+const APPAREL = new Set(
+  "glove mitten mitt apron raincoat poncho bib cape coverall coat jacket".split(" ").flatMap((w) => words(w)),
+);
+/** The apparel code of a material, by its residual one (MATERIAL_RESIDUALS). */
+const APPAREL_OF: Record<string, string> = { "392690": "392620", "401699": "4015", "420500": "4203" };
 
 /**
  * The words that may name an article's material: the head noun phrase and "of"/"from" phrases. A glass named last
@@ -920,7 +934,7 @@ function legalStructure(
   const weight = statedWeight(text);
   const materialWords = articleMaterials(ws, headEnd, head);
   return {
-    materials: residualMaterials(ws, sentenceOf, materialWords),
+    materials: residualMaterials(ws, sentenceOf, materialWords, ws[headLast] ?? ""),
     excluded: constructionExcludes(ws),
     notes: notesExclude(ws),
     notesTo: notesInclude(ws),
