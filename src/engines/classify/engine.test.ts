@@ -71,6 +71,14 @@ describe("text", () => {
       "two gate latches",
     ],
     ["The tariff classification of LED lamp boards from China. Correction to Ruling Number N337034", "LED lamp boards"],
+    // Older letters' frames: "You have submitted five samples of", "The submitted ... is", "is comprised of".
+    [
+      "You have submitted five samples of mutilated, new woven cotton towels to be used as wiping rags",
+      "mutilated, new woven cotton towels to be used as wiping rags",
+    ],
+    ["The submitted comforter cover is made of cotton fabric.", "The comforter cover is made of cotton fabric."],
+    ["The merchandise is comprised of frozen veal bones.", "frozen veal bones."],
+    ["The samples were examined and disposed of. The tea is green tea.", "The tea is green tea."],
     // Only a subject line loses a "from ..." at its end: a title may name its material so.
     ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],
   ])("withoutLetterFrame(%j)", (input, expected) => {
@@ -740,6 +748,12 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "a pair of leather work gloves").head).toEqual(["leather", "work", "glove"]);
     expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
     expect(analyze(fullIndex(), "bag of coffee beans").head).toEqual(["bag", "coffee", "bean"]);
+    // The head phrase ends with its sentence.
+    expect(analyze(fullIndex(), "An oil bearing seed. An initial laboratory analysis found rapeseed.").head).toEqual([
+      "oil",
+      "bearing",
+      "seed",
+    ]);
     // A word may describe the collective one: "boiled pieces of beef" are beef.
     expect(analyze(fullIndex(), "boiled pieces of beef and gravy").head).toContain("beef");
     // "tights" is a garment; "air tight" containers are no hosiery.

@@ -798,7 +798,8 @@ const PACKING_WORDS = new Set(
 
 /** Where the first clause of a text ends (comma, colon, semicolon, bracket, dash), in words. */
 function firstClauseLength(text: string): number {
-  for (const part of text.split(/[,;:()[\]]|\s[-\u2013\u2014]\s/)) {
+  // A sentence's end ends the clause too ("an oil bearing seed. An initial laboratory analysis ...").
+  for (const part of text.split(/[,;:()[\]]|\s[-\u2013\u2014]\s|[.!?]\s+(?=["\u201c(]?[A-Z])/)) {
     const n = words(part).length;
     if (n > 0) return n;
   }

@@ -160,7 +160,11 @@ export function wordsAndGaps(text: string): { words: string[]; gaps: boolean[] }
 const LETTER_FRAMES: RegExp[] = [
   // "The merchandise under consideration is referred to as", "The instant item is described as a",
   // "The products under consideration are", "The article under consideration consists of"
-  /\b(?:the|this|these|each|an?)\s+(?:subject\s+|instant\s+|imported\s+)?(?:merchandise|items?|products?|articles?|goods|samples?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue))?\s+(?:is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?/gi,
+  /\b(?:the|this|these|each|an?)\s+(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted))?\s+(?:(?:is|are)\s+comprised\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?/gi,
+  // Older letters: "You have submitted five samples of", "The submitted comforter cover is made of".
+  /\byou\s+(?:have\s+)?submitted\s+(?:(?:an?|one|two|three|four|five|six|several)\s+)?(?:samples?|photographs?|pictures?)\s+of\s+/gi,
+  /\b(?<=(?:the|a|an)\s+)submitted\s+(?!samples?\b)/gi,
+  /\b(?:the\s+)?samples?\s+(?:submitted\s+)?(?:was|were|will\s+be)\s+(?:examined\s+and\s+disposed\s+of|retained\s+for\s+reference|returned(?:\s+under\s+separate\s+cover)?)\.?/gi,
   /\b(?:you|your)\s+(?:state|stated|states|indicate|indicated|describe|described|explain|explained|advise|advised)\s+(?:that\s+)?/gi,
   /\bthis\s+analysis\s+has\s+been\s+completed\.?/gi,
 
