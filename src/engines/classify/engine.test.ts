@@ -724,6 +724,24 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(r.suggestions.map((x) => x.hs6)).toContain("870333");
   });
 
+  it("reads a stated width against the widths flat-rolled steel, film, tape and paper are split by", () => {
+    expect(statedQuantities("steel sheet in coils measuring 324 mm in width")).toEqual({ width: 324 });
+    expect(statedQuantities("tape 2 inches wide")?.width).toBeCloseTo(50.8);
+    expect(quantityBounds("Iron or non-alloy steel; flat-rolled, of a width less than 600mm, plated")).toEqual({
+      width: { max: 600 },
+    });
+    expect(quantityBounds("Photographic film; in rolls, of a width exceeding 105mm but not exceeding 610mm")).toEqual({
+      width: { min: 105, max: 610 },
+    });
+    // A clause that excludes goods of a width sets no bound; a length after the width is not read as one.
+    expect(quantityBounds("Photographic film; (other than in rolls of a width exceeding 610mm)")).toEqual({});
+    expect(quantityBounds("Film; of a width exceeding 610mm and of a length exceeding 200m")).toEqual({
+      width: { min: 610 },
+    });
+    expect(topCode("flat-rolled steel sheet, 300 mm wide, electrolytically plated with tin")).toBe("721220");
+    expect(topHeading("flat rolled stainless steel strip, width 150 mm, cold rolled")).toBe("7220");
+  });
+
   it("sends prepared meat, fish, vegetables and fruit out of the raw-food chapters (Chapters 2, 3, 7, 8; 16, 20)", () => {
     expect(preparedFoodChapters(words("frozen breaded shrimp, battered and pan-fried"))).toEqual([
       "02",

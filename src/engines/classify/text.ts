@@ -1131,7 +1131,7 @@ export function outside(value: number, bounds: Bounds): boolean {
  * converted), cylinder capacity (cm3, "cc") and voltage. Mass is left out: "10 kg" in the tariff is as often a
  * capacity (a washing machine's linen) as a weight.
  */
-export type Quantity = "power" | "capacity" | "voltage";
+export type Quantity = "power" | "capacity" | "voltage" | "width";
 const QUANTITY_UNITS: { quantity: Quantity; re: RegExp; factor: number }[] = [
   { quantity: "power", re: /^(?:kw|kilowatts?)$/, factor: 1000 },
   { quantity: "power", re: /^(?:w|watts?)$/, factor: 1 },
@@ -1153,11 +1153,53 @@ function figuresIn(text: string): { quantity: Quantity; value: number }[] {
   return out;
 }
 
-/** The power, cylinder capacity and voltage a description states (the first figure of each). */
+/** The power, cylinder capacity, voltage and width a description states (the first figure of each). */
 export function statedQuantities(text: string): Partial<Record<Quantity, number>> {
   const out: Partial<Record<Quantity, number>> = {};
   for (const f of figuresIn(text)) out[f.quantity] ??= f.value;
+  const width = statedWidth(text);
+  if (width !== undefined) out.width = width;
   return out;
+}
+
+/**
+ * Width splits flat-rolled steel (600 mm), film and tape in rolls (20 cm, 105 mm, 610 mm), paper in rolls (36 cm)
+ * and narrow fabrics (30 cm). In millimetres.
+ */
+const LENGTH_UNITS: [RegExp, number][] = [
+  [/^(?:mm|millimet(?:er|re)s?)$/, 1],
+  [/^(?:cm|centimet(?:er|re)s?)$/, 10],
+  [/^(?:m|met(?:er|re)s?)$/, 1000],
+  [/^(?:in|inch|inches|")$/, 25.4],
+];
+const LENGTH = String.raw`(\d+(?:\.\d+)?)\s*(mm|millimet(?:er|re)s?|cm|centimet(?:er|re)s?|m|met(?:er|re)s?|inch(?:es)?|in\b|")`;
+const WIDTH_AFTER = new RegExp(String.raw`${LENGTH}\s*(?:in\s+)?(?:wide|widths?)\b`, "i");
+const WIDTH_BEFORE = new RegExp(String.raw`\bwidths?\s*(?:of|is|:)?\s*(?:about|approximately)?\s*${LENGTH}`, "i");
+
+function millimetres(value: string | undefined, unit: string | undefined): number | undefined {
+  const u = LENGTH_UNITS.find(([re]) => re.test((unit ?? "").toLowerCase()));
+  return u && value ? Number(value) * u[1] : undefined;
+}
+
+/** The width a description states ("324 mm in width", "300 mm wide", "a width of 12 inches"), in mm. */
+export function statedWidth(text: string): number | undefined {
+  const m = WIDTH_AFTER.exec(text) ?? WIDTH_BEFORE.exec(text);
+  return m ? millimetres(m[1], m[2]) : undefined;
+}
+
+/**
+ * The bounds a nomenclature text sets on width ("width 600mm or more", "of a width not exceeding 20cm"); a clause
+ * that excludes goods ("other than in rolls of a width exceeding 610mm") sets none, and a length after it ("and of
+ * a length exceeding 200m") is not read.
+ */
+function widthBounds(clause: string): Bounds | undefined {
+  const at = clause.indexOf("width");
+  if (at < 0 || /other than|excluding|excl\b|except/.test(clause)) return undefined;
+  const part = clause.slice(0, clause.indexOf("length", at) > 0 ? clause.indexOf("length", at) : undefined);
+  const figures = [...part.matchAll(new RegExp(LENGTH, "gi"))]
+    .map((m) => millimetres(m[1], m[2]))
+    .filter((v): v is number => v !== undefined);
+  return clauseBounds(part, figures);
 }
 
 /**
@@ -1167,6 +1209,8 @@ export function statedQuantities(text: string): Partial<Record<Quantity, number>
 export function quantityBounds(description: string): Partial<Record<Quantity, Bounds>> {
   const out: Partial<Record<Quantity, Bounds>> = {};
   for (const clause of description.toLowerCase().split(/[;,()]/)) {
+    const width = out.width ? undefined : widthBounds(clause);
+    if (width) out.width = width;
     const figures = figuresIn(clause);
     const first = figures[0];
     if (!first || out[first.quantity]) continue;
