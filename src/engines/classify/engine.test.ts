@@ -79,6 +79,12 @@ describe("text", () => {
     ["The submitted comforter cover is made of cotton fabric.", "The comforter cover is made of cotton fabric."],
     ["The merchandise is comprised of frozen veal bones.", "frozen veal bones."],
     ["The samples were examined and disposed of. The tea is green tea.", "The tea is green tea."],
+    ["Your submitted sample, style 9969, is a woman's mitten.", "a woman's mitten."],
+    [
+      'The merchandise, described as "raspberry puree," is made from fresh fruit',
+      '"raspberry puree," is made from fresh fruit',
+    ],
+    ["Samples of incense sticks were submitted with your inquiry.", "incense sticks ."],
     // Only a subject line loses a "from ..." at its end: a title may name its material so.
     ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],
   ])("withoutLetterFrame(%j)", (input, expected) => {

@@ -527,7 +527,7 @@ function headPhraseEnd(text: string, ws: string[]): number {
 
 /** Words for how many or how goods are put up, which name the goods after their "of" ("a pair of gloves"). */
 const COLLECTIVES = new Set(
-  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll grade type variety kind piece chunk slice portion"
+  "pair set pack packet box bundle lot dozen assortment collection case carton bag bottle jar tin roll grade type variety kind piece chunk slice portion series"
     .split(" ")
     .flatMap((w) => words(w)),
 );
@@ -799,7 +799,7 @@ const PACKING_WORDS = new Set(
 /** Where the first clause of a text ends (comma, colon, semicolon, bracket, dash), in words. */
 function firstClauseLength(text: string): number {
   // A sentence's end ends the clause too ("an oil bearing seed. An initial laboratory analysis ...").
-  for (const part of text.split(/[,;:()[\]]|\s[-\u2013\u2014]\s|[.!?]\s+(?=["\u201c(]?[A-Z])/)) {
+  for (const part of text.split(/[,;:()[\]]|\s[-\u2013\u2014]\s|[.!?]["\u201d']?\s+(?=["\u201c(]?[A-Z])/)) {
     const n = words(part).length;
     if (n > 0) return n;
   }

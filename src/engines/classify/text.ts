@@ -160,7 +160,10 @@ export function wordsAndGaps(text: string): { words: string[]; gaps: boolean[] }
 const LETTER_FRAMES: RegExp[] = [
   // "The merchandise under consideration is referred to as", "The instant item is described as a",
   // "The products under consideration are", "The article under consideration consists of"
-  /\b(?:the|this|these|each|an?)\s+(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted))?\s+(?:(?:is|are)\s+comprised\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?/gi,
+  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third)\s+)?(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted))?(?:\s*,[^,.;]{1,30},)?(?:\s*,?\s+(?:(?:is|are)\s+comprised\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  // "Samples of incense sticks were submitted with your inquiry."
+  /^\s*samples?\s+of\s+/gi,
+  /\s+(?:was|were)\s+submitted(?:\s+with\s+your\s+(?:inquiry|request|letter))?(?=[.,;\s])/gi,
   // Older letters: "You have submitted five samples of", "The submitted comforter cover is made of".
   /\byou\s+(?:have\s+)?submitted\s+(?:(?:an?|one|two|three|four|five|six|several)\s+)?(?:samples?|photographs?|pictures?)\s+of\s+/gi,
   /\b(?<=(?:the|a|an)\s+)submitted\s+(?!samples?\b)/gi,
