@@ -85,6 +85,8 @@ describe("text", () => {
       '"raspberry puree," is made from fresh fruit',
     ],
     ["Samples of incense sticks were submitted with your inquiry.", "incense sticks ."],
+    ["You describe the instant merchandise as a synthetic salt compound.", "a synthetic salt compound."],
+    ["The items are four (4) models of utility vehicles", "four models of utility vehicles"],
     // Only a subject line loses a "from ..." at its end: a title may name its material so.
     ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],
   ])("withoutLetterFrame(%j)", (input, expected) => {
@@ -772,6 +774,22 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "a pair of leather work gloves").head).toEqual(["leather", "work", "glove"]);
     expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
     expect(analyze(fullIndex(), "bag of coffee beans").head).toEqual(["bag", "coffee", "bean"]);
+    // A participle before a noun describes it; before a clause it ends the head phrase.
+    expect(analyze(fullIndex(), "two-part fitted protective case for a phone").head).toEqual([
+      "two",
+      "part",
+      "fitted",
+      "protective",
+      "case",
+    ]);
+    expect(analyze(fullIndex(), "vacuum packed coffee beans").head).toEqual(["vacuum", "packed", "coffee", "bean"]);
+    expect(analyze(fullIndex(), "canned tuna packed in oil").head).toEqual(["canned", "tuna"]);
+    expect(analyze(fullIndex(), "a women's upper body garment constructed from modal").head).toEqual([
+      "woman",
+      "upper",
+      "body",
+      "garment",
+    ]);
     // The head phrase ends with its sentence.
     expect(analyze(fullIndex(), "An oil bearing seed. An initial laboratory analysis found rapeseed.").head).toEqual([
       "oil",

@@ -512,18 +512,36 @@ function headPhraseEnd(text: string, ws: string[]): number {
   let from = 1;
   let first = ws[0] === "a" || ws[0] === "an" || ws[0] === "the" ? 1 : 0;
   // "five grades of ABS resin", "two types of hoses": a count before the collective word.
-  if (COUNT_WORDS.has(ws[first] ?? "") && COLLECTIVES.has(ws[first + 1] ?? "")) first++;
+  if (COUNT_WORDS.has(ws[first] ?? "") && (COLLECTIVES.has(ws[first + 1] ?? "") || COUNTED.has(ws[first + 1] ?? "")))
+    first++;
   // "boiled pieces of beef": one describing word before the collective one.
   if (!COLLECTIVES.has(ws[first] ?? "") && COLLECTIVES.has(ws[first + 1] ?? "") && ws[first + 2] === "of") first++;
-  if (COLLECTIVES.has(ws[first] ?? "") && ws[first + 1] === "of") from = first + 2;
+  const counted = first > 0 && COUNT_WORDS.has(ws[first - 1] ?? "") && COUNTED.has(ws[first] ?? "");
+  if ((COLLECTIVES.has(ws[first] ?? "") || counted) && ws[first + 1] === "of") from = first + 2;
   for (let i = from; i < end; i++) {
     const w = ws[i] ?? "";
     // A participle followed by "by" starts a clause ("fondue pot fueled by a denatured alcohol burner"); before the
     // noun it is a modifier ("battery operated toy").
-    if (HEAD_BOUNDARIES.has(w) || (w.endsWith("ed") && ws[i + 1] === "by")) return i;
+    if (HEAD_BOUNDARIES.has(w) && !(PARTICIPLES.has(w) && attributive(ws[i + 1]))) return i;
+    if (w.endsWith("ed") && ws[i + 1] === "by") return i;
   }
   return end;
 }
+
+/**
+ * Participles that end a head phrase when a clause follows ("fitted with", "packed in", "used for") but describe the
+ * noun when one follows ("fitted protective case", "packaged food", "used clothing").
+ */
+const PARTICIPLES = new Set(
+  "fitted mounted attached installed equipped packed packaged filled used".split(" ").flatMap((w) => words(w)),
+);
+const CLAUSE_STARTS = new Set(
+  "with to on in into onto for by at from of as under inside within over and or primarily specifically exclusively solely mainly only entirely principally chiefly either"
+    .split(" ")
+    .flatMap((w) => words(w)),
+);
+/** Whether the word after a participle makes it an adjective of the noun that follows. */
+const attributive = (next: string | undefined) => next !== undefined && !CLAUSE_STARTS.has(next);
 
 /** Words for how many or how goods are put up, which name the goods after their "of" ("a pair of gloves"). */
 const COLLECTIVES = new Set(
@@ -531,6 +549,8 @@ const COLLECTIVES = new Set(
     .split(" ")
     .flatMap((w) => words(w)),
 );
+/** Collective words only after a count ("four models of utility vehicles"; "a model of a ship" is a model). */
+const COUNTED = new Set("model style version".split(" ").flatMap((w) => words(w)));
 const COUNT_WORDS = new Set(
   "two three four five six seven eight nine ten several various multiple".split(" ").flatMap((w) => words(w)),
 );

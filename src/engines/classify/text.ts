@@ -114,14 +114,18 @@ function stem(w: string): string {
 
 /** Lower case, diacritics stripped, possessives and hyphens turned into plain word boundaries. */
 export function normalize(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/['\u2019]s\b/g, "")
-    .replace(/&/g, " and ")
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/['\u2019]s\b/g, "")
+      .replace(/&/g, " and ")
+      // "custom-made", "hand-made": an adjective, not the participle that ends a head phrase ("made of")
+      .replace(/\b(custom|hand|ready|tailor|home|factory)[- ]made\b/g, "$1made")
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim()
+  );
 }
 
 /** Every word in order, stemmed, stopwords kept (phrase matching needs them); numbers and sizes dropped. */
@@ -160,7 +164,11 @@ export function wordsAndGaps(text: string): { words: string[]; gaps: boolean[] }
 const LETTER_FRAMES: RegExp[] = [
   // "The merchandise under consideration is referred to as", "The instant item is described as a",
   // "The products under consideration are", "The article under consideration consists of"
-  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third)\s+)?(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted))?(?:\s*,[^,.;]{1,30},)?(?:\s*,?\s+(?:(?:is|are)\s+comprised\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third)\s+)?(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,40},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+comprised\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  // "You describe the instant merchandise as", "There are four products under consideration, and they are all
+  // described as"
+  /\b(?:the\s+)?(?:instant|subject)\s+(?:merchandise|items?|products?|articles?)\s+as\s+/gi,
+  /\bthere\s+(?:is|are)\s+[a-z]+\s+(?:products?|items?|articles?)\s+under\s+consideration,?\s*(?:and\s+they\s+are\s+(?:all\s+)?(?:described|identified)\s+as\s+)?/gi,
   // "Samples of incense sticks were submitted with your inquiry."
   /^\s*samples?\s+of\s+/gi,
   /\s+(?:was|were)\s+submitted(?:\s+with\s+your\s+(?:inquiry|request|letter))?(?=[.,;\s])/gi,
@@ -214,6 +222,8 @@ export function withoutLetterFrame(text: string): string {
   // An abbreviation in brackets after the name it abbreviates ("polyethylene vinyl acetate (PEVA) tablecloth") is
   // no clause: the noun after it is still the article.
   out = out.replace(/\s*\([A-Z][A-Z0-9&/-]{1,9}\)(?=\s+[A-Za-z])/g, "");
+  // Nor is a count in figures after the count in words ("four (4) models of").
+  out = out.replace(/\s*\(\d+\)(?=\s+[A-Za-z])/g, "");
   return out.replace(/\s{2,}/g, " ").trim();
 }
 
@@ -279,7 +289,13 @@ export const HEAD_BOUNDARIES = new Set([
   "through",
   "containing",
   "consisting",
+  "consist",
   "comprising",
+  "comprised",
+  "constructed",
+  "manufactured",
+  "fabricated",
+  "produced",
   "composed",
   "made",
   "used",
