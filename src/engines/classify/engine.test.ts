@@ -774,6 +774,14 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "a pair of leather work gloves").head).toEqual(["leather", "work", "glove"]);
     expect(analyze(fullIndex(), "set of six stainless steel steak knives").head.at(-1)).toBe("knife");
     expect(analyze(fullIndex(), "bag of coffee beans").head).toEqual(["bag", "coffee", "bean"]);
+    // Other words of the compound may stand between the product term and the head noun; a count in words makes
+    // a specification of the product instead ("double door").
+    const weightOf = (text: string, phrase: string) =>
+      analyze(fullIndex(), text).synonyms.find((x) => x.phrase === phrase)?.weight;
+    expect(weightOf("refrigerator temperature sensor", "refrigerator")).toBe(0.5);
+    expect(weightOf("Refrigerator double door", "refrigerator")).toBe(1);
+    // "compatible" before a noun is its adjective: an HDMI-compatible cable is a cable.
+    expect(topHeading("UGREEN High Speed HDMI-Compatible Cable for Xiaomi Mi Box")).toBe("8544");
     // A participle before a noun describes it; before a clause it ends the head phrase.
     expect(analyze(fullIndex(), "two-part fitted protective case for a phone").head).toEqual([
       "two",

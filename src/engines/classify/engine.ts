@@ -522,7 +522,9 @@ function headPhraseEnd(text: string, ws: string[]): number {
     const w = ws[i] ?? "";
     // A participle followed by "by" starts a clause ("fondue pot fueled by a denatured alcohol burner"); before the
     // noun it is a modifier ("battery operated toy").
-    if (HEAD_BOUNDARIES.has(w) && !(PARTICIPLES.has(w) && attributive(ws[i + 1]))) return i;
+    // "HDMI-compatible cable": "compatible" before a noun is its adjective, as a participle is.
+    const adjective = (PARTICIPLES.has(w) || w === "compatible") && attributive(ws[i + 1]);
+    if (HEAD_BOUNDARIES.has(w) && !adjective) return i;
     if (w.endsWith("ed") && ws[i + 1] === "by") return i;
   }
   return end;
@@ -549,6 +551,11 @@ const COLLECTIVES = new Set(
     .split(" ")
     .flatMap((w) => words(w)),
 );
+/** Counts in words that make what follows a specification of the product before them. */
+const MULTIPLES = new Set(
+  "single double triple twin dual two three four five six multi".split(" ").flatMap((w) => words(w)),
+);
+
 /** Collective words only after a count ("four models of utility vehicles"; "a model of a ship" is a model). */
 const COUNTED = new Set("model style version".split(" ").flatMap((w) => words(w)));
 const COUNT_WORDS = new Set(
@@ -649,8 +656,11 @@ function headNounAfter(
 ): boolean {
   let j = from;
   while (j < headEnd && STOPWORDS.has(ws[j] ?? "")) j++;
-  // A number or size in between makes a list of specifications, not a compound ("Laptop 15.6 inch 16GB RAM").
-  for (let k = from; k <= j; k++) if (gaps[k]) return false;
+  // "refrigerator temperature sensor": other words of the compound may come between it and the head noun.
+  if (j < last) j = last;
+  // A number or size in between makes a list of specifications, not a compound ("Laptop 15.6 inch 16GB RAM"), as
+  // does a count in words ("Refrigerator double door", "gas stove dual burner").
+  for (let k = from; k <= j; k++) if (gaps[k] || MULTIPLES.has(ws[k] ?? "")) return false;
   const w = ws[j];
   if (j >= headEnd || j !== last || w === undefined) return false;
   // A head noun that is itself a product term is weighed as one (the compound rule in analyze); a phrase that only
@@ -858,7 +868,7 @@ export function analyze(index: Index, description: string): Analysis {
     const w = ws[i] ?? "";
     // A qualifier clause ends with its sentence.
     if (i > 0 && sentenceOf[i] !== sentenceOf[i - 1]) qualified = false;
-    if (QUALIFIERS.has(w)) qualified = true;
+    if (QUALIFIERS.has(w) && !(w === "compatible" && attributive(ws[i + 1]))) qualified = true;
     const weight = (qualified ? PARAMS.qualifier : 1) * ((sentenceOf[i] ?? 0) > 0 ? PARAMS.laterSentence : 1);
     // A phrase that would swallow the start of the head noun's own product term ("cell phone" in "cell phone
     // case", whose head term is "phone case") gives way to it.
