@@ -86,6 +86,9 @@ describe("text", () => {
     ],
     ["Samples of incense sticks were submitted with your inquiry.", "incense sticks ."],
     ["You describe the instant merchandise as a synthetic salt compound.", "a synthetic salt compound."],
+    ["A sample of the Dragon Incense was submitted with your inquiry.", "Dragon Incense ."],
+    ["A sample was submitted and will be retained for reference. It is a plastic film.", "It is a plastic film."],
+    ["The material at issue is composed of garnetted fibers.", "garnetted fibers."],
     ["The items are four (4) models of utility vehicles", "four models of utility vehicles"],
     // Only a subject line loses a "from ..." at its end: a title may name its material so.
     ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],

@@ -164,13 +164,15 @@ export function wordsAndGaps(text: string): { words: string[]; gaps: boolean[] }
 const LETTER_FRAMES: RegExp[] = [
   // "The merchandise under consideration is referred to as", "The instant item is described as a",
   // "The products under consideration are", "The article under consideration consists of"
-  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third)\s+)?(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,40},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+comprised\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third)\s+)?(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted(?:\s+with\s+your\s+(?:request|inquiry|letter))?))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,40},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
   // "You describe the instant merchandise as", "There are four products under consideration, and they are all
   // described as"
   /\b(?:the\s+)?(?:instant|subject)\s+(?:merchandise|items?|products?|articles?)\s+as\s+/gi,
   /\bthere\s+(?:is|are)\s+[a-z]+\s+(?:products?|items?|articles?)\s+under\s+consideration,?\s*(?:and\s+they\s+are\s+(?:all\s+)?(?:described|identified)\s+as\s+)?/gi,
   // "Samples of incense sticks were submitted with your inquiry."
-  /^\s*samples?\s+of\s+/gi,
+  /^\s*(?:an?\s+)?samples?\s+of\s+(?:the\s+)?/gi,
+  /\ban?\s+samples?\s+(?:was|were)\s+submitted(?:\s+and\s+will\s+be\s+retained\s+for\s+reference)?\.?/gi,
+  /\b(?:you\s+)?intend\s+to\s+import\s+/gi,
   /\s+(?:was|were)\s+submitted(?:\s+with\s+your\s+(?:inquiry|request|letter))?(?=[.,;\s])/gi,
   // Older letters: "You have submitted five samples of", "The submitted comforter cover is made of".
   /\byou\s+(?:have\s+)?submitted\s+(?:(?:an?|one|two|three|four|five|six|several)\s+)?(?:samples?|photographs?|pictures?)\s+of\s+/gi,
