@@ -32,8 +32,11 @@ export interface ClassifyIndexes {
   precedents: PrecedentIndex;
 }
 
-/** Bump when the layout below changes: older objects are then refused and rebuilt. */
-const KIND = "classify-index/9";
+/**
+ * Bump when the layout below changes, or how the rows become the index (tokens, letter frames): older objects are
+ * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely.
+ */
+const KIND = "classify-index/10";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
