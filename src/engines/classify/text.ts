@@ -1203,7 +1203,7 @@ function millimetres(value: string | undefined, unit: string | undefined): numbe
 }
 
 /** The width a description states ("324 mm in width", "300 mm wide", "a width of 12 inches"), in mm. */
-export function statedWidth(text: string): number | undefined {
+function statedWidth(text: string): number | undefined {
   const m = WIDTH_AFTER.exec(text) ?? WIDTH_BEFORE.exec(text);
   return m ? millimetres(m[1], m[2]) : undefined;
 }
