@@ -141,7 +141,8 @@ export function buildSet() {
       if (e.type === "individual" && code === "SDN") {
         const p = personParts(e.name);
         if (p && p.given.length >= 2 && hash(`ini:${id}`) % 4 === 0)
-          add("initials", `${p.given.map((g) => `${g[0]}.`).join(" ")} ${p.last}`, e.name);
+          // An initial is the name's first letter: "'Abdallah" is written "A.", not "'.".
+          add("initials", `${p.given.map((g) => `${g.match(/\p{L}/u)?.[0] ?? g[0]}.`).join(" ")} ${p.last}`, e.name);
         if (p && p.given.length >= 2 && hash(`mid:${id}`) % 4 === 0)
           add("missing_middle", `${p.given[0]} ${p.last}`, e.name);
         const russian = e.programs.some((g) => /RUSSIA|UKRAINE-EO1366/.test(g));
