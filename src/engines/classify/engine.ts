@@ -643,29 +643,20 @@ function headTermStart(index: Index, ws: string[], last: number): number {
 }
 
 /**
- * Whether the next content word from `from` is the last word of the head noun phrase (its head noun) and a noun
- * of goods other than a form, a packing or a material.
+ * Whether the words from `from` run to the head noun phrase's last word (its head noun) as one compound, and that
+ * word is a noun of goods other than a form, a packing or a material: other words of the compound may come between
+ * ("refrigerator temperature sensor").
  */
-function headNounAfter(
-  index: Index,
-  ws: string[],
-  gaps: boolean[],
-  from: number,
-  headEnd: number,
-  last: number,
-): boolean {
-  let j = from;
-  while (j < headEnd && STOPWORDS.has(ws[j] ?? "")) j++;
-  // "refrigerator temperature sensor": other words of the compound may come between it and the head noun.
-  if (j < last) j = last;
+function headNounAfter(index: Index, ws: string[], gaps: boolean[], from: number, last: number): boolean {
+  if (from > last) return false;
   // A number or size in between makes a list of specifications, not a compound ("Laptop 15.6 inch 16GB RAM"), as
   // does a count in words ("Refrigerator double door", "gas stove dual burner").
-  for (let k = from; k <= j; k++) if (gaps[k] || MULTIPLES.has(ws[k] ?? "")) return false;
-  const w = ws[j];
-  if (j >= headEnd || j !== last || w === undefined) return false;
+  for (let k = from; k <= last; k++) if (gaps[k] || MULTIPLES.has(ws[k] ?? "")) return false;
+  const w = ws[last];
+  if (w === undefined) return false;
   // A head noun that is itself a product term is weighed as one (the compound rule in analyze); a phrase that only
   // starts with it ("case luggage" for "earphone case") does not make it one.
-  if (index.synonyms.get(w)?.some((s) => s.phrase.every((p, k) => ws[j + k] === p))) return false;
+  if (index.synonyms.get(w)?.some((s) => s.phrase.every((p, k) => ws[last + k] === p))) return false;
   return namesArticle(index, w) && !PACKING_WORDS.has(w);
 }
 
@@ -881,7 +872,7 @@ export function analyze(index: Index, description: string): Analysis {
     );
     // "cell phone case", "watch strap": in the head noun phrase, a product term followed by the head noun (a noun
     // the tariff names goods by, not a form, packing or material) is that noun's modifier; its words count less.
-    const modifies = match !== undefined && headNounAfter(index, ws, gaps, i + match.phrase.length, headEnd, headLast);
+    const modifies = match !== undefined && headNounAfter(index, ws, gaps, i + match.phrase.length, headLast);
     // "earphone case", "pistol case": a case named by what it holds is no such goods (a material before it,
     // "leather case", is what the case is made of).
     const span = match ? match.phrase.length : 1;
