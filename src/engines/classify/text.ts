@@ -1194,6 +1194,7 @@ const LENGTH_UNITS: [RegExp, number][] = [
   [/^(?:in|inch|inches|")$/, 25.4],
 ];
 const LENGTH = String.raw`(\d+(?:\.\d+)?)\s*(mm|millimet(?:er|re)s?|cm|centimet(?:er|re)s?|m|met(?:er|re)s?|inch(?:es)?|in\b|")`;
+const LENGTHS = new RegExp(LENGTH, "gi");
 const WIDTH_AFTER = new RegExp(String.raw`${LENGTH}\s*(?:in\s+)?(?:wide|widths?)\b`, "i");
 const WIDTH_BEFORE = new RegExp(String.raw`\bwidths?\s*(?:of|is|:)?\s*(?:about|approximately)?\s*${LENGTH}`, "i");
 
@@ -1216,8 +1217,9 @@ function statedWidth(text: string): number | undefined {
 function widthBounds(clause: string): Bounds | undefined {
   const at = clause.indexOf("width");
   if (at < 0 || /other than|excluding|excl\b|except/.test(clause)) return undefined;
-  const part = clause.slice(0, clause.indexOf("length", at) > 0 ? clause.indexOf("length", at) : undefined);
-  const figures = [...part.matchAll(new RegExp(LENGTH, "gi"))]
+  const end = clause.indexOf("length", at);
+  const part = end > 0 ? clause.slice(0, end) : clause;
+  const figures = [...part.matchAll(LENGTHS)]
     .map((m) => millimetres(m[1], m[2]))
     .filter((v): v is number => v !== undefined);
   return clauseBounds(part, figures);
