@@ -949,6 +949,18 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(shoes.ok && shoes.suggestions[0]?.hs6.slice(0, 2)).toBe("64");
   });
 
+  it("reads a one-word product term after the material it is made of as the article, unless that material's chapter names it too", () => {
+    const index = fullIndex();
+    const hit = (text: string, phrase: string) => analyze(index, text).synonyms.find((s) => s.phrase === phrase);
+    // Watch bracelets (9113) are the other sense of "bracelet"; steel does not make one of them.
+    expect(hit("stainless steel bracelet for women", "bracelet")?.ambiguous).toBe(false);
+    expect(topHeading("stainless steel bracelet for women")).toBe("7117");
+    // Washers of steel are in steel's own chapter (7318): the term stays in doubt.
+    expect(hit("steel washers", "washer")?.ambiguous).toBe(true);
+    // Not when the material is named after the noun.
+    expect(hit("bracelet of stainless steel links with a watch", "bracelet")?.ambiguous).toBe(true);
+  });
+
   it("reads a trade's own word through the tariff's index phrases, which are never an answer's code", () => {
     const index = fullIndex();
     // "accelerometers" is a UK search reference (9031.80), in no legal text of the nomenclature.

@@ -346,6 +346,8 @@ interface SynonymEntry {
   phrase: string[];
   codes: string[];
   ambiguous?: boolean;
+  /** For an ambiguous phrase, the headings that name other goods by it ("bracelet": 9113 watch bracelets). */
+  elsewhere?: string[];
   /** From a customs authority's search-term guidance (SynonymRow.kind "index"). */
   index?: boolean;
 }
@@ -367,7 +369,7 @@ function synonymIndex(synonyms: SynonymRow[], nomenclature: NomenclatureRow[]) {
       (h) => !codes.some((c) => c.startsWith(h.slice(0, 2))),
     );
     const ambiguous = phrase.length === 1 && elsewhere.length > 0;
-    const entry: SynonymEntry = ambiguous ? { phrase, codes, ambiguous } : { phrase, codes };
+    const entry: SynonymEntry = ambiguous ? { phrase, codes, ambiguous, elsewhere } : { phrase, codes };
     if (s.kind === "index") entry.index = true;
     // A phrase in both lists keeps the curated entry, which comes first.
     const list = getOrInsert(synIndex, first, () => []);
@@ -840,7 +842,7 @@ export function analyze(index: Index, description: string): Analysis {
     for (const _ of found.words) sentenceOf.push(k);
   });
   const weights = new Map<string, number>();
-  const found: (SynonymHit & { end: number; start: number })[] = [];
+  const found: (SynonymHit & { end: number; start: number; elsewhere: string[] })[] = [];
   const headEnd = headPhraseEnd(text, ws);
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
@@ -910,6 +912,7 @@ export function analyze(index: Index, description: string): Analysis {
         end: i + match.phrase.length,
         head: i < headEnd,
         ambiguous: match.ambiguous ?? false,
+        elsewhere: match.elsewhere ?? [],
       });
     }
     // "battery powered": the power source counts as a modifier ("forklifts powered by" names the article).
@@ -925,11 +928,29 @@ export function analyze(index: Index, description: string): Analysis {
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
   const structure = legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head }, fibre);
+  // "stainless steel bracelet", "leather pumps": a head noun after the material it is made of is the article in that
+  // material; the noun's other sense (watch bracelets, pumps for liquids) is no longer in doubt when the material
+  // does not rule the term's own goods out.
+  // Not when the material's own chapter names goods by the noun ("steel washers" are 7318, not washing machines;
+  // "paper cups" 4823).
+  const own = new Set(
+    head
+      .slice(0, -1)
+      .map((w) => MATERIAL_RESIDUALS[w]?.slice(0, 2))
+      .filter((c): c is string => c !== undefined),
+  );
+  const made = (f: (typeof found)[number]) =>
+    f.ambiguous &&
+    f.end === headLast + 1 &&
+    own.size > 0 &&
+    !f.codes.some((c) => structure.otherMaterials.includes(c.slice(0, 2))) &&
+    !f.elsewhere.some((h) => own.has(h.slice(0, 2)));
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
       .filter((f) => f.weight > 0)
-      .map(({ start: _, end: __, ...hit }) => ({ ...hit, head: hit.head ?? false })),
+      .map((f) => (made(f) ? { ...f, ambiguous: false } : f))
+      .map(({ start: _, end: __, elsewhere: ___, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
     ...structure,

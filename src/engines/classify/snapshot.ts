@@ -36,7 +36,7 @@ export interface ClassifyIndexes {
  * Bump when the layout below changes, or how the rows become the index (tokens, letter frames): older objects are
  * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely.
  */
-const KIND = "classify-index/10";
+const KIND = "classify-index/11";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -47,7 +47,7 @@ export const partsFor = (schedule: string | undefined): string[] =>
   schedule === undefined ? [] : schedule === "US" ? [linesPart(schedule), STAT_PART] : [linesPart(schedule)];
 
 type Pair = [string, string];
-type Synonym = { phrase: string[]; codes: string[]; ambiguous?: boolean; index?: boolean };
+type Synonym = { phrase: string[]; codes: string[]; ambiguous?: boolean; elsewhere?: string[]; index?: boolean };
 
 interface Meta {
   docs: string[];

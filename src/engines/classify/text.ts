@@ -324,6 +324,11 @@ export const HEAD_BOUNDARIES = new Set([
   "that",
   "where",
   "when",
+  // "eyeglasses suitable for use while driving", "an injector specifically designed to": the words after the noun
+  // say what it is for, not what it is.
+  "suitable",
+  "specifically",
+  "capable",
 ]);
 
 /** Dosage forms: a word that names what a medicament is put up as, not a product of its own. */
