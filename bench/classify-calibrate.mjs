@@ -14,6 +14,7 @@
  * rulings left out). Only development files are fitted on; the held-out files are only reported.
  */
 import {
+  headingVotes,
   loadEngine,
   precedentsWithout,
   precedentVotes,
@@ -95,7 +96,11 @@ function examples(file) {
   const precedents = precedentsWithout(P, new Set(rows.map((r) => ruling(r[2])).filter(Boolean)));
   for (const [d, c] of rows) {
     const code = c.replace(/\D/g, "");
-    const r = E.rank(index, d.trim(), { schedule: "US", precedents: precedentVotes(P, precedents, d) });
+    const r = E.rank(index, d.trim(), {
+      schedule: "US",
+      precedents: precedentVotes(P, precedents, d),
+      headings: headingVotes(P, precedents, d),
+    });
     if (!r.ok) continue;
     const first = r.suggestions[0];
     const x = features(r.evidence);

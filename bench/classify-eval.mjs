@@ -16,6 +16,7 @@
  */
 import { relative, resolve } from "node:path";
 import {
+  headingVotes,
   loadEngine,
   precedentsWithout,
   precedentVotes,
@@ -57,7 +58,11 @@ function evaluate(file) {
   const byBand = BANDS.slice(0, -1).map(() => ({ n: 0, ok: 0, sum: 0 }));
   for (const { d, code } of rows) {
     const s = performance.now();
-    const r = E.rank(index, d, { schedule: "US", precedents: precedentVotes(P, precedents, d) });
+    const r = E.rank(index, d, {
+      schedule: "US",
+      precedents: precedentVotes(P, precedents, d),
+      headings: headingVotes(P, precedents, d),
+    });
     times.push(performance.now() - s);
     if (!r.ok) {
       refused++;

@@ -30,7 +30,7 @@ const texts = [
   "bench/data/classify-rulings-test.tsv",
 ].flatMap((f) => read(f).map(([d]) => d));
 
-const stages = { rank: [], statistical: [], precedents: [], "ai prompt + parse": [] };
+const stages = { rank: [], statistical: [], precedents: [], "heading centroids": [], "ai prompt + parse": [] };
 const time = (name, f) => {
   const t = performance.now();
   const out = f();
@@ -51,6 +51,7 @@ for (let round = 0; round < 5; round++)
       ),
     );
     time("precedents", () => P.nearestRulings(precedents, text, { limit: 5, min: P.VOTE_SIMILARITY }));
+    time("heading centroids", () => P.nearestHeadings(precedents, text));
     const candidates = r.suggestions.map((s) => ({
       code: s.code,
       chapter: { number: s.chapter.code, description: s.chapter.description },

@@ -90,6 +90,11 @@ export function precedentsWithout(P, ids) {
  * The votes of the rulings nearest to `text` as the Worker casts them (five at most), leaving out any ruling whose
  * text is nearly the same (similarity 0.9 or more: the same goods ruled on twice, under another number).
  */
+/** The headings' centroids that vote, as the Worker passes them (service.ts suggestCodes). */
+export function headingVotes(P, precedents, text) {
+  return P.nearestHeadings(precedents, text, { limit: P.HEADING_VOTES });
+}
+
 export function precedentVotes(P, precedents, text) {
   return P.nearestRulings(precedents, text, { limit: 10, min: P.VOTE_SIMILARITY })
     .filter((p) => p.similarity < 0.9)

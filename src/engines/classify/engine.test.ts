@@ -467,6 +467,32 @@ describe("what the product is, not the words around it (full index)", () => {
     );
   });
 
+  it("weighs the headings whose rulings, pooled, read like the text: each votes for its heading", () => {
+    const text = "polished natural stone slab with grey veining, to be cut to size for kitchen countertops";
+    const plain = rank(fullIndex(), text, { schedule: "US" });
+    const voted = rank(fullIndex(), text, { schedule: "US", headings: [{ code: "6802", similarity: 0.7 }] });
+    const raw = (r: typeof plain, hs6: string) => (r.ok ? r.suggestions.find((x) => x.hs6 === hs6)?.raw : undefined);
+    // As much as a ruling of the same similarity gives its subheading and heading together.
+    const ruling = rank(fullIndex(), text, { schedule: "US", precedents: [{ code: "6802", similarity: 0.7 }] });
+    const gain = (raw(voted, "680299") ?? 0) - (raw(plain, "680299") ?? 0);
+    expect(gain).toBeGreaterThan(10);
+    expect(gain).toBeCloseTo((raw(ruling, "680299") ?? 0) - (raw(plain, "680299") ?? 0), 6);
+    expect(voted.ok && voted.suggestions[0]?.hs6.slice(0, 4)).toBe("6802");
+    // At the floor, or for a short title, nothing changes.
+    const floor = rank(fullIndex(), text, { schedule: "US", headings: [{ code: "6802", similarity: 0.15 }] });
+    expect(floor.ok && floor.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
+      plain.ok && plain.suggestions.map((x) => [x.hs6, x.raw]),
+    );
+    const t0 = rank(fullIndex(), "Women's silk blouse", { schedule: "US" });
+    const t1 = rank(fullIndex(), "Women's silk blouse", {
+      schedule: "US",
+      headings: [{ code: "6106", similarity: 0.9 }],
+    });
+    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
+      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
+    );
+  });
+
   it("scores a long statement of the goods with the long-text weights, not as a doubtful short title", () => {
     const facts =
       "The submitted sample is a men's T-shirt constructed from 100 percent cotton finely knit jersey fabric. The " +

@@ -392,6 +392,11 @@ export interface RankOptions {
    * the ruling gave and its similarity to the text: each votes for its subheading and heading.
    */
   precedents?: readonly { code: string; similarity: number }[];
+  /**
+   * The headings whose rulings, taken together, read most like the text (precedents.ts `nearestHeadings`), each
+   * with its centroid's similarity: each votes for its heading.
+   */
+  headings?: readonly { code: string; similarity: number }[];
 }
 
 export interface Suggestion {
@@ -928,34 +933,43 @@ export function analyze(index: Index, description: string): Analysis {
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
   const structure = legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head }, fibre);
-  // "stainless steel bracelet", "leather pumps": a head noun after the material it is made of is the article in that
-  // material; the noun's other sense (watch bracelets, pumps for liquids) is no longer in doubt when the material
-  // does not rule the term's own goods out.
-  // Not when the material's own chapter names goods by the noun ("steel washers" are 7318, not washing machines;
-  // "paper cups" 4823).
-  const own = new Set(
-    head
-      .slice(0, -1)
-      .map((w) => MATERIAL_RESIDUALS[w]?.slice(0, 2))
-      .filter((c): c is string => c !== undefined),
-  );
-  const made = (f: (typeof found)[number]) =>
-    f.ambiguous &&
-    f.end === headLast + 1 &&
-    own.size > 0 &&
-    !f.codes.some((c) => structure.otherMaterials.includes(c.slice(0, 2))) &&
-    !f.elsewhere.some((h) => own.has(h.slice(0, 2)));
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
       .filter((f) => f.weight > 0)
-      .map((f) => (made(f) ? { ...f, ambiguous: false } : f))
+      .map((f) => (inItsMaterial(f, head, headLast, structure) ? { ...f, ambiguous: false } : f))
       .map(({ start: _, end: __, elsewhere: ___, ...hit }) => ({ ...hit, head: hit.head ?? false })),
     head,
     pharma,
     ...structure,
     notesTo: holder ? [...structure.notesTo, "4202"] : structure.notesTo,
   };
+}
+
+/**
+ * "stainless steel bracelet", "leather pumps": a head noun after the material it is made of is the article in that
+ * material; the noun's other sense (watch bracelets, pumps for liquids) is no longer in doubt when the material does
+ * not rule the term's own goods out, nor is its own chapter one that names goods by the noun ("steel washers" are
+ * 7318, not washing machines; "paper cups" 4823).
+ */
+function inItsMaterial(
+  hit: { ambiguous?: boolean; end: number; codes: string[]; elsewhere: string[] },
+  head: string[],
+  headLast: number,
+  structure: { otherMaterials: string[] },
+): boolean {
+  if (!hit.ambiguous || hit.end !== headLast + 1) return false;
+  const own = new Set(
+    head
+      .slice(0, -1)
+      .map((w) => MATERIAL_RESIDUALS[w]?.slice(0, 2))
+      .filter((c): c is string => c !== undefined),
+  );
+  return (
+    own.size > 0 &&
+    !hit.codes.some((c) => structure.otherMaterials.includes(c.slice(0, 2))) &&
+    !hit.elsewhere.some((h) => own.has(h.slice(0, 2)))
+  );
 }
 
 /**
@@ -1164,6 +1178,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
 
   const scores = scoreDocs(index, known, synonyms, analysis);
   if (opts.precedents?.length) precedentVotes(index, scores, opts.precedents, analysis.terms.length);
+  if (opts.headings?.length) headingVotes(index, scores, opts.headings, analysis.terms.length);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
   const candidates = rollUp(index, scores, prefix);
@@ -1315,7 +1330,7 @@ function addUnder(index: Index, scores: Float64Array, code: string, amount: numb
  * against 0.3 with the voting similarity at 0.4 was 6 points more right at 4 digits on the ruling letters'
  * development split ("Farther precedents vote").
  */
-const PRECEDENT = { subheading: 20, heading: 10, floor: 0.15, words: 4 };
+const PRECEDENT = { subheading: 20, heading: 10, floor: 0.15, words: 4, centroid: 30 };
 
 function precedentVotes(
   index: Index,
@@ -1323,13 +1338,36 @@ function precedentVotes(
   precedents: readonly { code: string; similarity: number }[],
   words: number,
 ): void {
-  const length = Math.min(1, Math.max(0, (words - PRECEDENT.words) / 8));
+  const length = voteLength(words);
   if (length === 0) return;
   for (const p of precedents) {
     const vote = (length * Math.max(0, p.similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
     const code = p.code.replace(/\D/g, "");
     addUnder(index, scores, code.slice(0, 6), PRECEDENT.subheading * vote);
     addUnder(index, scores, code.slice(0, 4), PRECEDENT.heading * vote);
+  }
+}
+
+/** How much a text's length lets the rulings vote: nothing at PRECEDENT.words content words, in full 8 words on. */
+const voteLength = (words: number) => Math.min(1, Math.max(0, (words - PRECEDENT.words) / 8));
+
+/**
+ * A heading whose rulings, pooled, read like the text votes for that heading as a ruling of the same similarity
+ * votes for its subheading and heading together (PRECEDENT.centroid), on the same floor and length scale. Chosen
+ * on the development splits (bench/results/classify.md, "Headings' centroids vote"): the three nearest centroids,
+ * against one, two and five, and weights of 0.6 and 1.5 times.
+ */
+function headingVotes(
+  index: Index,
+  scores: Float64Array,
+  headings: readonly { code: string; similarity: number }[],
+  words: number,
+): void {
+  const length = voteLength(words);
+  if (length === 0) return;
+  for (const h of headings) {
+    const vote = (length * Math.max(0, h.similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
+    addUnder(index, scores, h.code.slice(0, 4), PRECEDENT.centroid * vote);
   }
 }
 

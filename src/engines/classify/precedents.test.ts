@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildPrecedents, MIN_SIMILARITY, nearestRulings, type RulingRow } from "./precedents";
+import {
+  buildPrecedents,
+  HEADING_SIMILARITY,
+  MIN_SIMILARITY,
+  nearestHeadings,
+  nearestRulings,
+  type RulingRow,
+} from "./precedents";
 
 const rows: RulingRow[] = [
   {
@@ -51,5 +58,36 @@ describe("nearestRulings", () => {
     const a = nearestRulings(index, "polymer jersey steel drum", { min: 0, limit: 2 });
     expect(a).toHaveLength(2);
     expect(nearestRulings(index, "polymer jersey steel drum", { min: 0, limit: 2 })).toEqual(a);
+  });
+});
+
+describe("nearestHeadings", () => {
+  // Three rulings of heading 6802, each on one part of the product; one of 6810 sharing a single word.
+  const pooled = buildPrecedents([
+    { rulingNumber: "A1", code: "6802990090", subject: "polished granite slab", url: "" },
+    { rulingNumber: "A2", code: "6802930090", subject: "marble countertops cut to size", url: "" },
+    { rulingNumber: "A3", code: "6802210000", subject: "veined travertine tiles, honed", url: "" },
+    { rulingNumber: "B1", code: "6810199000", subject: "cement slab pavers", url: "" },
+    { rulingNumber: "C1", code: "6110303053", subject: "men's pullover of knit polyester jersey", url: "" },
+  ]);
+
+  it("pools each heading's rulings: several partial matches of one heading outweigh one of another", () => {
+    const text = "polished veined slab cut to size for countertops";
+    const near = nearestRulings(pooled, text, { min: 0, limit: 5 });
+    // No single ruling is as near as the heading they share.
+    const heads = nearestHeadings(pooled, text);
+    expect(heads[0]?.code).toBe("6802");
+    expect(heads[0]!.similarity).toBeGreaterThan(Math.max(...near.map((p) => p.similarity)));
+    for (const h of heads) expect(h.similarity).toBeGreaterThanOrEqual(HEADING_SIMILARITY);
+    expect(heads.map((h) => h.code)).not.toContain("6110");
+  });
+
+  it("finds nothing for an unrelated or empty text, keeps at most `limit`, and is deterministic", () => {
+    expect(nearestHeadings(pooled, "ceramic coffee mug")).toEqual([]);
+    expect(nearestHeadings(pooled, "")).toEqual([]);
+    expect(nearestHeadings(buildPrecedents([]), "polished slab")).toEqual([]);
+    const all = nearestHeadings(pooled, "polished slab pullover", { min: 0, limit: 2 });
+    expect(all).toHaveLength(2);
+    expect(nearestHeadings(pooled, "polished slab pullover", { min: 0, limit: 2 })).toEqual(all);
   });
 });

@@ -43,6 +43,20 @@ export interface PrecedentIndex {
   docs: Uint16Array | Uint32Array;
   /** The term's weight in the ruling's unit-length vector. */
   weights: Float32Array;
+  /** The headings the rulings classify in, each once (the rows of the heading postings below). */
+  headings: string[];
+  /** Per term, where its heading postings start in `headingDocs` and `headingWeights` (length terms + 1). */
+  headingOffsets: Uint32Array;
+  headingDocs: Uint16Array;
+  /** The term's weight in the heading's unit-length centroid: the sum of its rulings' vectors, normalized. */
+  headingWeights: Float32Array;
+}
+
+/** A heading whose rulings, taken together, read like the text (`nearestHeadings`). */
+export interface HeadingMatch {
+  code: string;
+  /** Cosine similarity of the text and the heading's centroid, 0-1. */
+  similarity: number;
 }
 
 /** Below this similarity a ruling is not cited (bench/classify-precedents.mjs shows how the floor was chosen). */
@@ -55,6 +69,12 @@ export const MIN_SIMILARITY = 0.4;
  * classify.md, "Farther precedents vote"): 0.4, 0.3, 0.25, 0.2, 0.15 and 0.1 tried.
  */
 export const VOTE_SIMILARITY = 0.2;
+
+/** Below this similarity a heading's centroid does not vote (engine.ts PRECEDENT.floor, where votes start). */
+export const HEADING_SIMILARITY = 0.15;
+
+/** How many headings' centroids vote (engine.ts headingVotes). */
+export const HEADING_VOTES = 3;
 
 /** The words a ruling is matched by: its subject and description, without the letter's frame. */
 function rulingTokens(r: RulingRow): string[] {
@@ -110,7 +130,82 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
       weights[(offsets[i] ?? 0) + k] = w;
     });
   });
-  return { rows, terms, termIds, idf, offsets, docs: postingDocs, weights };
+  return { rows, terms, termIds, idf, offsets, docs: postingDocs, weights, ...headingCentroids(rows, lists) };
+}
+
+/**
+ * Each heading's centroid (Rocchio): the sum of the unit vectors of the rulings that classify in it, normalized.
+ * Where no single ruling is near the text, several of one heading that each share some of its words still say
+ * where such goods go; a centroid pools them, as the nearest rulings alone cannot.
+ */
+function headingCentroids(rows: RulingRow[], lists: [number, number][][]) {
+  const headings = [...new Set(rows.map((r) => headingOf(r.code)))].sort();
+  const ids = new Map(headings.map((h, i) => [h, i]));
+  const ofRow = rows.map((r) => ids.get(headingOf(r.code)) ?? 0);
+  // Per term, the summed weight per heading.
+  const sums = lists.map((l) => {
+    const m = new Map<number, number>();
+    for (const [doc, w] of l) m.set(ofRow[doc] ?? 0, (m.get(ofRow[doc] ?? 0) ?? 0) + w);
+    return m;
+  });
+  const norms = new Float64Array(headings.length);
+  for (const m of sums) for (const [h, w] of m) norms[h] = (norms[h] ?? 0) + w * w;
+  const headingOffsets = new Uint32Array(lists.length + 1);
+  let total = 0;
+  sums.forEach((m, i) => {
+    headingOffsets[i] = total;
+    total += m.size;
+  });
+  headingOffsets[lists.length] = total;
+  const headingDocs = new Uint16Array(total);
+  const headingWeights = new Float32Array(total);
+  let k = 0;
+  for (const m of sums)
+    for (const [h, w] of [...m].sort((a, b) => a[0] - b[0])) {
+      headingDocs[k] = h;
+      headingWeights[k] = w / Math.sqrt(norms[h] || 1);
+      k++;
+    }
+  return { headings, headingOffsets, headingDocs, headingWeights };
+}
+
+const headingOf = (code: string) => code.replace(/\D/g, "").slice(0, 4);
+
+/** The text's unit vector over the index's terms: term numbers and weights. */
+function queryVector(index: PrecedentIndex, text: string): Map<number, number> {
+  index.termIds ??= new Map(index.terms.map((t, i) => [t, i]));
+  const ids = index.termIds;
+  const q = weigh(tokens(withoutLetterFrame(text)), (t) => {
+    const i = ids.get(t);
+    return i === undefined ? undefined : index.idf[i];
+  });
+  return new Map([...q].map(([t, w]) => [ids.get(t) ?? 0, w]));
+}
+
+/**
+ * The headings whose rulings, taken together, read most like `text`, best first, at most `limit`, each at or above
+ * `min` (engine.ts RankOptions.headings).
+ */
+export function nearestHeadings(
+  index: PrecedentIndex,
+  text: string,
+  { limit = HEADING_VOTES, min = HEADING_SIMILARITY }: { limit?: number; min?: number } = {},
+): HeadingMatch[] {
+  if (index.headings.length === 0) return [];
+  const q = queryVector(index, text);
+  const sims = new Float64Array(index.headings.length);
+  for (const [i, w] of q)
+    for (let k = index.headingOffsets[i] ?? 0; k < (index.headingOffsets[i + 1] ?? 0); k++) {
+      const h = index.headingDocs[k] ?? 0;
+      sims[h] = (sims[h] ?? 0) + w * (index.headingWeights[k] ?? 0);
+    }
+  const out: HeadingMatch[] = [];
+  sims.forEach((raw, h) => {
+    const similarity = Math.round(raw * 1e6) / 1e6;
+    if (similarity >= min) out.push({ code: index.headings[h] ?? "", similarity });
+  });
+  out.sort((a, b) => b.similarity - a.similarity || a.code.localeCompare(b.code));
+  return out.slice(0, limit);
 }
 
 /** The most similar rulings to `text`, best first, at most `limit`, each at or above the floor. */
@@ -120,16 +215,10 @@ export function nearestRulings(
   { limit = 3, min = MIN_SIMILARITY, exclude }: { limit?: number; min?: number; exclude?: string } = {},
 ): Precedent[] {
   if (index.rows.length === 0) return [];
-  index.termIds ??= new Map(index.terms.map((t, i) => [t, i]));
-  const ids = index.termIds;
-  const q = weigh(tokens(withoutLetterFrame(text)), (t) => {
-    const i = ids.get(t);
-    return i === undefined ? undefined : index.idf[i];
-  });
+  const q = queryVector(index, text);
   if (q.size === 0) return [];
   const sims = new Float64Array(index.rows.length);
-  for (const [t, w] of q) {
-    const i = ids.get(t) ?? 0;
+  for (const [i, w] of q) {
     for (let k = index.offsets[i] ?? 0; k < (index.offsets[i + 1] ?? 0); k++) {
       const doc = index.docs[k] ?? 0;
       sims[doc] = (sims[doc] ?? 0) + w * (index.weights[k] ?? 0);

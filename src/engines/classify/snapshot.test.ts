@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PartitionedMap } from "../../lib/lazy-map";
 import { buildIndex, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
-import { buildPrecedents, nearestRulings } from "./precedents";
+import { buildPrecedents, nearestHeadings, nearestRulings } from "./precedents";
 import {
   attachPart,
   type ClassifyIndexes,
@@ -77,6 +77,7 @@ describe("classify index snapshot", () => {
       for (const schedule of ["US", "GB", "EU"] as const)
         expect(rank(back.index, text, { schedule, limit: 5 })).toEqual(rank(built.index, text, { schedule, limit: 5 }));
       expect(nearestRulings(back.precedents, text)).toEqual(nearestRulings(built.precedents, text));
+      expect(nearestHeadings(back.precedents, text)).toEqual(nearestHeadings(built.precedents, text));
     }
     expect(new Map(back.statistical)).toEqual(built.statistical);
     // The lines are parsed a chapter at a time when first read: loaded whole here, they equal the built ones.

@@ -34,7 +34,8 @@ export interface ClassifyIndexes {
 
 /**
  * Bump when the layout below changes, or how the rows become the index (tokens, letter frames): older objects are
- * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely.
+ * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely. 11: the
+ * headings' centroids of the rulings; ambiguous product terms keep the headings that make them so.
  */
 const KIND = "classify-index/11";
 const PART_KIND = "classify-lines/1";
@@ -58,6 +59,7 @@ interface Meta {
   parts: string[];
   stats: Index["stats"];
   rulings: [string, string, string, string][];
+  rulingHeadings: string[];
 }
 
 const FIELDS = ["sub", "nat", "head", "chap"] as const;
@@ -128,6 +130,7 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     parts: partNames(built),
     stats: index.stats,
     rulings: precedents.rows.map((r) => [r.rulingNumber, r.code, r.subject, r.url]),
+    rulingHeadings: precedents.headings,
   };
   const arrays: Record<string, PackedArray> = {
     offsets,
@@ -141,6 +144,10 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     rulingOffsets: precedents.offsets,
     rulingDocs: precedents.docs,
     rulingWeights: precedents.weights,
+    // The headings' centroids over the same terms (precedents.ts headingCentroids).
+    headingOffsets: precedents.headingOffsets,
+    headingDocs: precedents.headingDocs,
+    headingWeights: precedents.headingWeights,
   };
   for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
   const nodes = [...index.nodes.values()];
@@ -310,6 +317,19 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
   }));
   const terms = readTable(a, "rulingTerms");
   const { rulingIdf: idf, rulingOffsets: offsets, rulingDocs: docs, rulingWeights: weights } = a;
+  const { headingOffsets, headingDocs, headingWeights } = a;
+  const headings = meta.rulingHeadings;
+  if (
+    "refused" in terms ||
+    !Array.isArray(headings) ||
+    !(headingOffsets instanceof Uint32Array) ||
+    !(headingDocs instanceof Uint16Array) ||
+    !(headingWeights instanceof Float32Array) ||
+    headingOffsets.length !== terms.length + 1 ||
+    headingOffsets[terms.length] !== headingDocs.length ||
+    headingWeights.length !== headingDocs.length
+  )
+    return { refused: "heading centroids do not match the ruling terms" };
   if (
     "refused" in terms ||
     !(idf instanceof Float64Array) ||
@@ -322,5 +342,16 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
     weights.length !== docs.length
   )
     return { refused: "ruling postings do not match their terms" };
-  return { rows, terms: terms.toArray(), idf, offsets, docs, weights };
+  return {
+    rows,
+    terms: terms.toArray(),
+    idf,
+    offsets,
+    docs,
+    weights,
+    headings,
+    headingOffsets,
+    headingDocs,
+    headingWeights,
+  };
 }

@@ -38,6 +38,7 @@ import { extractProduct, pageText } from "../../engines/classify/page";
 import {
   buildPrecedents,
   MIN_SIMILARITY,
+  nearestHeadings,
   nearestRulings,
   type Precedent,
   VOTE_SIMILARITY,
@@ -663,7 +664,9 @@ export async function suggestCodes({
   const near = nearestRulings(precedents, text, { limit: PRECEDENT_VOTES, min: VOTE_SIMILARITY });
   const votes = near.map((p) => ({ code: p.code, similarity: p.similarity }));
   const cited = near.filter((p) => p.similarity >= MIN_SIMILARITY).slice(0, PRECEDENTS_CITED);
-  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit, precedents: votes });
+  // So do the headings whose rulings, pooled, read most like the text.
+  const headings = nearestHeadings(precedents, text);
+  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit, precedents: votes, headings });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
     toWire(
