@@ -90,6 +90,18 @@ describe("text", () => {
     ["A sample was submitted and will be retained for reference. It is a plastic film.", "It is a plastic film."],
     ["The material at issue is composed of garnetted fibers.", "garnetted fibers."],
     ["The items are four (4) models of utility vehicles", "four models of utility vehicles"],
+    ["The sample article consists of a polypropylene cord.", "a polypropylene cord."],
+    ["The three products in this case are toner cartridges.", "toner cartridges."],
+    ["The product involved in these protests is avocados.", "avocados."],
+    ["The submitted sample, style IS 16, is a garment set.", "a garment set."],
+    ["The merchandise under consideration involves a mouse pad.", "a mouse pad."],
+    ["Your query concerns the classification of cinnamon sugar.", "cinnamon sugar."],
+    ["The ruling was requested on cork sheets in rolls.", "cork sheets in rolls."],
+    // A frame that opens a later sentence leaves it starting as a sentence does.
+    [
+      "Polyethylene resin pellets. The first product, Item 15313-003, is described as a low-density resin.",
+      "Polyethylene resin pellets. A low-density resin.",
+    ],
     // Only a subject line loses a "from ..." at its end: a title may name its material so.
     ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],
   ])("withoutLetterFrame(%j)", (input, expected) => {

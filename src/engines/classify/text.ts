@@ -164,7 +164,15 @@ export function wordsAndGaps(text: string): { words: string[]; gaps: boolean[] }
 const LETTER_FRAMES: RegExp[] = [
   // "The merchandise under consideration is referred to as", "The instant item is described as a",
   // "The products under consideration are", "The article under consideration consists of"
-  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third)\s+)?(?:subject\s+|instant\s+|imported\s+|submitted\s+|prospective\s+)?(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|concerned|at\s+issue|submitted(?:\s+with\s+your\s+(?:request|inquiry|letter))?))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,40},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|is|are|consists?\s+of|comprises?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  // "The sample article consists of", "Your submitted sample, style 8808A, is a", "The three products in this case
+  // are", "The product involved in these protests is", "The merchandise under consideration involves a"
+  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third|two|three|four|five|six|several)\s+)?(?:(?:subject|instant|imported|submitted|prospective|sample)\s+){0,2}(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|in\s+this\s+case|concerned|involved(?:\s+in\s+(?:this|these)\s+[a-z]+)?|at\s+issue|to\s+be\s+imported|submitted(?:\s+with\s+your\s+(?:request|inquiry|letter))?))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,40},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|is|are|consists?\s+of|comprises?|involves?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  // "Your query concerns the classification of", "The ruling was requested on", "Your letter describes the subject
+  // merchandise as", "You will be importing what you term as a"
+  /\byour\s+(?:query|inquiry|request|letter)\s+(?:concerns|involves|relates\s+to)\s+the\s+(?:tariff\s+)?classification\s+of\s+/gi,
+  /\bthe\s+ruling\s+(?:was|is)\s+requested\s+(?:on|for)\s+/gi,
+  /\byour\s+letter\s+describes\s+/gi,
+  /\byou\s+will\s+be\s+importing\s+(?:what\s+you\s+term\s+as\s+)?/gi,
   // "You describe the instant merchandise as", "There are four products under consideration, and they are all
   // described as"
   /\b(?:the\s+)?(?:instant|subject)\s+(?:merchandise|items?|products?|articles?)\s+as\s+/gi,
@@ -219,7 +227,14 @@ const FROM_COUNTRY = new RegExp(
 /** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
 export function withoutLetterFrame(text: string): string {
   let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
-  for (const re of LETTER_FRAMES) out = out.replace(re, " ");
+  // A frame that opened a sentence leaves the article in lower case ("... pellets. The first product is described
+  // as a resin" -> "... pellets. a resin"): marked, its first letter is raised again so the sentence still starts.
+  for (const re of LETTER_FRAMES)
+    out = out.replace(re, (match: string, ...rest: unknown[]) => {
+      const at = rest.find((r): r is number => typeof r === "number") ?? 0;
+      return at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \u0000" : " ";
+    });
+  out = out.replace(/\u0000\s*([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/\u0000/g, "");
   out = out.replace(FROM_COUNTRY, "");
   // An abbreviation in brackets after the name it abbreviates ("polyethylene vinyl acetate (PEVA) tablecloth") is
   // no clause: the noun after it is still the article.
