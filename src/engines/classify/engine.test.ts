@@ -403,6 +403,12 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("Hexachloroacetone (CAS No. 116-16-5) from Germany in bulk form")).toBe("2914");
     // An article of a named plastic is no compound.
     expect(analyze(index, "cellulose acetate sunglasses").organic).toBeUndefined();
+    // The CAS number counts though the letter's frame drops it as a reference; a polymer is no compound.
+    expect(analyze(index, "The subject product, iron pentaacetic acid, CAS No. 12389-75-2, in bulk").organic).toBe(
+      "2915",
+    );
+    expect(analyze(index, "The subject product, iron pentaacetic acid, in bulk").organic).toBeUndefined();
+    expect(analyze(index, "maleic anhydride modified propylene copolymer (CAS 25722-45-6)").organic).toBeUndefined();
   });
 
   it("keeps pet toys out of 9503 and handbag parts out of 4202 (the headings name neither)", () => {

@@ -776,12 +776,20 @@ const COMPOUND_NOUNS = new Set(
   stems("acid salt ester compound intermediate derivative monomer hydrochloride chloride sulfate sulphate"),
 );
 
+/** Nouns that name a polymer: "maleic anhydride modified propylene copolymer" is no compound of Chapter 29. */
+const POLYMER_NOUNS = new Set(stems("polymer copolymer homopolymer terpolymer resin elastomer"));
+
+/** A CAS registry number in a text, before the letter's frame (which drops it as a reference) is taken out. */
+const CAS_NUMBER = /\bCAS\b[^0-9]{0,12}\d{2,7}-\d{2}-\d\b/i;
+
 /**
  * Whether a text is about a chemical compound: it gives a CAS registry number, or its head noun is a chemical's
  * name or a word for a compound rather than an article ("malic acid", "cyclohexylamine"; not "acetate sunglasses").
  */
-function aboutCompound(index: Index, noun: string | undefined, text: string): boolean {
-  if (/\b\d{2,7}-\d{2}-\d\b/.test(text)) return true;
+function aboutCompound(index: Index, noun: string | undefined, text: string, cas: boolean): boolean {
+  // A polymer is a plastic or a rubber in a primary form (Chapters 39, 40) whatever its monomers' names say.
+  if (noun !== undefined && POLYMER_NOUNS.has(noun)) return false;
+  if (cas || /\b\d{2,7}-\d{2}-\d\b/.test(text)) return true;
   if (noun === undefined || (namesArticle(index, noun) && !COMPOUND_NOUNS.has(noun))) return false;
   return COMPOUND_NOUNS.has(noun) || chemicalName(noun) || organicHeading(noun) !== undefined;
 }
@@ -932,7 +940,13 @@ export function analyze(index: Index, description: string): Analysis {
   const pharma = medicamentReading(index, ws, weights, found);
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
-  const structure = legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head }, fibre);
+  const structure = legalStructure(
+    index,
+    text,
+    { ws, sentenceOf, headEnd, headLast, head },
+    fibre,
+    CAS_NUMBER.test(description),
+  );
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
     synonyms: found
@@ -987,6 +1001,7 @@ function legalStructure(
     head,
   }: { ws: string[]; sentenceOf: number[]; headEnd: number; headLast: number; head: string[] },
   fibre: ReturnType<typeof predominantFibre>,
+  cas: boolean,
 ): Omit<Analysis, "terms" | "synonyms" | "head" | "pharma"> {
   const weight = statedWeight(text);
   const materialWords = articleMaterials(ws, headEnd, head);
@@ -999,7 +1014,7 @@ function legalStructure(
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
     semiManufactures: semiManufacturesRuledOut(index, ws[headLast], text),
-    organic: aboutCompound(index, ws[headLast], text) ? organicHeading(text)?.heading : undefined,
+    organic: aboutCompound(index, ws[headLast], text, cas) ? organicHeading(text)?.heading : undefined,
     footwear: footwearUpper(ws, (i) => i + 1 === headLast && namesArticle(index, ws[headLast] ?? "")),
     figures: {
       ...(weight === undefined ? {} : { weight }),
