@@ -16,6 +16,7 @@ import {
   preparedFoodChapters,
   quantityBounds,
   sentences,
+  statedGender,
   statedQuantities,
   statedWeight,
   stripExclusions,
@@ -509,6 +510,21 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
       t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
     );
+  });
+
+  it("keeps women's garments out of the men's headings and the reverse, whatever the rulings vote (Chapters 61, 62)", () => {
+    expect(statedGender(words("a pair of women’s pants"))).toBe("women");
+    expect(statedGender(words("boys' knit shorts"))).toBe("men");
+    // Garments for either are classified with women's (Chapter 61 note 9); man-made fibres name no one.
+    expect(statedGender(words("unisex trousers of man-made fibres"))).toBe("women");
+    expect(statedGender(words("trousers of man-made fibres"))).toBeUndefined();
+    expect(statedGender(words("men's and women's gloves"))).toBeUndefined();
+    const text =
+      "Style 7392387 is a pair of women's pants constructed from 100 percent cotton woven fabric, with a waistband";
+    // Three rulings on men's cotton trousers, as near as such rulings are.
+    const men = Array.from({ length: 3 }, () => ({ code: "6203424015", similarity: 0.6 }));
+    const r = rank(fullIndex(), text, { schedule: "US", precedents: men });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).toBe("6204");
   });
 
   it("scores a long statement of the goods with the long-text weights, not as a doubtful short title", () => {

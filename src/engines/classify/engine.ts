@@ -47,6 +47,7 @@ import {
   quantityBounds,
   STOPWORDS,
   sentences,
+  statedGender,
   statedQuantities,
   statedWeight,
   stripExclusions,
@@ -125,6 +126,8 @@ const PARAMS = {
   material: 6,
   /** Boost of the household articles heading of the material of an article for the household. */
   household: 10,
+  /** Factor on the apparel headings of the other gender than the one the text names (text.ts statedGender). */
+  otherGender: 0.5,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
   /**
@@ -503,6 +506,8 @@ export interface Analysis {
    * a set (GRI 3) or two classifications, never one certain heading.
    */
   coordinated: boolean;
+  /** Whom the text says the goods are for (text.ts statedGender): the other's apparel headings are ruled out. */
+  gender: "men" | "women" | undefined;
 }
 
 /**
@@ -1023,6 +1028,7 @@ function legalStructure(
     },
     parts: partsHeadings(ws, sentenceOf, headEnd),
     coordinated: ws.slice(1, headEnd).some((w, k) => w === "and" && namesArticle(index, ws[k] ?? "")),
+    gender: statedGender(ws),
   };
 }
 
@@ -1194,6 +1200,8 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const scores = scoreDocs(index, known, synonyms, analysis);
   if (opts.precedents?.length) precedentVotes(index, scores, opts.precedents, analysis.terms.length);
   if (opts.headings?.length) headingVotes(index, scores, opts.headings, analysis.terms.length);
+  // After the votes: a ruling on men's trousers says nothing of women's, whose headings the tariff keeps apart.
+  if (analysis.gender) otherGender(index, scores, analysis.gender);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
   const candidates = rollUp(index, scores, prefix);
@@ -1384,6 +1392,34 @@ function headingVotes(
     const vote = (length * Math.max(0, h.similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
     addUnder(index, scores, h.code.slice(0, 4), PRECEDENT.centroid * vote);
   }
+}
+
+/**
+ * Chapters 61 and 62 keep men's or boys' garments and women's or girls' garments in headings and subheadings of
+ * their own ("Trousers ...; men's or boys', of cotton"): for goods the text says are for one, the other's score
+ * less (PARAMS.otherGender).
+ */
+function otherGender(index: Index, scores: Float64Array, gender: "men" | "women"): void {
+  const tags = genderTags(index);
+  const other = gender === "men" ? 2 : 1;
+  for (let d = 0; d < tags.length; d++) if (tags[d] === other) scores[d] = (scores[d] ?? 0) * PARAMS.otherGender;
+}
+
+const genderTagCache = new WeakMap<Index, Uint8Array>();
+
+/** Per subheading of Chapters 61 and 62: 1 for men's or boys', 2 for women's or girls', 0 for neither. */
+function genderTags(index: Index): Uint8Array {
+  let tags = genderTagCache.get(index);
+  if (tags) return tags;
+  tags = new Uint8Array(index.docs.length);
+  index.docs.forEach((code, d) => {
+    if (!code.startsWith("61") && !code.startsWith("62")) return;
+    const text = index.nodes.get(code)?.description ?? "";
+    if (/\bmen's or boys'/i.test(text)) tags[d] = 1;
+    else if (/women's or girls'/i.test(text)) tags[d] = 2;
+  });
+  genderTagCache.set(index, tags);
+  return tags;
 }
 
 /** The headings of jewellery: of precious metal, of pearls or stones, imitation. */

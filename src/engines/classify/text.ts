@@ -244,6 +244,25 @@ export function withoutLetterFrame(text: string): string {
   return out.replace(/\s{2,}/g, " ").trim();
 }
 
+/** Words that say a garment is for men or boys, and for women or girls ("unisex": Chapter 61 note 9). */
+const MEN_WORDS = new Set(["man", "men", "boy", "male", "gentleman", "gentlemen"]);
+const WOMEN_WORDS = new Set(["woman", "women", "girl", "lady", "female", "unisex"]);
+
+/**
+ * Whom the text says the goods are for: "men" (men's or boys'), "women" (women's or girls', and garments for either,
+ * which Chapter 61 note 9 and Chapter 62 note 8 put with women's), or undefined when it names neither or both.
+ * "man-made" fibres name no one.
+ */
+export function statedGender(ws: readonly string[]): "men" | "women" | undefined {
+  let men = false;
+  let women = false;
+  ws.forEach((w, i) => {
+    if (MEN_WORDS.has(w) && !(w === "man" && ws[i + 1] === "made")) men = true;
+    if (WOMEN_WORDS.has(w)) women = true;
+  });
+  return men === women ? undefined : men ? "men" : "women";
+}
+
 /** Sentences of a text (a full stop, question or exclamation mark, then a capital or a quote). */
 export function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+(?=["\u201c(]?[A-Z])/).filter((s) => s.trim());
