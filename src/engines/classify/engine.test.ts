@@ -512,7 +512,7 @@ describe("what the product is, not the words around it (full index)", () => {
     );
   });
 
-  it("keeps women's garments out of the men's headings and the reverse, whatever the rulings vote (Chapters 61, 62)", () => {
+  it("keeps women's garments out of the men's headings, and knitted out of woven, whatever the rulings vote", () => {
     expect(statedGender(words("a pair of women’s pants"))).toBe("women");
     expect(statedGender(words("boys' knit shorts"))).toBe("men");
     // Garments for either are classified with women's (Chapter 61 note 9); man-made fibres name no one.
@@ -525,6 +525,11 @@ describe("what the product is, not the words around it (full index)", () => {
     const men = Array.from({ length: 3 }, () => ({ code: "6203424015", similarity: 0.6 }));
     const r = rank(fullIndex(), text, { schedule: "US", precedents: men });
     expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).toBe("6204");
+    // Nor do rulings on woven goods carry knitted ones into Chapter 62.
+    const knit = "Item C62A1103 is a pair of men's shorts constructed from 100 percent cotton, jersey knit fabric";
+    const woven = Array.from({ length: 3 }, () => ({ code: "6203424015", similarity: 0.6 }));
+    const k = rank(fullIndex(), knit, { schedule: "US", precedents: woven });
+    expect(k.ok && k.suggestions[0]?.hs6.slice(0, 4)).toBe("6103");
   });
 
   it("scores a long statement of the goods with the long-text weights, not as a doubtful short title", () => {

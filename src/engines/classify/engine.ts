@@ -1200,7 +1200,9 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const scores = scoreDocs(index, known, synonyms, analysis);
   if (opts.precedents?.length) precedentVotes(index, scores, opts.precedents, analysis.terms.length);
   if (opts.headings?.length) headingVotes(index, scores, opts.headings, analysis.terms.length);
-  // After the votes: a ruling on men's trousers says nothing of women's, whose headings the tariff keeps apart.
+  // After the votes: a ruling on woven shorts says nothing of knitted ones, nor one on men's trousers of women's,
+  // whose headings the tariff keeps apart.
+  scaleUnder(index, scores, analysis.excluded, PARAMS.construction);
   if (analysis.gender) otherGender(index, scores, analysis.gender);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
@@ -1307,15 +1309,9 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   for (const code of analysis.notesTo) addUnder(index, scores, code, PARAMS.household);
   // A compound's name gives its Chapter 29 heading (note 3: the last that could hold it).
   if (analysis.organic) addUnder(index, scores, analysis.organic, PARAMS.organic);
-  // "knit" and "woven" each rule out the goods the tariff keeps for the other construction; the chapters' legal
-  // structure rules out more (text.ts: preciousExcludes, otherMaterialChapters) and names footwear's heading.
-  const scale = (codes: readonly string[], factor: number) => {
-    for (const code of codes) {
-      const [from, to] = prefixRange(index.docs, code);
-      for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * factor;
-    }
-  };
-  scale(analysis.excluded, PARAMS.construction);
+  // The chapters' legal structure rules out goods (text.ts: preciousExcludes, otherMaterialChapters) and names
+  // footwear's heading; the construction ("knit", "woven") is ruled on after the rulings' votes (rank).
+  const scale = (codes: readonly string[], factor: number) => scaleUnder(index, scores, codes, factor);
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
   scale(analysis.notes, PARAMS.notes);
@@ -1334,6 +1330,14 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
 }
 
 const ORNAMENT_CODES = new Set(Object.values(ORNAMENT_RESIDUALS));
+
+/** Multiplies the score of every subheading under each of `codes` by `factor`. */
+function scaleUnder(index: Index, scores: Float64Array, codes: readonly string[], factor: number): void {
+  for (const code of codes) {
+    const [from, to] = prefixRange(index.docs, code);
+    for (let d = from; d < to; d++) scores[d] = (scores[d] ?? 0) * factor;
+  }
+}
 
 /** Adds `amount` to the score of every subheading under `code` (a chapter, heading or subheading). */
 function addUnder(index: Index, scores: Float64Array, code: string, amount: number): void {
