@@ -92,7 +92,7 @@ export function precedentsWithout(P, ids) {
  */
 /** The headings' centroids that vote, as the Worker passes them (service.ts suggestCodes). */
 export function headingVotes(P, precedents, text) {
-  return P.nearestHeadings(precedents, text, { limit: P.HEADING_VOTES });
+  return P.nearestHeadings(precedents, text);
 }
 
 export function precedentVotes(P, precedents, text) {

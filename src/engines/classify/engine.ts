@@ -945,23 +945,30 @@ export function analyze(index: Index, description: string): Analysis {
   const pharma = medicamentReading(index, ws, weights, found);
   const fibre = predominantFibre(text);
   fibreSense(fibre, weights);
-  const structure = legalStructure(
-    index,
-    text,
-    { ws, sentenceOf, headEnd, headLast, head },
-    fibre,
-    CAS_NUMBER.test(description),
-  );
+  const cas = CAS_NUMBER.test(description);
+  const structure = legalStructure(index, text, { ws, sentenceOf, headEnd, headLast, head, cas }, fibre);
   return {
     terms: [...weights].map(([term, weight]) => ({ term, weight })),
-    synonyms: found
-      .filter((f) => f.weight > 0)
-      .map((f) => (inItsMaterial(f, head, headLast, structure) ? { ...f, ambiguous: false } : f))
-      .map(({ start: _, end: __, elsewhere: ___, ...hit }) => ({ ...hit, head: hit.head ?? false })),
+    synonyms: found.filter((f) => f.weight > 0).map((f) => synonymHit(f, head, headLast, structure)),
     head,
     pharma,
     ...structure,
     notesTo: holder ? [...structure.notesTo, "4202"] : structure.notesTo,
+  };
+}
+
+/** A product term found, as Analysis reports it: settled by its material (`inItsMaterial`), positions dropped. */
+function synonymHit(
+  found: SynonymHit & { start: number; end: number; elsewhere: string[] },
+  head: string[],
+  headLast: number,
+  structure: { otherMaterials: string[] },
+): SynonymHit {
+  const { start: _, end: __, elsewhere: ___, ...hit } = found;
+  return {
+    ...hit,
+    head: hit.head ?? false,
+    ...(inItsMaterial(found, head, headLast, structure) ? { ambiguous: false } : {}),
   };
 }
 
@@ -1004,9 +1011,9 @@ function legalStructure(
     headEnd,
     headLast,
     head,
-  }: { ws: string[]; sentenceOf: number[]; headEnd: number; headLast: number; head: string[] },
+    cas,
+  }: { ws: string[]; sentenceOf: number[]; headEnd: number; headLast: number; head: string[]; cas: boolean },
   fibre: ReturnType<typeof predominantFibre>,
-  cas: boolean,
 ): Omit<Analysis, "terms" | "synonyms" | "head" | "pharma"> {
   const weight = statedWeight(text);
   const materialWords = articleMaterials(ws, headEnd, head);
@@ -1218,7 +1225,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       matchedTerms,
     };
   }
-  const calibration = calibrate(top, candidates, index, analysis, known, namesGoods);
+  const calibration = calibrate(top, candidates, index, analysis, known, namesGoods, opts);
   const { picked, removed } = pickSuggestions(index, { scores, candidates, top, calibration, known, synonyms, opts });
   return {
     ok: true,
@@ -1654,6 +1661,8 @@ const CALIBRATION = {
   unsupported: -0.68,
   nounUnsupported: -1.06,
   words: -1.88,
+  votes: 0,
+  centroid: 0,
 };
 
 /** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
@@ -1681,6 +1690,13 @@ interface Evidence {
   ownText: number;
   /** A word of the text names goods (an article, a material, a product term): see Index.goods. */
   namesGoods: boolean;
+  /**
+   * Share of the rulings' votes (by similarity above the floor) cast for the best suggestion's heading, 0-1; 0 when
+   * no ruling voted. Rulings on goods described alike agreeing with the words is the surest sign of a right answer.
+   */
+  votes: number;
+  /** The heading whose rulings, pooled, read most like the text is the best suggestion's. */
+  centroid: boolean;
 }
 
 /**
@@ -1704,6 +1720,7 @@ function calibrate(
   analysis: Analysis,
   terms: QueryTerm[],
   namesGoods: boolean,
+  opts: Pick<RankOptions, "precedents" | "headings">,
 ) {
   const { synonyms } = analysis;
   const topCode = index.docs[top.d] ?? "";
@@ -1736,6 +1753,7 @@ function calibrate(
     words: terms.length,
     ownText: total ? own / total : 0,
     namesGoods,
+    ...votesFor(index.docs[top.d]?.slice(0, 4) ?? "", opts, analysis.terms.length),
   };
   const p = probability(evidence);
   if (!namesGoods) return { top: Math.min(p, NO_GOODS_CAP), evidence };
@@ -1750,6 +1768,27 @@ function calibrate(
   // make-up): the words that did match describe what the article is for, not what it is.
   const capped = ornamentOnly || analysis.coordinated || top.s < WEAK_MATCH || !evidence.headNoun;
   return { top: capped ? Math.min(p, NO_MATERIAL_CAP) : p, evidence };
+}
+
+/** How the rulings that voted (RankOptions.precedents, .headings) stand to a heading: Evidence.votes, .centroid. */
+function votesFor(
+  heading: string,
+  { precedents = [], headings = [] }: Pick<RankOptions, "precedents" | "headings">,
+  words: number,
+): Pick<Evidence, "votes" | "centroid"> {
+  if (voteLength(words) === 0) return { votes: 0, centroid: false };
+  let all = 0;
+  let mine = 0;
+  for (const p of precedents) {
+    const w = Math.max(0, p.similarity - PRECEDENT.floor);
+    all += w;
+    if (p.code.replace(/\D/g, "").startsWith(heading)) mine += w;
+  }
+  const [nearest] = headings;
+  return {
+    votes: all > 0 ? mine / all : 0,
+    centroid: nearest !== undefined && nearest.similarity > PRECEDENT.floor && nearest.code.startsWith(heading),
+  };
 }
 
 /**
@@ -1770,6 +1809,8 @@ const CALIBRATION_LONG: typeof CALIBRATION = {
   unsupported: 0.69,
   nounUnsupported: -0.94,
   words: -0.92,
+  votes: 0,
+  centroid: 0,
 };
 
 function probability(e: Evidence): number {
@@ -1783,7 +1824,9 @@ function probability(e: Evidence): number {
     c.coverage * e.coverage +
     (e.head ? 0 : c.unsupported) +
     (e.headNoun ? 0 : c.nounUnsupported) +
-    c.words * Math.log(1 + e.words);
+    c.words * Math.log(1 + e.words) +
+    c.votes * e.votes +
+    (e.centroid ? c.centroid : 0);
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -74,7 +74,7 @@ export const VOTE_SIMILARITY = 0.2;
 export const HEADING_SIMILARITY = 0.15;
 
 /** How many headings' centroids vote (engine.ts headingVotes). */
-export const HEADING_VOTES = 3;
+const HEADING_VOTES = 3;
 
 /** The words a ruling is matched by: its subject and description, without the letter's frame. */
 function rulingTokens(r: RulingRow): string[] {

@@ -232,9 +232,9 @@ export function withoutLetterFrame(text: string): string {
   for (const re of LETTER_FRAMES)
     out = out.replace(re, (match: string, ...rest: unknown[]) => {
       const at = rest.find((r): r is number => typeof r === "number") ?? 0;
-      return at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \u0000" : " ";
+      return at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \uE000" : " ";
     });
-  out = out.replace(/\u0000\s*([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/\u0000/g, "");
+  out = out.replace(/\uE000\s*([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/\uE000/g, "");
   out = out.replace(FROM_COUNTRY, "");
   // An abbreviation in brackets after the name it abbreviates ("polyethylene vinyl acetate (PEVA) tablecloth") is
   // no clause: the noun after it is still the article.
