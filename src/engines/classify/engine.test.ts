@@ -532,6 +532,28 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(k.ok && k.suggestions[0]?.hs6.slice(0, 4)).toBe("6103");
   });
 
+  it("is surer of a long statement's answer when the rulings that voted agree with it", () => {
+    const text =
+      "The merchandise is a polished natural granite stone slab with grey veining and a honed edge. It is cut to size for kitchen countertops, bathroom vanities and table tops, and is imported ready for installation in residential kitchens, measuring three centimeters thick.";
+    // Votes just above the floor move the ranking by a fraction of a unit; what they say still counts.
+    const near = (code: string) => ({
+      precedents: Array.from({ length: 3 }, () => ({ code: `${code}000000`, similarity: 0.151 })),
+      headings: [{ code, similarity: 0.151 }],
+    });
+    const a = rank(fullIndex(), text, { schedule: "US", ...near("6802") });
+    const b = rank(fullIndex(), text, { schedule: "US", ...near("2516") });
+    if (!a.ok || !b.ok) throw new Error("unranked");
+    expect(a.suggestions[0]?.hs6.slice(0, 4)).toBe("6802");
+    expect(b.suggestions[0]?.hs6.slice(0, 4)).toBe("6802");
+    expect(a.evidence).toMatchObject({ votes: 1, centroid: true });
+    expect(b.evidence).toMatchObject({ votes: 0, centroid: false });
+    expect(Math.abs(a.suggestions[0]!.raw - b.suggestions[0]!.raw)).toBeLessThan(0.5);
+    expect(a.suggestions[0]!.score - b.suggestions[0]!.score).toBeGreaterThan(0.15);
+    // No votes, nothing to agree with.
+    const plain = rank(fullIndex(), text, { schedule: "US" });
+    expect(plain.ok && plain.evidence).toMatchObject({ votes: 0, centroid: false });
+  });
+
   it("scores a long statement of the goods with the long-text weights, not as a doubtful short title", () => {
     const facts =
       "The submitted sample is a men's T-shirt constructed from 100 percent cotton finely knit jersey fabric. The " +
