@@ -131,18 +131,22 @@ function examples(file) {
 
 const dot = (w, x) => w.reduce((s, wi, i) => s + wi * x[i], 0);
 
-/** L2-regularised weighted logistic regression (Newton's method; the bias is not penalised). */
-function logisticFit(data) {
-  const k = NAMES.length;
-  let w = new Array(k).fill(0);
+/**
+ * L2-regularised weighted logistic regression by Newton's method over rows `{z, off, y, weight}`: the features `z`
+ * to fit weights for, a fixed part `off` of the logit (0 unless some weights are held), the label and its weight.
+ * The first weight is the bias and is not penalised.
+ */
+function newtonFit(rows, init) {
+  const k = init.length;
+  let w = [...init];
   for (let it = 0; it < 50; it++) {
     const g = new Array(k).fill(0);
     const H = Array.from({ length: k }, () => new Array(k).fill(0));
-    for (const { x, y, weight } of data) {
-      const p = 1 / (1 + Math.exp(-dot(w, x)));
+    for (const { z, off, y, weight } of rows) {
+      const p = 1 / (1 + Math.exp(-(off + dot(w, z))));
       for (let i = 0; i < k; i++) {
-        g[i] += weight * (p - y) * x[i];
-        for (let j = 0; j < k; j++) H[i][j] += weight * p * (1 - p) * x[i] * x[j];
+        g[i] += weight * (p - y) * z[i];
+        for (let j = 0; j < k; j++) H[i][j] += weight * p * (1 - p) * z[i] * z[j];
       }
     }
     for (let i = 1; i < k; i++) {
@@ -155,6 +159,13 @@ function logisticFit(data) {
   }
   return w;
 }
+
+/** Every weight free. */
+const logisticFit = (data) =>
+  newtonFit(
+    data.map((r) => ({ ...r, z: r.x, off: 0 })),
+    new Array(NAMES.length).fill(0),
+  );
 
 /** Gaussian elimination with partial pivoting. */
 function solve(A, b) {
@@ -219,26 +230,10 @@ function agreementFit(data, base) {
     off: r.x.reduce((a, xi, i) => a + (FREE.includes(i) ? 0 : base[i] * xi), 0),
     z: FREE.map((i) => r.x[i]),
   }));
-  let w = FREE.map((i) => base[i]);
-  for (let it = 0; it < 50; it++) {
-    const k = FREE.length;
-    const g = new Array(k).fill(0);
-    const H = Array.from({ length: k }, () => new Array(k).fill(0));
-    for (const r of rows) {
-      const p = 1 / (1 + Math.exp(-(r.off + dot(w, r.z))));
-      for (let i = 0; i < k; i++) {
-        g[i] += r.weight * (p - r.y) * r.z[i];
-        for (let j = 0; j < k; j++) H[i][j] += r.weight * p * (1 - p) * r.z[i] * r.z[j];
-      }
-    }
-    for (let i = 1; i < k; i++) {
-      g[i] += L2 * w[i];
-      H[i][i] += L2;
-    }
-    const step = solve(H, g);
-    w = w.map((wi, i) => wi - step[i]);
-    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
-  }
+  const w = newtonFit(
+    rows,
+    FREE.map((i) => base[i]),
+  );
   const out = [...base];
   FREE.forEach((i, k) => {
     out[i] = w[k];
