@@ -1375,7 +1375,7 @@ function precedentVotes(
   const length = voteLength(words);
   if (length === 0) return;
   for (const p of precedents) {
-    const vote = (length * Math.max(0, p.similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
+    const vote = voteOf(p.similarity, length);
     const code = p.code.replace(/\D/g, "");
     addUnder(index, scores, code.slice(0, 6), PRECEDENT.subheading * vote);
     addUnder(index, scores, code.slice(0, 4), PRECEDENT.heading * vote);
@@ -1384,6 +1384,10 @@ function precedentVotes(
 
 /** How much a text's length lets the rulings vote: nothing at PRECEDENT.words content words, in full 8 words on. */
 const voteLength = (words: number) => Math.min(1, Math.max(0, (words - PRECEDENT.words) / 8));
+
+/** A vote: the similarity above PRECEDENT.floor, rescaled to 0-1, times the text's voteLength. */
+const voteOf = (similarity: number, length: number) =>
+  (length * Math.max(0, similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
 
 /**
  * A heading whose rulings, pooled, read like the text votes for that heading as a ruling of the same similarity
@@ -1399,10 +1403,8 @@ function headingVotes(
 ): void {
   const length = voteLength(words);
   if (length === 0) return;
-  for (const h of headings) {
-    const vote = (length * Math.max(0, h.similarity - PRECEDENT.floor)) / (1 - PRECEDENT.floor);
-    addUnder(index, scores, h.code.slice(0, 4), PRECEDENT.centroid * vote);
-  }
+  for (const h of headings)
+    addUnder(index, scores, h.code.slice(0, 4), PRECEDENT.centroid * voteOf(h.similarity, length));
 }
 
 /**
@@ -1411,26 +1413,26 @@ function headingVotes(
  * less (PARAMS.otherGender).
  */
 function otherGender(index: Index, scores: Float64Array, gender: "men" | "women"): void {
-  const tags = genderTags(index);
-  const other = gender === "men" ? 2 : 1;
-  for (let d = 0; d < tags.length; d++) if (tags[d] === other) scores[d] = (scores[d] ?? 0) * PARAMS.otherGender;
+  for (const d of genderDocs(index)[gender === "men" ? "women" : "men"])
+    scores[d] = (scores[d] ?? 0) * PARAMS.otherGender;
 }
 
-const genderTagCache = new WeakMap<Index, Uint8Array>();
+const genderDocCache = new WeakMap<Index, { men: number[]; women: number[] }>();
 
-/** Per subheading of Chapters 61 and 62: 1 for men's or boys', 2 for women's or girls', 0 for neither. */
-function genderTags(index: Index): Uint8Array {
-  let tags = genderTagCache.get(index);
-  if (tags) return tags;
-  tags = new Uint8Array(index.docs.length);
-  index.docs.forEach((code, d) => {
-    if (!code.startsWith("61") && !code.startsWith("62")) return;
-    const text = index.nodes.get(code)?.description ?? "";
-    if (/\bmen's or boys'/i.test(text)) tags[d] = 1;
-    else if (/women's or girls'/i.test(text)) tags[d] = 2;
+/** The subheadings of Chapters 61 and 62 for men's or boys' garments, and those for women's or girls'. */
+function genderDocs(index: Index): { men: number[]; women: number[] } {
+  return getOrInsert(genderDocCache, index, () => {
+    const out = { men: [] as number[], women: [] as number[] };
+    for (const chapter of ["61", "62"]) {
+      const [from, to] = prefixRange(index.docs, chapter);
+      for (let d = from; d < to; d++) {
+        const text = index.nodes.get(index.docs[d] ?? "")?.description ?? "";
+        if (/\bmen's or boys'/i.test(text)) out.men.push(d);
+        else if (/women's or girls'/i.test(text)) out.women.push(d);
+      }
+    }
+    return out;
   });
-  genderTagCache.set(index, tags);
-  return tags;
 }
 
 /** The headings of jewellery: of precious metal, of pearls or stones, imitation. */

@@ -182,6 +182,23 @@ function queryVector(index: PrecedentIndex, text: string): Map<number, number> {
   return new Map([...q].map(([t, w]) => [ids.get(t) ?? 0, w]));
 }
 
+/** The query's dot product with every row of a postings layout (the rulings', or the headings' centroids). */
+function similarities(
+  q: Map<number, number>,
+  offsets: Uint32Array,
+  docs: Uint16Array | Uint32Array,
+  weights: Float32Array,
+  rows: number,
+): Float64Array {
+  const sims = new Float64Array(rows);
+  for (const [i, w] of q)
+    for (let k = offsets[i] ?? 0; k < (offsets[i + 1] ?? 0); k++) {
+      const doc = docs[k] ?? 0;
+      sims[doc] = (sims[doc] ?? 0) + w * (weights[k] ?? 0);
+    }
+  return sims;
+}
+
 /**
  * The headings whose rulings, taken together, read most like `text`, best first, at most `limit`, each at or above
  * `min` (engine.ts RankOptions.headings).
@@ -193,12 +210,7 @@ export function nearestHeadings(
 ): HeadingMatch[] {
   if (index.headings.length === 0) return [];
   const q = queryVector(index, text);
-  const sims = new Float64Array(index.headings.length);
-  for (const [i, w] of q)
-    for (let k = index.headingOffsets[i] ?? 0; k < (index.headingOffsets[i + 1] ?? 0); k++) {
-      const h = index.headingDocs[k] ?? 0;
-      sims[h] = (sims[h] ?? 0) + w * (index.headingWeights[k] ?? 0);
-    }
+  const sims = similarities(q, index.headingOffsets, index.headingDocs, index.headingWeights, index.headings.length);
   const out: HeadingMatch[] = [];
   sims.forEach((raw, h) => {
     const similarity = Math.round(raw * 1e6) / 1e6;
@@ -217,13 +229,7 @@ export function nearestRulings(
   if (index.rows.length === 0) return [];
   const q = queryVector(index, text);
   if (q.size === 0) return [];
-  const sims = new Float64Array(index.rows.length);
-  for (const [i, w] of q) {
-    for (let k = index.offsets[i] ?? 0; k < (index.offsets[i + 1] ?? 0); k++) {
-      const doc = index.docs[k] ?? 0;
-      sims[doc] = (sims[doc] ?? 0) + w * (index.weights[k] ?? 0);
-    }
-  }
+  const sims = similarities(q, index.offsets, index.docs, index.weights, index.rows.length);
   const scored: { i: number; s: number }[] = [];
   // Float sums of the same terms in another order may differ in the last bits: rounded, ties break by row.
   sims.forEach((raw, i) => {

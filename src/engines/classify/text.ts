@@ -230,7 +230,7 @@ export function withoutLetterFrame(text: string): string {
   // A frame that opened a sentence leaves the article in lower case ("... pellets. The first product is described
   // as a resin" -> "... pellets. a resin"): marked, its first letter is raised again so the sentence still starts.
   for (const re of LETTER_FRAMES)
-    out = out.replace(re, (match: string, ...rest: unknown[]) => {
+    out = out.replace(re, (_match: string, ...rest: unknown[]) => {
       const at = rest.find((r): r is number => typeof r === "number") ?? 0;
       return at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \uE000" : " ";
     });
