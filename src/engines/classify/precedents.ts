@@ -97,6 +97,15 @@ function weigh(toks: string[], idf: (t: string) => number | undefined): Map<stri
   return tf;
 }
 
+/** Where each term's postings start, given how many each has; the last entry is the total. */
+function offsetsOf(lengths: number[]): Uint32Array {
+  const offsets = new Uint32Array(lengths.length + 1);
+  lengths.forEach((n, i) => {
+    offsets[i + 1] = (offsets[i] ?? 0) + n;
+  });
+  return offsets;
+}
+
 export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
   const docs = rows.map(rulingTokens);
   const df = new Map<string, number>();
@@ -115,13 +124,8 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
   docs.forEach((d, doc) => {
     for (const [t, w] of weigh(d, idfOf)) lists[termIds.get(t) ?? 0]?.push([doc, w]);
   });
-  const offsets = new Uint32Array(terms.length + 1);
-  let total = 0;
-  lists.forEach((l, i) => {
-    offsets[i] = total;
-    total += l.length;
-  });
-  offsets[terms.length] = total;
+  const offsets = offsetsOf(lists.map((l) => l.length));
+  const total = offsets[terms.length] ?? 0;
   const postingDocs = rows.length < 65536 ? new Uint16Array(total) : new Uint32Array(total);
   const weights = new Float32Array(total);
   lists.forEach((l, i) => {
@@ -150,13 +154,8 @@ function headingCentroids(rows: RulingRow[], lists: [number, number][][]) {
   });
   const norms = new Float64Array(headings.length);
   for (const m of sums) for (const [h, w] of m) norms[h] = (norms[h] ?? 0) + w * w;
-  const headingOffsets = new Uint32Array(lists.length + 1);
-  let total = 0;
-  sums.forEach((m, i) => {
-    headingOffsets[i] = total;
-    total += m.size;
-  });
-  headingOffsets[lists.length] = total;
+  const headingOffsets = offsetsOf(sums.map((m) => m.size));
+  const total = headingOffsets[lists.length] ?? 0;
   const headingDocs = new Uint16Array(total);
   const headingWeights = new Float32Array(total);
   let k = 0;
