@@ -98,6 +98,21 @@ describe("text", () => {
     ["The merchandise under consideration involves a mouse pad.", "a mouse pad."],
     ["Your query concerns the classification of cinnamon sugar.", "cinnamon sugar."],
     ["The ruling was requested on cork sheets in rolls.", "cork sheets in rolls."],
+    // More of the letters' frames: an apposition after the subject, a bracket naming the article, the sample
+    // sentences, "said to be", "at hand", "you submitted".
+    ["The product, dog treats in two formulations, each of which", "dog treats in two formulations, each of which"],
+    [
+      "The article (a backpack) is designed to hold personal effects",
+      "a backpack is designed to hold personal effects",
+    ],
+    ["Samples were included with your request. The subject merchandise is described as a candy.", "A candy."],
+    ["The merchandise is said to be pistons for gasoline engines.", "pistons for gasoline engines."],
+    ["The item at hand is a liquid-filled glass thermometer.", "a liquid-filled glass thermometer."],
+    ["The sample you submitted is a hand-held battery operated shaver.", "a hand-held battery operated shaver."],
+    ["You submitted a white pillowcase and fitted sheet.", "a white pillowcase and fitted sheet."],
+    ["You submitted a sample and descriptive literature with your request. It is black tea.", "It is black tea."],
+    ["In your letter, you indicated that the sample submitted is a rice starch.", "a rice starch."],
+    ["You are requesting the tariff classification on roller skates.", "roller skates."],
     // A frame that opens a later sentence leaves it starting as a sentence does.
     [
       "Polyethylene resin pellets. The first product, Item 15313-003, is described as a low-density resin.",
@@ -408,7 +423,13 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(index, "The subject product, iron pentaacetic acid, CAS No. 12389-75-2, in bulk").organic).toBe(
       "2915",
     );
-    expect(analyze(index, "The subject product, iron pentaacetic acid, in bulk").organic).toBeUndefined();
+    expect(
+      analyze(index, "The subject product, a fertilizer with iron pentaacetic acid, in bulk").organic,
+    ).toBeUndefined();
+    expect(
+      analyze(index, "The subject product, a fertilizer with iron pentaacetic acid, CAS No. 12389-75-2, in bulk")
+        .organic,
+    ).toBe("2915");
     expect(analyze(index, "maleic anhydride modified propylene copolymer (CAS 25722-45-6)").organic).toBeUndefined();
   });
 

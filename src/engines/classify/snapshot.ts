@@ -35,9 +35,10 @@ export interface ClassifyIndexes {
 /**
  * Bump when the layout below changes, or how the rows become the index (tokens, letter frames): older objects are
  * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely. 11: the
- * headings' centroids of the rulings; ambiguous product terms keep the headings that make them so.
+ * headings' centroids of the rulings; ambiguous product terms keep the headings that make them so. 12: more of the
+ * letters' frames (appositions, "said to be", the sample sentences) are taken out of the rulings' texts.
  */
-const KIND = "classify-index/11";
+const KIND = "classify-index/12";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";

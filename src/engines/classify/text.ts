@@ -166,7 +166,7 @@ const LETTER_FRAMES: RegExp[] = [
   // "The products under consideration are", "The article under consideration consists of"
   // "The sample article consists of", "Your submitted sample, style 8808A, is a", "The three products in this case
   // are", "The product involved in these protests is", "The merchandise under consideration involves a"
-  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third|two|three|four|five|six|several)\s+)?(?:(?:subject|instant|imported|submitted|prospective|sample)\s+){0,2}(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?)(?:\s+(?:under\s+(?:consideration|review)|in\s+question|in\s+this\s+case|concerned|involved(?:\s+in\s+(?:this|these)\s+[a-z]+)?|at\s+issue|to\s+be\s+imported|submitted(?:\s+with\s+your\s+(?:request|inquiry|letter))?))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,40},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|is|are|consists?\s+of|comprises?|involves?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+)/gi,
+  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third|two|three|four|five|six|several)\s+)?(?:(?:subject|instant|imported|submitted|prospective|sample)\s+){0,2}(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?|illustrations?|photographs?|subject\s+matter)(?:\s+(?:under\s+(?:consideration|review|protest)|in\s+(?:question|issue)|in\s+this\s+case|concerned|involved(?:\s+in\s+(?:this|these)\s+[a-z]+)?|at\s+(?:issue|hand)|to\s+be\s+imported|requiring\s+classification|(?:which\s+is\s+)?the\s+subject\s+of\s+(?:this|the)\s+(?:protest|request|ruling)|which\s+accompanied\s+your\s+(?:letter|request|inquiry)|(?:you\s+)?(?:submitted|provided|enclosed)(?:\s+(?:with\s+your\s+(?:request|inquiry|letter)|for\s+our\s+(?:inspection|review|examination)|to\s+headquarters))?))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,60},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|(?:is|are)\s+said\s+to\s+be|is|are|consists?\s+of|comprises?|involves?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+|\s*,(?=\s*(?!(?:which|that|who)\b)[a-z]))/gi,
   // "Your query concerns the classification of", "The ruling was requested on", "Your letter describes the subject
   // merchandise as", "You will be importing what you term as a"
   /\byour\s+(?:query|inquiry|request|letter)\s+(?:concerns|involves|relates\s+to)\s+the\s+(?:tariff\s+)?classification\s+of\s+/gi,
@@ -179,11 +179,23 @@ const LETTER_FRAMES: RegExp[] = [
   /\bthere\s+(?:is|are)\s+[a-z]+\s+(?:products?|items?|articles?)\s+under\s+consideration,?\s*(?:and\s+they\s+are\s+(?:all\s+)?(?:described|identified)\s+as\s+)?/gi,
   // "Samples of incense sticks were submitted with your inquiry."
   /^\s*(?:an?\s+)?samples?\s+of\s+(?:the\s+)?/gi,
-  /\ban?\s+samples?\s+(?:was|were)\s+submitted(?:\s+and\s+will\s+be\s+retained\s+for\s+reference)?\.?/gi,
+  // "Samples were included with your request.", "Samples and descriptive information were submitted with your
+  // request.", "A sample was submitted and will be retained for reference."
+  /\b(?:an?\s+)?samples?(?:\s+and\s+(?:descriptive\s+)?(?:information|literature))?\s+(?:was|were)\s+(?:submitted|included|provided|enclosed)(?:\s+with\s+your\s+(?:request|inquiry|letter))?(?:,?\s*(?:and|which)\s+will\s+be\s+retained\s+for\s+reference)?(?:\s*\.|(?=\s*,))/gi,
+  // "You are requesting the tariff classification on roller skates", "It is stated that"
+  /\byou\s+(?:are\s+requesting|requested|request)\s+(?:the\s+|a\s+)?(?:tariff\s+)?classification\s+(?:of|on|for)\s+/gi,
+  /\bit\s+is\s+stated\s+that\s+/gi,
   /\b(?:you\s+)?intend\s+to\s+import\s+/gi,
   /\s+(?:was|were)\s+submitted(?:\s+with\s+your\s+(?:inquiry|request|letter))?(?=[.,;\s])/gi,
   // Older letters: "You have submitted five samples of", "The submitted comforter cover is made of".
-  /\byou\s+(?:have\s+)?submitted\s+(?:(?:an?|one|two|three|four|five|six|several)\s+)?(?:samples?|photographs?|pictures?)\s+of\s+/gi,
+  // "You submitted a sample and descriptive literature with your request.", "With your inquiry you submitted a
+  // drawing of", "In your letter, you indicated that", "You have described your samples as"
+  /\byou\s+(?:have\s+)?submitted\s+(?:an?\s+)?samples?\s+and\s+(?:descriptive\s+)?(?:literature|information)(?:\s+with\s+your\s+(?:request|inquiry|letter))?\s*\./gi,
+  /\b(?:with|in)\s+your\s+(?:letter|request|inquiry),?\s*(?=you\b)/gi,
+  /\byou\s+(?:indicate|state)\s+in\s+your\s+(?:letter|request|inquiry)\s+(?:that\s+)?/gi,
+  /\byou\s+have\s+described\s+your\s+samples?(?:,[^,.;]{1,60},)?\s+as\s+/gi,
+  // "You submitted a white pillowcase", "You have submitted five samples.", "You submitted sample sheets of"
+  /\byou\s+(?:have\s+)?(?:submitted|enclosed|provided|sent)\s+(?:(?:(?:an?|one|two|three|four|five|six|several)\s+)?(?:samples?|photographs?|pictures?|illustrations?|drawings?)(?:\s+(?:sheets?|rolls?|swatch(?:es)?|pieces?|cones?))?(?:\s+of\s+|\s*(?=\.)))?/gi,
   /\b(?<=(?:the|a|an)\s+)submitted\s+(?!samples?\b)/gi,
   /\b(?:the\s+)?samples?\s+(?:submitted\s+)?(?:was|were|will\s+be)\s+(?:examined\s+and\s+disposed\s+of|retained\s+for\s+reference|returned(?:\s+under\s+separate\s+cover)?)\.?/gi,
   /\b(?:you|your)\s+(?:state|stated|states|indicate|indicated|describe|described|explain|explained|advise|advised)\s+(?:that\s+)?/gi,
@@ -227,6 +239,11 @@ const FROM_COUNTRY = new RegExp(
 /** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
 export function withoutLetterFrame(text: string): string {
   let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
+  // "The article (a backpack) is designed to ...": the bracket names the article.
+  out = out.replace(
+    /\b(?:the|this)\s+(?:merchandise|items?|products?|articles?)\s+\(((?:an?|the)\s+[^()]{1,40})\)/gi,
+    "$1",
+  );
   // A frame that opened a sentence leaves the article in lower case ("... pellets. The first product is described
   // as a resin" -> "... pellets. a resin"): marked, its first letter is raised again so the sentence still starts.
   for (const re of LETTER_FRAMES)
