@@ -67,6 +67,27 @@ describe("screening quality", () => {
     for (const [kind, { n, found }] of byKind) expect(found / n, kind).toBeGreaterThanOrEqual(FLOORS[kind] as number);
   });
 
+  it("an Arabic-script name finds the listed Latin spelling by its consonants, through the route", async () => {
+    const { api } = await setup(["screen:read"]);
+    const res = await api("/screen", { method: "POST", json: { name: "قاسم سليماني" } });
+    expect(res.status).toBe(200);
+    const json = (await res.json()) as {
+      matches: {
+        list_code: string;
+        score: number;
+        entry: { source_ref: string };
+        explanation: { matched: { query: string; listed: string }[]; features: string[] };
+      }[];
+    };
+    const sdn = json.matches.find((m) => `${m.list_code}:${m.entry.source_ref}` === "SDN:10481");
+    expect(sdn?.score).toBe(0.8);
+    expect(sdn?.explanation.features).toEqual(["transliteration"]);
+    expect(sdn?.explanation.matched.map((m) => [m.query, m.listed])).toEqual([
+      ["قاسم", "qasem"],
+      ["سليماني", "soleimani"],
+    ]);
+  });
+
   it("the route agrees with the engine on a sample", async () => {
     const { api } = await setup(["screen:read"]);
     for (const v of evalSet.true_variants.filter((_, i) => i % 40 === 0)) {

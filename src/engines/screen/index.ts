@@ -10,6 +10,7 @@
  */
 import { lowQualityAliases } from "../../lib/low-quality-aliases";
 import { HashedKeys, StringTable } from "../../lib/string-table";
+import { abjadExplanation, abjadMatch, isArabicScript, nameSkeletons, nameWords, type SkeletonWord } from "./abjad";
 import {
   hangulSurnameForms,
   hyphenGroups,
@@ -630,6 +631,71 @@ export class ScreenIndex {
     return this.nameEntry.length;
   }
 
+  /** Every listed name's words with their consonant skeletons (abjad.ts), and skeleton → names; made on first use. */
+  private abjad: { words: (SkeletonWord[] | undefined)[]; postings: Map<string, number[]> } | undefined;
+
+  /**
+   * Listed names whose consonant skeletons align with an Arabic-script query's (abjad.ts): the Latin names the
+   * lists give, and their Arabic-script names spelled another way. The best per entry, with its explanation.
+   */
+  abjadSearch(
+    text: string,
+    allow: (entry: number) => boolean,
+  ): Map<number, { score: number; name: number; explanation: Explanation }> {
+    const out = new Map<number, { score: number; name: number; explanation: Explanation }>();
+    const queryWords = nameSkeletons(text);
+    const query = queryWords.map((w) => w.skeleton);
+    if (query.length < 2) return out;
+    this.abjad ??= this.buildAbjad();
+    const { words, postings } = this.abjad;
+    // Every query word must be matched, alone or joined with a neighbour: a name that can match holds the
+    // rarest word's skeleton (or a join with it), so only those names are compared.
+    const keysAt = (i: number) =>
+      [query[i], i > 0 ? `${query[i - 1]}${query[i]}` : "", i + 1 < query.length ? `${query[i]}${query[i + 1]}` : ""]
+        .map((k) => postings.get(k ?? "") ?? [])
+        .filter((l) => l.length > 0);
+    let rarest: number[][] = [];
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < query.length; i++) {
+      const lists = keysAt(i);
+      const size = lists.reduce((n, l) => n + l.length, 0);
+      if (size < fewest) [rarest, fewest] = [lists, size];
+    }
+    const candidates = new Set<number>(rarest.flat());
+    for (const name of [...candidates].sort((a, b) => a - b)) {
+      const entry = this.nameEntry[name] ?? -1;
+      const listed = words[name];
+      if (!listed || !allow(entry)) continue;
+      const match = abjadMatch(
+        query,
+        listed.map((w) => w.skeleton),
+      );
+      if (match && match.score > (out.get(entry)?.score ?? 0))
+        out.set(entry, { score: match.score, name, explanation: abjadExplanation(queryWords, listed, match) });
+    }
+    return out;
+  }
+
+  private buildAbjad(): { words: (SkeletonWord[] | undefined)[]; postings: Map<string, number[]> } {
+    const { nameTokStart: start, nameTokIds: ids, norms, weakFrom } = this.parts;
+    const words: (SkeletonWord[] | undefined)[] = [];
+    const postings = new Map<string, number[]>();
+    for (let n = 0; n < weakFrom; n++) {
+      const raw: string[] = [];
+      for (let i = start[n] ?? 0; i < (start[n + 1] ?? 0); i++) raw.push(norms.at(ids[i] as number) as string);
+      const ws = nameWords(raw);
+      if (ws.length === 0) continue;
+      words[n] = ws;
+      const s = ws.map((w) => w.skeleton);
+      for (const key of new Set([...s, ...s.slice(1).map((w, i) => `${s[i]}${w}`)])) {
+        const list = postings.get(key);
+        if (list) list.push(n);
+        else postings.set(key, [n]);
+      }
+    }
+    return { words, postings };
+  }
+
   get vocabularySize(): number {
     return this.keys.length;
   }
@@ -953,7 +1019,14 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
   };
   const merged = new Map<
     number,
-    { entry: number; score: number; name: number | string; query: "name" | "company"; text: string }
+    {
+      entry: number;
+      score: number;
+      name: number | string;
+      query: "name" | "company";
+      text: string;
+      explanation?: Explanation;
+    }
   >();
   const queries: ["name" | "company", string][] = [["name", input.name]];
   if (input.company && normalizeName(input.company) !== normalizeName(input.name))
@@ -979,24 +1052,32 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
       const cur = merged.get(entry);
       if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text });
     }
+    // Arabic script writes no short vowels: its names are compared with the listed Latin spellings by their
+    // consonants (abjad.ts), below the band of names accounted for word by word.
+    if (isArabicScript(text))
+      for (const [entry, { score, name, explanation }] of index.abjadSearch(text, allow)) {
+        const cur = merged.get(entry);
+        if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text, explanation });
+      }
   }
   // Explanations only for what is returned: the alignment is recomputed for at most `limit` hits.
   return [...merged.values()]
     .sort((a, b) => b.score - a.score || a.entry - b.entry)
     .slice(0, limit)
-    .map(({ entry, score, name, query, text }) => ({
+    .map(({ entry, score, name, query, text, explanation }) => ({
       entry,
       score,
       query,
       matchedName: typeof name === "string" ? name : index.nameOf(name),
       explanation:
-        typeof name === "string"
+        explanation ??
+        (typeof name === "string"
           ? {
               matched: [{ query: name, listed: name, sim: 1, feature: "identifier" as const }],
               unmatched_query: [],
               unmatched_listed: [],
               features: ["identifier" as const],
             }
-          : index.explain(name, text),
+          : index.explain(name, text)),
     }));
 }

@@ -196,7 +196,7 @@ export function latinizations(raw: string): string[] {
   }
   // any-ascii's syllables (Revised-Romanization-like), and the DPRK form. Not a McCune-Reischauer variant (ㅈ as
   // ch): it found nothing more on the evaluation set and flagged four times as many innocent names
-  // (bench/results/screen-korean.md).
+  // (bench/results/screen-names.md).
   for (const run of [
     (word: string, after: boolean) =>
       asPersonName(

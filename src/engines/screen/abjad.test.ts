@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { ABJAD_FULL, ABJAD_PARTIAL, abjadMatch, nameSkeletons } from "./abjad";
+import { ScreenIndex, screen } from "./index";
+
+const skeletons = (text: string) => nameSkeletons(text).map((w) => w.skeleton);
+
+describe("consonant skeletons", () => {
+  it("gives an Arabic-script name and its romanizations the same consonants", () => {
+    for (const latin of ["Muhammad", "Mohamed", "Mohammad", "MOHAMMED"])
+      expect(skeletons(latin)).toEqual(skeletons("محمد"));
+    expect(skeletons("صدام حسين التكريتي")).toEqual(skeletons("SADDAM HUSSEIN AL-TIKRITI"));
+    // Ta marbuta and a final h; the article before a sun letter; "Abdul" is "Abd"; a French soft c.
+    expect(skeletons("فاطمة")).toEqual(skeletons("Fatima"));
+    expect(skeletons("Nasir ad-Din")).toEqual(skeletons("Nasir Din"));
+    expect(skeletons("Abdul Rahman")).toEqual(skeletons("عبد الرحمن"));
+    expect(skeletons("جمال لونيسي")).toEqual(skeletons("DJAMEL LOUNICI"));
+    // Two letters side by side are not one sound: ك + ح is what "kh" writes, ز + ح not a "zh".
+    expect(skeletons("محمد لكحل")).toEqual(skeletons("MOHAMED LAKHAL"));
+    expect(skeletons("مزاحم")).toEqual(skeletons("MUZAHIM"));
+  });
+
+  it("reads nothing from another script", () => {
+    expect(nameSkeletons("Иван Петров")).toEqual([]);
+  });
+});
+
+describe("abjadMatch", () => {
+  it("accounts for every word, joined or apart", () => {
+    expect(abjadMatch(skeletons("صدام حسين التكريتي"), skeletons("SADDAM HUSSEIN AL-TIKRITI"))?.score).toBe(ABJAD_FULL);
+    const joined = abjadMatch(skeletons("عبد الرحمن ياسين"), skeletons("ABDULRAHMAN YASIN"));
+    expect(joined?.score).toBe(ABJAD_FULL);
+    expect(joined?.pairs[0]).toEqual({ query: [0, 1], listed: [0] });
+  });
+
+  it("allows one listed word the query leaves out, only when the query has three", () => {
+    expect(abjadMatch(skeletons("مبارك سند البذالي"), skeletons("MUBARAK MUSHAKHAS SANAD AL-BATHALI"))?.score).toBe(
+      ABJAD_PARTIAL,
+    );
+    expect(abjadMatch(skeletons("مبارك البذالي"), skeletons("MUBARAK SANAD AL-BATHALI"))).toBeNull();
+  });
+
+  it("never leaves a query word unexplained, and needs two words and five consonants", () => {
+    expect(abjadMatch(skeletons("مبارك سند البذالي"), skeletons("MUBARAK AL-BATHALI"))).toBeNull();
+    expect(abjadMatch(skeletons("صدام"), skeletons("SADDAM"))).toBeNull();
+    // "Tariq Aziz": four consonants (t r k z) fit too many names to say who.
+    expect(abjadMatch(skeletons("طارق عزيز"), skeletons("TARIQ AZIZ"))).toBeNull();
+  });
+});
+
+describe("Arabic-script queries against Latin-only entries", () => {
+  const person = (id: string, name: string) => ({
+    id,
+    listCode: "UN",
+    entryType: "individual" as const,
+    name,
+    altNames: [],
+    remarks: null,
+  });
+  const index = ScreenIndex.build([
+    person("UN:IQi.001", "SADDAM HUSSEIN AL-TIKRITI"),
+    person("UN:QDi.037", "ABDULRAHMAN YASIN"),
+    { ...person("UN:QDe.001", "HUSSEIN TIKRITI TRADING"), entryType: "entity" as const },
+  ]);
+
+  it("finds the listed Latin spelling, with an explanation an officer can read", () => {
+    const [hit, ...rest] = screen(index, { name: "صدام حسين التكريتي" });
+    expect(rest).toEqual([]);
+    expect(index.entries[hit?.entry ?? -1]?.id).toBe("UN:IQi.001");
+    expect(hit?.score).toBe(ABJAD_FULL);
+    expect(hit?.explanation).toEqual({
+      matched: [
+        { query: "صدام", listed: "saddam", sim: ABJAD_FULL, feature: "transliteration" },
+        { query: "حسين", listed: "hussein", sim: ABJAD_FULL, feature: "transliteration" },
+        { query: "التكريتي", listed: "tikriti", sim: ABJAD_FULL, feature: "transliteration" },
+      ],
+      unmatched_query: [],
+      unmatched_listed: [],
+      features: ["transliteration"],
+    });
+    expect(screen(index, { name: "عبد الرحمن ياسين" }).map((h) => index.entries[h.entry]?.id)).toEqual(["UN:QDi.037"]);
+  });
+
+  it("keeps to the type asked for, and answers the same every time", () => {
+    expect(screen(index, { name: "صدام حسين التكريتي", type: "entity" })).toEqual([]);
+    expect(screen(index, { name: "عبد الرحمن ياسين" })).toEqual(screen(index, { name: "عبد الرحمن ياسين" }));
+  });
+
+  it("flags no other name", () => {
+    expect(screen(index, { name: "محمد حسين" })).toEqual([]);
+    expect(screen(index, { name: "صدام" })).toEqual([]);
+  });
+});
