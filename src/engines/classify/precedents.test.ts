@@ -30,6 +30,16 @@ describe("nearestRulings", () => {
     for (const p of out) expect(p.similarity).toBeGreaterThanOrEqual(MIN_SIMILARITY);
   });
 
+  it("answers each text for itself when texts alternate (the last text's vector is kept for the centroids)", () => {
+    const fresh = (text: string) => nearestRulings(buildPrecedents(rows), text);
+    const a = "granular polyvinylphenol polymer powder";
+    const b = "steel brake drum";
+    expect(nearestRulings(index, a)).toEqual(fresh(a));
+    expect(nearestHeadings(index, a)).toEqual(nearestHeadings(buildPrecedents(rows), a));
+    expect(nearestRulings(index, b)).toEqual(fresh(b));
+    expect(nearestRulings(index, a)).toEqual(fresh(a));
+  });
+
   it("cites nothing for an unrelated product, an empty text, or the excluded ruling itself", () => {
     expect(nearestRulings(index, "ceramic coffee mug")).toEqual([]);
     expect(nearestRulings(index, "")).toEqual([]);

@@ -36,6 +36,8 @@ export interface PrecedentIndex {
   /** The terms, in posting order; `termIds` maps each to its number (built on first use after a restore). */
   terms: string[];
   termIds?: Map<string, number>;
+  /** The last text's query vector: a request matches one text to the rulings and then to the centroids. */
+  lastQuery?: { text: string; vector: Map<number, number> };
   idf: Float64Array;
   /** Per term, where its postings start in `docs` and `weights` (length terms + 1). */
   offsets: Uint32Array;
@@ -172,13 +174,16 @@ const headingOf = (code: string) => code.replace(/\D/g, "").slice(0, 4);
 
 /** The text's unit vector over the index's terms: term numbers and weights. */
 function queryVector(index: PrecedentIndex, text: string): Map<number, number> {
+  if (index.lastQuery?.text === text) return index.lastQuery.vector;
   index.termIds ??= new Map(index.terms.map((t, i) => [t, i]));
   const ids = index.termIds;
   const q = weigh(tokens(withoutLetterFrame(text)), (t) => {
     const i = ids.get(t);
     return i === undefined ? undefined : index.idf[i];
   });
-  return new Map([...q].map(([t, w]) => [ids.get(t) ?? 0, w]));
+  const vector = new Map([...q].map(([t, w]) => [ids.get(t) ?? 0, w]));
+  index.lastQuery = { text, vector };
+  return vector;
 }
 
 /** The query's dot product with every row of a postings layout (the rulings', or the headings' centroids). */
