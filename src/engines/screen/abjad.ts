@@ -4,15 +4,15 @@
  * Arabic script writes no short vowels, so no letter-by-letter Latin spelling of "محمد" ("mhmd") resembles
  * "Muhammad", "Mohamed" or "Mohammad"; what all of them share is the consonants. Both sides are reduced to a
  * consonant skeleton: the Arabic through any-ascii's letter-by-letter transliteration (the same library that
- * latinizes the other scripts, normalize.ts), the Latin as written; then the letters romanizations write for
- * one Arabic sound are folded together (kh, sh/ch, th, dh, gh/g/j, q/k/c, d/z, p/b), vowels, w, y, v and the
- * glottal marks dropped, doubled letters collapsed and a final h (ta marbuta, "Fatimah" / "Fatima") dropped.
- * The article is dropped on both sides ("al-", "ad-Din", "التكريتي"), and "Abdul" is "Abd".
+ * latinizes the other scripts, normalize.ts), the Latin as written; vowels, w, y, v and the glottal marks go, the
+ * letters romanizations write for one Arabic sound fold together (th/dh, ch/sch/sh, q/k/c, g/j, d/z, p/b), doubled
+ * letters collapse and a final h (ta marbuta, "Fatimah" / "Fatima") goes. The article goes on both sides ("al-",
+ * "ad-Din", "التكريتي"), and "Abdul" is "Abd".
  *
- * A skeleton is much less specific than a spelling, so a hit needs every word of the query and of the listed
- * name accounted for (a join or split counts: "Abd al-Rahman" / "Abdulrahman"), with at most one word left over
- * on either side when the query has three words or more, and scores in the band of partial resemblances
- * (README, "What the scores mean"): 0.8 all words, 0.72 one left over.
+ * A skeleton is much less specific than a spelling, so a hit needs every word of the query accounted for (a join
+ * or split counts: "Abd al-Rahman" / "Abdulrahman") and every word of the listed name but at most one (a middle
+ * name the query leaves out, when the query has three words or more), and scores in the band of partial
+ * resemblances (README, "What the scores mean"): 0.8 all words, 0.72 one listed word left over.
  */
 
 import anyAscii from "any-ascii";
@@ -86,10 +86,7 @@ function consonants(letters: string): string {
   return finish(out);
 }
 
-/**
- * A final h goes (ta marbuta: "Fatimah" / "Fatima"), unless it
- * ends kh, sh or gh ("Agha", "Shah").
- */
+/** A final h goes (ta marbuta: "Fatimah" / "Fatima"), unless it ends kh, sh or gh ("Agha", "Shah"). */
 function finish(t: string): string {
   return t.length > 1 ? t.replace(/(?<![kjs])h$/, "") : t;
 }
@@ -127,9 +124,13 @@ export function nameSkeletons(text: string): SkeletonWord[] {
 const SKELETONS = new Map<string, string>();
 const LATIN_ONLY_RE = /^[\p{Script=Latin}\P{L}]*$/u;
 
+/** Past this many words the memo starts again: queries' words would otherwise add to it for the isolate's life. */
+const MAX_SKELETONS = 200_000;
+
 function wordSkeleton(word: string): string {
   let s = SKELETONS.get(word);
   if (s !== undefined) return s;
+  if (SKELETONS.size >= MAX_SKELETONS) SKELETONS.clear();
   if (isArabicScript(word)) {
     // عبدالرحمن is عبد + الرحمن; a word of four letters or more opening with ال carries the article.
     const bare = word
@@ -159,8 +160,8 @@ export const ABJAD_PARTIAL = 0.72;
 const MIN_LETTERS = 5;
 
 /**
- * The query's skeletons aligned with a listed name's: equal words first, then two adjacent words of one side
- * against one word of the other (a name written joined or apart). Null when the names do not agree enough.
+ * The query's skeletons aligned with a listed name's: two adjacent words of one side against one word of the other
+ * first (a name written joined or apart), then equal words. Null when the names do not agree enough.
  */
 export function abjadMatch(query: readonly string[], listed: readonly string[]): AbjadMatch | null {
   if (query.length < 2 || listed.length === 0) return null;
