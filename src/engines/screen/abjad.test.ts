@@ -32,6 +32,19 @@ describe("abjadMatch", () => {
     expect(joined?.pairs[0]).toEqual({ query: [0, 1], listed: [0] });
   });
 
+  it("writes the letter two joined words meet on once, and lets a title the list does not carry stand aside", () => {
+    // آخوند زاده is "Akhunzada": the d/z the words meet on is one letter.
+    expect(abjadMatch(skeletons("محمد اسحاق آخوند زاده"), skeletons("MOHAMMAD ESHAQ AKHUNZADA"))?.score).toBe(
+      ABJAD_FULL,
+    );
+    // Haji before the name: left over, reported, and no word of the name.
+    const haji = abjadMatch(skeletons("حاجى مالك نورزى"), skeletons("MALIK NOORZAI"));
+    expect(haji?.score).toBe(ABJAD_FULL);
+    expect(haji?.unmatchedQuery).toEqual([0]);
+    // A title and one name are not two words of a name.
+    expect(abjadMatch(skeletons("حاجى نورزى"), skeletons("NOORZAI"))).toBeNull();
+  });
+
   it("allows one listed word the query leaves out, only when the query has three", () => {
     expect(abjadMatch(skeletons("مبارك سند البذالي"), skeletons("MUBARAK MUSHAKHAS SANAD AL-BATHALI"))?.score).toBe(
       ABJAD_PARTIAL,

@@ -145,6 +145,17 @@ function wordSkeleton(word: string): string {
   return s;
 }
 
+/** Two words' skeletons written as one word: the letter they meet on is written once ("Akhund Zada", "Akhunzada"). */
+export function joinSkeletons(a: string, b: string): string {
+  return a.endsWith(b.charAt(0)) ? `${a}${b.slice(1)}` : `${a}${b}`;
+}
+
+/**
+ * Titles and honorifics a query may carry before a name that the list does not (Haji, Mullah, Mawlawi, Sheikh,
+ * Qari, Hafiz, Mufti), as skeletons: left over in the query, they do not count against the match.
+ */
+const HONORIFICS = new Set(["hj", "ml", "shkh", "kr", "hfz", "mft"]);
+
 export interface AbjadMatch {
   score: number;
   /** Query word(s) ↔ listed word(s), as skeleton indexes. */
@@ -177,7 +188,7 @@ export function abjadMatch(query: readonly string[], listed: readonly string[]):
   ) => {
     for (let i = 0; i + 1 < a.length; i++) {
       if (usedA.has(i) || usedA.has(i + 1)) continue;
-      const joined = `${a[i]}${a[i + 1]}`;
+      const joined = joinSkeletons(a[i] ?? "", a[i + 1] ?? "");
       const j = b.findIndex((w, k) => !usedB.has(k) && w === joined);
       if (j < 0) continue;
       usedA.add(i).add(i + 1);
@@ -197,16 +208,25 @@ export function abjadMatch(query: readonly string[], listed: readonly string[]):
     pairs.push({ query: [i], listed: [j] });
   });
   pairs.sort((a, b) => (a.query[0] ?? 0) - (b.query[0] ?? 0));
-  const unmatchedQuery = query.map((_, i) => i).filter((i) => !usedQ.has(i));
+  // A title the list does not carry is no word of the name: it neither counts against the match nor for it.
+  const title = (i: number) => !usedQ.has(i) && HONORIFICS.has(query[i] ?? "");
+  const name = query.filter((_, i) => !title(i));
+  const unmatchedQuery = query.map((_, i) => i).filter((i) => !usedQ.has(i) && !title(i));
   const unmatchedListed = listed.map((_, i) => i).filter((i) => !usedL.has(i));
   // Every word of the query accounted for; of the listed name's, all but one (a middle name the query leaves
   // out) when the query gives three words or more.
-  if (unmatchedQuery.length > 0 || unmatchedListed.length > (query.length >= 3 ? 1 : 0)) return null;
+  if (unmatchedQuery.length > 0 || unmatchedListed.length > (name.length >= 3 ? 1 : 0)) return null;
   // Two words of two consonants or more, five consonants in all: "Ali Hasan" alone says little.
-  const strong = query.filter((q) => q.length >= 2).length;
-  const letters = query.reduce((n, q) => n + q.length, 0);
+  const strong = name.filter((q) => q.length >= 2).length;
+  const letters = name.reduce((n, q) => n + q.length, 0);
   if (strong < 2 || letters < MIN_LETTERS) return null;
-  return { score: unmatchedListed.length === 0 ? ABJAD_FULL : ABJAD_PARTIAL, pairs, unmatchedQuery, unmatchedListed };
+  const titles = query.map((_, i) => i).filter(title);
+  return {
+    score: unmatchedListed.length === 0 ? ABJAD_FULL : ABJAD_PARTIAL,
+    pairs,
+    unmatchedQuery: titles,
+    unmatchedListed,
+  };
 }
 
 /** What an officer reads of an abjad match: the words aligned, those left over, the feature (transliteration). */

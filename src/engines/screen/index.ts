@@ -10,7 +10,15 @@
  */
 import { lowQualityAliases } from "../../lib/low-quality-aliases";
 import { HashedKeys, StringTable } from "../../lib/string-table";
-import { abjadExplanation, abjadMatch, isArabicScript, nameSkeletons, nameWords, type SkeletonWord } from "./abjad";
+import {
+  abjadExplanation,
+  abjadMatch,
+  isArabicScript,
+  joinSkeletons,
+  nameSkeletons,
+  nameWords,
+  type SkeletonWord,
+} from "./abjad";
 import {
   hangulSurnameForms,
   hyphenGroups,
@@ -651,7 +659,11 @@ export class ScreenIndex {
     // Every query word must be matched, alone or joined with a neighbour: a name that can match holds the
     // rarest word's skeleton (or a join with it), so only those names are compared.
     const keysAt = (i: number) =>
-      [query[i], i > 0 ? `${query[i - 1]}${query[i]}` : "", i + 1 < query.length ? `${query[i]}${query[i + 1]}` : ""]
+      [
+        query[i],
+        i > 0 ? joinSkeletons(query[i - 1] ?? "", query[i] ?? "") : "",
+        i + 1 < query.length ? joinSkeletons(query[i] ?? "", query[i + 1] ?? "") : "",
+      ]
         .map((k) => postings.get(k ?? "") ?? [])
         .filter((l) => l.length > 0);
     let rarest: number[][] = [];
@@ -687,7 +699,7 @@ export class ScreenIndex {
       if (ws.length === 0) continue;
       words[n] = ws;
       const s = ws.map((w) => w.skeleton);
-      for (const key of new Set([...s, ...s.slice(1).map((w, i) => `${s[i]}${w}`)])) {
+      for (const key of new Set([...s, ...s.slice(1).map((w, i) => joinSkeletons(s[i] ?? "", w))])) {
         const list = postings.get(key);
         if (list) list.push(n);
         else postings.set(key, [n]);
