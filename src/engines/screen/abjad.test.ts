@@ -3,6 +3,7 @@ import { ABJAD_FULL, ABJAD_PARTIAL, abjadMatch, nameSkeletons } from "./abjad";
 import { ScreenIndex, screen } from "./index";
 
 const skeletons = (text: string) => nameSkeletons(text).map((w) => w.skeleton);
+const readings = (text: string) => nameSkeletons(text).map((w) => w.variants);
 
 describe("consonant skeletons", () => {
   it("gives an Arabic-script name and its romanizations the same consonants", () => {
@@ -19,6 +20,15 @@ describe("consonant skeletons", () => {
     expect(skeletons("مزاحم")).toEqual(skeletons("MUZAHIM"));
   });
 
+  it("reads the letters romanizations write two ways both ways (ث th or s, ق q, gh or g)", () => {
+    expect(readings("ثاقب")[0]).toEqual(expect.arrayContaining(skeletons("SAQIB").concat(skeletons("THAQIB"))));
+    expect(readings("قاسمي")[0]).toEqual(
+      expect.arrayContaining([...skeletons("QASEMI"), ...skeletons("GHASEMI"), ...skeletons("GASMI")]),
+    );
+    // A Latin word has its one reading.
+    expect(readings("Saqib")).toEqual([skeletons("Saqib")]);
+  });
+
   it("reads nothing from another script", () => {
     expect(nameSkeletons("Иван Петров")).toEqual([]);
   });
@@ -26,37 +36,42 @@ describe("consonant skeletons", () => {
 
 describe("abjadMatch", () => {
   it("accounts for every word, joined or apart", () => {
-    expect(abjadMatch(skeletons("صدام حسين التكريتي"), skeletons("SADDAM HUSSEIN AL-TIKRITI"))?.score).toBe(ABJAD_FULL);
-    const joined = abjadMatch(skeletons("عبد الرحمن ياسين"), skeletons("ABDULRAHMAN YASIN"));
+    expect(abjadMatch(readings("صدام حسين التكريتي"), skeletons("SADDAM HUSSEIN AL-TIKRITI"))?.score).toBe(ABJAD_FULL);
+    const joined = abjadMatch(readings("عبد الرحمن ياسين"), skeletons("ABDULRAHMAN YASIN"));
     expect(joined?.score).toBe(ABJAD_FULL);
     expect(joined?.pairs[0]).toEqual({ query: [0, 1], listed: [0] });
   });
 
   it("writes the letter two joined words meet on once, and lets a title the list does not carry stand aside", () => {
     // آخوند زاده is "Akhunzada": the d/z the words meet on is one letter.
-    expect(abjadMatch(skeletons("محمد اسحاق آخوند زاده"), skeletons("MOHAMMAD ESHAQ AKHUNZADA"))?.score).toBe(
+    expect(abjadMatch(readings("محمد اسحاق آخوند زاده"), skeletons("MOHAMMAD ESHAQ AKHUNZADA"))?.score).toBe(
       ABJAD_FULL,
     );
     // Haji before the name: left over, reported, and no word of the name.
-    const haji = abjadMatch(skeletons("حاجى مالك نورزى"), skeletons("MALIK NOORZAI"));
+    const haji = abjadMatch(readings("حاجى مالك نورزى"), skeletons("MALIK NOORZAI"));
     expect(haji?.score).toBe(ABJAD_FULL);
     expect(haji?.unmatchedQuery).toEqual([0]);
     // A title and one name are not two words of a name.
-    expect(abjadMatch(skeletons("حاجى نورزى"), skeletons("NOORZAI"))).toBeNull();
+    expect(abjadMatch(readings("حاجى نورزى"), skeletons("NOORZAI"))).toBeNull();
+  });
+
+  it("matches a Persian or Maghrebi reading of a letter", () => {
+    expect(abjadMatch(readings("نور محمد ثاقب"), skeletons("NOOR MOHAMMAD SAQIB"))?.score).toBe(ABJAD_FULL);
+    expect(abjadMatch(readings("رستم قاسمی"), skeletons("GHASEMI, Rostam"))?.score).toBe(ABJAD_FULL);
   });
 
   it("allows one listed word the query leaves out, only when the query has three", () => {
-    expect(abjadMatch(skeletons("مبارك سند البذالي"), skeletons("MUBARAK MUSHAKHAS SANAD AL-BATHALI"))?.score).toBe(
+    expect(abjadMatch(readings("مبارك سند البذالي"), skeletons("MUBARAK MUSHAKHAS SANAD AL-BATHALI"))?.score).toBe(
       ABJAD_PARTIAL,
     );
-    expect(abjadMatch(skeletons("مبارك البذالي"), skeletons("MUBARAK SANAD AL-BATHALI"))).toBeNull();
+    expect(abjadMatch(readings("مبارك البذالي"), skeletons("MUBARAK SANAD AL-BATHALI"))).toBeNull();
   });
 
   it("never leaves a query word unexplained, and needs two words and five consonants", () => {
-    expect(abjadMatch(skeletons("مبارك سند البذالي"), skeletons("MUBARAK AL-BATHALI"))).toBeNull();
-    expect(abjadMatch(skeletons("صدام"), skeletons("SADDAM"))).toBeNull();
+    expect(abjadMatch(readings("مبارك سند البذالي"), skeletons("MUBARAK AL-BATHALI"))).toBeNull();
+    expect(abjadMatch(readings("صدام"), skeletons("SADDAM"))).toBeNull();
     // "Tariq Aziz": four consonants (t r k z) fit too many names to say who.
-    expect(abjadMatch(skeletons("طارق عزيز"), skeletons("TARIQ AZIZ"))).toBeNull();
+    expect(abjadMatch(readings("طارق عزيز"), skeletons("TARIQ AZIZ"))).toBeNull();
   });
 });
 

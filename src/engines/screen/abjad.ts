@@ -95,6 +95,11 @@ function finish(t: string): string {
 export interface SkeletonWord {
   word: string;
   skeleton: string;
+  /**
+   * Every skeleton the word may be written with, `skeleton` first: an Arabic-script word's letters that romanizations
+   * write two ways give two (ث: Tharwat or Saqib; ق: Qasem, Ghasem or Gasmi); a Latin word has its one.
+   */
+  variants: readonly string[];
 }
 
 /**
@@ -104,7 +109,10 @@ export interface SkeletonWord {
 export function nameWords(words: readonly string[]): SkeletonWord[] {
   return words
     .filter((w, i) => !(ARTICLES.has(w) && i < words.length - 1))
-    .map((word) => ({ word, skeleton: wordSkeleton(word) }))
+    .map((word) => {
+      const variants = wordSkeletons(word);
+      return { word, skeleton: variants[0] ?? "", variants };
+    })
     .filter((w) => w.skeleton.length > 0);
 }
 
@@ -120,14 +128,23 @@ export function nameSkeletons(text: string): SkeletonWord[] {
   );
 }
 
-/** Words recur across the lists' names (Mohammed, Ali, Trading): each word's skeleton is made once per isolate. */
-const SKELETONS = new Map<string, string>();
+/** Words recur across the lists' names (Mohammed, Ali, Trading): each word's skeletons are made once per isolate. */
+const SKELETONS = new Map<string, readonly string[]>();
 const LATIN_ONLY_RE = /^[\p{Script=Latin}\P{L}]*$/u;
 
 /** Past this many words the memo starts again: queries' words would otherwise add to it for the isolate's life. */
 const MAX_SKELETONS = 200_000;
 
-function wordSkeleton(word: string): string {
+/**
+ * Arabic letters romanizations write more than one way, beyond the classes `consonants` folds: ث is th in Arabic
+ * names and s in Persian, Pashto and Urdu ones (Tharwat, Saqib); ق is q, gh in Persian (Ghasem) and g in the
+ * Maghreb (Belgacem, Gasmi).
+ */
+const LETTER_VARIANTS: Record<string, readonly string[]> = { ث: ["th", "s"], ق: ["q", "gh", "g"] };
+/** At most this many skeletons per word: a word with many such letters keeps its first readings. */
+const MAX_VARIANTS = 6;
+
+function wordSkeletons(word: string): readonly string[] {
   let s = SKELETONS.get(word);
   if (s !== undefined) return s;
   if (SKELETONS.size >= MAX_SKELETONS) SKELETONS.clear();
@@ -137,10 +154,17 @@ function wordSkeleton(word: string): string {
       .replace(ARABIC_MARKS_RE, "")
       .replace(/^عبدال(?=.)/u, "عبد")
       .replace(/^ال(?=..)/u, "");
-    s = bare === "ال" ? "" : consonants(anyAscii(bare).toLowerCase());
+    let readings = [""];
+    if (bare !== "ال")
+      for (const letter of bare) {
+        const options = LETTER_VARIANTS[letter] ?? [anyAscii(letter)];
+        readings = readings.flatMap((r) => options.map((o) => `${r}${o}`)).slice(0, MAX_VARIANTS);
+      }
+    s = [...new Set(readings.map((r) => consonants(r.toLowerCase())))].filter((v) => v.length > 0);
   } else if (LATIN_ONLY_RE.test(word)) {
-    s = consonantSkeleton(word.replace(/^abd(?:ou|[aeiou])l/, "abd").replace(/[aeiou][ld]?d+ine?$/, "din"));
-  } else s = "";
+    const one = consonantSkeleton(word.replace(/^abd(?:ou|[aeiou])l/, "abd").replace(/[aeiou][ld]?d+ine?$/, "din"));
+    s = one ? [one] : [];
+  } else s = [];
   SKELETONS.set(word, s);
   return s;
 }
@@ -148,6 +172,11 @@ function wordSkeleton(word: string): string {
 /** Two words' skeletons written as one word: the letter they meet on is written once ("Akhund Zada", "Akhunzada"). */
 export function joinSkeletons(a: string, b: string): string {
   return a.endsWith(b.charAt(0)) ? `${a}${b.slice(1)}` : `${a}${b}`;
+}
+
+/** Every way two words, each in any of its readings, are written as one. */
+export function joinedReadings(a: readonly string[], b: readonly string[]): Set<string> {
+  return new Set(a.flatMap((x) => b.map((y) => joinSkeletons(x, y))));
 }
 
 /**
@@ -174,34 +203,36 @@ const MIN_LETTERS = 5;
  * The query's skeletons aligned with a listed name's: two adjacent words of one side against one word of the other
  * first (a name written joined or apart), then equal words. Null when the names do not agree enough.
  */
-export function abjadMatch(query: readonly string[], listed: readonly string[]): AbjadMatch | null {
-  if (query.length < 2 || listed.length === 0) return null;
+export function abjadMatch(variants: readonly (readonly string[])[], listed: readonly string[]): AbjadMatch | null {
+  if (variants.length < 2 || listed.length === 0) return null;
+  const query = variants.map((v) => v[0] ?? "");
   const usedQ = new Set<number>();
   const usedL = new Set<number>();
   const pairs: AbjadMatch["pairs"] = [];
-  const joinPass = (
-    a: readonly string[],
-    usedA: Set<number>,
-    b: readonly string[],
-    usedB: Set<number>,
-    aIsQuery: boolean,
-  ) => {
-    for (let i = 0; i + 1 < a.length; i++) {
-      if (usedA.has(i) || usedA.has(i + 1)) continue;
-      const joined = joinSkeletons(a[i] ?? "", a[i + 1] ?? "");
-      const j = b.findIndex((w, k) => !usedB.has(k) && w === joined);
-      if (j < 0) continue;
-      usedA.add(i).add(i + 1);
-      usedB.add(j);
-      pairs.push(aIsQuery ? { query: [i, i + 1], listed: [j] } : { query: [j], listed: [i, i + 1] });
-    }
-  };
-  // Joins first: "عبد الله" is the listed "Abdallah", though a later "Ubaidi" is "bd" too.
-  joinPass(query, usedQ, listed, usedL, true);
-  joinPass(listed, usedL, query, usedQ, false);
-  query.forEach((q, i) => {
+  // Joins first: "عبد الله" is the listed "Abdallah", though a later "Ubaidi" is "bd" too. Two query words
+  // against one listed word, in any of their readings.
+  for (let i = 0; i + 1 < variants.length; i++) {
+    if (usedQ.has(i) || usedQ.has(i + 1)) continue;
+    const joined = joinedReadings(variants[i] ?? [], variants[i + 1] ?? []);
+    const j = listed.findIndex((w, k) => !usedL.has(k) && joined.has(w));
+    if (j < 0) continue;
+    usedQ.add(i).add(i + 1);
+    usedL.add(j);
+    pairs.push({ query: [i, i + 1], listed: [j] });
+  }
+  // Two listed words against one query word.
+  for (let i = 0; i + 1 < listed.length; i++) {
+    if (usedL.has(i) || usedL.has(i + 1)) continue;
+    const joined = joinSkeletons(listed[i] ?? "", listed[i + 1] ?? "");
+    const j = variants.findIndex((v, k) => !usedQ.has(k) && v.includes(joined));
+    if (j < 0) continue;
+    usedL.add(i).add(i + 1);
+    usedQ.add(j);
+    pairs.push({ query: [j], listed: [i, i + 1] });
+  }
+  variants.forEach((v, i) => {
     if (usedQ.has(i)) return;
-    const j = listed.findIndex((l, k) => !usedL.has(k) && l === q);
+    const j = listed.findIndex((l, k) => !usedL.has(k) && v.includes(l));
     if (j < 0) return;
     usedQ.add(i);
     usedL.add(j);

@@ -14,6 +14,7 @@ import {
   abjadExplanation,
   abjadMatch,
   isArabicScript,
+  joinedReadings,
   joinSkeletons,
   nameSkeletons,
   nameWords,
@@ -652,20 +653,21 @@ export class ScreenIndex {
   ): Map<number, { score: number; name: number; explanation: Explanation }> {
     const out = new Map<number, { score: number; name: number; explanation: Explanation }>();
     const queryWords = nameSkeletons(text);
-    const query = queryWords.map((w) => w.skeleton);
+    const query = queryWords.map((w) => w.variants);
     if (query.length < 2) return out;
     this.abjad ??= this.buildAbjad();
     const { words, postings } = this.abjad;
     // Every query word must be matched, alone or joined with a neighbour: a name that can match holds the
     // rarest word's skeleton (or a join with it), so only those names are compared.
-    const keysAt = (i: number) =>
-      [
-        query[i],
-        i > 0 ? joinSkeletons(query[i - 1] ?? "", query[i] ?? "") : "",
-        i + 1 < query.length ? joinSkeletons(query[i] ?? "", query[i + 1] ?? "") : "",
-      ]
-        .map((k) => postings.get(k ?? "") ?? [])
-        .filter((l) => l.length > 0);
+    const keysAt = (i: number) => {
+      const own = query[i] ?? [];
+      const keys = new Set([
+        ...own,
+        ...(i > 0 ? joinedReadings(query[i - 1] ?? [], own) : []),
+        ...(i + 1 < query.length ? joinedReadings(own, query[i + 1] ?? []) : []),
+      ]);
+      return [...keys].map((k) => postings.get(k) ?? []).filter((l) => l.length > 0);
+    };
     let rarest: number[][] = [];
     let fewest = Number.POSITIVE_INFINITY;
     for (let i = 0; i < query.length; i++) {
