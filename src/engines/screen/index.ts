@@ -650,8 +650,8 @@ export class ScreenIndex {
   abjadSearch(
     text: string,
     allow: (entry: number) => boolean,
-  ): Map<number, { score: number; name: number; explanation: Explanation }> {
-    const out = new Map<number, { score: number; name: number; explanation: Explanation }>();
+  ): Map<number, { score: number; name: number; explain: () => Explanation }> {
+    const out = new Map<number, { score: number; name: number; explain: () => Explanation }>();
     const queryWords = nameSkeletons(text);
     const query = queryWords.map((w) => w.variants);
     if (query.length < 2) return out;
@@ -685,7 +685,7 @@ export class ScreenIndex {
         listed.map((w) => w.skeleton),
       );
       if (match && match.score > (out.get(entry)?.score ?? 0))
-        out.set(entry, { score: match.score, name, explanation: abjadExplanation(queryWords, listed, match) });
+        out.set(entry, { score: match.score, name, explain: () => abjadExplanation(queryWords, listed, match) });
     }
     return out;
   }
@@ -1039,7 +1039,8 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
       name: number | string;
       query: "name" | "company";
       text: string;
-      explanation?: Explanation;
+      /** The alignment of a hit scored outside `search` (abjad.ts), made only if the hit is returned. */
+      explain?: () => Explanation;
     }
   >();
   const queries: ["name" | "company", string][] = [["name", input.name]];
@@ -1069,22 +1070,22 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
     // Arabic script writes no short vowels: its names are compared with the listed Latin spellings by their
     // consonants (abjad.ts), below the band of names accounted for word by word.
     if (isArabicScript(text))
-      for (const [entry, { score, name, explanation }] of index.abjadSearch(text, allow)) {
+      for (const [entry, { score, name, explain }] of index.abjadSearch(text, allow)) {
         const cur = merged.get(entry);
-        if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text, explanation });
+        if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text, explain });
       }
   }
   // Explanations only for what is returned: the alignment is recomputed for at most `limit` hits.
   return [...merged.values()]
     .sort((a, b) => b.score - a.score || a.entry - b.entry)
     .slice(0, limit)
-    .map(({ entry, score, name, query, text, explanation }) => ({
+    .map(({ entry, score, name, query, text, explain }) => ({
       entry,
       score,
       query,
       matchedName: typeof name === "string" ? name : index.nameOf(name),
       explanation:
-        explanation ??
+        explain?.() ??
         (typeof name === "string"
           ? {
               matched: [{ query: name, listed: name, sim: 1, feature: "identifier" as const }],
