@@ -575,6 +575,34 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(plain.ok && plain.evidence).toMatchObject({ votes: 0, centroid: false });
   });
 
+  it("gives the shortlist's last place to the heading the rulings point to, when its words missed it", () => {
+    const text =
+      "The merchandise is a polished natural granite stone slab with grey veining and a honed edge. It is cut to size for kitchen countertops, bathroom vanities and table tops, and is imported ready for installation in residential kitchens, measuring three centimeters thick.";
+    const plain = rank(fullIndex(), text, { schedule: "US" });
+    if (!plain.ok) throw new Error("unranked");
+    const shown = plain.suggestions.map((x) => x.hs6);
+    expect(shown).toHaveLength(5);
+    expect(shown.some((c) => c.startsWith("2515"))).toBe(false);
+    // Centroid and nearest ruling agree on 2515 (marble and other calcareous stone, merely cut): just above the
+    // floor, their votes move no score by as much as a unit, yet the last place becomes the heading's best
+    // subheading.
+    const rulings = (code: string) => ({
+      headings: [{ code: "2515", similarity: 0.151 }],
+      precedents: [{ code, similarity: 0.151 }],
+    });
+    const agreed = rank(fullIndex(), text, { schedule: "US", ...rulings("2515120000") });
+    if (!agreed.ok) throw new Error("unranked");
+    expect(agreed.suggestions.slice(0, 4).map((x) => x.hs6)).toEqual(shown.slice(0, 4));
+    expect(agreed.suggestions[4]?.hs6.slice(0, 4)).toBe("2515");
+    // A centroid that no near ruling bears out, or a short title, leaves the list as the words made it.
+    const alone = rank(fullIndex(), text, { schedule: "US", ...rulings("6802930000") });
+    expect(alone.ok && alone.suggestions.map((x) => x.hs6)).toEqual(shown);
+    const title = "polished granite slab";
+    const t0 = rank(fullIndex(), title, { schedule: "US" });
+    const t1 = rank(fullIndex(), title, { schedule: "US", ...rulings("2515120000") });
+    expect(t1.ok && t1.suggestions.map((x) => x.hs6)).toEqual(t0.ok && t0.suggestions.map((x) => x.hs6));
+  });
+
   it("scores a long statement of the goods with the long-text weights, not as a doubtful short title", () => {
     const facts =
       "The submitted sample is a men's T-shirt constructed from 100 percent cotton finely knit jersey fabric. The " +
