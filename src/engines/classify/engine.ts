@@ -1599,13 +1599,16 @@ function pickSuggestions(index: Index, input: PickInput): { picked: Suggestion[]
   };
   // Weak tail candidates are never offered, not even in place of blocked strong ones.
   const strong = (c: { d: number }) => (scores[c.d] ?? 0) >= PARAMS.minScore / 2;
+  // The last place is looked for once: the places before it do not change while it stays open.
+  let lastTried = false;
   for (const c of candidates) {
     if (picked.length >= limit) break;
     if (!strong(c)) break;
     // The last place: the rulings' heading, if the places before it do not hold it already.
-    const heading = picked.length === limit - 1 && wanted.find((h) => !picked.some((p) => p.hs6.startsWith(h)));
-    if (heading) {
-      const other = candidates.find((o) => strong(o) && index.docs[o.d]?.startsWith(heading));
+    if (picked.length === limit - 1 && !lastTried) {
+      lastTried = true;
+      const heading = wanted.find((h) => !picked.some((p) => p.hs6.startsWith(h)));
+      const other = heading && candidates.find((o) => strong(o) && index.docs[o.d]?.startsWith(heading));
       const s = other && suggestion(other);
       if (s && s !== "blocked") {
         picked.push(s);
