@@ -14,6 +14,10 @@
  *   legal_form       a company's legal form swapped for an equivalent in another language (LLC ↔ ООО ↔ GmbH …)
  *   vessel_imo       a listed vessel name followed by its IMO number from the list's remarks
  *   imo_only         the IMO number alone
+ *   translit_variant a listed person's first given name in another romanization that the lists themselves give
+ *                    for that name on two or more other entries (Ihor for Igor, Sergej for Sergey, Usama for
+ *                    Omar's..., mined as in scripts/build/name-variants.mjs but word by word as written, one edit
+ *                    or two), in natural order: "Ihor Ivanovich SECHIN" for "SECHIN, Igor Ivanovich"
  *   cross_script     a person the SDN list writes only in Latin letters (Russia-related programmes), written in
  *                    Cyrillic as a Russian writer would: the list's BGN/PCGN-style romanization mapped back
  *                    letter group by letter group (shch→щ, kh→х, ts→ц, yu→ю, iy→ий…; y after a vowel →й,
@@ -123,46 +127,110 @@ const personParts = (name) => {
   return { last, given };
 };
 
+/** Uppercase Latin words of a name, as written (punctuation aside). */
+const nameWords = (s) =>
+  s
+    .replace(/,/g, " ")
+    .toUpperCase()
+    .split(/\s+/)
+    .filter((w) => /^[A-Z'-]+$/.test(w));
+
+/** Levenshtein distance (small words only). */
+function levenshtein(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * Spellings of one word the lists give for the same person: word → variant → the entries that give the pair (two
+ * Latin names of one individual entry, same number of words, exactly one word different, one or two edits apart).
+ */
+function listedSpellings(lists) {
+  const pairs = new Map();
+  for (const { id, e } of lists) {
+    if (e.type !== "individual") continue;
+    const names = [e.name, ...e.alt_names].filter((n) => /^[\p{Script=Latin}\s,.'-]+$/u.test(n)).map(nameWords);
+    for (const a of names)
+      for (const b of names) {
+        if (a === b || a.length !== b.length) continue;
+        const x = a.filter((w) => !b.includes(w));
+        const y = b.filter((w) => !a.includes(w));
+        if (x.length !== 1 || y.length !== 1 || x[0].length < 4 || y[0].length < 4) continue;
+        if (levenshtein(x[0], y[0]) > 2) continue;
+        if (!pairs.has(x[0])) pairs.set(x[0], new Map());
+        const m = pairs.get(x[0]);
+        if (!m.has(y[0])) m.set(y[0], new Set());
+        m.get(y[0]).add(id);
+      }
+  }
+  return pairs;
+}
+
 export function buildSet() {
   const items = [];
-  for (const code of ["SDN", "UN"]) {
-    const raw = readFileSync(join(ROOT, "data", "sanctions", `${code.toLowerCase()}.jsonl.gz`));
-    for (const line of gunzip(raw).split("\n")) {
-      if (!line) continue;
-      const e = JSON.parse(line);
-      const id = `${code}:${e.ref}`;
-      const split = hash(id) % 10 < 7 ? "dev" : "test";
-      const add = (kind, query, from) => items.push({ kind, query, expect: id, from, split });
-      for (const a of e.alt_names) {
-        if (/[\p{Script=Arabic}\p{Script=Cyrillic}\p{Script=Han}\p{Script=Hangul}]/u.test(a))
-          add("original_script", a, a);
-        else if (hash(`alias:${a}`) % 8 === 0) add("alias", a, a);
+  const lists = [];
+  for (const code of ["SDN", "UN"])
+    for (const line of gunzip(readFileSync(join(ROOT, "data", "sanctions", `${code.toLowerCase()}.jsonl.gz`))).split(
+      "\n",
+    ))
+      if (line) {
+        const e = JSON.parse(line);
+        lists.push({ id: `${code}:${e.ref}`, e });
       }
-      if (e.type === "individual" && code === "SDN") {
-        const p = personParts(e.name);
-        if (p && p.given.length >= 2 && hash(`ini:${id}`) % 4 === 0)
-          // An initial is the name's first letter: "'Abdallah" is written "A.", not "'.".
-          add("initials", `${p.given.map((g) => `${g.match(/\p{L}/u)?.[0] ?? g[0]}.`).join(" ")} ${p.last}`, e.name);
-        if (p && p.given.length >= 2 && hash(`mid:${id}`) % 4 === 0)
-          add("missing_middle", `${p.given[0]} ${p.last}`, e.name);
-        const russian = e.programs.some((g) => /RUSSIA|UKRAINE-EO1366/.test(g));
-        const hasCyrillic = e.alt_names.some((a) => /\p{Script=Cyrillic}/u.test(a));
-        if (p && russian && !hasCyrillic && hash(`cyr:${id}`) % 3 === 0) {
-          const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
-          if (words.every(Boolean)) add("cross_script", words.join(" "), e.name);
+  const spellings = listedSpellings(lists);
+  for (const { id, e } of lists) {
+    const code = id.slice(0, id.indexOf(":"));
+    const split = hash(id) % 10 < 7 ? "dev" : "test";
+    const add = (kind, query, from) => items.push({ kind, query, expect: id, from, split });
+    for (const a of e.alt_names) {
+      if (/[\p{Script=Arabic}\p{Script=Cyrillic}\p{Script=Han}\p{Script=Hangul}]/u.test(a))
+        add("original_script", a, a);
+      else if (hash(`alias:${a}`) % 8 === 0) add("alias", a, a);
+    }
+    if (e.type === "individual" && code === "SDN") {
+      const p = personParts(e.name);
+      if (p && p.given.length >= 2 && hash(`ini:${id}`) % 4 === 0)
+        // An initial is the name's first letter: "'Abdallah" is written "A.", not "'.".
+        add("initials", `${p.given.map((g) => `${g.match(/\p{L}/u)?.[0] ?? g[0]}.`).join(" ")} ${p.last}`, e.name);
+      if (p && p.given.length >= 2 && hash(`mid:${id}`) % 4 === 0)
+        add("missing_middle", `${p.given[0]} ${p.last}`, e.name);
+      if (p && hash(`tv:${id}`) % 2 === 0) {
+        // Spellings of the first given name other entries attest (two or more), not among this entry's own words.
+        const first = p.given[0].toUpperCase();
+        const own = new Set([e.name, ...e.alt_names].flatMap(nameWords));
+        const variants = [...(spellings.get(first) ?? new Map())]
+          .filter(([v, ids]) => !own.has(v) && [...ids].filter((x) => x !== id).length >= 2)
+          .map(([v]) => v)
+          .sort();
+        if (variants.length) {
+          const v = variants[hash(`tvv:${id}`) % variants.length];
+          const spelled = v.charAt(0) + v.slice(1).toLowerCase();
+          add("translit_variant", [spelled, ...p.given.slice(1), p.last].join(" "), e.name);
         }
       }
-      if (e.type === "entity") {
-        const sw = legalFormSwap(e.name);
-        if (sw && hash(`lf:${id}`) % 3 === 0) add("legal_form", sw, e.name);
+      const russian = e.programs.some((g) => /RUSSIA|UKRAINE-EO1366/.test(g));
+      const hasCyrillic = e.alt_names.some((a) => /\p{Script=Cyrillic}/u.test(a));
+      if (p && russian && !hasCyrillic && hash(`cyr:${id}`) % 3 === 0) {
+        const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
+        if (words.every(Boolean)) add("cross_script", words.join(" "), e.name);
       }
-      const imo = e.remarks?.match(/IMO (\d{7})/);
-      if (e.type === "vessel" && imo) {
-        if (hash(`v:${id}`) % 2 === 0) add("vessel_imo", `${e.name} IMO ${imo[1]}`, `${e.name}; IMO ${imo[1]}`);
-        else add("imo_only", `IMO ${imo[1]}`, `IMO ${imo[1]}`);
-      }
-      if (items.length > 100000) break;
     }
+    if (e.type === "entity") {
+      const sw = legalFormSwap(e.name);
+      if (sw && hash(`lf:${id}`) % 3 === 0) add("legal_form", sw, e.name);
+    }
+    const imo = e.remarks?.match(/IMO (\d{7})/);
+    if (e.type === "vessel" && imo) {
+      if (hash(`v:${id}`) % 2 === 0) add("vessel_imo", `${e.name} IMO ${imo[1]}`, `${e.name}; IMO ${imo[1]}`);
+      else add("imo_only", `IMO ${imo[1]}`, `IMO ${imo[1]}`);
+    }
+    if (items.length > 100000) break;
   }
   return { seed: SEED, description: "See the header of bench/screen-world.mjs.", items };
 }
@@ -176,7 +244,7 @@ import zlib from "node:zlib";
 async function main() {
   const set = buildSet();
   if (process.argv.includes("--write")) writeFileSync(OUT, `${JSON.stringify(set, null, 1)}\n`);
-  const { E, index } = await screenEngine();
+  const { E, index } = await screenEngine(process.env.ENGINE_ROOT);
   const stats = {};
   const times = [];
   const misses = [];

@@ -35,6 +35,7 @@ import {
   type Explanation,
   explainTokens,
   INITIAL_SIM,
+  listedVariants,
   scoreTokens,
   skeleton,
   type Tok,
@@ -756,7 +757,13 @@ export class ScreenIndex {
       key.length >= 4
         ? this.listOf(this.parts.skeletons, this.parts.skeletonStart, this.parts.skeletonIds, key[0] + skeleton(key))
         : undefined;
-    for (const id of vowelVariants ?? []) {
+    // So are the spellings the lists give for the same name (score.ts `listedVariants`: Ihor / Igor).
+    const listed: number[] = [];
+    for (const v of listedVariants(key)) {
+      const id = this.keyId(v);
+      if (id !== undefined) listed.push(id);
+    }
+    for (const id of [...(vowelVariants ?? []), ...listed]) {
       if (seen[id] !== no) {
         seen[id] = no;
         counts[id] = 0;

@@ -4,6 +4,7 @@
  * README (Screen: scoring); the numbers here are that documentation's constants.
  */
 import { COMMON_NAME_WORDS } from "./common-names";
+import { NAME_VARIANT_PAIRS } from "./name-variants";
 import { CLASS_WEIGHT, type TokenClass, tokenClass, tokenKey, tokens } from "./normalize";
 
 export interface Tok {
@@ -207,8 +208,35 @@ function lightEdit(a: string, b: string): boolean {
   return KEY_VOWELS.includes(extra) || extra === "h";
 }
 
+/**
+ * Spellings of one name that the lists give for the same person on two entries or more (./name-variants,
+ * generated from the lists): Ihor / Igor, Sergej / Sergey, Gamal / Jamal, Usama / Osama. Key → its variants.
+ */
+const LISTED_VARIANTS = new Map<string, string[]>();
+for (const pair of NAME_VARIANT_PAIRS) {
+  const [a = "", b = ""] = pair.split("|");
+  LISTED_VARIANTS.set(a, [...(LISTED_VARIANTS.get(a) ?? []), b]);
+  LISTED_VARIANTS.set(b, [...(LISTED_VARIANTS.get(b) ?? []), a]);
+}
+/** The keys the lists attest as other spellings of `key` (see LISTED_VARIANTS). */
+export const listedVariants = (key: string): readonly string[] => LISTED_VARIANTS.get(key) ?? [];
+
+/**
+ * A spelling the lists give for the same name (LISTED_VARIANTS) that the rules below link less well than a vowel
+ * variant, or not at all: Ihor is the Ukrainian Igor and Gamal the Egyptian Jamal, whatever their letters. About as
+ * strong as a vowel variant, and a pair the rules already link at least that well keeps its similarity, so two common
+ * names ("Mohamed Ahmed" / AHMAD, Muhammad) weigh no more than before; its own value marks the feature
+ * (`transliteration`).
+ */
+const LISTED_VARIANT_SIM = 0.86;
+
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
+  const s = spellingSim(aNorm, aKey, bNorm, bKey);
+  return s < VOWEL_VARIANT_SIM && LISTED_VARIANTS.get(aKey)?.includes(bKey) ? LISTED_VARIANT_SIM : s;
+}
+
+function spellingSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   if (aNorm === bNorm) return 1;
   // An initial stands for a name that starts with it ("J. R. DOE" / "DOE, John Robert"); below EVIDENCE_SIM,
   // so the rest of the name must still carry the match.
@@ -301,6 +329,7 @@ function singleUnits(q: readonly Tok[], n: readonly Tok[], memo: Map<Tok, number
         s > 0 &&
         s < KEY_EQUAL_SIM &&
         s !== VOWEL_VARIANT_SIM &&
+        s !== LISTED_VARIANT_SIM &&
         qi.norm.length > 1 &&
         nj.norm.length > 1
       ) {
@@ -526,7 +555,8 @@ function singleFuzzyWord(q: readonly Tok[], n: readonly Tok[], taken: readonly U
   const only = matched.length === 1 ? matched[0] : undefined;
   if (!only) return false;
   const { i, u } = only;
-  if (u.sim >= KEY_EQUAL_SIM || u.sim === INITIAL_SIM || u.sim === VOWEL_VARIANT_SIM) return false;
+  if (u.sim >= KEY_EQUAL_SIM || u.sim === INITIAL_SIM || u.sim === VOWEL_VARIANT_SIM || u.sim === LISTED_VARIANT_SIM)
+    return false;
   return osaDistance(q[i]?.norm ?? "", n[u.n0]?.norm ?? "", 2) >= 2;
 }
 
@@ -693,7 +723,7 @@ export function explainTokens(q: readonly Tok[], n: readonly Tok[]): Explanation
           ? "exact"
           : u.sim === INITIAL_SIM && (query.length === 1 || listed.length === 1)
             ? "initials"
-            : u.sim === KEY_EQUAL_SIM
+            : u.sim === KEY_EQUAL_SIM || u.sim === LISTED_VARIANT_SIM
               ? "transliteration"
               : u.sim === VOWEL_VARIANT_SIM
                 ? "phonetic"
