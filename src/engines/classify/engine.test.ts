@@ -980,6 +980,11 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "guitar strap").synonyms.find((x) => x.phrase === "guitar")?.weight).toBe(0.5);
     // Packing, form and material words after a product term are not its head: jam in a jar is jam.
     expect(topHeading("Strawberry jam 340g jar")).toBe("2007");
+    // The liquid a food is put up in is its packing, not the goods: tuna in olive oil is prepared fish (1604), not
+    // olive oil (1509), which keeps its heading when it is the goods.
+    expect(topHeading("Canned tuna in olive oil")).toBe("1604");
+    expect(topHeading("tuna in olive oil")).toBe("1604");
+    expect(topHeading("extra virgin olive oil")).toBe("1509");
     // Numbers and sizes between them make a list of specifications, not a compound: a laptop with RAM.
     expect(topHeading("Laptop 15.6 inch 16GB RAM")).toBe("8471");
   });

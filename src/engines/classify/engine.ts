@@ -837,6 +837,28 @@ const PACKING_WORDS = new Set(
   ),
 );
 
+/**
+ * The liquids food is put up in ("tuna in olive oil", "peaches in light syrup", "mushrooms in brine"): the medium
+ * after the food's "in" is how it is packed, not the goods (Chapter 16 and 20 headings take the food, whatever it
+ * swims in), though the tariff names some of them as goods of their own (olive oil 1509, fruit juice 2009).
+ */
+const PACKING_MEDIA = new Set(stems("oil syrup brine sauce water juice vinegar jelly gravy broth"));
+
+/**
+ * The positions of a packing medium phrase right after the head noun phrase: "in", up to two describing words
+ * ("olive", "light", "tomato"), then a medium; empty when the text has none.
+ */
+function packingMedium(ws: string[], headEnd: number): Set<number> {
+  const at = new Set<number>();
+  if (headEnd < 1 || ws[headEnd] !== "in") return at;
+  for (let k = headEnd + 1; k <= headEnd + 3 && k < ws.length; k++)
+    if (PACKING_MEDIA.has(ws[k] ?? "")) {
+      for (let i = headEnd; i <= k; i++) at.add(i);
+      return at;
+    }
+  return at;
+}
+
 /** Where the first clause of a text ends (comma, colon, semicolon, bracket, dash), in words. */
 function firstClauseLength(text: string): number {
   // A sentence's end ends the clause too ("an oil bearing seed. An initial laboratory analysis ...").
@@ -871,6 +893,7 @@ export function analyze(index: Index, description: string): Analysis {
   let headLast = headEnd - 1;
   while (headLast > 0 && STOPWORDS.has(ws[headLast] ?? "")) headLast--;
   const headTerm = headTermStart(index, ws, headLast);
+  const medium = packingMedium(ws, headEnd);
   // Where a curated product term starts.
   const curated = ws.map((w, i) =>
     (index.synonyms.get(w) ?? []).some((s) => !s.index && s.phrase.every((p, k) => ws[i + k] === p)),
@@ -922,6 +945,7 @@ export function analyze(index: Index, description: string): Analysis {
       // After the head noun phrase ("agricultural tractor imported ..., tyres fitted after import") a product
       // term is a component or a use, not the article; a qualifier clause has its own, lower weight.
       if (i >= headEnd && !qualified) w2 *= PARAMS.outsideHead;
+      if (medium.has(i)) w2 = 0;
       found.push({
         phrase,
         codes: match.codes,
@@ -935,7 +959,7 @@ export function analyze(index: Index, description: string): Analysis {
     }
     // "battery powered": the power source counts as a modifier ("forklifts powered by" names the article).
     const powers = POWERED.has(ws[i + span] ?? "") && ws[i + span + 1] !== "by";
-    const factor = modifies || holds ? modifier : powers ? PARAMS.modifier : 1;
+    const factor = modifies || holds ? modifier : powers || medium.has(i) ? PARAMS.modifier : 1;
     for (const t of ws.slice(i, i + span)) {
       if (!content(t)) continue;
       weights.set(t, Math.max(weights.get(t) ?? 0, weight * factor));
