@@ -989,6 +989,20 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("Laptop 15.6 inch 16GB RAM")).toBe("8471");
   });
 
+  it("puts a fabric of stated composition in its predominant fibre's chapter, whatever rulings alike say", () => {
+    const text =
+      "You have submitted a sample of plain woven flannel fabric that is composed of 85% cotton and 15% filament " +
+      "polyester. The fabric weighs 180 g/m2 and is dyed.";
+    expect(analyze(fullIndex(), text).otherFibres).toEqual(["50", "51", "53", "54", "55"]);
+    // Five close rulings on a polyester filament fabric (their words alike, their fibre not) do not carry it to 5407.
+    const votes = Array.from({ length: 5 }, () => ({ code: "5407520020", similarity: 0.6 }));
+    const r = rank(fullIndex(), text, { schedule: "US", precedents: votes });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 2)).toBe("52");
+    // A garment, or a fabric whose composition is not stated in shares, rules out no fibre chapter.
+    expect(analyze(fullIndex(), "woman's dress of 85% cotton and 15% polyester knit fabric").otherFibres).toEqual([]);
+    expect(analyze(fullIndex(), "plain woven cotton fabric").otherFibres).toEqual([]);
+  });
+
   it("rules out the chapters of materials other than the one the article is named of", () => {
     expect(otherMaterialChapters(["acrylic", "vase"])).toContain("70");
     expect(otherMaterialChapters(["acrylic", "vase"])).not.toContain("39");

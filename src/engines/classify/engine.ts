@@ -130,6 +130,8 @@ const PARAMS = {
   otherGender: 0.5,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
+  /** Factor on the fibre chapters a fabric's or yarn's stated composition rules out (otherFibreChapters). */
+  otherFibre: 0.1,
   /**
    * Factor on the precious-metal headings (7113-7116) for a text naming no precious metal, stone or pearl: the
    * headings require one (Chapter 71 note 1), so only a strong match elsewhere should leave them first.
@@ -493,6 +495,8 @@ export interface Analysis {
   notesTo: string[];
   /** Headings of materials and semi-manufactures that an article named as the head noun rules out. */
   semiManufactures: string[];
+  /** The fibre chapters (50-55) other than the predominant fibre's, for a fabric or yarn of stated composition. */
+  otherFibres: string[];
   /** The Chapter 29 heading a compound's name gives (organic.ts), when the text is about a compound. */
   organic: string | undefined;
   /** The footwear heading the upper material the text names points to (text.ts footwearUpper). */
@@ -757,6 +761,30 @@ function namedIn(index: Index, noun: string, prefixes: string[]): boolean {
       if ((p.tf[i * width + sub] ?? 0) > 0 || (p.tf[i * width + head] ?? 0) > 0) return true;
   }
   return false;
+}
+
+/** The fibre chapters of Section XI each class of fibre (text.ts FIBRE_CLASSES) puts a yarn or fabric in. */
+const FIBRE_CHAPTERS: Record<string, string[]> = {
+  silk: ["50"],
+  wool: ["51"],
+  cashmere: ["51"],
+  fine: ["51"],
+  cotton: ["52"],
+  flax: ["53"],
+  vegetable: ["53"],
+  synthetic: ["54", "55"],
+  artificial: ["54", "55"],
+};
+
+/**
+ * A fabric or yarn of a stated composition goes to the chapter of the fibre that predominates by weight (Section XI
+ * note 2(A)): "85% cotton and 15% filament polyester" is a cotton fabric (5208), whatever the filament's heading
+ * text says. The other fibre chapters are ruled out.
+ */
+function otherFibreChapters(noun: string | undefined, fibre: ReturnType<typeof predominantFibre>): string[] {
+  if (noun === undefined || !TEXTILE_FORMS.has(noun) || fibre?.share === undefined) return [];
+  const own = FIBRE_CHAPTERS[fibre.fibre] ?? [];
+  return own.length ? ["50", "51", "52", "53", "54", "55"].filter((c) => !own.includes(c)) : [];
 }
 
 function semiManufacturesRuledOut(index: Index, noun: string | undefined, text: string): string[] {
@@ -1050,6 +1078,7 @@ function legalStructure(
     otherMaterials: otherMaterialChapters(materialWords.named, text),
     prepared: preparedFoodChapters(ws),
     semiManufactures: semiManufacturesRuledOut(index, ws[headLast], text),
+    otherFibres: otherFibreChapters(ws[headLast], fibre),
     organic: aboutCompound(index, ws[headLast], text, cas) ? organicHeading(text)?.heading : undefined,
     footwear: footwearUpper(ws, (i) => i + 1 === headLast && namesArticle(index, ws[headLast] ?? "")),
     figures: {
@@ -1234,6 +1263,8 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   // After the votes: a ruling on woven shorts says nothing of knitted ones, nor one on men's trousers of women's,
   // whose headings the tariff keeps apart.
   scaleUnder(index, scores, analysis.excluded, PARAMS.construction);
+  // Nor a ruling on a cotton fabric of a fabric whose stated composition is mostly polyester.
+  scaleUnder(index, scores, analysis.otherFibres, PARAMS.otherFibre);
   if (analysis.gender) otherGender(index, scores, analysis.gender);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
