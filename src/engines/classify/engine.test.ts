@@ -998,6 +998,16 @@ describe("what the product is, not the words around it (full index)", () => {
     const votes = Array.from({ length: 5 }, () => ({ code: "5407520020", similarity: 0.6 }));
     const r = rank(fullIndex(), text, { schedule: "US", precedents: votes });
     expect(r.ok && r.suggestions[0]?.hs6.slice(0, 2)).toBe("52");
+    // Nor do rulings on heavy cotton fabrics of 85 % or more cotton (5209) carry a 271 g/m2 fabric of 66 % cotton,
+    // which the share and weight bounds put in 5211.
+    const mixed =
+      "The submitted sample, designated as style #8246, is a 2X1 warp face twill woven fabric composed of 66% cotton, " +
+      "30% staple polyester and 4% filament spandex. It contains 43.3 warp ends per centimeter and 18 filling picks " +
+      "per centimeter. It is constructed using 16/1 c.c. yarns in the warp and 16/1 c.c. yarns in the filling. " +
+      "Weighing approximately 271 g/m2, this fabric will be imported in 127 centimeter widths.";
+    const heavy = Array.from({ length: 3 }, () => ({ code: "5209420000", similarity: 0.35 }));
+    const m = rank(fullIndex(), mixed, { schedule: "US", precedents: heavy });
+    expect(m.ok && m.suggestions[0]?.hs6.slice(0, 4)).toBe("5211");
     // A garment, or a fabric whose composition is not stated in shares, rules out no fibre chapter.
     expect(analyze(fullIndex(), "woman's dress of 85% cotton and 15% polyester knit fabric").otherFibres).toEqual([]);
     expect(analyze(fullIndex(), "plain woven cotton fabric").otherFibres).toEqual([]);

@@ -1263,8 +1263,10 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   // After the votes: a ruling on woven shorts says nothing of knitted ones, nor one on men's trousers of women's,
   // whose headings the tariff keeps apart.
   scaleUnder(index, scores, analysis.excluded, PARAMS.construction);
-  // Nor a ruling on a cotton fabric of a fabric whose stated composition is mostly polyester.
+  // Nor a ruling on a cotton fabric of a fabric whose stated composition is mostly polyester, nor one on a light
+  // fabric, a small engine or a low voltage of goods whose stated figures the voted subheading's bounds exclude.
   scaleUnder(index, scores, analysis.otherFibres, PARAMS.otherFibre);
+  statedFiguresRuleOut(index, scores, analysis.figures);
   if (analysis.gender) otherGender(index, scores, analysis.gender);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
@@ -1381,14 +1383,14 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   // A compound's name gives its Chapter 29 heading (note 3: the last that could hold it).
   if (analysis.organic) addUnder(index, scores, analysis.organic, PARAMS.organic);
   // The chapters' legal structure rules out goods (text.ts: preciousExcludes, otherMaterialChapters) and names
-  // footwear's heading; the construction ("knit", "woven") is ruled on after the rulings' votes (rank).
+  // footwear's heading; the construction ("knit", "woven"), the fibre chapter and the stated figures (weight, fibre
+  // share, power...) are ruled on after the rulings' votes (rank).
   const scale = (codes: readonly string[], factor: number) => scaleUnder(index, scores, codes, factor);
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
   scale(analysis.notes, PARAMS.notes);
   scale(analysis.prepared, PARAMS.prepared);
   scale(analysis.semiManufactures, PARAMS.semiManufactures);
-  statedFiguresRuleOut(index, scores, analysis.figures);
   if (analysis.footwear) {
     addUnder(index, scores, analysis.footwear, PARAMS.footwearUpper);
     // The upper's material decides among the headings for whole footwear; the others are ruled out.
