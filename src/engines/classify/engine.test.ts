@@ -791,6 +791,14 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("woman's waterproof boot above the ankle, rubber upper")).toBe("6401");
     // Other footwear (6405) takes the soles 6401-6404 do not name, so it is never ruled out.
     expect(topHeading("Wool felt slippers")).not.toBe("6401");
+    // After the rulings' votes too: rulings on rubber- or plastic-upper shoes described alike do not carry a shoe
+    // whose upper the text says is textile.
+    const shoe =
+      "The submitted sample is a men's lace-up athletic shoe with a rubber outer sole and an upper of textile " +
+      "material. The shoe has a padded collar and a foam insole.";
+    const votes = Array.from({ length: 4 }, () => ({ code: "6402993160", similarity: 0.6 }));
+    const r = rank(fullIndex(), shoe, { schedule: "US", precedents: votes });
+    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).toBe("6404");
   });
 
   it("reads the material of an 'of' or 'from' phrase, and fibreboard and plywood as wood (Chapter 44 note 3)", () => {

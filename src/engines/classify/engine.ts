@@ -1267,6 +1267,14 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   // fabric, a small engine or a low voltage of goods whose stated figures the voted subheading's bounds exclude.
   scaleUnder(index, scores, analysis.otherFibres, PARAMS.otherFibre);
   statedFiguresRuleOut(index, scores, analysis.figures);
+  // The upper's material decides among the headings for whole footwear; the others are ruled out.
+  if (analysis.footwear)
+    scaleUnder(
+      index,
+      scores,
+      FOOTWEAR_HEADINGS.filter((h) => h !== analysis.footwear),
+      PARAMS.otherFootwear,
+    );
   if (analysis.gender) otherGender(index, scores, analysis.gender);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
@@ -1391,14 +1399,7 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   scale(analysis.notes, PARAMS.notes);
   scale(analysis.prepared, PARAMS.prepared);
   scale(analysis.semiManufactures, PARAMS.semiManufactures);
-  if (analysis.footwear) {
-    addUnder(index, scores, analysis.footwear, PARAMS.footwearUpper);
-    // The upper's material decides among the headings for whole footwear; the others are ruled out.
-    scale(
-      FOOTWEAR_HEADINGS.filter((h) => h !== analysis.footwear),
-      PARAMS.otherFootwear,
-    );
-  }
+  if (analysis.footwear) addUnder(index, scores, analysis.footwear, PARAMS.footwearUpper);
   return scores;
 }
 
