@@ -920,8 +920,7 @@ export function analyze(index: Index, description: string): Analysis {
   // The head noun: the head phrase's last content word.
   let headLast = headEnd - 1;
   while (headLast > 0 && STOPWORDS.has(ws[headLast] ?? "")) headLast--;
-  const headTerm = headTermStart(index, ws, headLast);
-  const medium = packingMedium(ws, headEnd);
+  const [headTerm, medium] = [headTermStart(index, ws, headLast), packingMedium(ws, headEnd)];
   // Where a curated product term starts.
   const curated = ws.map((w, i) =>
     (index.synonyms.get(w) ?? []).some((s) => !s.index && s.phrase.every((p, k) => ws[i + k] === p)),
@@ -957,7 +956,8 @@ export function analyze(index: Index, description: string): Analysis {
       // A form word is the exception: "detergent sheets" are detergent, put up as sheets.
       const prev = found[found.length - 1];
       const phrase = match.phrase.join(" ");
-      let w2 = weight * (qualified ? PARAMS.qualifiedSynonym : 1);
+      // A packing medium's product term ("olive oil" in "tuna in olive oil") names no goods of the text.
+      let w2 = medium.has(i) ? 0 : weight * (qualified ? PARAMS.qualifiedSynonym : 1);
       if (prev && prev.end === i) {
         // "Potato chips sea salt": after a food, a seasoning is the food's flavour, as a form word is its form.
         const flavour = SEASONINGS.has(match.phrase.at(-1) ?? "") && prev.codes.every((c) => c < "25");
@@ -973,7 +973,6 @@ export function analyze(index: Index, description: string): Analysis {
       // After the head noun phrase ("agricultural tractor imported ..., tyres fitted after import") a product
       // term is a component or a use, not the article; a qualifier clause has its own, lower weight.
       if (i >= headEnd && !qualified) w2 *= PARAMS.outsideHead;
-      if (medium.has(i)) w2 = 0;
       found.push({
         phrase,
         codes: match.codes,
