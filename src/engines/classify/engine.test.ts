@@ -1021,6 +1021,16 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "plain woven cotton fabric").otherFibres).toEqual([]);
   });
 
+  it("keeps goods for industrial or commercial use out of the appliances of a domestic kind", () => {
+    // 8516.71 and 8509 are "of a kind used for domestic purposes": an industrial coffee maker is machinery (8419.81).
+    expect(topCode("coffee makers, industrial")).toBe("841981");
+    expect(topHeading("industrial washing machines")).toBe("8451");
+    expect(topHeading("electric drip coffee maker")).toBe("8516");
+    expect(analyze(fullIndex(), "espresso machine for use in commercial kitchens").industrial).toBe(true);
+    // A commercial invoice or a commercially available part says nothing of the goods' use.
+    expect(analyze(fullIndex(), "coffee maker, see the commercial invoice").industrial).toBe(false);
+  });
+
   it("rules out the chapters of materials other than the one the article is named of", () => {
     expect(otherMaterialChapters(["acrylic", "vase"])).toContain("70");
     expect(otherMaterialChapters(["acrylic", "vase"])).not.toContain("39");

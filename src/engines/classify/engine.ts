@@ -130,6 +130,8 @@ const PARAMS = {
   otherGender: 0.5,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
+  /** Factor on the domestic-kind subheadings of Chapters 84-85 for goods the text says are industrial or commercial. */
+  domestic: 0.2,
   /** Factor on the fibre chapters a fabric's or yarn's stated composition rules out (otherFibreChapters). */
   otherFibre: 0.1,
   /**
@@ -510,6 +512,8 @@ export interface Analysis {
    * a set (GRI 3) or two classifications, never one certain heading.
    */
   coordinated: boolean;
+  /** The text says the goods are for industrial or commercial use: the domestic-kind appliances are ruled out. */
+  industrial: boolean;
   /** Whom the text says the goods are for (text.ts statedGender): the other's apparel headings are ruled out. */
   gender: "men" | "women" | undefined;
 }
@@ -762,6 +766,14 @@ function namedIn(index: Index, noun: string, prefixes: string[]): boolean {
   }
   return false;
 }
+
+/**
+ * Words that say goods are for industrial or commercial use ("industrial floor polisher", "for use in commercial
+ * kitchens"), which the tariff keeps apart from appliances "of a kind used for domestic purposes" (8509, 8516.60-79,
+ * household refrigerators, dishwashers, washing and sewing machines): 8479, 8419.81, 8438, 8418.50-69.
+ */
+const INDUSTRIAL_USE =
+  /\bindustrial\b|\bcommercial(?:[- ]grade|ly used| use| kitchens?| establishments?| settings?| applications?| food ?service| restaurants?| customers)\b|\bfor commercial\b|\bin restaurants\b/i;
 
 /** The fibre chapters of Section XI each class of fibre (text.ts FIBRE_CLASSES) puts a yarn or fabric in. */
 const FIBRE_CHAPTERS: Record<string, string[]> = {
@@ -1088,6 +1100,7 @@ function legalStructure(
     parts: partsHeadings(ws, sentenceOf, headEnd),
     coordinated: ws.slice(1, headEnd).some((w, k) => w === "and" && namesArticle(index, ws[k] ?? "")),
     gender: statedGender(ws),
+    industrial: INDUSTRIAL_USE.test(text),
   };
 }
 
@@ -1275,6 +1288,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       PARAMS.otherFootwear,
     );
   if (analysis.gender) otherGender(index, scores, analysis.gender);
+  if (analysis.industrial) for (const d of domesticDocs(index)) scores[d] = (scores[d] ?? 0) * PARAMS.domestic;
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
   const candidates = rollUp(index, scores, prefix);
@@ -1482,6 +1496,30 @@ function otherGender(index: Index, scores: Float64Array, gender: "men" | "women"
   for (const d of genderDocs(index)[gender === "men" ? "women" : "men"])
     scores[d] = (scores[d] ?? 0) * PARAMS.otherGender;
 }
+
+const domesticDocCache = new WeakMap<Index, number[]>();
+
+/**
+ * The subheadings of Chapters 84 and 85 their own text keeps to goods of a domestic kind ("of a kind used for
+ * domestic purposes", "household-type", "electro-mechanical domestic appliances": 8509, 8516.50-8516.79, 8450,
+ * 8418.21-8418.29, 8422.11, 8452.10), not those whose text excludes them ("not used for domestic purposes").
+ */
+function domesticDocs(index: Index): number[] {
+  return getOrInsert(domesticDocCache, index, () => {
+    const out: number[] = [];
+    for (const chapter of ["84", "85"]) {
+      const [from, to] = prefixRange(index.docs, chapter);
+      for (let d = from; d < to; d++) {
+        const text = index.nodes.get(index.docs[d] ?? "")?.description ?? "";
+        if (DOMESTIC_KIND.test(text) && !/\bnot (?:used for )?(?:domestic|household)|domestic or other/i.test(text))
+          out.push(d);
+      }
+    }
+    return out;
+  });
+}
+const DOMESTIC_KIND =
+  /\b(?:used for domestic|for household|household[- ]type|household or laundry|household,|household scales|domestic appliances|of the household type)/i;
 
 const genderDocCache = new WeakMap<Index, { men: number[]; women: number[] }>();
 
