@@ -1021,6 +1021,15 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "plain woven cotton fabric").otherFibres).toEqual([]);
   });
 
+  it("does not take a cover or shell for the stuffed article it covers (heading 9404)", () => {
+    expect(analyze(fullIndex(), "comforter cover of 100% cotton woven fabric").covered).toEqual(["9404"]);
+    expect(topHeading("comforter cover of 100% cotton woven fabric")).not.toBe("9404");
+    expect(topHeading("pillow shell of polyester knit fabric")).not.toBe("9404");
+    // The stuffed article itself, or one sold with its cover, is 9404.
+    expect(analyze(fullIndex(), "throw pillow with removable cover").covered).toEqual([]);
+    expect(topHeading("decorative throw pillow stuffed with polyester fiber")).toBe("9404");
+  });
+
   it("keeps goods for industrial or commercial use out of the appliances of a domestic kind", () => {
     // 8516.71 and 8509 are "of a kind used for domestic purposes": an industrial coffee maker is machinery (8419.81).
     expect(topCode("coffee makers, industrial")).toBe("841981");

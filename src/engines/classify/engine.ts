@@ -130,6 +130,8 @@ const PARAMS = {
   otherGender: 0.5,
   /** Factor on the score of goods the text's stated construction rules out (knitted vs woven). */
   construction: 0.5,
+  /** Factor on the heading of the stuffed article a cover is for (coveredArticles). */
+  covered: 0.3,
   /** Factor on the domestic-kind subheadings of Chapters 84-85 for goods the text says are industrial or commercial. */
   domestic: 0.2,
   /** Factor on the fibre chapters a fabric's or yarn's stated composition rules out (otherFibreChapters). */
@@ -514,6 +516,8 @@ export interface Analysis {
   coordinated: boolean;
   /** The text says the goods are for industrial or commercial use: the domestic-kind appliances are ruled out. */
   industrial: boolean;
+  /** Headings of the stuffed article a cover or shell is for ("pillow shell", "comforter cover"): not the cover's. */
+  covered: string[];
   /** Whom the text says the goods are for (text.ts statedGender): the other's apparel headings are ruled out. */
   gender: "men" | "women" | undefined;
 }
@@ -774,6 +778,23 @@ function namedIn(index: Index, noun: string, prefixes: string[]): boolean {
  */
 const INDUSTRIAL_USE =
   /\bindustrial\b|\bcommercial(?:[- ]grade|ly used| use| kitchens?| establishments?| settings?| applications?| food ?service| restaurants?| customers)\b|\bfor commercial\b|\bin restaurants\b/i;
+
+/** Head nouns of an article made to cover or hold the filling of another ("cushion cover", "pillow shell"). */
+const COVERS = new Set(stems("cover slipcover shell sham protector encasement"));
+/**
+ * The headings of stuffed bedding and furnishing (9404: "fitted with springs or stuffed or internally fitted with
+ * any material") a product term before a cover names: the cover is not stuffed, so it is not that article, but bed
+ * linen or a furnishing article (6302, 6304, 6307) of its material. The words right before the head noun are read.
+ */
+function coveredArticles(index: Index, ws: string[], headLast: number): string[] {
+  if (!COVERS.has(ws[headLast] ?? "")) return [];
+  const out = new Set<string>();
+  for (let i = Math.max(0, headLast - 3); i < headLast; i++)
+    for (const s of index.synonyms.get(ws[i] ?? "") ?? [])
+      if (s.phrase.every((p, k) => ws[i + k] === p) && i + s.phrase.length <= headLast)
+        for (const c of s.codes) if (c.startsWith("9404")) out.add("9404");
+  return [...out];
+}
 
 /** The fibre chapters of Section XI each class of fibre (text.ts FIBRE_CLASSES) puts a yarn or fabric in. */
 const FIBRE_CHAPTERS: Record<string, string[]> = {
@@ -1101,6 +1122,7 @@ function legalStructure(
     coordinated: ws.slice(1, headEnd).some((w, k) => w === "and" && namesArticle(index, ws[k] ?? "")),
     gender: statedGender(ws),
     industrial: INDUSTRIAL_USE.test(text),
+    covered: coveredArticles(index, ws, headLast),
   };
 }
 
@@ -1289,6 +1311,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
     );
   if (analysis.gender) otherGender(index, scores, analysis.gender);
   if (analysis.industrial) for (const d of domesticDocs(index)) scores[d] = (scores[d] ?? 0) * PARAMS.domestic;
+  scaleUnder(index, scores, analysis.covered, PARAMS.covered);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
   const candidates = rollUp(index, scores, prefix);
