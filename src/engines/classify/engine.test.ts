@@ -1021,20 +1021,6 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(analyze(fullIndex(), "plain woven cotton fabric").otherFibres).toEqual([]);
   });
 
-  it("keeps prepared meat out of Chapter 2 whatever rulings on the raw meat say", () => {
-    const text =
-      '"BRISTOL" brand CANNED CHUNK HAM is a prepared boneless ham which will be imported in retail tins. The ' +
-      "product consists of cured ham meat, with water and smoke flavor added, which has been chunked and canned.";
-    // The nearest rulings are on cured hams of heading 0210 (their words alike: ham, cured, smoke).
-    const raw = [0.32, 0.27, 0.26].map((similarity) => ({ code: "0210110010", similarity }));
-    const r = rank(fullIndex(), text, {
-      schedule: "US",
-      precedents: raw,
-      headings: [{ code: "0210", similarity: 0.3 }],
-    });
-    expect(r.ok && r.suggestions[0]?.hs6.slice(0, 4)).toBe("1602");
-  });
-
   it("does not take a cover or shell for the stuffed article it covers (heading 9404)", () => {
     expect(analyze(fullIndex(), "comforter cover of 100% cotton woven fabric").covered).toEqual(["9404"]);
     expect(topHeading("comforter cover of 100% cotton woven fabric")).not.toBe("9404");

@@ -1301,10 +1301,6 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   // fabric, a small engine or a low voltage of goods whose stated figures the voted subheading's bounds exclude.
   scaleUnder(index, scores, analysis.otherFibres, PARAMS.otherFibre);
   statedFiguresRuleOut(index, scores, analysis.figures);
-  // Nor a ruling on raw meat or fish of the same meat or fish said to be cooked or prepared (Chapters 2 and 3 note
-  // 1), nor one on a sweater of a sweater for a dog (the notes' own exclusions).
-  scaleUnder(index, scores, analysis.prepared, PARAMS.prepared);
-  scaleUnder(index, scores, analysis.notes, PARAMS.notes);
   // The upper's material decides among the headings for whole footwear; the others are ruled out.
   if (analysis.footwear)
     scaleUnder(
@@ -1431,11 +1427,13 @@ function scoreDocs(index: Index, known: QueryTerm[], synonyms: SynonymHit[], ana
   // A compound's name gives its Chapter 29 heading (note 3: the last that could hold it).
   if (analysis.organic) addUnder(index, scores, analysis.organic, PARAMS.organic);
   // The chapters' legal structure rules out goods (text.ts: preciousExcludes, otherMaterialChapters) and names
-  // footwear's heading; the construction ("knit", "woven"), the fibre chapter, the stated figures (weight, fibre
-  // share, power...), prepared food and the notes' exclusions are ruled on after the rulings' votes (rank).
+  // footwear's heading; the construction ("knit", "woven"), the fibre chapter and the stated figures (weight, fibre
+  // share, power...) are ruled on after the rulings' votes (rank).
   const scale = (codes: readonly string[], factor: number) => scaleUnder(index, scores, codes, factor);
   scale(analysis.otherMaterials, PARAMS.otherMaterial);
   scale(analysis.notPrecious, PARAMS.notPrecious);
+  scale(analysis.notes, PARAMS.notes);
+  scale(analysis.prepared, PARAMS.prepared);
   scale(analysis.semiManufactures, PARAMS.semiManufactures);
   if (analysis.footwear) addUnder(index, scores, analysis.footwear, PARAMS.footwearUpper);
   return scores;
