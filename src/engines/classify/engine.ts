@@ -652,15 +652,15 @@ function madeOf(ws: string[], i: number): boolean {
   return false;
 }
 
+/** Whether the words from position `i` are the phrase `phrase` (a product term's words, in order). */
+const phraseAt = (ws: readonly string[], i: number, phrase: readonly string[]) =>
+  phrase.every((p, k) => ws[i + k] === p);
+
 /** Where a product term ending at the head noun (the head phrase's last content word) starts, or -1. */
 function headTermStart(index: Index, ws: string[], last: number): number {
   for (let start = Math.max(0, last - 3); start <= last; start++) {
     const len = last - start + 1;
-    if (
-      index.synonyms
-        .get(ws[start] ?? "")
-        ?.some((s) => s.phrase.length === len && s.phrase.every((p, k) => ws[start + k] === p))
-    )
+    if (index.synonyms.get(ws[start] ?? "")?.some((s) => s.phrase.length === len && phraseAt(ws, start, s.phrase)))
       return start;
   }
   return -1;
@@ -680,7 +680,7 @@ function headNounAfter(index: Index, ws: string[], gaps: boolean[], from: number
   if (w === undefined) return false;
   // A head noun that is itself a product term is weighed as one (the compound rule in analyze); a phrase that only
   // starts with it ("case luggage" for "earphone case") does not make it one.
-  if (index.synonyms.get(w)?.some((s) => s.phrase.every((p, k) => ws[last + k] === p))) return false;
+  if (index.synonyms.get(w)?.some((s) => phraseAt(ws, last, s.phrase))) return false;
   return namesArticle(index, w) && !PACKING_WORDS.has(w);
 }
 
@@ -788,12 +788,11 @@ const COVERS = new Set(stems("cover slipcover shell sham protector encasement"))
  */
 function coveredArticles(index: Index, ws: string[], headLast: number): string[] {
   if (!COVERS.has(ws[headLast] ?? "")) return [];
-  const out = new Set<string>();
   for (let i = Math.max(0, headLast - 3); i < headLast; i++)
     for (const s of index.synonyms.get(ws[i] ?? "") ?? [])
-      if (s.phrase.every((p, k) => ws[i + k] === p) && i + s.phrase.length <= headLast)
-        for (const c of s.codes) if (c.startsWith("9404")) out.add("9404");
-  return [...out];
+      if (phraseAt(ws, i, s.phrase) && i + s.phrase.length <= headLast && s.codes.some((c) => c.startsWith("9404")))
+        return ["9404"];
+  return [];
 }
 
 /** The fibre chapters of Section XI each class of fibre (text.ts FIBRE_CLASSES) puts a yarn or fabric in. */
@@ -955,9 +954,7 @@ export function analyze(index: Index, description: string): Analysis {
   while (headLast > 0 && STOPWORDS.has(ws[headLast] ?? "")) headLast--;
   const [headTerm, medium] = [headTermStart(index, ws, headLast), packingMedium(ws, headEnd)];
   // Where a curated product term starts.
-  const curated = ws.map((w, i) =>
-    (index.synonyms.get(w) ?? []).some((s) => !s.index && s.phrase.every((p, k) => ws[i + k] === p)),
-  );
+  const curated = ws.map((w, i) => (index.synonyms.get(w) ?? []).some((s) => !s.index && phraseAt(ws, i, s.phrase)));
   for (let i = 0; i < ws.length; ) {
     const w = ws[i] ?? "";
     // A qualifier clause ends with its sentence.
@@ -968,7 +965,7 @@ export function analyze(index: Index, description: string): Analysis {
     // case", whose head term is "phone case") gives way to it.
     const match = index.synonyms.get(w)?.find(
       (s) =>
-        s.phrase.every((p, k) => ws[i + k] === p) &&
+        phraseAt(ws, i, s.phrase) &&
         !(i < headTerm && i + s.phrase.length > headTerm) &&
         // A guidance phrase gives way to a curated one inside it ("cotton dress" to "dress shirt").
         !(s.index && curated.slice(i, i + s.phrase.length).some(Boolean)),
