@@ -84,6 +84,11 @@ describe("edit distance", () => {
 });
 
 const score = (a: string, b: string) => Math.round(scoreTokens(toks(tokens(a)), toks(tokens(b))) * 1000) / 1000;
+/** Similarity of two words, each normalized as the screen normalizes names. */
+const sim = (a: string, b: string) => {
+  const [x = "", y = ""] = [tokens(a)[0], tokens(b)[0]];
+  return tokenSim(x, tokenKey(x), y, tokenKey(y));
+};
 
 /** An index of listed individuals, one per name, ids "P:1", "P:2"... on list "P". */
 const individuals = (...names: string[]) =>
@@ -131,8 +136,6 @@ describe("score", () => {
 });
 
 describe("spellings the lists give for one name (name-variants.ts)", () => {
-  const sim = (a: string, b: string) => tokenSim(a, tokenKey(a), b, tokenKey(b));
-
   it("links romanizations no edit rule links, as a transliteration below a same-key spelling", () => {
     // Ukrainian h for Russian g, Czech j for y, Egyptian g for j, u for o: each given for one name on two entries.
     for (const [a, b] of [
@@ -526,11 +529,6 @@ describe("Hangul names", () => {
 });
 
 describe("names that resemble each other by spelling but are different names", () => {
-  const sim = (a: string, b: string) => {
-    const [x] = tokens(a);
-    const [y] = tokens(b);
-    return tokenSim(x as string, tokenKey(x as string), y as string, tokenKey(y as string));
-  };
   const score = (a: string, b: string) => scoreTokens(toks(tokens(a)), toks(tokens(b)));
 
   it("a short word with another first letter is another name, but a glide before a vowel is a spelling", () => {
