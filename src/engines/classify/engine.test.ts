@@ -58,10 +58,10 @@ describe("text", () => {
     ],
     ["The instant item is described as a food industry emulsifier.", "a food industry emulsifier."],
     ["The products under consideration are fine metallic powders.", "fine metallic powders."],
-    ["Style 89E03328 is a women's upper body garment of knit fabric", "is a women's upper body garment of knit fabric"],
+    ["Style 89E03328 is a women's upper body garment of knit fabric", "a women's upper body garment of knit fabric"],
     [
       "An intake manifold gasket, part number 558436, which you state is used in an engine",
-      "An intake manifold gasket, , which is used in an engine",
+      "An intake manifold gasket, which is used in an engine",
     ],
     ["Sodium lauroyl isethionate (CAS No. 7381-01-3) in flakes", "Sodium lauroyl isethionate ( ) in flakes"],
     ["Men's cotton crew neck t-shirt", "Men's cotton crew neck t-shirt"],
@@ -118,6 +118,34 @@ describe("text", () => {
       "Polyethylene resin pellets. The first product, Item 15313-003, is described as a low-density resin.",
       "Polyethylene resin pellets. A low-density resin.",
     ],
+    // What a frame leaves before the article: a list label, "described in your letter as", "As indicated by ...,",
+    // "an item that is called", "the items as", a letter's date line; the article then opens the text.
+    [
+      "The merchandise is described in your letter as an AC adapter for a video game.",
+      "an AC adapter for a video game.",
+    ],
+    [
+      "An item identified as a paper chain garland, item number 45534701, which consists of strips of paper.",
+      "a paper chain garland, which consists of strips of paper.",
+    ],
+    ["a) a ceramic bath set, which is comprised of a tumbler.", "a ceramic bath set, which is comprised of a tumbler."],
+    ["Items 1 & 2) Each item is a spade.", "a spade."],
+    [
+      "As indicated by the submitted samples, the connectors consist of plastic housings.",
+      "the connectors consist of plastic housings.",
+    ],
+    ["You are requesting the tariff classification on an item that is called a dipper.", "a dipper."],
+    ["You wish to import the fresh edible fruit of the guava shrub.", "the fresh edible fruit of the guava shrub."],
+    ["You have described the items as carbon steel square nuts.", "carbon steel square nuts."],
+    [
+      "In your letter dated June 7, 1995 you requested a tariff classification ruling for pyridine hydrochloride.",
+      "pyridine hydrochloride.",
+    ],
+    [
+      "You submitted descriptive literature with your request. Green Arabica coffee beans.",
+      "Green Arabica coffee beans.",
+    ],
+    ["The products under consideration are all described as electric water heaters.", "electric water heaters."],
     // Only a subject line loses a "from ..." at its end: a title may name its material so.
     ["Tea Cup Made From Bone China", "Tea Cup Made From Bone China"],
   ])("withoutLetterFrame(%j)", (input, expected) => {
@@ -945,6 +973,14 @@ describe("what the product is, not the words around it (full index)", () => {
       "body",
       "garment",
     ]);
+    // A hyphenated adjective with a preposition or participle in it is one word, not the head phrase's end.
+    expect(normalize("women's slip-on shoes of man-made fibres")).toBe("women slipon shoes of manmade fibres");
+    expect(analyze(fullIndex(), "an in-line roller skate consisting of a boot").head).toEqual([
+      "inline",
+      "roller",
+      "skate",
+    ]);
+    expect(analyze(fullIndex(), "a made-up fishing net of nylon").head).toEqual(["madeup", "fishing", "net"]);
     // The head phrase ends with its sentence.
     expect(analyze(fullIndex(), "An oil bearing seed. An initial laboratory analysis found rapeseed.").head).toEqual([
       "oil",

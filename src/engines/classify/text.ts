@@ -112,6 +112,9 @@ function stem(w: string): string {
   return w;
 }
 
+/** Words that end a head phrase when they stand alone (HEAD_BOUNDARIES), here as parts of hyphenated adjectives. */
+const HYPHEN_BOUNDARY = new Set(["in", "on", "up", "off", "out", "made", "built", "down", "over", "to", "by", "with"]);
+
 /** Lower case, diacritics stripped, possessives and hyphens turned into plain word boundaries. */
 export function normalize(text: string): string {
   return (
@@ -123,6 +126,11 @@ export function normalize(text: string): string {
       .replace(/&/g, " and ")
       // "custom-made", "hand-made": an adjective, not the participle that ends a head phrase ("made of")
       .replace(/\b(custom|hand|ready|tailor|home|factory)[- ]made\b/g, "$1made")
+      // "in-line skate", "slip-on shoe", "made-up net", "built-in oven": a hyphenated adjective one of whose parts is a
+      // preposition or participle is one word, not the boundary that ends a head phrase at "in", "on" or "made"
+      .replace(/\b(?:[a-z]+-)+[a-z]+\b/g, (w) =>
+        w.split("-").some((p) => HYPHEN_BOUNDARY.has(p)) ? w.replace(/-/g, "") : w,
+      )
       .replace(/[^a-z0-9]+/g, " ")
       .trim()
   );
@@ -183,9 +191,9 @@ const LETTER_FRAMES: RegExp[] = [
   // request.", "A sample was submitted and will be retained for reference."
   /\b(?:an?\s+)?samples?(?:\s+and\s+(?:descriptive\s+)?(?:information|literature))?\s+(?:was|were)\s+(?:submitted|included|provided|enclosed)(?:\s+with\s+your\s+(?:request|inquiry|letter))?(?:,?\s*(?:and|which)\s+will\s+be\s+retained\s+for\s+reference)?(?:\s*\.|(?=\s*,))/gi,
   // "You are requesting the tariff classification on roller skates", "It is stated that"
-  /\byou\s+(?:are\s+requesting|requested|request)\s+(?:the\s+|a\s+)?(?:tariff\s+)?classification\s+(?:of|on|for)\s+/gi,
+  /\byou\s+(?:are\s+requesting|requested|request)\s+(?:the\s+|a\s+)?(?:tariff\s+)?classification\s+(?:ruling\s+)?(?:of|on|for|regarding|concerning)\s+(?:your\s+)?/gi,
   /\bit\s+is\s+stated\s+that\s+/gi,
-  /\b(?:you\s+)?intend\s+to\s+import\s+/gi,
+  /\b(?:you\s+)?(?:intend|wish|plan|propose)\s+to\s+import\s+/gi,
   /\s+(?:was|were)\s+submitted(?:\s+with\s+your\s+(?:inquiry|request|letter))?(?=[.,;\s])/gi,
   // Older letters: "You have submitted five samples of", "The submitted comforter cover is made of".
   // "You submitted a sample and descriptive literature with your request.", "With your inquiry you submitted a
@@ -198,7 +206,7 @@ const LETTER_FRAMES: RegExp[] = [
   /\byou\s+(?:have\s+)?(?:submitted|enclosed|provided|sent)\s+(?:(?:(?:an?|one|two|three|four|five|six|several)\s+)?(?:samples?|photographs?|pictures?|illustrations?|drawings?)(?:\s+(?:sheets?|rolls?|swatch(?:es)?|pieces?|cones?))?(?:\s+of\s+|\s*(?=\.)))?/gi,
   /\b(?<=(?:the|a|an)\s+)submitted\s+(?!samples?\b)/gi,
   /\b(?:the\s+)?samples?\s+(?:submitted\s+)?(?:was|were|will\s+be)\s+(?:examined\s+and\s+disposed\s+of|retained\s+for\s+reference|returned(?:\s+under\s+separate\s+cover)?)\.?/gi,
-  /\b(?:you|your)\s+(?:state|stated|states|indicate|indicated|describe|described|explain|explained|advise|advised)\s+(?:that\s+)?/gi,
+  /\b(?:you|your)\s+(?:have\s+)?(?:state|stated|states|indicate|indicated|describe|described|explain|explained|advise|advised)\s+(?:that\s+)?/gi,
   /\bthis\s+analysis\s+has\s+been\s+completed\.?/gi,
 
   /\bfrom\s+the\s+information\s+(?:you\s+)?provided,?\s*/gi,
@@ -236,9 +244,41 @@ const FROM_COUNTRY = new RegExp(
   "gu",
 );
 
+/**
+ * What a letter's frame leaves before the article once its references are gone: a list label ("a)", "Items 1 & 2)"),
+ * a bare copula ("Style V40115 is a pair of trousers" -> "is a pair of trousers"), "described in your letter as",
+ * "As indicated by the submitted sample,", "an item that is called", "the items as". Each is taken off the start of
+ * the text, so that its first clause names the article (the head noun phrase is read from it).
+ */
+const LEAD_INS: RegExp[] = [
+  /^(?:items?\s+)?(?:[a-z]|[ivx]{1,4}|\d{1,2})?(?:\s*(?:&|and|,|-)\s*\d{1,2})*\)\s*/i,
+  /^(?:(?:is|are)\s+)?(?:all\s+)?(?:described|identified|designated|referred\s+to|known|called)\s+(?:(?:in|by|on)\s+(?:your|the)\s+[a-z]+(?:\s+(?:and\s+)?[a-z]+){0,3}\s+)?as(?:\s+follows)?\s*[,:]?\s*/i,
+  /^identified\s+by\s+[^,.;]{0,60},\s*(?=(?:is|are)\s)/i,
+  /^(?:,\s*)*(?:is|are)\s+(?=\S)/i,
+  /^(?:as\s+(?:indicated|described|stated|shown|noted|depicted)|according|based\s+on)\b[^,.;]{0,100},\s*/i,
+  /^(?:an?|the)\s+(?:items?|products?|articles?)\s+(?:that|which)\s+(?:is|are)\s+(?:(?:called|described|identified|designated|known|referred\s+to)\s+(?:as\s+)?)?/i,
+  /^(?:an?|the)\s+(?:items?|products?|articles?|samples?)\s+(?:identified|described|designated|known|referred\s+to)\s+as\s+/i,
+  /^(?:descriptive\s+)?(?:literature|information)(?:\s+and\s+[^.]{0,60}?)?\s+with\s+your\s+(?:request|inquiry|letter)\s*\.\s*/i,
+  /^(?:the|your)\s+(?:(?:submitted|subject|instant)\s+)?(?:items?|products?(?:\s+at\s+issue)?|merchandise|articles?|samples?|goods)\s+as\s+/i,
+  // "In your letter dated June 7, 1995, on behalf of ..., [you requested a ruling on]": the frame before it went first.
+  /^in\s+your\s+(?:letter|request|inquiry|submission)(?:,?\s+(?:dated|of)\s+[a-z]+\.?\s+\d{1,2},?\s+\d{4})?(?:,?\s+on\s+behalf\s+of\s+[^,.;]{1,60})?\s*,?\s*(?=[^,.;]{3})/i,
+];
+
+function withoutLeadIn(text: string): string {
+  let out = text.trim();
+  for (let round = 0; round < 3; round++) {
+    const before = out;
+    for (const re of LEAD_INS) out = out.replace(re, "").trim();
+    if (out === before) break;
+  }
+  return out;
+}
+
 /** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
 export function withoutLetterFrame(text: string): string {
   let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
+  // Before the frames too: "As indicated by the submitted samples, the connectors" loses its comma to them.
+  out = withoutLeadIn(out);
   // "The article (a backpack) is designed to ...": the bracket names the article.
   out = out.replace(
     /\b(?:the|this)\s+(?:merchandise|items?|products?|articles?)\s+\(((?:an?|the)\s+[^()]{1,40})\)/gi,
@@ -251,6 +291,9 @@ export function withoutLetterFrame(text: string): string {
       const at = rest.find((r): r is number => typeof r === "number") ?? 0;
       return at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \uE000" : " ";
     });
+  out = withoutLeadIn(
+    out.replace(/\s*,(?:\s*,)+/g, ",").replace(/,?\s*\b(?:identified|designated)\s+(?:as|by)\s*(?=,)/gi, ""),
+  );
   out = out.replace(/\uE000\s*([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/\uE000/g, "");
   out = out.replace(FROM_COUNTRY, "");
   // An abbreviation in brackets after the name it abbreviates ("polyethylene vinyl acetate (PEVA) tablecloth") is
