@@ -981,6 +981,11 @@ describe("what the product is, not the words around it (full index)", () => {
       "skate",
     ]);
     expect(analyze(fullIndex(), "a made-up fishing net of nylon").head).toEqual(["madeup", "fishing", "net"]);
+    // A first clause of describing words runs on past its comma to the noun they describe.
+    expect(analyze(fullIndex(), "highly detailed, non-functional miniature replicas of studio equipment").head).toEqual(
+      ["highly", "detailed", "non", "functional", "miniature", "replicas"],
+    );
+    expect(analyze(fullIndex(), "men's woven trousers, 70% rayon").head).toEqual(["man", "woven", "trouser"]);
     // The head phrase ends with its sentence.
     expect(analyze(fullIndex(), "An oil bearing seed. An initial laboratory analysis found rapeseed.").head).toEqual([
       "oil",

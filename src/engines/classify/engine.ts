@@ -530,8 +530,8 @@ export interface Analysis {
 const FORM_WORDS = new Set(["sheet", "tablet", "capsule", "pod", "bar", "stick", "strip", "roll", "cube", "block"]);
 
 /** The head noun phrase's end: the words before the first preposition, participle clause or punctuation. */
-function headPhraseEnd(text: string, ws: string[]): number {
-  const end = Math.min(ws.length, firstClauseLength(text) || ws.length);
+function headPhraseEnd(text: string, ws: string[], names?: (ws: string[]) => boolean): number {
+  const end = Math.min(ws.length, firstClauseLength(text, names) || ws.length);
   // "a pair of leather gloves", "set of six steak knives": a word for how many or how put up names no goods; the
   // noun phrase after its "of" is the head.
   let from = 1;
@@ -920,14 +920,22 @@ function packingMedium(ws: string[], headEnd: number): Set<number> {
   return at;
 }
 
-/** Where the first clause of a text ends (comma, colon, semicolon, bracket, dash), in words. */
-function firstClauseLength(text: string): number {
+/**
+ * Where the first clause of a text ends (comma, colon, semicolon, bracket, dash, sentence end), in words. A first
+ * clause of describing words that `names` finds no article in runs on past its comma, twice at most: "highly
+ * detailed, non-functional miniature replicas", "frozen, cooked beef".
+ */
+function firstClauseLength(text: string, names?: (ws: string[]) => boolean): number {
   // A sentence's end ends the clause too ("an oil bearing seed. An initial laboratory analysis ...").
-  for (const part of text.split(/[,;:()[\]]|\s[-\u2013\u2014]\s|[.!?]["\u201d']?\s+(?=["\u201c(]?[A-Z])/)) {
-    const n = words(part).length;
-    if (n > 0) return n;
+  const re = /[,;:()[\]]|\s[-\u2013\u2014]\s|[.!?]["\u201d']?\s+(?=["\u201c(]?[A-Z])/g;
+  let joins = 0;
+  for (;;) {
+    const m = re.exec(text);
+    const ws = words(text.slice(0, m ? m.index : text.length));
+    if (ws.length > 0 && !(m?.[0] === "," && names && joins < 2 && !names(ws))) return ws.length;
+    if (!m) return ws.length;
+    if (ws.length > 0) joins++;
   }
-  return 0;
 }
 
 /** Query analysis: weighted content terms and the synonym phrases found (longest first, no overlap). */
@@ -944,7 +952,9 @@ export function analyze(index: Index, description: string): Analysis {
   });
   const weights = new Map<string, number>();
   const found: (SynonymHit & { end: number; start: number; elsewhere: string[] })[] = [];
-  const headEnd = headPhraseEnd(text, ws);
+  const headEnd = headPhraseEnd(text, ws, (clause) =>
+    clause.some((w, i) => namesArticle(index, w) || index.synonyms.get(w)?.some((s) => phraseAt(clause, i, s.phrase))),
+  );
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
   let qualified = false;
