@@ -7,9 +7,9 @@
  *   - bench/data/classify-rulings-{dev,test}.tsv, bench/data/classify-rulings-cbp2026-{dev,test}.tsv:
  *     description, code, ruling number, date or page;
  *   - bench/data/labelled/us-cbp-subjects.tsv: subject lines;
- *   - bench/data/labelled/us-cbp-rulings.jsonl, us-cbp-rulings-2.jsonl, -3.jsonl, -4.jsonl, -5.jsonl and -6.jsonl:
- *     subject line and description of ruling letters and summaries read from public pages (six collections, each
- *     with its own evaluation pair).
+ *   - bench/data/labelled/us-cbp-rulings.jsonl, us-cbp-rulings-2.jsonl, -3.jsonl ... -7.jsonl: subject line and
+ *     description of ruling letters and summaries read from public pages (seven collections, each with its own
+ *     evaluation pair).
  * One row per ruling (the first file naming it wins, in the order above); a ruling whose code's HS subheading is
  * not in the HS 2022 nomenclature (an older ruling under a subheading since deleted) is left out, as is one
  * without six digits of code. The text is CBP's own (a U.S. Government work, 17 U.S.C. 105). Run only to
@@ -55,6 +55,7 @@ export const LETTER_FILES = [
   ["bench/data/labelled/us-cbp-rulings-4.jsonl", "pages4"],
   ["bench/data/labelled/us-cbp-rulings-5.jsonl", "pages5"],
   ["bench/data/labelled/us-cbp-rulings-6.jsonl", "pages6"],
+  ["bench/data/labelled/us-cbp-rulings-7.jsonl", "pages7"],
 ];
 
 /** The JSON lines of one collection of ruling letters. */
