@@ -1102,6 +1102,14 @@ describe("what the product is, not the words around it (full index)", () => {
       "63",
     );
     expect(otherMaterialChapters(["plastic", "curtain"], "plastic curtain of woven strip")).not.toContain("63");
+    // Tools (82) and the miscellaneous articles of 83 are of base metal: not a plastic rake or a resin photo frame,
+    // unless the text names a metal too ("with a steel blade").
+    expect(otherMaterialChapters(["plastic", "rake"], "plastic garden rake")).toEqual(
+      expect.arrayContaining(["82", "83"]),
+    );
+    expect(otherMaterialChapters(["plastic", "rake"], "plastic rake with a steel blade")).not.toContain("82");
+    expect(otherMaterialChapters(["steel", "rake"], "steel garden rake")).not.toContain("82");
+    expect(analyze(fullIndex(), "melamine serving bowl").otherMaterials).toContain("69");
     const sheets = rank(fullIndex(), "polyethylene terephthalate-polyvinylidene chloride film sheets", {
       schedule: "US",
     });

@@ -521,6 +521,14 @@ export const MATERIAL_RESIDUALS: Record<string, string> = {
   acrylic: "392690",
   polyresin: "392690",
   resin: "392690",
+  polyvinyl: "392690",
+  polyurethane: "392690",
+  melamine: "392690",
+  eva: "392690",
+  peva: "392690",
+  thermoplastic: "392690",
+  plexiglass: "392690",
+  styrofoam: "392690",
   // Silicones are plastics (Chapter 39 note 1, heading 3910).
   silicone: "392690",
   steel: "732690",
@@ -1111,13 +1119,23 @@ export function otherMaterialChapters(materialWords: string[], text = ""): strin
   const chapters = new Set(materialWords.map((w) => MATERIAL_CHAPTER[w]).filter((c): c is string => c !== undefined));
   if (chapters.size !== 1) return [];
   const [only] = chapters;
-  // Iron and steel (72) and articles of iron or steel (73) are one material.
+  // Iron and steel (72) and articles of iron or steel (73) are one material. Tools (82: Chapter 82 note 1, a
+  // blade or working edge of base metal) and the miscellaneous articles of 83 are of base metal: an article of
+  // plastics, wood or glass alone ("plastic garden rake", "resin photo frame") is none of them.
   const others = MATERIAL_CHAPTERS.filter((c) => c !== only && !(only === "73" && c === "72"));
+  if (!BASE_METALS.has(only as string) && !NAMES_METAL.test(text)) others.push("82", "83");
   // Section XI holds goods of textile materials: an article of one named non-textile material ("plastic beaded
   // door curtain", "polyethylene film sheets") in a text that says nothing of fibres, fabrics or garments is
   // not a textile article, whatever its noun names in Chapter 63.
   return aboutTextiles(text) ? others : [...others, ...TEXTILE_CHAPTERS];
 }
+
+/** A text that names a metal anywhere ("crown corks, of base metal", "with a steel blade"). */
+const NAMES_METAL =
+  /\b(?:metal|metallic|steel|iron|alumin(?:i?um)|copper|brass|bronze|zinc|nickel|tin|titanium|chrome)\b/i;
+
+/** The base metals' chapters (Section XV, 72-81). */
+const BASE_METALS = new Set(["72", "73", "74", "75", "76", "78", "79", "80", "81"]);
 
 /** Section XI, textiles and textile articles. */
 const TEXTILE_CHAPTERS = Array.from({ length: 14 }, (_, i) => String(50 + i));
