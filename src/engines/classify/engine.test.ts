@@ -118,6 +118,8 @@ describe("text", () => {
       "Polyethylene resin pellets. The first product, Item 15313-003, is described as a low-density resin.",
       "Polyethylene resin pellets. A low-density resin.",
     ],
+    // An apposition that names the goods stays; one that refers to them (a style, an item number) goes.
+    ["The subject product, Dexamethasone, is a corticosteroid.", "Dexamethasone, a corticosteroid."],
     // What a frame leaves before the article: a list label, "described in your letter as", "As indicated by ...,",
     // "an item that is called", "the items as", a letter's date line; the article then opens the text.
     [

@@ -174,7 +174,7 @@ const LETTER_FRAMES: RegExp[] = [
   // "The products under consideration are", "The article under consideration consists of"
   // "The sample article consists of", "Your submitted sample, style 8808A, is a", "The three products in this case
   // are", "The product involved in these protests is", "The merchandise under consideration involves a"
-  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third|two|three|four|five|six|several)\s+)?(?:(?:subject|instant|imported|submitted|prospective|sample)\s+){0,2}(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?|illustrations?|photographs?|subject\s+matter)(?:\s+(?:under\s+(?:consideration|review|protest)|in\s+(?:question|issue)|in\s+this\s+case|concerned|involved(?:\s+in\s+(?:this|these)\s+[a-z]+)?|at\s+(?:issue|hand)|to\s+be\s+imported|requiring\s+classification|(?:which\s+is\s+)?the\s+subject\s+of\s+(?:this|the)\s+(?:protest|request|ruling)|which\s+accompanied\s+your\s+(?:letter|request|inquiry)|(?:you\s+)?(?:submitted|provided|enclosed)(?:\s+(?:with\s+your\s+(?:request|inquiry|letter)|for\s+our\s+(?:inspection|review|examination)|to\s+headquarters))?))?(?:\s*,(?!\s*(?:described|identified|referred))[^,.;]{1,60},["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|(?:is|are)\s+said\s+to\s+be|is|are|consists?\s+of|comprises?|involves?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+|\s*,(?=\s*(?!(?:which|that|who)\b)[a-z]))/gi,
+  /\b(?:the|this|these|each|your|an?)\s+(?:(?:first|second|third|two|three|four|five|six|several)\s+)?(?:(?:subject|instant|imported|submitted|prospective|sample)\s+){0,2}(?:merchandise|items?|products?|articles?|goods|samples?|imports?|materials?|illustrations?|photographs?|subject\s+matter)(?:\s+(?:under\s+(?:consideration|review|protest)|in\s+(?:question|issue)|in\s+this\s+case|concerned|involved(?:\s+in\s+(?:this|these)\s+[a-z]+)?|at\s+(?:issue|hand)|to\s+be\s+imported|requiring\s+classification|(?:which\s+is\s+)?the\s+subject\s+of\s+(?:this|the)\s+(?:protest|request|ruling)|which\s+accompanied\s+your\s+(?:letter|request|inquiry)|(?:you\s+)?(?:submitted|provided|enclosed)(?:\s+(?:with\s+your\s+(?:request|inquiry|letter)|for\s+our\s+(?:inspection|review|examination)|to\s+headquarters))?))?(?:\s*,(?!\s*(?:described|identified|referred))(?<appos>[^,.;]{1,60}),["\u201d]?)?(?:\s*,?\s+(?:(?:is|are)\s+(?:comprised|composed)\s+of|(?:is|are)\s+said\s+to\s+be|is|are|consists?\s+of|comprises?|involves?|has\s+been|have\s+been)\s+(?:(?:described|identified|referred\s+to|marketed|designated|known)\s+as\s+)?|\s*,\s*(?:described|identified|referred\s+to)\s+as\s+|\s*,(?=\s*(?!(?:which|that|who)\b)[a-z]))/gi,
   // "Your query concerns the classification of", "The ruling was requested on", "Your letter describes the subject
   // merchandise as", "You will be importing what you term as a"
   /\byour\s+(?:query|inquiry|request|letter)\s+(?:concerns|involves|relates\s+to)\s+the\s+(?:tariff\s+)?classification\s+of\s+/gi,
@@ -274,6 +274,10 @@ function withoutLeadIn(text: string): string {
   return out;
 }
 
+/** An apposition that refers to the article rather than names it: a number, or a style, item or model word. */
+const REFERENCE =
+  /\d|\b(?:style|item|model|part|sku|number|no|art|article|catalog(?:ue)?|reference|ref|product\s+(?:code|number)|sample)\b|#/i;
+
 /** The text without its letter frame and article references (LETTER_FRAMES); unchanged when it has none. */
 export function withoutLetterFrame(text: string): string {
   let out = SUBJECT_FRAME.test(text) ? text.replace(SUBJECT_FRAME, "").replace(SUBJECT_TAIL, "") : text;
@@ -289,7 +293,12 @@ export function withoutLetterFrame(text: string): string {
   for (const re of LETTER_FRAMES)
     out = out.replace(re, (_match: string, ...rest: unknown[]) => {
       const at = rest.find((r): r is number => typeof r === "number") ?? 0;
-      return at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \uE000" : " ";
+      const start = at > 0 && /[.!?]["\u201d']?\s*$/.test(out.slice(Math.max(0, at - 3), at)) ? " \uE000" : " ";
+      // "The subject product, Dexamethasone, is ...": an apposition that is a name, not a reference ("style 8808A",
+      // "item #3"), is the article and stays.
+      const groups = rest.at(-1);
+      const appos = typeof groups === "object" && groups !== null ? (groups as { appos?: string }).appos : undefined;
+      return appos !== undefined && !REFERENCE.test(appos) ? `${start}${appos.trim()}, ` : start;
     });
   out = withoutLeadIn(
     out.replace(/\s*,(?:\s*,)+/g, ",").replace(/,?\s*\b(?:identified|designated)\s+(?:as|by)\s*(?=,)/gi, ""),
