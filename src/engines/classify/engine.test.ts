@@ -1217,6 +1217,24 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(asRef.ok && asRef.suggestions[0]?.code).toBe("903180");
   });
 
+  it("offers other headings among the five for a statement of the goods it is not sure of", () => {
+    const text =
+      "The merchandise consists of a solid state device, which has two or more thyristors or rectifier junctions " +
+      "encapsulated in a plastic isolated housing. The device has the specific function of rectifying alternating " +
+      "current to direct current while controlling large amounts of power.";
+    const r = rank(fullIndex(), text, { schedule: "US" });
+    expect(r.ok && r.suggestions[0]?.confidence).not.toBe("high");
+    const headings = r.ok ? r.suggestions.map((s) => s.hs6.slice(0, 4)) : [];
+    expect(headings).toHaveLength(5);
+    expect(headings.filter((h) => h === headings[0]).length).toBeLessThanOrEqual(3);
+    // Still in order of score.
+    const raws = r.ok ? r.suggestions.map((s) => s.raw) : [];
+    expect(raws).toEqual([...raws].sort((a, b) => b - a));
+    // A title names its article: the first heading's subheadings are its alternatives.
+    const title = rank(fullIndex(), "men's cotton woven trousers", { schedule: "US" });
+    expect(title.ok && title.suggestions.filter((s) => s.hs6.startsWith("6203")).length).toBeGreaterThan(3);
+  });
+
   it("offers the residual heading of a material for an article no heading names", () => {
     expect(analyze(fullIndex(), "aluminium spa cover lifter").materials).toEqual(["761699"]);
     expect(analyze(fullIndex(), "decorative ceramic lantern").materials).toEqual(["691390"]);
