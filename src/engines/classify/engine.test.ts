@@ -703,6 +703,10 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topCode("brake drum for a truck")?.slice(0, 4)).toBe("8708");
     expect(analyze(index, "main circuit board assembly for a television").parts).toEqual(["8529"]);
     expect(analyze(index, "contact assembly for a circuit breaker").parts).toEqual(["8538"]);
+    // The makes and models between the use word and the machine do not hide it.
+    expect(analyze(index, "a thermostat housing cover used on Cummins ISX 15 L diesel engines").parts).toEqual([
+      "8409",
+    ]);
     expect(topCode("mounting bracket assembly for motor vehicles")?.slice(0, 4)).toBe("8708");
     // The machine itself is not a part of it.
     expect(analyze(index, "pickup truck with a gasoline engine").parts).toEqual([]);

@@ -1173,7 +1173,9 @@ function partsHeadings(ws: string[], sentenceOf: number[], headEnd: number): str
     // A modifier of the head noun ("truck cargo rack"), or a use clause ("for use in motor vehicles", "designed
     // for", "installed on") or any mention once the text says it is a part, component or assembly.
     const modifier = i < headEnd - 1;
-    const use = ws.slice(Math.max(0, i - 4), i).some((w) => USE_WORDS.has(w));
+    // The use word may stand seven words before the machine ("used on Cummins ISX 15 L diesel engines"; four before
+    // missed the makes and models between them, with nothing lost on the development splits at seven).
+    const use = ws.slice(Math.max(0, i - 7), i).some((w) => USE_WORDS.has(w));
     if (modifier || use || partWord) out.add(code);
   }
   return [...out];
