@@ -932,13 +932,17 @@ function packingMedium(ws: string[], headEnd: number): Set<number> {
 function firstClauseLength(text: string, names?: (ws: string[]) => boolean): number {
   // A sentence's end ends the clause too ("an oil bearing seed. An initial laboratory analysis ...").
   const re = /[,;:()[\]]|\s[-\u2013\u2014]\s|[.!?]["\u201d']?\s+(?=["\u201c(]?[A-Z])/g;
+  const ws: string[] = [];
   let joins = 0;
+  let start = 0;
   for (;;) {
     const m = re.exec(text);
-    const ws = words(text.slice(0, m ? m.index : text.length));
+    // Each part's words are read once, the clause so far growing part by part.
+    ws.push(...words(text.slice(start, m ? m.index : text.length)));
     if (ws.length > 0 && !(m?.[0] === "," && names && joins < 2 && !names(ws))) return ws.length;
     if (!m) return ws.length;
     if (ws.length > 0) joins++;
+    start = m.index + m[0].length;
   }
 }
 
@@ -1324,7 +1328,7 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
       PARAMS.otherFootwear,
     );
   if (analysis.gender) otherGender(index, scores, analysis.gender);
-  if (analysis.industrial) for (const d of domesticDocs(index)) scores[d] = (scores[d] ?? 0) * PARAMS.domestic;
+  if (analysis.industrial) scaleDocs(scores, domesticDocs(index), PARAMS.domestic);
   scaleUnder(index, scores, analysis.covered, PARAMS.covered);
   if (analysis.head.some((w) => PART_NOUNS.has(w))) partsSubheadings(index, scores);
   const prefix = opts.prefix?.slice(0, 6);
@@ -1533,8 +1537,12 @@ function headingVotes(
  * less (PARAMS.otherGender).
  */
 function otherGender(index: Index, scores: Float64Array, gender: "men" | "women"): void {
-  for (const d of genderDocs(index)[gender === "men" ? "women" : "men"])
-    scores[d] = (scores[d] ?? 0) * PARAMS.otherGender;
+  scaleDocs(scores, genderDocs(index)[gender === "men" ? "women" : "men"], PARAMS.otherGender);
+}
+
+/** Multiplies the score of each of `docs` (subheadings by position) by `factor`. */
+function scaleDocs(scores: Float64Array, docs: readonly number[], factor: number): void {
+  for (const d of docs) scores[d] = (scores[d] ?? 0) * factor;
 }
 
 const domesticDocCache = new WeakMap<Index, number[]>();
@@ -1694,6 +1702,13 @@ interface PickInput {
 }
 
 /**
+ * How many of the suggestions one heading may take while other headings have strong candidates (for a statement of
+ * the goods not labelled high: pickSuggestions). 3 chosen on the development splits (top five at 6 digits,
+ * fourteenth stop): 3 against 2 and no limit.
+ */
+const SAME_HEADING = 3;
+
+/**
  * The first `limit` candidates that are strong enough and not blocked, as suggestions with their national line.
  * The last place goes to a heading the rulings point to (rulingsHeadings: the nearest heading centroids, where one
  * of the nearest rulings agrees) when the places before it hold none of it: the tariff's words and the rulings are
@@ -1704,13 +1719,6 @@ interface PickInput {
  * classify.md, "The rulings' heading in the shortlist"); the centroids alone, without the rulings' agreement, lost
  * 3 points there.
  */
-/**
- * How many of the suggestions one heading may take while other headings have strong candidates (for a statement of
- * the goods not labelled high: pickSuggestions). 3 chosen on the development splits (top five at 6 digits,
- * fourteenth stop): 3 against 2 and no limit.
- */
-const SAME_HEADING = 3;
-
 function pickSuggestions(index: Index, input: PickInput): { picked: Suggestion[]; removed: number } {
   const { scores, candidates, top, calibration, known, synonyms, opts } = input;
   const limit = opts.limit ?? 5;

@@ -1144,7 +1144,7 @@ const NAMES_METAL =
   /\b(?:metal|metallic|steel|iron|alumin(?:i?um)|copper|brass|bronze|zinc|nickel|tin|titanium|chrome)\b/i;
 
 /** The base metals' chapters (Section XV, 72-81). */
-const BASE_METALS = new Set(["72", "73", "74", "75", "76", "78", "79", "80", "81"]);
+const BASE_METALS = new Set(MATERIAL_CHAPTERS.filter((c) => c >= "72"));
 
 /** Section XI, textiles and textile articles. */
 const TEXTILE_CHAPTERS = Array.from({ length: 14 }, (_, i) => String(50 + i));
