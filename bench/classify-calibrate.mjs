@@ -16,6 +16,7 @@
 import {
   headingVotes,
   loadEngine,
+  modelVotes,
   precedentsWithout,
   precedentVotes,
   readRepoFile as read,
@@ -125,6 +126,7 @@ function examples(file) {
       schedule: "US",
       precedents: precedentVotes(P, precedents, d),
       headings: headingVotes(P, precedents, d),
+      model: modelVotes(P, precedents, d),
     });
     if (!r.ok) continue;
     const first = r.suggestions[0];

@@ -18,6 +18,7 @@ import { relative, resolve } from "node:path";
 import {
   headingVotes,
   loadEngine,
+  modelVotes,
   precedentsWithout,
   precedentVotes,
   readRepoFile as read,
@@ -62,6 +63,7 @@ function evaluate(file) {
       schedule: "US",
       precedents: precedentVotes(P, precedents, d),
       headings: headingVotes(P, precedents, d),
+      model: modelVotes(P, precedents, d),
     });
     times.push(performance.now() - s);
     if (!r.ok) {

@@ -52,6 +52,7 @@ for (let round = 0; round < 5; round++)
     );
     time("precedents", () => P.nearestRulings(precedents, text, { limit: 5, min: P.VOTE_SIMILARITY }));
     time("heading centroids", () => P.nearestHeadings(precedents, text));
+    time("heading model", () => P.likelyHeadings(precedents, text));
     const candidates = r.suggestions.map((s) => ({
       code: s.code,
       chapter: { number: s.chapter.code, description: s.chapter.description },

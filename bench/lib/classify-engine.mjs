@@ -95,6 +95,11 @@ export function headingVotes(P, precedents, text) {
   return P.nearestHeadings(precedents, text);
 }
 
+/** The heading model's likeliest headings that vote, as the Worker passes them (service.ts suggestCodes). */
+export function modelVotes(P, precedents, text) {
+  return P.likelyHeadings(precedents, text);
+}
+
 export function precedentVotes(P, precedents, text) {
   return P.nearestRulings(precedents, text, { limit: 10, min: P.VOTE_SIMILARITY })
     .filter((p) => p.similarity < 0.9)

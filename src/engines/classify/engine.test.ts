@@ -563,6 +563,25 @@ describe("what the product is, not the words around it (full index)", () => {
     );
   });
 
+  it("weighs the headings the rulings' model finds likely: each votes its probability for its heading", () => {
+    const text = "polished natural stone slab with grey veining, to be cut to size for kitchen countertops";
+    const plain = rank(fullIndex(), text, { schedule: "US" });
+    const raw = (r: typeof plain, hs6: string) => (r.ok ? r.suggestions.find((x) => x.hs6 === hs6)?.raw : undefined);
+    const voted = rank(fullIndex(), text, { schedule: "US", model: [{ code: "6802", probability: 0.8 }] });
+    const half = rank(fullIndex(), text, { schedule: "US", model: [{ code: "6802", probability: 0.4 }] });
+    const gain = (r: typeof plain) => (raw(r, "680299") ?? 0) - (raw(plain, "680299") ?? 0);
+    expect(gain(voted)).toBeGreaterThan(10);
+    // In proportion to the probability.
+    expect(gain(half)).toBeCloseTo(gain(voted) / 2, 6);
+    expect(voted.ok && voted.suggestions[0]?.hs6.slice(0, 4)).toBe("6802");
+    // A short title is not compared with the rulings: nothing changes.
+    const t0 = rank(fullIndex(), "Women's silk blouse", { schedule: "US" });
+    const t1 = rank(fullIndex(), "Women's silk blouse", { schedule: "US", model: [{ code: "6106", probability: 1 }] });
+    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
+      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
+    );
+  });
+
   it("keeps women's garments out of the men's headings, and knitted out of woven, whatever the rulings vote", () => {
     expect(statedGender(words("a pair of women’s pants"))).toBe("women");
     expect(statedGender(words("boys' knit shorts"))).toBe("men");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildPrecedents,
   HEADING_SIMILARITY,
+  likelyHeadings,
   MIN_SIMILARITY,
   nearestHeadings,
   nearestRulings,
@@ -99,5 +100,56 @@ describe("nearestHeadings", () => {
     const all = nearestHeadings(pooled, "polished slab pullover", { min: 0, limit: 2 });
     expect(all).toHaveLength(2);
     expect(nearestHeadings(pooled, "polished slab pullover", { min: 0, limit: 2 })).toEqual(all);
+  });
+});
+
+describe("likelyHeadings", () => {
+  // T-shirts (6109) and sweaters (6110) share most of their words; "pullover" and "sweatshirt" are 6110's alone,
+  // "tank" and "t-shirt" 6109's. One chair (9401) is far from both.
+  const knits: RulingRow[] = [
+    ["T1", "6109100012", "men's knit cotton t-shirt with short sleeves and a crew neckline"],
+    ["T2", "6109100027", "women's knit cotton tank top with a scoop neckline"],
+    ["T3", "6109902007", "boys' knit polyester t-shirt with short hemmed sleeves"],
+    ["S1", "6110202069", "men's knit cotton pullover with long sleeves and a crew neckline"],
+    ["S2", "6110202079", "women's knit cotton sweatshirt with long sleeves and a hood"],
+    ["S3", "6110303053", "boys' knit polyester pullover with long hemmed sleeves"],
+    ["C1", "9401710011", "upholstered folding chair with a steel frame"],
+  ].map(([rulingNumber, code, subject]) => ({
+    rulingNumber: rulingNumber ?? "",
+    code: code ?? "",
+    subject: subject ?? "",
+    url: "",
+  }));
+  const index = buildPrecedents(knits);
+
+  it("learns which words tell neighbouring headings apart", () => {
+    // Every word but "pullover" is shared with the T-shirts, or is the T-shirts' own ("short sleeves").
+    const [first, second] = likelyHeadings(index, "women's knit cotton pullover with short sleeves");
+    expect(first?.code).toBe("6110");
+    expect(second?.code).toBe("6109");
+    expect(first!.probability).toBeGreaterThan(second!.probability);
+    const [tank] = likelyHeadings(index, "girls' knit polyester tank top");
+    expect(tank?.code).toBe("6109");
+    expect(tank!.probability).toBeGreaterThan(0.5);
+  });
+
+  it("gives probabilities over the headings the text's words reach, at most `limit`, deterministically", () => {
+    const all = likelyHeadings(index, "knit cotton pullover on a steel chair frame", { limit: 5 });
+    expect(all.map((h) => h.code).sort()).toEqual(["6109", "6110", "9401"]);
+    const sum = all.reduce((s, h) => s + h.probability, 0);
+    expect(sum).toBeCloseTo(1, 5);
+    for (const h of all) expect(h.probability).toBeGreaterThan(0);
+    expect(likelyHeadings(index, "knit cotton pullover on a steel chair frame", { limit: 2 })).toEqual(all.slice(0, 2));
+    // Built again from the same rows, the same model.
+    expect(likelyHeadings(buildPrecedents(knits), "knit cotton pullover on a steel chair frame", { limit: 5 })).toEqual(
+      all,
+    );
+    expect(buildPrecedents(knits).modelWeights).toEqual(index.modelWeights);
+  });
+
+  it("finds nothing for words no ruling uses, an empty text, or no rulings", () => {
+    expect(likelyHeadings(index, "ceramic coffee mug")).toEqual([]);
+    expect(likelyHeadings(index, "")).toEqual([]);
+    expect(likelyHeadings(buildPrecedents([]), "knit pullover")).toEqual([]);
   });
 });

@@ -52,6 +52,17 @@ export interface PrecedentIndex {
   headingDocs: Uint16Array;
   /** The term's weight in the heading's unit-length centroid: the sum of its rulings' vectors, normalized. */
   headingWeights: Float32Array;
+  /** The heading model's weights (`trainHeadingModel`), in the centroids' layout: one per term and heading. */
+  modelWeights: Float32Array;
+  /** The heading model's bias per heading (the rows of `headings`). */
+  modelBias: Float32Array;
+}
+
+/** A heading the rulings' model finds likely for the text (`likelyHeadings`). */
+export interface HeadingLikelihood {
+  code: string;
+  /** The model's probability of the heading among those the text's words reach, 0-1. */
+  probability: number;
 }
 
 /** A heading whose rulings, taken together, read like the text (`nearestHeadings`). */
@@ -75,8 +86,15 @@ export const VOTE_SIMILARITY = 0.2;
 /** Below this similarity a heading's centroid does not vote (engine.ts PRECEDENT.floor, where votes start). */
 export const HEADING_SIMILARITY = 0.15;
 
-/** How many headings' centroids vote (engine.ts headingVotes). */
+/** How many headings' centroids vote (engine.ts headingVotes), and how many of the model's (engine.ts modelVotes). */
 const HEADING_VOTES = 3;
+
+/**
+ * The heading model's training: passes over the rulings, the learning rate of the first (the n-th pass's is
+ * RATE / n), and the biases' share of it. Chosen on the development splits (bench/results/classify.md, "A heading
+ * model learned from the rulings"): 5 passes gave nearly all of 15 passes' gain at a third of the build time.
+ */
+const MODEL = { epochs: 5, rate: 4, biasRate: 0.1, seed: 20261129 };
 
 /** The words a ruling is matched by: its subject and description, without the letter's frame. */
 function rulingTokens(r: RulingRow): string[] {
@@ -136,7 +154,18 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
       weights[(offsets[i] ?? 0) + k] = w;
     });
   });
-  return { rows, terms, termIds, idf, offsets, docs: postingDocs, weights, ...headingCentroids(rows, lists) };
+  const centroids = headingCentroids(rows, lists);
+  return {
+    rows,
+    terms,
+    termIds,
+    idf,
+    offsets,
+    docs: postingDocs,
+    weights,
+    ...centroids,
+    ...trainHeadingModel(rows, lists, centroids),
+  };
 }
 
 /**
@@ -171,6 +200,97 @@ function headingCentroids(rows: RulingRow[], lists: [number, number][][]) {
 }
 
 const headingOf = (code: string) => code.replace(/\D/g, "").slice(0, 4);
+
+/**
+ * A linear model of the heading given the words (multinomial logistic regression over the rulings' TF-IDF
+ * vectors), learned by stochastic gradient descent at build time. A centroid weighs a word by how much its
+ * heading's rulings use it; the model learns how much the word tells that heading from the others that use it
+ * too ("pullover" against 6109 and 6110 alike, "sweatshirt" for 6110 alone), which is what separates the
+ * neighbouring headings most misses fall between. Its weights live where the centroids' do: a term's weight for
+ * a heading exists only when a ruling of that heading uses the term, and a text's softmax runs over the headings
+ * its words reach, so training and a query read the same postings as the centroids. Deterministic: the rulings
+ * are visited in a seeded order and the arithmetic is the same on every isolate.
+ */
+function trainHeadingModel(
+  rows: RulingRow[],
+  lists: [number, number][][],
+  { headings, headingOffsets: off, headingDocs: hd }: ReturnType<typeof headingCentroids>,
+): { modelWeights: Float32Array; modelBias: Float32Array } {
+  const modelWeights = new Float32Array(hd.length);
+  const modelBias = new Float32Array(headings.length);
+  const ids = new Map(headings.map((h, i) => [h, i]));
+  const label = rows.map((r) => ids.get(headingOf(r.code)) ?? 0);
+  // Each ruling's vector as (term, weight) pairs, from the term postings.
+  const vectors: [number, number][][] = rows.map(() => []);
+  lists.forEach((l, term) => {
+    for (const [doc, w] of l) vectors[doc]?.push([term, w]);
+  });
+  const p = new Float64Array(headings.length);
+  const reached = new Uint8Array(headings.length);
+  const order = rows.map((_, i) => i);
+  let seed = MODEL.seed;
+  for (let epoch = 0; epoch < MODEL.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      const j = Math.floor((seed / 2 ** 32) * (i + 1));
+      [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+    }
+    const rate = MODEL.rate / (1 + epoch);
+    for (const doc of order) {
+      const x = vectors[doc] ?? [];
+      if (x.length === 0) continue;
+      const candidates = softmax(x, off, hd, modelWeights, modelBias, p, reached);
+      // The gradient of the log loss: the probabilities, less one at the ruling's own heading.
+      p[label[doc] ?? 0] = (p[label[doc] ?? 0] ?? 0) - 1;
+      for (const [term, w] of x)
+        for (let k = off[term] ?? 0; k < (off[term + 1] ?? 0); k++)
+          modelWeights[k] = (modelWeights[k] ?? 0) - rate * (p[hd[k] ?? 0] ?? 0) * w;
+      for (const h of candidates) modelBias[h] = (modelBias[h] ?? 0) - rate * MODEL.biasRate * (p[h] ?? 0);
+    }
+  }
+  return { modelWeights, modelBias };
+}
+
+/**
+ * The model's probabilities (into `p`) over the headings the vector's terms reach, which it returns; `reached` is
+ * scratch, left all zero.
+ */
+function softmax(
+  x: Iterable<[number, number]>,
+  off: Uint32Array,
+  hd: Uint16Array,
+  weights: Float32Array,
+  bias: Float32Array,
+  p: Float64Array,
+  reached: Uint8Array,
+): number[] {
+  const candidates: number[] = [];
+  for (const [term] of x)
+    for (let k = off[term] ?? 0; k < (off[term + 1] ?? 0); k++) {
+      const h = hd[k] ?? 0;
+      if (reached[h]) continue;
+      reached[h] = 1;
+      candidates.push(h);
+      p[h] = bias[h] ?? 0;
+    }
+  for (const [term, w] of x)
+    for (let k = off[term] ?? 0; k < (off[term + 1] ?? 0); k++) {
+      const h = hd[k] ?? 0;
+      p[h] = (p[h] ?? 0) + w * (weights[k] ?? 0);
+    }
+  let max = Number.NEGATIVE_INFINITY;
+  for (const h of candidates) max = Math.max(max, p[h] ?? 0);
+  let sum = 0;
+  for (const h of candidates) {
+    p[h] = Math.exp((p[h] ?? 0) - max);
+    sum += p[h] ?? 0;
+  }
+  for (const h of candidates) {
+    p[h] = (p[h] ?? 0) / sum;
+    reached[h] = 0;
+  }
+  return candidates;
+}
 
 /** The text's unit vector over the index's terms: term numbers and weights. */
 function queryVector(index: PrecedentIndex, text: string): Map<number, number> {
@@ -222,6 +342,34 @@ export function nearestHeadings(
   });
   out.sort((a, b) => b.similarity - a.similarity || a.code.localeCompare(b.code));
   return out.slice(0, limit);
+}
+
+/**
+ * The headings the rulings' model (`trainHeadingModel`) finds most likely for `text`, most likely first, at most
+ * `limit` (engine.ts RankOptions.model).
+ */
+export function likelyHeadings(
+  index: PrecedentIndex,
+  text: string,
+  { limit = HEADING_VOTES }: { limit?: number } = {},
+): HeadingLikelihood[] {
+  if (index.headings.length === 0) return [];
+  const q = queryVector(index, text);
+  if (q.size === 0) return [];
+  const p = new Float64Array(index.headings.length);
+  const candidates = softmax(
+    q,
+    index.headingOffsets,
+    index.headingDocs,
+    index.modelWeights,
+    index.modelBias,
+    p,
+    new Uint8Array(index.headings.length),
+  );
+  return candidates
+    .map((h) => ({ code: index.headings[h] ?? "", probability: Math.round((p[h] ?? 0) * 1e6) / 1e6 }))
+    .sort((a, b) => b.probability - a.probability || a.code.localeCompare(b.code))
+    .slice(0, limit);
 }
 
 /** The most similar rulings to `text`, best first, at most `limit`, each at or above the floor. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PartitionedMap } from "../../lib/lazy-map";
 import { buildIndex, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
-import { buildPrecedents, nearestHeadings, nearestRulings } from "./precedents";
+import { buildPrecedents, likelyHeadings, nearestHeadings, nearestRulings } from "./precedents";
 import {
   attachPart,
   type ClassifyIndexes,
@@ -78,6 +78,7 @@ describe("classify index snapshot", () => {
         expect(rank(back.index, text, { schedule, limit: 5 })).toEqual(rank(built.index, text, { schedule, limit: 5 }));
       expect(nearestRulings(back.precedents, text)).toEqual(nearestRulings(built.precedents, text));
       expect(nearestHeadings(back.precedents, text)).toEqual(nearestHeadings(built.precedents, text));
+      expect(likelyHeadings(back.precedents, text)).toEqual(likelyHeadings(built.precedents, text));
     }
     expect(new Map(back.statistical)).toEqual(built.statistical);
     // The lines are parsed a chapter at a time when first read: loaded whole here, they equal the built ones.

@@ -36,9 +36,10 @@ export interface ClassifyIndexes {
  * Bump when the layout below changes, or how the rows become the index (tokens, letter frames): older objects are
  * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely. 11: the
  * headings' centroids of the rulings; ambiguous product terms keep the headings that make them so. 12: more of the
- * letters' frames (appositions, "said to be", the sample sentences) are taken out of the rulings' texts.
+ * letters' frames (appositions, "said to be", the sample sentences) are taken out of the rulings' texts. 13: the
+ * heading model learned from the rulings (its weights and biases).
  */
-const KIND = "classify-index/12";
+const KIND = "classify-index/13";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -149,6 +150,9 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     headingOffsets: precedents.headingOffsets,
     headingDocs: precedents.headingDocs,
     headingWeights: precedents.headingWeights,
+    // The heading model learned from the rulings, in the centroids' layout (precedents.ts trainHeadingModel).
+    modelWeights: precedents.modelWeights,
+    modelBias: precedents.modelBias,
   };
   for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
   const nodes = [...index.nodes.values()];
@@ -318,7 +322,7 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
   }));
   const terms = readTable(a, "rulingTerms");
   const { rulingIdf: idf, rulingOffsets: offsets, rulingDocs: docs, rulingWeights: weights } = a;
-  const { headingOffsets, headingDocs, headingWeights } = a;
+  const { headingOffsets, headingDocs, headingWeights, modelWeights, modelBias } = a;
   const headings = meta.rulingHeadings;
   if (
     "refused" in terms ||
@@ -331,6 +335,13 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
     headingWeights.length !== headingDocs.length
   )
     return { refused: "heading centroids do not match the ruling terms" };
+  if (
+    !(modelWeights instanceof Float32Array) ||
+    !(modelBias instanceof Float32Array) ||
+    modelWeights.length !== headingDocs.length ||
+    modelBias.length !== headings.length
+  )
+    return { refused: "the heading model does not match the centroids" };
   if (
     "refused" in terms ||
     !(idf instanceof Float64Array) ||
@@ -354,5 +365,7 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
     headingOffsets,
     headingDocs,
     headingWeights,
+    modelWeights,
+    modelBias,
   };
 }

@@ -37,6 +37,7 @@ import { buildIndex, rank, type Suggestion } from "../../engines/classify/engine
 import { extractProduct, pageText } from "../../engines/classify/page";
 import {
   buildPrecedents,
+  likelyHeadings,
   MIN_SIMILARITY,
   nearestHeadings,
   nearestRulings,
@@ -666,7 +667,17 @@ export async function suggestCodes({
   const cited = near.filter((p) => p.similarity >= MIN_SIMILARITY).slice(0, PRECEDENTS_CITED);
   // So do the headings whose rulings, pooled, read most like the text.
   const headings = nearestHeadings(precedents, text);
-  const result = rank(index, text, { prefix: input.hs_code, schedule, blocked, limit, precedents: votes, headings });
+  // And the headings the model learned from the rulings finds likeliest.
+  const likely = likelyHeadings(precedents, text);
+  const result = rank(index, text, {
+    prefix: input.hs_code,
+    schedule,
+    blocked,
+    limit,
+    precedents: votes,
+    headings,
+    model: likely,
+  });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
     toWire(
