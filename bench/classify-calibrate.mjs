@@ -41,6 +41,7 @@ const DEV = [
   ["bench/data/classify-rulings-pages5-dev.tsv", 1],
   ["bench/data/classify-rulings-pages6-dev.tsv", 1],
   ["bench/data/classify-rulings-pages7-dev.tsv", 1],
+  ["bench/data/classify-rulings-pages8-dev.tsv", 1],
 ];
 const HELD_OUT = [
   "bench/data/classify-holdout.tsv",
@@ -55,6 +56,7 @@ const HELD_OUT = [
   "bench/data/classify-rulings-pages5-test.tsv",
   "bench/data/classify-rulings-pages6-test.tsv",
   "bench/data/classify-rulings-pages7-test.tsv",
+  "bench/data/classify-rulings-pages8-test.tsv",
 ];
 const NAMES = [
   "bias",
