@@ -785,18 +785,26 @@ describe("what the product is, not the words around it (full index)", () => {
   });
 
   it("keeps the precious-metal headings for a precious metal, and 7116 for stones and pearls (Chapter 71)", () => {
-    expect(preciousExcludes(words("gold plated brass hoop earrings"))).toEqual(["7113", "7114", "7115", "7116"]);
-    expect(preciousExcludes(words("silver-tone charm bracelet"))).toHaveLength(4);
+    const metals = ["7106", "7107", "7108", "7109", "7110", "7111", "7112", "7113", "7114", "7115"];
+    const all = [...metals, "7101", "7102", "7103", "7104", "7105", "7116"];
+    expect(preciousExcludes(words("gold plated brass hoop earrings"))).toEqual(all);
+    expect(preciousExcludes(words("silver-tone charm bracelet"))).toHaveLength(all.length);
     expect(preciousExcludes(words("14k gold ring with a diamond"))).toEqual([]);
-    expect(preciousExcludes(words("freshwater pearl necklace"))).toEqual(["7113", "7114", "7115"]);
+    expect(preciousExcludes(words("freshwater pearl necklace"))).toEqual(metals);
     // A plating is not a cladding (Chapter 71 note 7): base metal plated with gold is imitation jewellery.
-    expect(preciousExcludes(words("necklace of base metal plated with 22 karat gold"))).toHaveLength(4);
-    expect(preciousExcludes(words("stainless steel posts plated in gold"))).toHaveLength(4);
+    expect(preciousExcludes(words("necklace of base metal plated with 22 karat gold"))).toHaveLength(all.length);
+    expect(preciousExcludes(words("stainless steel posts plated in gold"))).toHaveLength(all.length);
     expect(preciousExcludes(words("sterling silver ring plated with gold"))).toEqual([]);
     // Stones without a precious metal: 7116's articles of stones and pearls, not 7113-7115's of precious metal.
-    expect(preciousExcludes(words("agate bead bracelet on a steel chain"))).toEqual(["7113", "7114", "7115"]);
-    expect(preciousExcludes(words("imitation pearl necklace"))).toHaveLength(4);
-    expect(preciousExcludes(words("synthetic sapphire pendant"))).toEqual(["7113", "7114", "7115"]);
+    expect(preciousExcludes(words("agate bead bracelet on a steel chain"))).toEqual(metals);
+    expect(preciousExcludes(words("imitation pearl necklace"))).toHaveLength(all.length);
+    expect(preciousExcludes(words("synthetic sapphire pendant"))).toEqual(metals);
+    // The metals and stones themselves need them named too: a drug "in bulk powder form" is not platinum's powder
+    // (7110), pins "nickel plated with silver" not silver (7106).
+    expect(topHeading("Fluralaner (CAS No. 864731-61-3) in bulk powder form").startsWith("71")).toBe(false);
+    expect(topHeading("solder pins of brass, nickel plated with silver, for printed circuit boards")).not.toBe("7106");
+    expect(topHeading("platinum in powder form")).toBe("7110");
+    expect(topHeading("unworked natural sapphires")).toBe("7103");
     expect(topHeading("Fashion costume earrings")).toBe("7117");
     expect(
       topHeading(

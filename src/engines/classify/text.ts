@@ -999,17 +999,22 @@ const NOT_PRECIOUS_AFTER = new Set([
   "look",
   "flash",
 ]);
-/** The headings kept for articles of precious metal, stones or pearls (7113-7116). */
-/** The headings of articles of precious metal (7113-7115) and of pearls and precious stones (7116). */
-const PRECIOUS_METAL_ONLY = ["7113", "7114", "7115"];
-const PRECIOUS_ONLY = [...PRECIOUS_METAL_ONLY, "7116"];
+/**
+ * The headings of precious metal: the metals themselves, unwrought, semi-manufactured or in powder, metals clad
+ * with them and their waste (7106-7112), and the articles of 7113-7115. Then those of pearls and stones: the pearls
+ * and stones themselves and their dust (7101-7105), and the articles of 7116.
+ */
+const PRECIOUS_METAL_ONLY = ["7106", "7107", "7108", "7109", "7110", "7111", "7112", "7113", "7114", "7115"];
+const PRECIOUS_ONLY = [...PRECIOUS_METAL_ONLY, "7101", "7102", "7103", "7104", "7105", "7116"];
 
 /**
  * The headings a text rules out by what it names of Chapter 71's materials: jewellery and goldsmiths' wares of
  * 7113-7115 must be of (or clad with) precious metal, articles of 7116 of pearls or precious or semi-precious
- * stones; a text naming stones but no precious metal rules out 7113-7115 (an agate bracelet on a steel chain is
- * 7116), one naming neither rules out all four (imitation jewellery, 7117, or an article of its own material). A
- * precious metal named as a colour or a plating ("gold-tone", "silver plated") does not count.
+ * stones, and so must the metals (7106-7112: "in powder form" is platinum's powder, not a drug's) and the stones
+ * (7101-7105) themselves; a text naming stones but no precious metal rules out the metal headings (an agate
+ * bracelet on a steel chain is 7116), one naming neither rules out all of them (imitation jewellery, 7117, or an
+ * article of its own material). A precious metal named as a colour or a plating ("gold-tone", "silver plated",
+ * "nickel plated with silver") does not count.
  */
 export function preciousExcludes(ws: string[]): string[] {
   const named = (set: Set<string>) =>
