@@ -220,76 +220,126 @@ function trainHeadingModel(
   const modelBias = new Float32Array(headings.length);
   const ids = new Map(headings.map((h, i) => [h, i]));
   const label = rows.map((r) => ids.get(headingOf(r.code)) ?? 0);
-  // Each ruling's vector as (term, weight) pairs, from the term postings.
-  const vectors: [number, number][][] = rows.map(() => []);
+  // Each ruling's vector as (term, weight) pairs, from the term postings, packed in typed arrays (the passes
+  // below read them millions of times): ruling i's pairs are at start[i] ... start[i + 1] - 1.
+  const start = offsetsOf(rows.map(() => 0));
+  for (const l of lists) for (const [doc] of l) start[doc + 1] = (start[doc + 1] ?? 0) + 1;
+  for (let i = 0; i < rows.length; i++) start[i + 1] = (start[i + 1] ?? 0) + (start[i] ?? 0);
+  const fill = start.slice(0, rows.length);
+  const terms = new Uint32Array(start[rows.length] ?? 0);
+  const weights = new Float64Array(terms.length);
   lists.forEach((l, term) => {
-    for (const [doc, w] of l) vectors[doc]?.push([term, w]);
+    for (const [doc, w] of l) {
+      const at = fill[doc] ?? 0;
+      terms[at] = term;
+      weights[at] = w;
+      fill[doc] = at + 1;
+    }
   });
-  const p = new Float64Array(headings.length);
-  const reached = new Uint8Array(headings.length);
+  const model = { off, hd, weights: modelWeights, bias: modelBias };
+  const scratch = newScratch(headings.length);
   const order = rows.map((_, i) => i);
   let seed = MODEL.seed;
   for (let epoch = 0; epoch < MODEL.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
       const j = Math.floor((seed / 2 ** 32) * (i + 1));
-      [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+      const t = order[i] ?? 0;
+      order[i] = order[j] ?? 0;
+      order[j] = t;
     }
     const rate = MODEL.rate / (1 + epoch);
     for (const doc of order) {
-      const x = vectors[doc] ?? [];
-      if (x.length === 0) continue;
-      const candidates = softmax(x, off, hd, modelWeights, modelBias, p, reached);
+      const from = start[doc] ?? 0;
+      const to = start[doc + 1] ?? 0;
+      if (from === to) continue;
+      softmax(model, terms, weights, from, to, scratch);
+      const { p, candidates, count } = scratch;
       // The gradient of the log loss: the probabilities, less one at the ruling's own heading.
-      p[label[doc] ?? 0] = (p[label[doc] ?? 0] ?? 0) - 1;
-      for (const [term, w] of x)
-        for (let k = off[term] ?? 0; k < (off[term + 1] ?? 0); k++)
-          modelWeights[k] = (modelWeights[k] ?? 0) - rate * (p[hd[k] ?? 0] ?? 0) * w;
-      for (const h of candidates) modelBias[h] = (modelBias[h] ?? 0) - rate * MODEL.biasRate * (p[h] ?? 0);
+      const own = label[doc] ?? 0;
+      p[own] = (p[own] ?? 0) - 1;
+      for (let i = from; i < to; i++) {
+        const step = rate * (weights[i] ?? 0);
+        const term = terms[i] ?? 0;
+        const last = off[term + 1] ?? 0;
+        for (let k = off[term] ?? 0; k < last; k++)
+          modelWeights[k] = (modelWeights[k] ?? 0) - step * (p[hd[k] ?? 0] ?? 0);
+      }
+      for (let c = 0; c < count; c++) {
+        const h = candidates[c] ?? 0;
+        modelBias[h] = (modelBias[h] ?? 0) - rate * MODEL.biasRate * (p[h] ?? 0);
+      }
     }
   }
   return { modelWeights, modelBias };
 }
 
+/** The heading model's postings, as `softmax` reads them. */
+interface HeadingModel {
+  off: Uint32Array;
+  hd: Uint16Array;
+  weights: Float32Array;
+  bias: Float32Array;
+}
+
+/** Per-heading probabilities, the headings reached (the first `count` of `candidates`) and a mark per heading. */
+interface Scratch {
+  p: Float64Array;
+  candidates: Uint32Array;
+  count: number;
+  reached: Uint8Array;
+}
+
+const newScratch = (headings: number): Scratch => ({
+  p: new Float64Array(headings),
+  candidates: new Uint32Array(headings),
+  count: 0,
+  reached: new Uint8Array(headings),
+});
+
 /**
- * The model's probabilities (into `p`) over the headings the vector's terms reach, which it returns; `reached` is
- * scratch, left all zero.
+ * The model's probabilities (into `scratch.p`) over the headings that the terms `terms[from..to)`, weighted by
+ * `weights` alongside, reach, listed in `scratch.candidates`; `reached` is left all zero.
  */
 function softmax(
-  x: Iterable<[number, number]>,
-  off: Uint32Array,
-  hd: Uint16Array,
-  weights: Float32Array,
-  bias: Float32Array,
-  p: Float64Array,
-  reached: Uint8Array,
-): number[] {
-  const candidates: number[] = [];
-  for (const [term] of x)
-    for (let k = off[term] ?? 0; k < (off[term + 1] ?? 0); k++) {
+  { off, hd, weights: w, bias }: HeadingModel,
+  terms: Uint32Array,
+  weights: Float64Array,
+  from: number,
+  to: number,
+  scratch: Scratch,
+): void {
+  const { p, candidates, reached } = scratch;
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    const x = weights[i] ?? 0;
+    const term = terms[i] ?? 0;
+    const last = off[term + 1] ?? 0;
+    for (let k = off[term] ?? 0; k < last; k++) {
       const h = hd[k] ?? 0;
-      if (reached[h]) continue;
-      reached[h] = 1;
-      candidates.push(h);
-      p[h] = bias[h] ?? 0;
+      if (reached[h] === 0) {
+        reached[h] = 1;
+        candidates[count++] = h;
+        p[h] = bias[h] ?? 0;
+      }
+      p[h] = (p[h] ?? 0) + x * (w[k] ?? 0);
     }
-  for (const [term, w] of x)
-    for (let k = off[term] ?? 0; k < (off[term + 1] ?? 0); k++) {
-      const h = hd[k] ?? 0;
-      p[h] = (p[h] ?? 0) + w * (weights[k] ?? 0);
-    }
-  let max = Number.NEGATIVE_INFINITY;
-  for (const h of candidates) max = Math.max(max, p[h] ?? 0);
-  let sum = 0;
-  for (const h of candidates) {
-    p[h] = Math.exp((p[h] ?? 0) - max);
-    sum += p[h] ?? 0;
   }
-  for (const h of candidates) {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let c = 0; c < count; c++) max = Math.max(max, p[candidates[c] ?? 0] ?? 0);
+  let sum = 0;
+  for (let c = 0; c < count; c++) {
+    const h = candidates[c] ?? 0;
+    const e = Math.exp((p[h] ?? 0) - max);
+    p[h] = e;
+    sum += e;
+  }
+  for (let c = 0; c < count; c++) {
+    const h = candidates[c] ?? 0;
     p[h] = (p[h] ?? 0) / sum;
     reached[h] = 0;
   }
-  return candidates;
+  scratch.count = count;
 }
 
 /** The text's unit vector over the index's terms: term numbers and weights. */
@@ -356,19 +406,17 @@ export function likelyHeadings(
   if (index.headings.length === 0) return [];
   const q = queryVector(index, text);
   if (q.size === 0) return [];
-  const p = new Float64Array(index.headings.length);
-  const candidates = softmax(
-    q,
-    index.headingOffsets,
-    index.headingDocs,
-    index.modelWeights,
-    index.modelBias,
-    p,
-    new Uint8Array(index.headings.length),
-  );
-  return candidates
-    .map((h) => ({ code: index.headings[h] ?? "", probability: Math.round((p[h] ?? 0) * 1e6) / 1e6 }))
-    .sort((a, b) => b.probability - a.probability || a.code.localeCompare(b.code))
+  const scratch = newScratch(index.headings.length);
+  const model = {
+    off: index.headingOffsets,
+    hd: index.headingDocs,
+    weights: index.modelWeights,
+    bias: index.modelBias,
+  };
+  softmax(model, Uint32Array.from(q.keys()), Float64Array.from(q.values()), 0, q.size, scratch);
+  return [...scratch.candidates.subarray(0, scratch.count)]
+    .map((h) => ({ code: index.headings[h] ?? "", probability: Math.round((scratch.p[h] ?? 0) * 1e6) / 1e6 }))
+    .sort((x, y) => y.probability - x.probability || x.code.localeCompare(y.code))
     .slice(0, limit);
 }
 
