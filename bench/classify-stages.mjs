@@ -22,7 +22,12 @@ const read = (f) =>
     .map((l) => l.split("\t"));
 // The precedents the Worker weighs (data/hs/rulings.tsv).
 const rulings = referenceRulings();
+const built = performance.now();
 const precedents = P.buildPrecedents(rulings);
+// Once per dataset version (then stored): the rulings' postings, the centroids and the heading model's training.
+console.log(
+  `precedents built (${rulings.length} rulings, with the heading model) in ${(performance.now() - built).toFixed(0)} ms`,
+);
 const texts = [
   "bench/data/classify-eval.tsv",
   "bench/data/classify-holdout.tsv",
@@ -30,7 +35,14 @@ const texts = [
   "bench/data/classify-rulings-test.tsv",
 ].flatMap((f) => read(f).map(([d]) => d));
 
-const stages = { rank: [], statistical: [], precedents: [], "heading centroids": [], "ai prompt + parse": [] };
+const stages = {
+  rank: [],
+  statistical: [],
+  precedents: [],
+  "heading centroids": [],
+  "heading model": [],
+  "ai prompt + parse": [],
+};
 const time = (name, f) => {
   const t = performance.now();
   const out = f();
