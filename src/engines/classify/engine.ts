@@ -1540,10 +1540,10 @@ function headingVotes(
 /**
  * The rulings' heading model (precedents.ts trainHeadingModel) votes for each of its three likeliest headings its
  * probability times PRECEDENT.model, on the same length scale as the rulings. Beside the centroids, not instead of
- * them: the two disagree where a heading's rulings share its words with another's, and together they were 1 to 2
- * points more right at 4 digits on the ruling letters' development splits than either alone. 34 chosen on the
- * development splits (bench/results/classify.md, "A heading model learned from the rulings") against 17, 25 and
- * 50 (the top-1 gain flat from 34 on, while `high` grew past 90 % right on one letters file).
+ * them: the two disagree where a heading's rulings share its words with another's, and the model in the centroids'
+ * place was 9 fewer right at 4 digits over three development files than beside them. 34 chosen on the development
+ * splits (bench/results/classify.md, "fifteenth stop") against 17, 25 and 50 (the top-1 gain flat from 34 on,
+ * while `high` fell under 90 % right on one letters file at 50).
  */
 function modelVotes(
   index: Index,
@@ -2046,7 +2046,7 @@ const LONG_TEXT = 15;
 const CALIBRATION_LONG: typeof CALIBRATION = {
   // -4.52 refitted; 0.3 less since the heading model votes (modelVotes): its votes widen the lead of answers the
   // rulings agree on, and `high` fell to 88 % right on one letters' development file without the shift (90.6 % and
-  // more on every one with it; bench/results/classify.md, "A heading model learned from the rulings").
+  // more on every one with it; bench/results/classify.md, "fifteenth stop").
   bias: -4.82,
   margin: 3.44,
   synonym: -0.87,
