@@ -155,7 +155,8 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
       weights[(offsets[i] ?? 0) + k] = w;
     });
   });
-  const centroids = headingCentroids(rows, lists);
+  const byHeading = headingRows(rows);
+  const centroids = headingCentroids(byHeading, lists);
   return {
     rows,
     terms,
@@ -165,7 +166,7 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
     docs: postingDocs,
     weights,
     ...centroids,
-    ...trainHeadingModel(rows, lists, centroids),
+    ...trainHeadingModel(byHeading, lists, centroids),
   };
 }
 
@@ -174,10 +175,7 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
  * Where no single ruling is near the text, several of one heading that each share some of its words still say
  * where such goods go; a centroid pools them, as the nearest rulings alone cannot.
  */
-function headingCentroids(rows: RulingRow[], lists: [number, number][][]) {
-  const headings = [...new Set(rows.map((r) => headingOf(r.code)))].sort();
-  const ids = new Map(headings.map((h, i) => [h, i]));
-  const ofRow = rows.map((r) => ids.get(headingOf(r.code)) ?? 0);
+function headingCentroids({ headings, ofRow }: HeadingRows, lists: [number, number][][]) {
   // Per term, the summed weight per heading.
   const sums = lists.map((l) => {
     const m = new Map<number, number>();
@@ -202,6 +200,18 @@ function headingCentroids(rows: RulingRow[], lists: [number, number][][]) {
 
 const headingOf = (code: string) => code.replace(/\D/g, "").slice(0, 4);
 
+/** The headings the rulings classify in, each once and sorted, and each ruling's heading by its number there. */
+interface HeadingRows {
+  headings: string[];
+  ofRow: number[];
+}
+
+function headingRows(rows: RulingRow[]): HeadingRows {
+  const headings = [...new Set(rows.map((r) => headingOf(r.code)))].sort();
+  const ids = new Map(headings.map((h, i) => [h, i]));
+  return { headings, ofRow: rows.map((r) => ids.get(headingOf(r.code)) ?? 0) };
+}
+
 /**
  * A linear model of the heading given the words (multinomial logistic regression over the rulings' TF-IDF
  * vectors), learned by stochastic gradient descent at build time. A centroid weighs a word by how much its
@@ -213,21 +223,20 @@ const headingOf = (code: string) => code.replace(/\D/g, "").slice(0, 4);
  * are visited in a seeded order and the arithmetic is the same on every isolate.
  */
 function trainHeadingModel(
-  rows: RulingRow[],
+  { headings, ofRow: label }: HeadingRows,
   lists: [number, number][][],
-  { headings, headingOffsets: off, headingDocs: hd }: ReturnType<typeof headingCentroids>,
+  { headingOffsets: off, headingDocs: hd }: ReturnType<typeof headingCentroids>,
 ): { modelWeights: Float32Array; modelBias: Float32Array } {
   const modelWeights = new Float32Array(hd.length);
   const modelBias = new Float32Array(headings.length);
-  const ids = new Map(headings.map((h, i) => [h, i]));
-  const label = rows.map((r) => ids.get(headingOf(r.code)) ?? 0);
+  const rows = label.length;
   // Each ruling's vector as (term, weight) pairs, from the term postings, packed in typed arrays (the passes
   // below read them millions of times): ruling i's pairs are at start[i] ... start[i + 1] - 1.
-  const start = offsetsOf(rows.map(() => 0));
-  for (const l of lists) for (const [doc] of l) start[doc + 1] = (start[doc + 1] ?? 0) + 1;
-  for (let i = 0; i < rows.length; i++) start[i + 1] = (start[i + 1] ?? 0) + (start[i] ?? 0);
-  const fill = start.slice(0, rows.length);
-  const terms = new Uint32Array(start[rows.length] ?? 0);
+  const counts = label.map(() => 0);
+  for (const l of lists) for (const [doc] of l) counts[doc] = (counts[doc] ?? 0) + 1;
+  const start = offsetsOf(counts);
+  const fill = start.slice(0, rows);
+  const terms = new Uint32Array(start[rows] ?? 0);
   const weights = new Float64Array(terms.length);
   lists.forEach((l, term) => {
     for (const [doc, w] of l) {
@@ -239,7 +248,7 @@ function trainHeadingModel(
   });
   const model = { off, hd, weights: modelWeights, bias: modelBias };
   const scratch = newScratch(headings.length);
-  const order = rows.map((_, i) => i);
+  const order = label.map((_, i) => i);
   let seed = MODEL.seed;
   for (let epoch = 0; epoch < MODEL.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
