@@ -42,6 +42,7 @@ const DEV = [
   ["bench/data/classify-rulings-pages6-dev.tsv", 1],
   ["bench/data/classify-rulings-pages7-dev.tsv", 1],
   ["bench/data/classify-rulings-pages8-dev.tsv", 1],
+  ["bench/data/classify-rulings-pages9-dev.tsv", 1],
 ];
 const HELD_OUT = [
   "bench/data/classify-holdout.tsv",
@@ -57,6 +58,7 @@ const HELD_OUT = [
   "bench/data/classify-rulings-pages6-test.tsv",
   "bench/data/classify-rulings-pages7-test.tsv",
   "bench/data/classify-rulings-pages8-test.tsv",
+  "bench/data/classify-rulings-pages9-test.tsv",
 ];
 const NAMES = [
   "bias",

@@ -7,8 +7,8 @@
  *   - bench/data/classify-rulings-{dev,test}.tsv, bench/data/classify-rulings-cbp2026-{dev,test}.tsv:
  *     description, code, ruling number, date or page;
  *   - bench/data/labelled/us-cbp-subjects.tsv: subject lines;
- *   - bench/data/labelled/us-cbp-rulings.jsonl, us-cbp-rulings-2.jsonl, -3.jsonl ... -8.jsonl: subject line and
- *     description of ruling letters and summaries read from public pages (eight collections, each with its own
+ *   - bench/data/labelled/us-cbp-rulings.jsonl, us-cbp-rulings-2.jsonl, -3.jsonl ... -9.jsonl: subject line and
+ *     description of ruling letters and summaries read from public pages (nine collections, each with its own
  *     evaluation pair).
  * One row per ruling (the first file naming it wins, in the order above); a ruling whose code's HS subheading is
  * not in the HS 2022 nomenclature (an older ruling under a subheading since deleted) is left out, as is one
@@ -57,6 +57,7 @@ export const LETTER_FILES = [
   ["bench/data/labelled/us-cbp-rulings-6.jsonl", "pages6"],
   ["bench/data/labelled/us-cbp-rulings-7.jsonl", "pages7"],
   ["bench/data/labelled/us-cbp-rulings-8.jsonl", "pages8"],
+  ["bench/data/labelled/us-cbp-rulings-9.jsonl", "pages9"],
 ];
 
 /** The JSON lines of one collection of ruling letters. */

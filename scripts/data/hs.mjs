@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { dataDir } from "./lib.mjs";
 
 export const dataset = "hs";
-export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn13+ic1+us10-2026r10+rul12+ref1";
+export const version = "hs2022.2024-01+us-hts2025.06+ukgt2021+syn13+ic1+us10-2026r10+rul13+ref1";
 export const source =
   "HS2022 nomenclature (UN Comtrade labels via datasets/harmonized-system, ODC-PDDL); USITC tariff database 2025-06-06 (HTS-8, public domain); " +
   "UK Global Tariff 2021 (DIT, OGL v3; its 8-digit codes also serve as the EU CN8 schedule); " +

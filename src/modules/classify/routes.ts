@@ -213,7 +213,7 @@ const ClassifyResponse = z
       country: "US",
       mode: "standard",
       data_source: {
-        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn13+ic1+us10-2026r10+rul12+ref1",
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn13+ic1+us10-2026r10+rul13+ref1",
         source: "HS2022 nomenclature (…)",
         imported_at: "2026-11-22T02:00:00.000Z",
       },
@@ -245,7 +245,7 @@ const UnclassifiableResponse = z
       country: "US",
       mode: "standard",
       data_source: {
-        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn13+ic1+us10-2026r10+rul12+ref1",
+        version: "hs2022.2024-01+us-hts2025.06+ukgt2021+syn13+ic1+us10-2026r10+rul13+ref1",
         source: "HS2022 nomenclature (…)",
         imported_at: "2026-11-22T02:00:00.000Z",
       },
