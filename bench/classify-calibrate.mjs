@@ -21,6 +21,7 @@ import {
   precedentVotes,
   readRepoFile as read,
   referenceData,
+  subheadingVotes,
 } from "./lib/classify-engine.mjs";
 
 const E = await loadEngine();
@@ -71,6 +72,7 @@ const NAMES = [
   "words",
   "votes",
   "centroid",
+  "learned",
 ];
 const L2 = 0.5;
 
@@ -110,6 +112,7 @@ function features(e) {
     Math.log(1 + e.words),
     e.votes,
     e.centroid ? 1 : 0,
+    e.learned ? 1 : 0,
   ];
 }
 
@@ -131,6 +134,7 @@ function examples(file) {
       precedents: precedentVotes(P, precedents, d),
       headings: headingVotes(P, precedents, d),
       model: modelVotes(P, precedents, d),
+      subheadings: subheadingVotes(P, precedents, d),
     });
     if (!r.ok) continue;
     const first = r.suggestions[0];

@@ -24,6 +24,7 @@ import {
   readRepoFile as read,
   referenceData,
   root,
+  subheadingVotes,
 } from "./lib/classify-engine.mjs";
 
 const E = await loadEngine();
@@ -64,6 +65,7 @@ function evaluate(file) {
       precedents: precedentVotes(P, precedents, d),
       headings: headingVotes(P, precedents, d),
       model: modelVotes(P, precedents, d),
+      subheadings: subheadingVotes(P, precedents, d),
     });
     times.push(performance.now() - s);
     if (!r.ok) {

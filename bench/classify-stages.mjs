@@ -24,9 +24,9 @@ const read = (f) =>
 const rulings = referenceRulings();
 const built = performance.now();
 const precedents = P.buildPrecedents(rulings);
-// Once per dataset version (then stored): the rulings' postings, the centroids and the heading model's training.
+// Once per dataset version (then stored): the rulings' postings, the centroids and the two models' training.
 console.log(
-  `precedents built (${rulings.length} rulings, with the heading model) in ${(performance.now() - built).toFixed(0)} ms`,
+  `precedents built (${rulings.length} rulings, with the heading and subheading models) in ${(performance.now() - built).toFixed(0)} ms`,
 );
 const texts = [
   "bench/data/classify-eval.tsv",
@@ -41,6 +41,7 @@ const stages = {
   precedents: [],
   "heading centroids": [],
   "heading model": [],
+  "subheading model": [],
   "ai prompt + parse": [],
 };
 const time = (name, f) => {
@@ -65,6 +66,8 @@ for (let round = 0; round < 5; round++)
     time("precedents", () => P.nearestRulings(precedents, text, { limit: 5, min: P.VOTE_SIMILARITY }));
     time("heading centroids", () => P.nearestHeadings(precedents, text));
     time("heading model", () => P.likelyHeadings(precedents, text));
+    const likely = P.likelyHeadings(precedents, text);
+    time("subheading model", () => P.likelySubheadings(precedents, text, likely));
     const candidates = r.suggestions.map((s) => ({
       code: s.code,
       chapter: { number: s.chapter.code, description: s.chapter.description },

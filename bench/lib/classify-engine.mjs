@@ -100,6 +100,11 @@ export function modelVotes(P, precedents, text) {
   return P.likelyHeadings(precedents, text);
 }
 
+/** The subheadings that vote, the heading model's probabilities shared out, as the Worker passes them. */
+export function subheadingVotes(P, precedents, text) {
+  return P.likelySubheadings(precedents, text, P.likelyHeadings(precedents, text));
+}
+
 export function precedentVotes(P, precedents, text) {
   return P.nearestRulings(precedents, text, { limit: 10, min: P.VOTE_SIMILARITY })
     .filter((p) => p.similarity < 0.9)

@@ -582,6 +582,36 @@ describe("what the product is, not the words around it (full index)", () => {
     );
   });
 
+  it("weighs the subheadings the rulings' subheading model shares a heading's probability among, at six digits", () => {
+    const text = "polished natural stone slab with grey veining, to be cut to size for kitchen countertops";
+    const plain = rank(fullIndex(), text, { schedule: "US" });
+    const raw = (r: typeof plain, hs6: string) => (r.ok ? r.suggestions.find((x) => x.hs6 === hs6)?.raw : undefined);
+    const granite = (p: number) =>
+      rank(fullIndex(), text, { schedule: "US", limit: 10, subheadings: [{ code: "680293", probability: p }] });
+    const all = (r: typeof plain) => (r.ok ? new Map(r.suggestions.map((x) => [x.hs6, x.raw])) : new Map());
+    const voted = granite(0.8);
+    const gain = (r: typeof plain) =>
+      (all(r).get("680293") ?? 0) - (raw(rank(fullIndex(), text, { schedule: "US", limit: 10 }), "680293") ?? 0);
+    expect(gain(voted)).toBeGreaterThan(10);
+    // More for a likelier subheading.
+    expect(gain(granite(0.4))).toBeGreaterThan(0);
+    expect(gain(granite(0.4))).toBeLessThan(gain(voted));
+    expect(voted.ok && voted.suggestions[0]?.hs6).toBe("680293");
+    // The subheading itself: it gains more than any of its neighbours under 6802.
+    const before = all(rank(fullIndex(), text, { schedule: "US", limit: 10 }));
+    for (const [hs6, score] of all(voted))
+      if (hs6 !== "680293" && before.has(hs6)) expect(score - before.get(hs6)).toBeLessThan(gain(voted));
+    // A short title is not compared with the rulings: nothing changes.
+    const t0 = rank(fullIndex(), "Women's silk blouse", { schedule: "US" });
+    const t1 = rank(fullIndex(), "Women's silk blouse", {
+      schedule: "US",
+      subheadings: [{ code: "610610", probability: 1 }],
+    });
+    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
+      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
+    );
+  });
+
   it("keeps women's garments out of the men's headings, and knitted out of woven, whatever the rulings vote", () => {
     expect(statedGender(words("a pair of women’s pants"))).toBe("women");
     expect(statedGender(words("boys' knit shorts"))).toBe("men");

@@ -416,6 +416,11 @@ export interface RankOptions {
    * with its probability: each votes for its heading.
    */
   model?: readonly { code: string; probability: number }[];
+  /**
+   * The six-digit subheadings of the model's likeliest headings, each with the heading's probability shared out
+   * by the rulings' subheading model (precedents.ts `likelySubheadings`): each votes for its subheading.
+   */
+  subheadings?: readonly { code: string; probability: number }[];
 }
 
 export interface Suggestion {
@@ -1317,7 +1322,9 @@ export function rank(index: Index, text: string, opts: RankOptions = {}): RankRe
   const scores = scoreDocs(index, known, synonyms, analysis);
   if (opts.precedents?.length) precedentVotes(index, scores, opts.precedents, analysis.terms.length);
   if (opts.headings?.length) headingVotes(index, scores, opts.headings, analysis.terms.length);
-  if (opts.model?.length) modelVotes(index, scores, opts.model, analysis.terms.length);
+  if (opts.model?.length) modelVotes(index, scores, opts.model, analysis.terms.length, 4, PRECEDENT.model);
+  if (opts.subheadings?.length)
+    modelVotes(index, scores, opts.subheadings, analysis.terms.length, 6, PRECEDENT.subheadingModel);
   // After the votes: a ruling on woven shorts says nothing of knitted ones, nor one on men's trousers of women's,
   // whose headings the tariff keeps apart.
   scaleUnder(index, scores, analysis.excluded, PARAMS.construction);
@@ -1494,7 +1501,15 @@ function addUnder(index: Index, scores: Float64Array, code: string, amount: numb
  * against 0.3 with the voting similarity at 0.4 was 6 points more right at 4 digits on the ruling letters'
  * development split ("Farther precedents vote").
  */
-const PRECEDENT = { subheading: 28, heading: 14, floor: 0.15, words: 4, centroid: 42, model: 34 };
+const PRECEDENT = {
+  subheading: 28,
+  heading: 14,
+  floor: 0.15,
+  words: 4,
+  centroid: 42,
+  model: 34,
+  subheadingModel: 60,
+};
 
 function precedentVotes(
   index: Index,
@@ -1539,7 +1554,9 @@ function headingVotes(
 
 /**
  * The rulings' heading model (precedents.ts trainHeadingModel) votes for each of its three likeliest headings its
- * probability times PRECEDENT.model, on the same length scale as the rulings. Beside the centroids, not instead of
+ * probability times PRECEDENT.model, on the same length scale as the rulings; the subheading model shares each
+ * of those headings' probability among its subheadings, and each votes its share times PRECEDENT.subheadingModel
+ * for its subheading alone (`digits` 6). Beside the centroids, not instead of
  * them: the two disagree where a heading's rulings share its words with another's, and the model in the centroids'
  * place was 9 fewer right at 4 digits over three development files than beside them. 34 chosen on the development
  * splits (bench/results/classify.md, "fifteenth stop") against 17, 25 and 50 (the top-1 gain flat from 34 on,
@@ -1548,12 +1565,14 @@ function headingVotes(
 function modelVotes(
   index: Index,
   scores: Float64Array,
-  headings: readonly { code: string; probability: number }[],
+  likely: readonly { code: string; probability: number }[],
   words: number,
+  digits: 4 | 6,
+  weight: number,
 ): void {
   const length = voteLength(words);
   if (length === 0) return;
-  for (const h of headings) addUnder(index, scores, h.code.slice(0, 4), PRECEDENT.model * length * h.probability);
+  for (const h of likely) addUnder(index, scores, h.code.slice(0, digits), weight * length * h.probability);
 }
 
 /**
@@ -1907,6 +1926,7 @@ const CALIBRATION = {
   words: -1.88,
   votes: 0,
   centroid: 0,
+  learned: 0,
 };
 
 /** What the confidence is computed from; returned with every ranking so the calibration can be refitted. */
@@ -1941,6 +1961,8 @@ interface Evidence {
   votes: number;
   /** The heading whose rulings, pooled, read most like the text is the best suggestion's. */
   centroid: boolean;
+  /** The models learned from the rulings voted (RankOptions.model and .subheadings, on a text long enough). */
+  learned: boolean;
 }
 
 /**
@@ -1964,7 +1986,7 @@ function calibrate(
   analysis: Analysis,
   terms: QueryTerm[],
   namesGoods: boolean,
-  opts: Pick<RankOptions, "precedents" | "headings">,
+  opts: Pick<RankOptions, "precedents" | "headings" | "model" | "subheadings">,
 ) {
   const { synonyms } = analysis;
   const topCode = index.docs[top.d] ?? "";
@@ -1998,6 +2020,7 @@ function calibrate(
     ownText: total ? own / total : 0,
     namesGoods,
     ...votesFor(index.docs[top.d]?.slice(0, 4) ?? "", opts, analysis.terms.length),
+    learned: voteLength(analysis.terms.length) > 0 && (opts.model?.length ?? 0) + (opts.subheadings?.length ?? 0) > 0,
   };
   const p = probability(evidence);
   if (!namesGoods) return { top: Math.min(p, NO_GOODS_CAP), evidence };
@@ -2044,10 +2067,7 @@ function votesFor(
  */
 const LONG_TEXT = 15;
 const CALIBRATION_LONG: typeof CALIBRATION = {
-  // -4.52 refitted; 0.3 less since the heading model votes (modelVotes): its votes widen the lead of answers the
-  // rulings agree on, and `high` fell to 88 % right on one letters' development file without the shift (90.6 % and
-  // more on every one with it; bench/results/classify.md, "fifteenth stop").
-  bias: -4.82,
+  bias: -4.52,
   margin: 3.44,
   synonym: -0.87,
   conflict: 0,
@@ -2060,6 +2080,12 @@ const CALIBRATION_LONG: typeof CALIBRATION = {
   // bench/results/classify.md, "Confidence from the rulings' agreement").
   votes: 0.71,
   centroid: 0.4,
+  // Where the models learned from the rulings vote (modelVotes), they widen the lead of the answers the rulings
+  // agree on, at no better precision: 0.3 off with the heading model (`high` fell to 88 % right on one letters'
+  // development file without it, 90.6 % and more on every one with it; bench/results/classify.md, "fifteenth
+  // stop"), 0.6 more with the subheading model (87.7-89.5 % on five development files at -0.3, 88.8 % on one at
+  // -0.6, 90.0 % at -0.75, 90.5 % and more on every one at -0.9; "sixteenth stop").
+  learned: -0.9,
 };
 
 function probability(e: Evidence): number {
@@ -2075,7 +2101,8 @@ function probability(e: Evidence): number {
     (e.headNoun ? 0 : c.nounUnsupported) +
     c.words * Math.log(1 + e.words) +
     c.votes * e.votes +
-    (e.centroid ? c.centroid : 0);
+    (e.centroid ? c.centroid : 0) +
+    (e.learned ? c.learned : 0);
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -3,6 +3,7 @@ import {
   buildPrecedents,
   HEADING_SIMILARITY,
   likelyHeadings,
+  likelySubheadings,
   MIN_SIMILARITY,
   nearestHeadings,
   nearestRulings,
@@ -151,5 +152,69 @@ describe("likelyHeadings", () => {
     expect(likelyHeadings(index, "ceramic coffee mug")).toEqual([]);
     expect(likelyHeadings(index, "")).toEqual([]);
     expect(likelyHeadings(buildPrecedents([]), "knit pullover")).toEqual([]);
+  });
+});
+
+describe("likelySubheadings", () => {
+  // Two headings of knitted tops, each with two subheadings by fibre (cotton against man-made fibres), and a
+  // chair: "polyester" tells 6109.90 from 6109.10 and 6110.30 from 6110.20, whichever the heading.
+  const knits: RulingRow[] = [
+    ["T1", "6109100012", "men's knit cotton t-shirt with short sleeves and a crew neckline"],
+    ["T2", "6109100027", "women's knit cotton tank top with a scoop neckline"],
+    ["T3", "6109902007", "boys' knit polyester t-shirt with short hemmed sleeves"],
+    ["T4", "6109901007", "women's knit polyester tank top with a racer back"],
+    ["S1", "6110202069", "men's knit cotton pullover with long sleeves and a crew neckline"],
+    ["S2", "6110202079", "women's knit cotton sweatshirt with long sleeves and a hood"],
+    ["S3", "6110303053", "boys' knit polyester pullover with long hemmed sleeves"],
+    ["S4", "6110303059", "women's knit polyester sweatshirt with a hood"],
+    ["C1", "9401710011", "upholstered folding chair with a steel frame"],
+  ].map(([rulingNumber, code, subject]) => ({
+    rulingNumber: rulingNumber ?? "",
+    code: code ?? "",
+    subject: subject ?? "",
+    url: "",
+  }));
+  const index = buildPrecedents(knits);
+
+  it("shares each heading's probability among its subheadings, by the words that tell them apart", () => {
+    const text = "women's knit polyester pullover";
+    const headings = likelyHeadings(index, text);
+    expect(headings[0]?.code).toBe("6110");
+    const subs = likelySubheadings(index, text, headings);
+    // Only subheadings of the headings given, each heading's shares summing to its probability.
+    for (const h of headings) {
+      const own = subs.filter((s) => s.code.startsWith(h.code));
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.reduce((sum, s) => sum + s.probability, 0)).toBeCloseTo(h.probability, 5);
+    }
+    expect(subs.every((s) => s.code.length === 6 && headings.some((h) => s.code.startsWith(h.code)))).toBe(true);
+    const share = (code: string) => subs.find((s) => s.code === code)?.probability ?? 0;
+    expect(share("611030")).toBeGreaterThan(share("611020"));
+    const tank = likelySubheadings(
+      index,
+      "girls' knit polyester tank top",
+      likelyHeadings(index, "girls' knit polyester tank top"),
+    );
+    expect(tank[0]?.code).toBe("610990");
+    // Cotton the other way round.
+    const cotton = likelySubheadings(
+      index,
+      "men's knit cotton pullover",
+      likelyHeadings(index, "men's knit cotton pullover"),
+    );
+    const cottonShare = (code: string) => cotton.find((s) => s.code === code)?.probability ?? 0;
+    expect(cottonShare("611020")).toBeGreaterThan(cottonShare("611030"));
+  });
+
+  it("is learned the same way each time, and gives nothing for headings not given or words no ruling uses", () => {
+    const text = "boys' knit polyester t-shirt";
+    const headings = likelyHeadings(index, text);
+    expect(likelySubheadings(buildPrecedents(knits), text, headings)).toEqual(likelySubheadings(index, text, headings));
+    expect(buildPrecedents(knits).subheadingWeights).toEqual(index.subheadingWeights);
+    expect(index.subheadings).toEqual(["610910", "610990", "611020", "611030", "940171"]);
+    expect(likelySubheadings(index, text, [])).toEqual([]);
+    expect(likelySubheadings(index, text, [{ code: "8471", probability: 0.9 }])).toEqual([]);
+    expect(likelySubheadings(index, "ceramic coffee mug", [{ code: "6109", probability: 1 }])).toEqual([]);
+    expect(likelySubheadings(buildPrecedents([]), text, headings)).toEqual([]);
   });
 });

@@ -56,9 +56,19 @@ export interface PrecedentIndex {
   modelWeights: Float32Array;
   /** The heading model's bias per heading (the rows of `headings`). */
   modelBias: Float32Array;
+  /** The six-digit subheadings the rulings classify in, each once (the rows of the subheading model). */
+  subheadings: string[];
+  /** Per term, where its subheading postings start in `subheadingDocs` (length terms + 1). */
+  subheadingOffsets: Uint32Array;
+  /** Per term, the subheadings whose rulings use it. */
+  subheadingDocs: Uint16Array;
+  /** The subheading model's weights (`trainHeadingModel` over subheadings): one per term and subheading. */
+  subheadingWeights: Float32Array;
+  /** The subheading model's bias per subheading. */
+  subheadingBias: Float32Array;
 }
 
-/** A heading the rulings' model finds likely for the text (`likelyHeadings`). */
+/** A heading (or subheading) the rulings' model finds likely for the text (`likelyHeadings`, `likelySubheadings`). */
 export interface HeadingLikelihood {
   code: string;
   /** The model's probability of the heading among those the text's words reach, 0-1. */
@@ -95,7 +105,7 @@ const HEADING_VOTES = 3;
  * stop"): 5 passes were as many right over the development files as 8 (4,384 each) and 3 fewer than 15 over three of
  * them (1,034 against 1,037), at a third of 15 passes' build time.
  */
-const MODEL = { epochs: 5, rate: 4, biasRate: 0.1, seed: 20261129 };
+const MODEL = { epochs: 5, subheadingEpochs: 2, rate: 4, biasRate: 0.1, seed: 20261129 };
 
 /** The words a ruling is matched by: its subject and description, without the letter's frame. */
 function rulingTokens(r: RulingRow): string[] {
@@ -155,8 +165,16 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
       weights[(offsets[i] ?? 0) + k] = w;
     });
   });
-  const byHeading = headingRows(rows);
+  const byHeading = headingRows(rows, 4);
   const centroids = headingCentroids(byHeading, lists);
+  const bySubheading = headingRows(rows, 6);
+  const { headingOffsets: subheadingOffsets, headingDocs: subheadingDocs } = headingCentroids(bySubheading, lists);
+  const subheadingModel = trainHeadingModel(
+    bySubheading,
+    lists,
+    { headingOffsets: subheadingOffsets, headingDocs: subheadingDocs },
+    MODEL.subheadingEpochs,
+  );
   return {
     rows,
     terms,
@@ -167,6 +185,11 @@ export function buildPrecedents(rows: RulingRow[]): PrecedentIndex {
     weights,
     ...centroids,
     ...trainHeadingModel(byHeading, lists, centroids),
+    subheadings: bySubheading.headings,
+    subheadingOffsets,
+    subheadingDocs,
+    subheadingWeights: subheadingModel.modelWeights,
+    subheadingBias: subheadingModel.modelBias,
   };
 }
 
@@ -198,18 +221,20 @@ function headingCentroids({ headings, ofRow }: HeadingRows, lists: [number, numb
   return { headings, headingOffsets, headingDocs, headingWeights };
 }
 
-const headingOf = (code: string) => code.replace(/\D/g, "").slice(0, 4);
-
-/** The headings the rulings classify in, each once and sorted, and each ruling's heading by its number there. */
+/**
+ * The headings (`digits` 4) or subheadings (6) the rulings classify in, each once and sorted, and each ruling's
+ * by its number there.
+ */
 interface HeadingRows {
   headings: string[];
   ofRow: number[];
 }
 
-function headingRows(rows: RulingRow[]): HeadingRows {
-  const headings = [...new Set(rows.map((r) => headingOf(r.code)))].sort();
+function headingRows(rows: RulingRow[], digits: 4 | 6): HeadingRows {
+  const of = rows.map((r) => r.code.replace(/\D/g, "").slice(0, digits));
+  const headings = [...new Set(of)].sort();
   const ids = new Map(headings.map((h, i) => [h, i]));
-  return { headings, ofRow: rows.map((r) => ids.get(headingOf(r.code)) ?? 0) };
+  return { headings, ofRow: of.map((h) => ids.get(h) ?? 0) };
 }
 
 /**
@@ -225,7 +250,8 @@ function headingRows(rows: RulingRow[]): HeadingRows {
 function trainHeadingModel(
   { headings, ofRow: label }: HeadingRows,
   lists: [number, number][][],
-  { headingOffsets: off, headingDocs: hd }: ReturnType<typeof headingCentroids>,
+  { headingOffsets: off, headingDocs: hd }: { headingOffsets: Uint32Array; headingDocs: Uint16Array },
+  epochs = MODEL.epochs,
 ): { modelWeights: Float32Array; modelBias: Float32Array } {
   const modelWeights = new Float32Array(hd.length);
   const modelBias = new Float32Array(headings.length);
@@ -250,7 +276,7 @@ function trainHeadingModel(
   const scratch = newScratch(headings.length);
   const order = label.map((_, i) => i);
   let seed = MODEL.seed;
-  for (let epoch = 0; epoch < MODEL.epochs; epoch++) {
+  for (let epoch = 0; epoch < epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
       const j = Math.floor((seed / 2 ** 32) * (i + 1));
@@ -413,19 +439,67 @@ export function likelyHeadings(
   text: string,
   { limit = HEADING_VOTES }: { limit?: number } = {},
 ): HeadingLikelihood[] {
-  if (index.headings.length === 0) return [];
-  const q = queryVector(index, text);
-  if (q.size === 0) return [];
-  const scratch = newScratch(index.headings.length);
   const model = {
     off: index.headingOffsets,
     hd: index.headingDocs,
     weights: index.modelWeights,
     bias: index.modelBias,
   };
+  return likeliest(index, index.headings, model, text, limit);
+}
+
+/**
+ * The six-digit subheadings of `headings` (the heading model's likeliest, `likelyHeadings`), each with its
+ * heading's probability shared out among the heading's subheadings by the rulings' subheading model (its
+ * probabilities renormalized within the heading): the heading model chooses between headings, the subheading
+ * model only within one (engine.ts RankOptions.subheadings). Alone, the subheading model's probabilities favour
+ * a heading whose rulings fall in one subheading over one whose rulings spread over several.
+ */
+export function likelySubheadings(
+  index: PrecedentIndex,
+  text: string,
+  headings: readonly HeadingLikelihood[],
+): HeadingLikelihood[] {
+  const model = {
+    off: index.subheadingOffsets,
+    hd: index.subheadingDocs,
+    weights: index.subheadingWeights,
+    bias: index.subheadingBias,
+  };
+  if (headings.length === 0 || index.subheadings.length === 0) return [];
+  const q = queryVector(index, text);
+  if (q.size === 0) return [];
+  const scratch = newScratch(index.subheadings.length);
+  softmax(model, Uint32Array.from(q.keys()), Float64Array.from(q.values()), 0, q.size, scratch);
+  const reached = [...scratch.candidates.subarray(0, scratch.count)].map((s) => ({
+    code: index.subheadings[s] ?? "",
+    p: scratch.p[s] ?? 0,
+  }));
+  return headings.flatMap((h) => {
+    const within = reached.filter((s) => s.code.startsWith(h.code));
+    const total = within.reduce((sum, s) => sum + s.p, 0);
+    if (total <= 0) return [];
+    return within
+      .map((s) => ({ code: s.code, probability: Math.round(((h.probability * s.p) / total) * 1e6) / 1e6 }))
+      .sort((x, y) => y.probability - x.probability || x.code.localeCompare(y.code));
+  });
+}
+
+/** A model's `limit` likeliest classes (of `classes`) for `text`, most likely first. */
+function likeliest(
+  index: PrecedentIndex,
+  classes: string[],
+  model: HeadingModel,
+  text: string,
+  limit: number,
+): HeadingLikelihood[] {
+  if (classes.length === 0) return [];
+  const q = queryVector(index, text);
+  if (q.size === 0) return [];
+  const scratch = newScratch(classes.length);
   softmax(model, Uint32Array.from(q.keys()), Float64Array.from(q.values()), 0, q.size, scratch);
   return [...scratch.candidates.subarray(0, scratch.count)]
-    .map((h) => ({ code: index.headings[h] ?? "", probability: Math.round((scratch.p[h] ?? 0) * 1e6) / 1e6 }))
+    .map((h) => ({ code: classes[h] ?? "", probability: Math.round((scratch.p[h] ?? 0) * 1e6) / 1e6 }))
     .sort((x, y) => y.probability - x.probability || x.code.localeCompare(y.code))
     .slice(0, limit);
 }

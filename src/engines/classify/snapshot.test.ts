@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PartitionedMap } from "../../lib/lazy-map";
 import { buildIndex, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
-import { buildPrecedents, likelyHeadings, nearestHeadings, nearestRulings } from "./precedents";
+import { buildPrecedents, likelyHeadings, likelySubheadings, nearestHeadings, nearestRulings } from "./precedents";
 import {
   attachPart,
   type ClassifyIndexes,
@@ -79,6 +79,10 @@ describe("classify index snapshot", () => {
       expect(nearestRulings(back.precedents, text)).toEqual(nearestRulings(built.precedents, text));
       expect(nearestHeadings(back.precedents, text)).toEqual(nearestHeadings(built.precedents, text));
       expect(likelyHeadings(back.precedents, text)).toEqual(likelyHeadings(built.precedents, text));
+      const likely = likelyHeadings(built.precedents, text);
+      expect(likelySubheadings(back.precedents, text, likely)).toEqual(
+        likelySubheadings(built.precedents, text, likely),
+      );
     }
     expect(new Map(back.statistical)).toEqual(built.statistical);
     // The lines are parsed a chapter at a time when first read: loaded whole here, they equal the built ones.

@@ -37,9 +37,9 @@ export interface ClassifyIndexes {
  * then refused and rebuilt. 10: "tights" keeps its own token; the rulings' frames are read more widely. 11: the
  * headings' centroids of the rulings; ambiguous product terms keep the headings that make them so. 12: more of the
  * letters' frames (appositions, "said to be", the sample sentences) are taken out of the rulings' texts. 13: the
- * heading model learned from the rulings (its weights and biases).
+ * heading model learned from the rulings (its weights and biases). 14: the subheading model beside it.
  */
-const KIND = "classify-index/13";
+const KIND = "classify-index/14";
 const PART_KIND = "classify-lines/1";
 /** The part holding the US statistical (10-digit) lines; a schedule's national lines are `lines-{schedule}`. */
 const STAT_PART = "stat";
@@ -62,6 +62,7 @@ interface Meta {
   stats: Index["stats"];
   rulings: [string, string, string, string][];
   rulingHeadings: string[];
+  rulingSubheadings: string[];
 }
 
 const FIELDS = ["sub", "nat", "head", "chap"] as const;
@@ -133,6 +134,7 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     stats: index.stats,
     rulings: precedents.rows.map((r) => [r.rulingNumber, r.code, r.subject, r.url]),
     rulingHeadings: precedents.headings,
+    rulingSubheadings: precedents.subheadings,
   };
   const arrays: Record<string, PackedArray> = {
     offsets,
@@ -153,6 +155,11 @@ export function serializeIndexes(built: ClassifyIndexes, version: string): Uint8
     // The heading model learned from the rulings, in the centroids' layout (precedents.ts trainHeadingModel).
     modelWeights: precedents.modelWeights,
     modelBias: precedents.modelBias,
+    // The subheading model, in its own layout: per term, the subheadings whose rulings use it.
+    subheadingOffsets: precedents.subheadingOffsets,
+    subheadingDocs: precedents.subheadingDocs,
+    subheadingWeights: precedents.subheadingWeights,
+    subheadingBias: precedents.subheadingBias,
   };
   for (const f of FIELDS) arrays[`len_${f}`] = index.lens[f];
   const nodes = [...index.nodes.values()];
@@ -342,6 +349,20 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
     modelBias.length !== headings.length
   )
     return { refused: "the heading model does not match the centroids" };
+  const { subheadingOffsets, subheadingDocs, subheadingWeights, subheadingBias } = a;
+  const subheadings = meta.rulingSubheadings;
+  if (
+    !Array.isArray(subheadings) ||
+    !(subheadingOffsets instanceof Uint32Array) ||
+    !(subheadingDocs instanceof Uint16Array) ||
+    !(subheadingWeights instanceof Float32Array) ||
+    !(subheadingBias instanceof Float32Array) ||
+    subheadingOffsets.length !== terms.length + 1 ||
+    subheadingOffsets[terms.length] !== subheadingDocs.length ||
+    subheadingWeights.length !== subheadingDocs.length ||
+    subheadingBias.length !== subheadings.length
+  )
+    return { refused: "the subheading model does not match the ruling terms" };
   if (
     "refused" in terms ||
     !(idf instanceof Float64Array) ||
@@ -367,5 +388,10 @@ function restorePrecedents(a: Record<string, PackedArray>, meta: Meta): Preceden
     headingWeights,
     modelWeights,
     modelBias,
+    subheadings,
+    subheadingOffsets,
+    subheadingDocs,
+    subheadingWeights,
+    subheadingBias,
   };
 }

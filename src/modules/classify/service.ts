@@ -38,6 +38,7 @@ import { extractProduct, pageText } from "../../engines/classify/page";
 import {
   buildPrecedents,
   likelyHeadings,
+  likelySubheadings,
   MIN_SIMILARITY,
   nearestHeadings,
   nearestRulings,
@@ -669,6 +670,8 @@ export async function suggestCodes({
   const headings = nearestHeadings(precedents, text);
   // And the headings the model learned from the rulings finds likeliest.
   const likely = likelyHeadings(precedents, text);
+  // Which of their subheadings, by the model of the subheading learned from the same rulings.
+  const subheadings = likelySubheadings(precedents, text, likely);
   const result = rank(index, text, {
     prefix: input.hs_code,
     schedule,
@@ -677,6 +680,7 @@ export async function suggestCodes({
     precedents: votes,
     headings,
     model: likely,
+    subheadings,
   });
   if (!result.ok) return new UnclassifiableError(result.reason, basis, text);
   const national = result.suggestions.map((s) =>
