@@ -595,9 +595,8 @@ function load({ path, host, token, connections, seconds, method = "GET", body })
   });
 }
 
-/** Nearest-rank percentile of an ascending array. */
 /** How long an area's first request may take: it builds the area's indexes from the loaded data. */
-const PRIME_TIMEOUT_MS = 120_000;
+export const PRIME_TIMEOUT_MS = 120_000;
 
 /** Every bench/scenarios/*.mjs module, sorted by file name. */
 export async function loadScenarios() {
@@ -633,6 +632,7 @@ export async function scenarioCall(token, method, path, body, timeoutMs) {
   return { status: res.status, json };
 }
 
+/** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
