@@ -597,6 +597,9 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(gain(granite(0.4))).toBeGreaterThan(0);
     expect(gain(granite(0.4))).toBeLessThan(gain(voted));
     expect(voted.ok && voted.suggestions[0]?.hs6).toBe("680293");
+    // The learned models' votes widen the lead at no better precision: the long texts' calibration knows they voted.
+    expect(voted.ok && voted.evidence.learned).toBe(true);
+    expect(plain.ok && plain.evidence.learned).toBe(false);
     // The subheading itself: it gains more than any of its neighbours under 6802.
     const before = all(rank(fullIndex(), text, { schedule: "US", limit: 10 }));
     for (const [hs6, score] of all(voted))

@@ -1554,13 +1554,14 @@ function headingVotes(
 
 /**
  * The rulings' heading model (precedents.ts trainHeadingModel) votes for each of its three likeliest headings its
- * probability times PRECEDENT.model, on the same length scale as the rulings; the subheading model shares each
- * of those headings' probability among its subheadings, and each votes its share times PRECEDENT.subheadingModel
- * for its subheading alone (`digits` 6). Beside the centroids, not instead of
- * them: the two disagree where a heading's rulings share its words with another's, and the model in the centroids'
- * place was 9 fewer right at 4 digits over three development files than beside them. 34 chosen on the development
- * splits (bench/results/classify.md, "fifteenth stop") against 17, 25 and 50 (the top-1 gain flat from 34 on,
- * while `high` fell under 90 % right on one letters file at 50).
+ * probability times PRECEDENT.model, on the same length scale as the rulings (`digits` 4). Beside the centroids,
+ * not instead of them: the two disagree where a heading's rulings share its words with another's, and the model in
+ * the centroids' place was 9 fewer right at 4 digits over three development files than beside them. 34 chosen on
+ * the development splits (bench/results/classify.md, "fifteenth stop") against 17, 25 and 50 (the top-1 gain flat
+ * from 34 on, while `high` fell under 90 % right on one letters file at 50). The subheading model shares each of
+ * those headings' probability among its subheadings (precedents.ts likelySubheadings), and each votes its share
+ * times PRECEDENT.subheadingModel for its subheading alone (`digits` 6): 60 chosen on the development splits
+ * ("sixteenth stop") against 28, 42 and 84 (top-5 at 6 digits still rising at 84, top-1 at 4 digits falling).
  */
 function modelVotes(
   index: Index,

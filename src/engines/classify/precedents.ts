@@ -68,10 +68,13 @@ export interface PrecedentIndex {
   subheadingBias: Float32Array;
 }
 
-/** A heading (or subheading) the rulings' model finds likely for the text (`likelyHeadings`, `likelySubheadings`). */
+/** A heading (or subheading) the rulings' models find likely for the text (`likelyHeadings`, `likelySubheadings`). */
 export interface HeadingLikelihood {
   code: string;
-  /** The model's probability of the heading among those the text's words reach, 0-1. */
+  /**
+   * The heading model's probability of the heading among those the text's words reach, 0-1; for a subheading, its
+   * share of its heading's.
+   */
   probability: number;
 }
 
@@ -445,7 +448,10 @@ export function likelyHeadings(
     weights: index.modelWeights,
     bias: index.modelBias,
   };
-  return likeliest(index, index.headings, model, text, limit);
+  return reached(index, index.headings, model, text)
+    .map(({ code, p }) => ({ code, probability: Math.round(p * 1e6) / 1e6 }))
+    .sort((x, y) => y.probability - x.probability || x.code.localeCompare(y.code))
+    .slice(0, limit);
 }
 
 /**
@@ -460,23 +466,16 @@ export function likelySubheadings(
   text: string,
   headings: readonly HeadingLikelihood[],
 ): HeadingLikelihood[] {
+  if (headings.length === 0) return [];
   const model = {
     off: index.subheadingOffsets,
     hd: index.subheadingDocs,
     weights: index.subheadingWeights,
     bias: index.subheadingBias,
   };
-  if (headings.length === 0 || index.subheadings.length === 0) return [];
-  const q = queryVector(index, text);
-  if (q.size === 0) return [];
-  const scratch = newScratch(index.subheadings.length);
-  softmax(model, Uint32Array.from(q.keys()), Float64Array.from(q.values()), 0, q.size, scratch);
-  const reached = [...scratch.candidates.subarray(0, scratch.count)].map((s) => ({
-    code: index.subheadings[s] ?? "",
-    p: scratch.p[s] ?? 0,
-  }));
+  const subheadings = reached(index, index.subheadings, model, text);
   return headings.flatMap((h) => {
-    const within = reached.filter((s) => s.code.startsWith(h.code));
+    const within = subheadings.filter((s) => s.code.startsWith(h.code));
     const total = within.reduce((sum, s) => sum + s.p, 0);
     if (total <= 0) return [];
     return within
@@ -485,23 +484,22 @@ export function likelySubheadings(
   });
 }
 
-/** A model's `limit` likeliest classes (of `classes`) for `text`, most likely first. */
-function likeliest(
+/** A model's probabilities over the classes (of `classes`) that `text`'s words reach, in no order. */
+function reached(
   index: PrecedentIndex,
   classes: string[],
   model: HeadingModel,
   text: string,
-  limit: number,
-): HeadingLikelihood[] {
+): { code: string; p: number }[] {
   if (classes.length === 0) return [];
   const q = queryVector(index, text);
   if (q.size === 0) return [];
   const scratch = newScratch(classes.length);
   softmax(model, Uint32Array.from(q.keys()), Float64Array.from(q.values()), 0, q.size, scratch);
-  return [...scratch.candidates.subarray(0, scratch.count)]
-    .map((h) => ({ code: classes[h] ?? "", probability: Math.round((scratch.p[h] ?? 0) * 1e6) / 1e6 }))
-    .sort((x, y) => y.probability - x.probability || x.code.localeCompare(y.code))
-    .slice(0, limit);
+  return [...scratch.candidates.subarray(0, scratch.count)].map((c) => ({
+    code: classes[c] ?? "",
+    p: scratch.p[c] ?? 0,
+  }));
 }
 
 /** The most similar rulings to `text`, best first, at most `limit`, each at or above the floor. */
