@@ -9,6 +9,7 @@ import {
   loadScenarios,
   log,
   PORT,
+  PRIME_TIMEOUT_MS,
   prepareDatabase,
   provision,
   runReport,
@@ -47,7 +48,8 @@ async function timed(token, { method, path, body }) {
   const text = body === undefined ? undefined : JSON.stringify(body);
   if (text !== undefined) headers["content-type"] = "application/json";
   const t0 = performance.now();
-  const res = await httpCall({ method: method ?? "GET", path, headers, body: text });
+  // A first request after a data load builds the area's index: it may take the priming timeout (run.mjs).
+  const res = await httpCall({ method: method ?? "GET", path, headers, body: text, timeoutMs: PRIME_TIMEOUT_MS });
   const elapsed = performance.now() - t0;
   if (res.status < 200 || res.status >= 300)
     throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
