@@ -104,23 +104,24 @@ describe("nearestHeadings", () => {
   });
 });
 
+/** Rulings from (number, code, subject) triples. */
+const rulingsOf = (list: [string, string, string][]): RulingRow[] =>
+  list.map(([rulingNumber, code, subject]) => ({ rulingNumber, code, subject, url: "" }));
+
+// T-shirts (6109) and sweaters (6110) share most of their words; "pullover" and "sweatshirt" are 6110's alone,
+// "tank" and "t-shirt" 6109's. One chair (9401) is far from both.
+const KNITS: [string, string, string][] = [
+  ["T1", "6109100012", "men's knit cotton t-shirt with short sleeves and a crew neckline"],
+  ["T2", "6109100027", "women's knit cotton tank top with a scoop neckline"],
+  ["T3", "6109902007", "boys' knit polyester t-shirt with short hemmed sleeves"],
+  ["S1", "6110202069", "men's knit cotton pullover with long sleeves and a crew neckline"],
+  ["S2", "6110202079", "women's knit cotton sweatshirt with long sleeves and a hood"],
+  ["S3", "6110303053", "boys' knit polyester pullover with long hemmed sleeves"],
+  ["C1", "9401710011", "upholstered folding chair with a steel frame"],
+];
+
 describe("likelyHeadings", () => {
-  // T-shirts (6109) and sweaters (6110) share most of their words; "pullover" and "sweatshirt" are 6110's alone,
-  // "tank" and "t-shirt" 6109's. One chair (9401) is far from both.
-  const knits: RulingRow[] = [
-    ["T1", "6109100012", "men's knit cotton t-shirt with short sleeves and a crew neckline"],
-    ["T2", "6109100027", "women's knit cotton tank top with a scoop neckline"],
-    ["T3", "6109902007", "boys' knit polyester t-shirt with short hemmed sleeves"],
-    ["S1", "6110202069", "men's knit cotton pullover with long sleeves and a crew neckline"],
-    ["S2", "6110202079", "women's knit cotton sweatshirt with long sleeves and a hood"],
-    ["S3", "6110303053", "boys' knit polyester pullover with long hemmed sleeves"],
-    ["C1", "9401710011", "upholstered folding chair with a steel frame"],
-  ].map(([rulingNumber, code, subject]) => ({
-    rulingNumber: rulingNumber ?? "",
-    code: code ?? "",
-    subject: subject ?? "",
-    url: "",
-  }));
+  const knits = rulingsOf(KNITS);
   const index = buildPrecedents(knits);
 
   it("learns which words tell neighbouring headings apart", () => {
@@ -156,24 +157,13 @@ describe("likelyHeadings", () => {
 });
 
 describe("likelySubheadings", () => {
-  // Two headings of knitted tops, each with two subheadings by fibre (cotton against man-made fibres), and a
-  // chair: "polyester" tells 6109.90 from 6109.10 and 6110.30 from 6110.20, whichever the heading.
-  const knits: RulingRow[] = [
-    ["T1", "6109100012", "men's knit cotton t-shirt with short sleeves and a crew neckline"],
-    ["T2", "6109100027", "women's knit cotton tank top with a scoop neckline"],
-    ["T3", "6109902007", "boys' knit polyester t-shirt with short hemmed sleeves"],
+  // The same knitted tops with one more of each heading in man-made fibres, so each heading has two subheadings by
+  // fibre: "polyester" tells 6109.90 from 6109.10 and 6110.30 from 6110.20, whichever the heading.
+  const knits = rulingsOf([
+    ...KNITS,
     ["T4", "6109901007", "women's knit polyester tank top with a racer back"],
-    ["S1", "6110202069", "men's knit cotton pullover with long sleeves and a crew neckline"],
-    ["S2", "6110202079", "women's knit cotton sweatshirt with long sleeves and a hood"],
-    ["S3", "6110303053", "boys' knit polyester pullover with long hemmed sleeves"],
     ["S4", "6110303059", "women's knit polyester sweatshirt with a hood"],
-    ["C1", "9401710011", "upholstered folding chair with a steel frame"],
-  ].map(([rulingNumber, code, subject]) => ({
-    rulingNumber: rulingNumber ?? "",
-    code: code ?? "",
-    subject: subject ?? "",
-    url: "",
-  }));
+  ]);
   const index = buildPrecedents(knits);
 
   it("shares each heading's probability among its subheadings, by the words that tell them apart", () => {
