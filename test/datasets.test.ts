@@ -829,6 +829,8 @@ describe("dataset registry", () => {
     expect(usAfter).toEqual(usBefore);
   });
 
+  // Two classification index builds (the swapped nomenclature and the restored one), each training the rulings'
+  // heading and subheading models: longer than the default timeout on a slow host.
   it("hs: a nomenclature file is checked as a tree, swapped in, classification rebuilds on it, rollback restores", async () => {
     await loadDataset("hs", { fixture: true });
     resetDatasetCaches();
@@ -868,7 +870,7 @@ describe("dataset registry", () => {
     expect((await admin("/datasets/hs/rollback", { method: "POST" })).status).toBe(200);
     expect(await nomenclature()).toEqual(bundledCount);
     expect(await classifyVersion()).toBe(bundled);
-  });
+  }, 90_000);
 
   it("takes OFAC's advanced XML for the same list: names in every script, documents in the remarks", async () => {
     await loadDataset("sanctions", { fixture: true });
