@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import hs2022 from "../../../data/hs/hs2022.json";
-import { analyze, buildIndex, INDEX_ONLY, label, rank } from "./engine";
+import { analyze, buildIndex, INDEX_ONLY, label, type RankOptions, rank } from "./engine";
 import { evaluationSet, fullIndex, rulingSet } from "./fixtures";
 import { extractProduct, pageText, urlRefusal } from "./page";
 import {
@@ -357,6 +357,18 @@ describe("ruling-grade set (bench/data/classify-rulings-*.tsv)", () => {
   });
 });
 
+/**
+ * A short title is not compared with the rulings: ranked with `votes`, "Women's silk blouse" keeps every suggestion
+ * and raw score it has without them.
+ */
+function expectShortTitleUnmoved(votes: RankOptions): void {
+  const title = "Women's silk blouse";
+  const scored = (r: ReturnType<typeof rank>) => r.ok && r.suggestions.map((x) => [x.hs6, x.raw]);
+  expect(scored(rank(fullIndex(), title, { schedule: "US", ...votes }))).toEqual(
+    scored(rank(fullIndex(), title, { schedule: "US" })),
+  );
+}
+
 describe("what the product is, not the words around it (full index)", () => {
   it("reads a ruling's statement of facts by its article: the letter's frame and the later sentences count less", () => {
     const index = fullIndex();
@@ -553,14 +565,7 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(floor.ok && floor.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
       plain.ok && plain.suggestions.map((x) => [x.hs6, x.raw]),
     );
-    const t0 = rank(fullIndex(), "Women's silk blouse", { schedule: "US" });
-    const t1 = rank(fullIndex(), "Women's silk blouse", {
-      schedule: "US",
-      headings: [{ code: "6106", similarity: 0.9 }],
-    });
-    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
-      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
-    );
+    expectShortTitleUnmoved({ headings: [{ code: "6106", similarity: 0.9 }] });
   });
 
   it("weighs the headings the rulings' model finds likely: each votes its probability for its heading", () => {
@@ -574,24 +579,18 @@ describe("what the product is, not the words around it (full index)", () => {
     // In proportion to the probability.
     expect(gain(half)).toBeCloseTo(gain(voted) / 2, 6);
     expect(voted.ok && voted.suggestions[0]?.hs6.slice(0, 4)).toBe("6802");
-    // A short title is not compared with the rulings: nothing changes.
-    const t0 = rank(fullIndex(), "Women's silk blouse", { schedule: "US" });
-    const t1 = rank(fullIndex(), "Women's silk blouse", { schedule: "US", model: [{ code: "6106", probability: 1 }] });
-    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
-      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
-    );
+    expectShortTitleUnmoved({ model: [{ code: "6106", probability: 1 }] });
   });
 
   it("weighs the subheadings the rulings' subheading model shares a heading's probability among, at six digits", () => {
     const text = "polished natural stone slab with grey veining, to be cut to size for kitchen countertops";
-    const plain = rank(fullIndex(), text, { schedule: "US" });
-    const raw = (r: typeof plain, hs6: string) => (r.ok ? r.suggestions.find((x) => x.hs6 === hs6)?.raw : undefined);
+    const plain = rank(fullIndex(), text, { schedule: "US", limit: 10 });
     const granite = (p: number) =>
       rank(fullIndex(), text, { schedule: "US", limit: 10, subheadings: [{ code: "680293", probability: p }] });
     const all = (r: typeof plain) => (r.ok ? new Map(r.suggestions.map((x) => [x.hs6, x.raw])) : new Map());
+    const before = all(plain);
     const voted = granite(0.8);
-    const gain = (r: typeof plain) =>
-      (all(r).get("680293") ?? 0) - (raw(rank(fullIndex(), text, { schedule: "US", limit: 10 }), "680293") ?? 0);
+    const gain = (r: typeof plain) => (all(r).get("680293") ?? 0) - (before.get("680293") ?? 0);
     expect(gain(voted)).toBeGreaterThan(10);
     // More for a likelier subheading.
     expect(gain(granite(0.4))).toBeGreaterThan(0);
@@ -601,18 +600,9 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(voted.ok && voted.evidence.learned).toBe(true);
     expect(plain.ok && plain.evidence.learned).toBe(false);
     // The subheading itself: it gains more than any of its neighbours under 6802.
-    const before = all(rank(fullIndex(), text, { schedule: "US", limit: 10 }));
     for (const [hs6, score] of all(voted))
       if (hs6 !== "680293" && before.has(hs6)) expect(score - before.get(hs6)).toBeLessThan(gain(voted));
-    // A short title is not compared with the rulings: nothing changes.
-    const t0 = rank(fullIndex(), "Women's silk blouse", { schedule: "US" });
-    const t1 = rank(fullIndex(), "Women's silk blouse", {
-      schedule: "US",
-      subheadings: [{ code: "610610", probability: 1 }],
-    });
-    expect(t1.ok && t1.suggestions.map((x) => [x.hs6, x.raw])).toEqual(
-      t0.ok && t0.suggestions.map((x) => [x.hs6, x.raw]),
-    );
+    expectShortTitleUnmoved({ subheadings: [{ code: "610610", probability: 1 }] });
   });
 
   it("keeps women's garments out of the men's headings, and knitted out of woven, whatever the rulings vote", () => {
