@@ -230,6 +230,9 @@ export const listedVariants = (key: string): readonly string[] => LISTED_VARIANT
  */
 const LISTED_VARIANT_SIM = 0.86;
 
+/** A c before a, o, u, l, r or t, where it sounds k, written k. */
+const hardC = (key: string) => key.replace(/c(?=[aoulrt])/g, "k");
+
 /** Similarity of two tokens (or joined tokens) given their normalized forms and keys. */
 export function tokenSim(aNorm: string, aKey: string, bNorm: string, bKey: string): number {
   const s = spellingSim(aNorm, aKey, bNorm, bKey);
@@ -246,6 +249,14 @@ function spellingSim(aNorm: string, aKey: string, bNorm: string, bKey: string): 
   }
   // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
   if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
+  // A hard c is the k of other romanizations (Victor / Viktor, Nicolai / Nikolai, Marco / Marko): where one
+  // word has a c and the other a k, they are compared with the hard c folded. Not in the key itself: a c folded
+  // from the Turkish ç (Koçak / Kochak) or the South Slavic ć (Petrović / Petrovich) is no k, and the spellings
+  // the lists pair by key (LISTED_VARIANTS) keep their link.
+  if ((aKey.includes("c") && bKey.includes("k")) || (aKey.includes("k") && bKey.includes("c"))) {
+    [aKey, bKey] = [hardC(aKey), hardC(bKey)];
+    if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
+  }
   if (derivedNames(aNorm, aKey, bNorm, bKey)) return 0;
   const len = Math.max(aKey.length, bKey.length);
   const max = allowedEdits(Math.min(aKey.length, bKey.length) <= 3 ? 0 : len);
