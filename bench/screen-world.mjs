@@ -22,6 +22,11 @@
  *                    Cyrillic as a Russian writer would: the list's BGN/PCGN-style romanization mapped back
  *                    letter group by letter group (shch→щ, kh→х, ts→ц, yu→ю, iy→ий…; y after a vowel →й,
  *                    y before a vowel after a consonant → ь), in natural order
+ *   icao_romanization, german_romanization
+ *                    a person of the Russia-related programmes, the list's romanization mapped back to Cyrillic
+ *                    as for cross_script and written out again in another romanization: ICAO 9303, as Russian
+ *                    passports write names ("Iurii Viktorovich IVANOV"), or the German Duden transcription
+ *                    ("Juri Wiktorowitsch Iwanow"); one of the two per person, by a hash of the entry id
  * Split: a seeded hash of the entry id puts each entry in dev (70%) or test (30%); both are reported, tuning
  * looks only at dev. Innocent-name sets per culture are not part of this file: no public name-frequency list
  * was sourced in time (see bench/results/screen.md).
@@ -116,6 +121,104 @@ function toCyrillic(word) {
     else if (/^y[aeou]$/.test(hit[0]) && prev && !LATIN_VOWEL.test(prev) && prev !== "'") out += `ь${hit[1]}`;
     else out += hit[1];
     i += hit[0].length;
+  }
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
+// Cyrillic → Latin in two romanizations other than the list's, for generating queries only (the engine never
+// sees these tables). ICAO Doc 9303 Part 3 (8th ed., 2021), section 6, the transliteration Russian passports
+// have used since 2013 (Юрий → Iurii, Наталья → Natalia); and the German Duden transcription
+// (de.wikipedia.org/wiki/Deutsche_Transkription, "Tabelle": в → w, ж/ш → sch, ц → z, ч → tsch, х → ch, кс → x,
+// е/ё → je/jo at a word's start and after a vowel or soft sign, ий/ый at a word's end → i/y).
+const ICAO = {
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "e",
+  ж: "zh",
+  з: "z",
+  и: "i",
+  й: "i",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "kh",
+  ц: "ts",
+  ч: "ch",
+  ш: "sh",
+  щ: "shch",
+  ъ: "ie",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "iu",
+  я: "ia",
+};
+const DUDEN = {
+  а: "a",
+  б: "b",
+  в: "w",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "jo",
+  ж: "sch",
+  з: "s",
+  и: "i",
+  й: "i",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "ch",
+  ц: "z",
+  ч: "tsch",
+  ш: "sch",
+  щ: "schtsch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "ju",
+  я: "ja",
+};
+const CYR_VOWEL = /[аеёиоуыэюяьъ]/;
+
+function romanize(cyr, system) {
+  const w = cyr.toLowerCase();
+  let out = "";
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charAt(i);
+    const prev = i > 0 ? w.charAt(i - 1) : "";
+    const next = w.charAt(i + 1);
+    if (system === "icao") out += ICAO[c] ?? c;
+    else if (c === "к" && next === "с") {
+      out += "x";
+      i++;
+    } else if ((c === "и" || c === "ы") && next === "й" && i + 2 === w.length) {
+      out += c === "и" ? "i" : "y";
+      i++;
+    } else if (c === "е" && (!prev || CYR_VOWEL.test(prev))) out += "je";
+    else if (c === "ё" && /[жчшщ]/.test(prev)) out += "o";
+    else out += DUDEN[c] ?? c;
   }
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
@@ -219,6 +322,13 @@ export function buildSet() {
       if (p && russian && !hasCyrillic && hash(`cyr:${id}`) % 3 === 0) {
         const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
         if (words.every(Boolean)) add("cross_script", words.join(" "), e.name);
+      }
+      if (p && russian && hash(`rom:${id}`) % 3 === 0) {
+        const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
+        if (words.every(Boolean)) {
+          const system = hash(`romsys:${id}`) % 2 === 0 ? "icao" : "german";
+          add(`${system}_romanization`, words.map((w) => romanize(w, system)).join(" "), e.name);
+        }
       }
     }
     if (e.type === "entity") {
