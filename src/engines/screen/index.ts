@@ -36,6 +36,7 @@ import {
   explainTokens,
   INITIAL_SIM,
   listedVariants,
+  respelt,
   scoreTokens,
   skeleton,
   type Tok,
@@ -757,9 +758,10 @@ export class ScreenIndex {
       key.length >= 4
         ? this.listOf(this.parts.skeletons, this.parts.skeletonStart, this.parts.skeletonIds, key[0] + skeleton(key))
         : undefined;
-    // So are the spellings the lists give for the same name (score.ts `listedVariants`: Ihor / Igor).
+    // So are the spellings the lists give for the same name (score.ts `listedVariants`: Ihor / Igor), and the word
+    // respelt as the lists' romanization writes it (score.ts `respelt`: Iwanow / Ivanov, Juri / Yuri).
     const listed: number[] = [];
-    for (const v of listedVariants(key)) {
+    for (const v of [...listedVariants(key), ...respelt(key).keys]) {
       const id = this.keyId(v);
       if (id !== undefined) listed.push(id);
     }

@@ -230,6 +230,87 @@ export const listedVariants = (key: string): readonly string[] => LISTED_VARIANT
  */
 const LISTED_VARIANT_SIM = 0.86;
 
+/**
+ * A word in the German transcription of Russian (de.wikipedia.org/wiki/Deutsche_Transkription), respelt as the
+ * English-style romanization the lists use: schtsch → shch, tsch → ch, sch → sh, ch → kh, w → v, z → ts, an s
+ * between vowels → z, j before a vowel → y. Null for a word without the transcription's marks (a w in a word of
+ * five letters or more, sch, or the patronymic's -itsch): Chinese Wang and Wu and English Chen keep their letters.
+ */
+export function germanAsEnglish(w: string): string | null {
+  if (!(w.includes("sch") || (w.length >= 5 && w.includes("w")) || /[iy]tsch$/.test(w))) return null;
+  return w
+    .replace(/schtsch/g, "1")
+    .replace(/tsch/g, "2")
+    .replace(/sch/g, "3")
+    .replace(/ch/g, "kh")
+    .replace(/w/g, "v")
+    .replace(/z/g, "ts")
+    .replace(/(?<=[aeiouy])s(?=[aeiouy])/g, "z")
+    .replace(/j(?=[aeiou])/g, "y")
+    .replace(/1/g, "shch")
+    .replace(/2/g, "ch")
+    .replace(/3/g, "sh");
+}
+
+/** A j not after d (the dj of Djamal is the j of Jamal), as the y it may stand for. */
+const J_FOR_Y = /(?<!d)j/g;
+/**
+ * Whether a word's j may be the y of another romanization: a final j (the й of Sergej, Jurij), or a word of four
+ * letters or more not ending in n. Korean and Chinese syllables keep their j, which is another sound than their
+ * y (Jong / Yong, Joon / Yoon, Jeong / Yeong), as does a Spanish j (Juan / Yuan).
+ */
+const jForY = (w: string) => /(?<!d)j/.test(w) && (w.endsWith("j") || (w.length >= 4 && !/ng?$/.test(w)));
+/** A ch not in sch or tsch: the kh of German, Greek, Czech and Polish spellings (Michail, Chalid, Chodorkowski). */
+const CH_FOR_KH = /(?<![st])ch/g;
+
+/** A word's spellings in the lists' English-style romanization (see `respelt`). */
+interface Respelt {
+  /** The keys the word may also have: each respelling's. */
+  keys: readonly string[];
+  /** The key of the word in the German transcription respelt (germanAsEnglish), or null. */
+  german: string | null;
+}
+const NOT_RESPELT: Respelt = { keys: [], german: null };
+/** Respellings by word: the same listed words are compared again and again (cleared when full). */
+const RESPELT = new Map<string, Respelt>();
+const RESPELT_CACHE_SIZE = 50_000;
+
+/** `respelt` of the last query word asked for: a query word is compared with many listed words in a row. */
+let lastWord = "";
+let lastResult = NOT_RESPELT;
+function lastRespelt(w: string): Respelt {
+  if (w !== lastWord) {
+    lastWord = w;
+    lastResult = respelt(w);
+  }
+  return lastResult;
+}
+
+/**
+ * The keys a word may also have in the lists' English-style romanization: the German transcription respelt
+ * (germanAsEnglish), a j read y (Jurij / Yuriy, Juri / Yuri, Julia / Yulia, Natalja / Natalia, Jelena / Yelena:
+ * German, Polish, Czech and South Slavic spellings, see jForY), and a ch read kh in a word of six letters or more,
+ * seven when it starts the word (Michail / Mikhail, Charitonow / Kharitonov): shorter words are Chinese and Korean
+ * syllables (Chan / Han, Chung / Hung, Cheung / Heung) or Spanish names (Chavez). Only a word with a j, a w or a
+ * ch is respelt.
+ */
+export function respelt(w: string): Respelt {
+  const j = w.includes("j");
+  const ch = w.includes("ch");
+  if (!j && !ch && !w.includes("w")) return NOT_RESPELT;
+  const known = RESPELT.get(w);
+  if (known) return known;
+  const respelling = germanAsEnglish(w);
+  const german = respelling === null ? null : tokenKey(respelling);
+  const keys: string[] = german === null ? [] : [german];
+  if (j && jForY(w)) keys.push(tokenKey(w.replace(J_FOR_Y, "y")));
+  if (ch && w.length >= (w.startsWith("ch") ? 7 : 6)) keys.push(tokenKey(w.replace(CH_FOR_KH, "kh")));
+  const out = keys.length ? { keys, german } : NOT_RESPELT;
+  if (RESPELT.size >= RESPELT_CACHE_SIZE) RESPELT.clear();
+  RESPELT.set(w, out);
+  return out;
+}
+
 /** A c before a, o, u, l, r or t, where it sounds k, written k. */
 const hardC = (key: string) => key.replace(/c(?=[aoulrt])/g, "k");
 
@@ -249,11 +330,25 @@ function spellingSim(aNorm: string, aKey: string, bNorm: string, bKey: string): 
   }
   // Same key: another spelling of the same word, unless the spellings are far apart in length ("aaaa" / "aa").
   if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
+  // A query word spelt in another romanization (respelt: German Iwanow, Juri, Michail for Ivanov, Yuri, Mikhail)
+  // has the listed word's key once respelt as the lists' romanization writes it. The query's side only (every
+  // caller passes the query's word first): the lists write their own romanization, and a listed word respelt on
+  // every comparison cost a third of a query's time.
+  const ra = lastRespelt(aNorm);
+  if (ra.keys.includes(bKey)) return Math.abs(aNorm.length - bNorm.length) <= 4 ? KEY_EQUAL_SIM : 0;
+  // A Russian name in the German transcription (Duden: Juri Wiktorowitsch Iwanow, Michail Kowaltschuk) against the
+  // English-style one the lists use (Yuri Viktorovich Ivanov, Mikhail Kovalchuk) is compared as respelt, so the
+  // rules below read Scherebzow / Zherebtsov as one letter apart.
+  if (ra.german !== null && !/w|sch/.test(bNorm)) aKey = ra.german;
   // A hard c is the k of other romanizations (Victor / Viktor, Nicolai / Nikolai, Marco / Marko): where one
-  // word has a c and the other a k, they are compared with the hard c folded. Not in the key itself: a c folded
+  // word has a c and the other a k at the same length (the fold changes no length), they are compared with the
+  // hard c folded. Not in the key itself: a c folded
   // from the Turkish ç (Koçak / Kochak) or the South Slavic ć (Petrović / Petrovich) is no k, and the spellings
   // the lists pair by key (LISTED_VARIANTS) keep their link.
-  if ((aKey.includes("c") && bKey.includes("k")) || (aKey.includes("k") && bKey.includes("c"))) {
+  if (
+    aKey.length === bKey.length &&
+    ((aKey.includes("c") && bKey.includes("k")) || (aKey.includes("k") && bKey.includes("c")))
+  ) {
     [aKey, bKey] = [hardC(aKey), hardC(bKey)];
     if (aKey === bKey) return Math.abs(aNorm.length - bNorm.length) <= 2 ? KEY_EQUAL_SIM : 0;
   }

@@ -10,7 +10,7 @@ import {
   tokenKey,
   tokens,
 } from "./normalize";
-import { osaDistance, scoreTokens, tokenSim, toks } from "./score";
+import { germanAsEnglish, osaDistance, scoreTokens, tokenSim, toks } from "./score";
 
 describe("normalization", () => {
   it.each([
@@ -137,15 +137,16 @@ describe("score", () => {
 
 describe("spellings the lists give for one name (name-variants.ts)", () => {
   it("links romanizations no edit rule links, as a transliteration below a same-key spelling", () => {
-    // Ukrainian h for Russian g, Czech j for y, Egyptian g for j, u for o: each given for one name on two entries.
+    // Ukrainian h for Russian g, Egyptian g for j, u for o: each given for one name on two entries.
     for (const [a, b] of [
       ["ihor", "igor"],
-      ["sergej", "sergey"],
       ["gamal", "jamal"],
       ["usama", "osama"],
       ["serhiy", "sergey"],
     ])
       expect(sim(a as string, b as string), `${a} ~ ${b}`).toBe(0.86);
+    // Sergej / Sergey is also a j read y (a same-key spelling, 0.95: "Russian names in other romanizations").
+    expect(sim("sergej", "sergey")).toBe(0.95);
     // A pair the lists do not give stays as the edit rules leave it.
     expect(sim("sadeghi", "vaseghi")).toBe(0);
     // Not a lowering: a vowel variant or a same-key spelling keeps its own similarity.
@@ -202,6 +203,70 @@ describe("a hard c is the k of other romanizations", () => {
       const hit = screen(index, { name: query as string }).find((h) => index.entries[h.entry]?.id === id);
       expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.7);
     }
+  });
+});
+
+describe("Russian names in other romanizations (bench/screen-world.mjs: icao_romanization, german_romanization)", () => {
+  it("respells the German transcription as the lists' romanization", () => {
+    expect(germanAsEnglish("wiktorowitsch")).toBe("viktorovich");
+    expect(germanAsEnglish("schtscherbakow")).toBe("shcherbakov");
+    expect(germanAsEnglish("jewgenjewna")).toBe("yevgenyevna");
+    // No mark of the transcription: a Chinese Wang or Wu, an English Chen, a Juri (read by the j rule alone).
+    for (const w of ["wang", "wu", "chen", "juri"]) expect(germanAsEnglish(w), w).toBeNull();
+  });
+
+  it("reads a query's German, Polish or Czech j as y and its ch as kh where such words are names", () => {
+    for (const [q, listed] of [
+      ["iwanow", "ivanov"],
+      ["kowaltschuk", "kovalchuk"],
+      ["juri", "yuri"],
+      ["jurij", "yuriy"],
+      ["natalja", "natalia"],
+      ["jelena", "elena"],
+      ["michail", "mikhail"],
+      ["charitonow", "kharitonov"],
+    ])
+      expect(sim(q as string, listed as string), `${q} ~ ${listed}`).toBe(0.95);
+    // Korean and Chinese syllables, a Spanish j, short words starting ch: other names, as before.
+    for (const [q, listed] of [
+      ["jong", "yong"],
+      ["joon", "yoon"],
+      ["jeong", "yeong"],
+      ["juan", "yuan"],
+      ["chan", "han"],
+      ["cheung", "heung"],
+      ["wang", "vang"],
+    ])
+      expect(sim(q as string, listed as string), `${q} ~ ${listed}`).toBe(0);
+  });
+
+  it("finds listed persons by German-transcribed and passport-style queries", () => {
+    const people = individuals(
+      "IVANOV, Yuriy Viktorovich",
+      "KHODORKOVSKIY, Mikhail Borisovich",
+      "KOVALCHUK, Yuriy Valentinovich",
+      "SHCHERBAKOV, Yevgeniy",
+    );
+    for (const [query, id] of [
+      ["Juri Wiktorowitsch Iwanow", "P:1"],
+      ["Iurii Viktorovich Ivanov", "P:1"],
+      ["Michail Borissowitsch Chodorkowski", "P:2"],
+      ["Juri Walentinowitsch Kowaltschuk", "P:3"],
+      ["Jewgeni Schtscherbakow", "P:4"],
+    ]) {
+      const hit = screen(people, { name: query as string }).find((h) => people.entries[h.entry]?.id === id);
+      expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.85);
+    }
+  });
+
+  it("looks a respelt query word up among the listed words, so a common given name does not crowd it out", () => {
+    // Timur alone reaches many Timurs; Iwanow reaches IVANOV only through its respelling (few trigrams shared).
+    const names = Array.from({ length: 40 }, (_, i) => `TIMUR, ${String.fromCharCode(65 + (i % 26))}bek${i}`);
+    const people = individuals(...names, "IVANOV, Timur");
+    const hit = screen(people, { name: "Timur Iwanow" }).find(
+      (h) => people.entries[h.entry]?.id === `P:${names.length + 1}`,
+    );
+    expect(hit?.score ?? 0).toBeGreaterThanOrEqual(0.95);
   });
 });
 
