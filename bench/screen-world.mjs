@@ -22,11 +22,12 @@
  *                    Cyrillic as a Russian writer would: the list's BGN/PCGN-style romanization mapped back
  *                    letter group by letter group (shch→щ, kh→х, ts→ц, yu→ю, iy→ий…; y after a vowel →й,
  *                    y before a vowel after a consonant → ь), in natural order
- *   icao_romanization, german_romanization
+ *   icao_romanization, german_romanization, french_romanization
  *                    a person of the Russia-related programmes, the list's romanization mapped back to Cyrillic
  *                    as for cross_script and written out again in another romanization: ICAO 9303, as Russian
- *                    passports write names ("Iurii Viktorovich IVANOV"), or the German Duden transcription
- *                    ("Juri Wiktorowitsch Iwanow"); one of the two per person, by a hash of the entry id
+ *                    passports write names ("Iurii Viktorovich IVANOV"), the German Duden transcription ("Juri
+ *                    Wiktorowitsch Iwanow"), one of the two per person by a hash of the entry id; and for other
+ *                    persons (another hash) the French transcription ("Iouri Viktorovitch Ivanov")
  * Split: a seeded hash of the entry id puts each entry in dev (70%) or test (30%); both are reported, tuning
  * looks only at dev. Innocent-name sets per culture are not part of this file: no public name-frequency list
  * was sourced in time (see bench/results/screen.md).
@@ -201,6 +202,45 @@ const DUDEN = {
   я: "ja",
 };
 const CYR_VOWEL = /[аеёиоуыэюяьъ]/;
+// The French transcription (fr.wikipedia.org/wiki/Transcription_du_russe_en_français: ш ch, ж j, ч tch, щ chtch,
+// х kh, у ou, ю iou, я ia, ё io, е ie after a vowel (e at a word's start, as usage writes Evgueni, Elena), й ï after a vowel, г gu before e and
+// i, с ss between vowels, -ин -ine at a name's end, ий at a word's end i), as French-language records and press
+// write Russian names ("Sergueï Choïgou", "Evgueni Prigojine").
+const FRENCH = {
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "io",
+  ж: "j",
+  з: "z",
+  и: "i",
+  й: "ï",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "ou",
+  ф: "f",
+  х: "kh",
+  ц: "ts",
+  ч: "tch",
+  ш: "ch",
+  щ: "chtch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "iou",
+  я: "ia",
+};
 
 function romanize(cyr, system) {
   const w = cyr.toLowerCase();
@@ -210,7 +250,17 @@ function romanize(cyr, system) {
     const prev = i > 0 ? w.charAt(i - 1) : "";
     const next = w.charAt(i + 1);
     if (system === "icao") out += ICAO[c] ?? c;
-    else if (c === "к" && next === "с") {
+    else if (system === "french") {
+      if (c === "е" && prev && CYR_VOWEL.test(prev)) out += "ie";
+      else if (c === "г" && /[еиёюя]/.test(next)) out += "gu";
+      else if (c === "с" && CYR_VOWEL.test(prev) && CYR_VOWEL.test(next)) out += "ss";
+      else if (c === "и" && next === "й" && i + 2 === w.length) {
+        out += "i";
+        i++;
+      } else if (c === "й" && !CYR_VOWEL.test(prev)) out += "i";
+      else out += FRENCH[c] ?? c;
+      if (i + 1 === w.length && c === "н" && /[иы]/.test(prev)) out += "e";
+    } else if (c === "к" && next === "с") {
       out += "x";
       i++;
     } else if ((c === "и" || c === "ы") && next === "й" && i + 2 === w.length) {
@@ -329,6 +379,10 @@ export function buildSet() {
           const system = hash(`romsys:${id}`) % 2 === 0 ? "icao" : "german";
           add(`${system}_romanization`, words.map((w) => romanize(w, system)).join(" "), e.name);
         }
+      }
+      if (p && russian && hash(`rom:${id}`) % 3 === 1) {
+        const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
+        if (words.every(Boolean)) add("french_romanization", words.map((w) => romanize(w, "french")).join(" "), e.name);
       }
     }
     if (e.type === "entity") {

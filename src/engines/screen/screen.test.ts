@@ -10,7 +10,7 @@ import {
   tokenKey,
   tokens,
 } from "./normalize";
-import { germanAsEnglish, osaDistance, scoreTokens, tokenSim, toks } from "./score";
+import { frenchAsEnglish, germanAsEnglish, osaDistance, scoreTokens, tokenSim, toks } from "./score";
 
 describe("normalization", () => {
   it.each([
@@ -215,6 +215,17 @@ describe("Russian names in other romanizations (bench/screen-world.mjs: icao_rom
     for (const w of ["wang", "wu", "chen", "juri"]) expect(germanAsEnglish(w), w).toBeNull();
   });
 
+  it("respells the French transcription as the lists' romanization", () => {
+    expect(frenchAsEnglish("choigou")).toBe("shoigou");
+    expect(frenchAsEnglish("prigojine")).toBe("prigozhin");
+    expect(frenchAsEnglish("andreievitch")).toBe("andreyevich");
+    expect(frenchAsEnglish("chtcherbakov")).toBe("shcherbakov");
+    // Koujouguetovitch normalizes to koujougutovitch (gue's e folded as in Mueller): its gu before a consonant is ge.
+    expect(frenchAsEnglish("koujougutovitch")).toBe("kouzhougetovich");
+    // No mark of the transcription: an Arabic Cherif, an English Richard.
+    for (const w of ["cherif", "richard"]) expect(frenchAsEnglish(w), w).toBeNull();
+  });
+
   it("reads a query's German, Polish or Czech j as y and its ch as kh where such words are names", () => {
     for (const [q, listed] of [
       ["iwanow", "ivanov"],
@@ -240,7 +251,7 @@ describe("Russian names in other romanizations (bench/screen-world.mjs: icao_rom
       expect(sim(q as string, listed as string), `${q} ~ ${listed}`).toBe(0);
   });
 
-  it("finds listed persons by German-transcribed and passport-style queries", () => {
+  it("finds listed persons by German- and French-transcribed and passport-style queries", () => {
     const people = individuals(
       "IVANOV, Yuriy Viktorovich",
       "KHODORKOVSKIY, Mikhail Borisovich",
@@ -253,6 +264,9 @@ describe("Russian names in other romanizations (bench/screen-world.mjs: icao_rom
       ["Michail Borissowitsch Chodorkowski", "P:2"],
       ["Juri Walentinowitsch Kowaltschuk", "P:3"],
       ["Jewgeni Schtscherbakow", "P:4"],
+      ["Iouri Viktorovitch Ivanov", "P:1"],
+      ["Mikhaïl Borissovitch Khodorkovski", "P:2"],
+      ["Evgueni Chtcherbakov", "P:4"],
     ]) {
       const hit = screen(people, { name: query as string }).find((h) => people.entries[h.entry]?.id === id);
       expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.85);
