@@ -254,24 +254,26 @@ export function germanAsEnglish(w: string): string | null {
 
 /**
  * A word in the French transcription of Russian (fr.wikipedia.org/wiki/Transcription_du_russe_en_français),
- * respelt as the lists' romanization: chtch → shch, tch → ch, ch → sh, j → zh, gu → g before a vowel and ge before
- * a consonant (the normalized word has lost gue's e: Koujouguetovitch is koujougutovitch), ie after a vowel → ye,
- * io after a consonant → yo, and -ine at the end → -in (Sergueï Choïgou, Prigojine, Andreievitch, Artiom for
- * Sergey Shoygu, Prigozhin, Andreyevich, Artyom; ou for u is already the key's). French writes г+у gou, so its gu
- * is always г. Null for a word without the transcription's marks (ou, tch, gu, ie after a vowel, io after a
- * consonant, a final -ine).
+ * respelt as the lists' romanization: chtch → shch, tch → ch, ch → sh, j → zh, gu → g before e, i or y and ge
+ * before a consonant (the normalized word has lost gue's e: Koujouguetovitch is koujougutovitch), ie after a vowel
+ * → ye, io after a consonant → yo, and -ine at the end → -in (Sergueï Choïgou, Prigojine, Andreievitch, Artiom for
+ * Sergey Shoygu, Prigozhin, Andreyevich, Artyom; ou for u is already the key's). Null for a word without the
+ * transcription's marks (ou, tch, gu, ie after a vowel, io after a consonant, a final -ine), for a word of fewer than
+ * five letters, or seven when it starts with ch (Chinese syllables: Chou, Guan, Guo stay as written), and the Greek
+ * -ios (Georgios) is not a ё.
  */
 export function frenchAsEnglish(w: string): string | null {
-  if (!/ou|tch|gu|[aeiou]ie|[^aeiou]io|[^aeiou]ine$/.test(w)) return null;
+  if (w.length < (w.startsWith("ch") ? 7 : 5) || !/ou|tch|gu|[aeiou]ie|[^aeiou]io(?!s$)|[^aeiou]ine$/.test(w))
+    return null;
   return w
     .replace(/chtch/g, "1")
     .replace(/tch/g, "2")
     .replace(/ch/g, "sh")
     .replace(/(?<!d)j/g, "zh")
-    .replace(/gu(?=[aeiouy])/g, "g")
-    .replace(/gu/g, "ge")
+    .replace(/gu(?=[eiy])/g, "g")
+    .replace(/gu(?=[^aeiouy])/g, "ge")
     .replace(/(?<=[aeiou])ie/g, "ye")
-    .replace(/(?<=[^aeiou])io/g, "yo")
+    .replace(/(?<=[^aeiou])io(?!s$)/g, "yo")
     .replace(/([^aeiou])ine$/, "$1in")
     .replace(/1/g, "shch")
     .replace(/2/g, "ch");
@@ -294,10 +296,8 @@ interface Respelt {
   keys: readonly string[];
   /** The key of the word in the German transcription respelt (germanAsEnglish), or null. */
   german: string | null;
-  /** The key of the word in the French transcription respelt (frenchAsEnglish), or null. */
-  french: string | null;
 }
-const NOT_RESPELT: Respelt = { keys: [], german: null, french: null };
+const NOT_RESPELT: Respelt = { keys: [], german: null };
 /** Respellings by word: the same listed words are compared again and again (cleared when full). */
 const RESPELT = new Map<string, Respelt>();
 const RESPELT_CACHE_SIZE = 50_000;
@@ -331,11 +331,10 @@ export function respelt(w: string): Respelt {
   const german = respelling === null ? null : tokenKey(respelling);
   const keys: string[] = german === null ? [] : [german];
   if (j && jForY(w)) keys.push(tokenKey(w.replace(J_FOR_Y, "y")));
-  const frenchSpelling = frenchAsEnglish(w);
-  const french = frenchSpelling === null ? null : tokenKey(frenchSpelling);
-  if (french !== null) keys.push(french);
+  const french = frenchAsEnglish(w);
+  if (french !== null) keys.push(tokenKey(french));
   if (ch && w.length >= (w.startsWith("ch") ? 7 : 6)) keys.push(tokenKey(w.replace(CH_FOR_KH, "kh")));
-  const out = keys.length ? { keys, german, french } : NOT_RESPELT;
+  const out = keys.length ? { keys, german } : NOT_RESPELT;
   if (RESPELT.size >= RESPELT_CACHE_SIZE) RESPELT.clear();
   RESPELT.set(w, out);
   return out;
@@ -366,11 +365,12 @@ function spellingSim(aNorm: string, aKey: string, bNorm: string, bKey: string): 
   // every comparison cost a third of a query's time.
   const ra = lastRespelt(aNorm);
   if (ra.keys.includes(bKey)) return Math.abs(aNorm.length - bNorm.length) <= 4 ? KEY_EQUAL_SIM : 0;
-  // A Russian name in the German or French transcription (Juri Wiktorowitsch Iwanow, Sergueï Choïgou) against the
-  // English-style one the lists use (Yuri Viktorovich Ivanov, Sergey Shoygu) is compared as respelt, so the rules
-  // below read Scherebzow / Zherebtsov as one letter apart.
+  // A Russian name in the German transcription (Juri Wiktorowitsch Iwanow) against the English-style one the lists
+  // use (Yuri Viktorovich Ivanov) is compared as respelt, so the rules below read Scherebzow / Zherebtsov as one
+  // letter apart. Not the French one: its marks (ou, io, gu) are common in other names (Georgios, Guoying), which
+  // compared as respelt lost their typo variants.
   if (ra.german !== null && !/w|sch/.test(bNorm)) aKey = ra.german;
-  else if (ra.french !== null && !/ou|tch/.test(bNorm)) aKey = ra.french;
+
   // A hard c is the k of other romanizations (Victor / Viktor, Nicolai / Nikolai, Marco / Marko): where one
   // word has a c and the other a k at the same length (the fold changes no length), they are compared with the
   // hard c folded. Not in the key itself: a c folded
