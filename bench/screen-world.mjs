@@ -126,121 +126,26 @@ function toCyrillic(word) {
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
-// Cyrillic → Latin in two romanizations other than the list's, for generating queries only (the engine never
+/** The Russian alphabet in order; each romanization below gives its letters' Latin in the same order ("-": none). */
+const RUSSIAN = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя";
+const letters = (latin) => {
+  const out = latin.split(" ");
+  return Object.fromEntries([...RUSSIAN].map((c, i) => [c, out[i] === "-" ? "" : out[i]]));
+};
+
+// Cyrillic → Latin in romanizations other than the list's, for generating queries only (the engine never
 // sees these tables). ICAO Doc 9303 Part 3 (8th ed., 2021), section 6, the transliteration Russian passports
 // have used since 2013 (Юрий → Iurii, Наталья → Natalia); and the German Duden transcription
 // (de.wikipedia.org/wiki/Deutsche_Transkription, "Tabelle": в → w, ж/ш → sch, ц → z, ч → tsch, х → ch, кс → x,
 // е/ё → je/jo at a word's start and after a vowel or soft sign, ий/ый at a word's end → i/y).
-const ICAO = {
-  а: "a",
-  б: "b",
-  в: "v",
-  г: "g",
-  д: "d",
-  е: "e",
-  ё: "e",
-  ж: "zh",
-  з: "z",
-  и: "i",
-  й: "i",
-  к: "k",
-  л: "l",
-  м: "m",
-  н: "n",
-  о: "o",
-  п: "p",
-  р: "r",
-  с: "s",
-  т: "t",
-  у: "u",
-  ф: "f",
-  х: "kh",
-  ц: "ts",
-  ч: "ch",
-  ш: "sh",
-  щ: "shch",
-  ъ: "ie",
-  ы: "y",
-  ь: "",
-  э: "e",
-  ю: "iu",
-  я: "ia",
-};
-const DUDEN = {
-  а: "a",
-  б: "b",
-  в: "w",
-  г: "g",
-  д: "d",
-  е: "e",
-  ё: "jo",
-  ж: "sch",
-  з: "s",
-  и: "i",
-  й: "i",
-  к: "k",
-  л: "l",
-  м: "m",
-  н: "n",
-  о: "o",
-  п: "p",
-  р: "r",
-  с: "s",
-  т: "t",
-  у: "u",
-  ф: "f",
-  х: "ch",
-  ц: "z",
-  ч: "tsch",
-  ш: "sch",
-  щ: "schtsch",
-  ъ: "",
-  ы: "y",
-  ь: "",
-  э: "e",
-  ю: "ju",
-  я: "ja",
-};
+const ICAO = letters("a b v g d e e zh z i i k l m n o p r s t u f kh ts ch sh shch ie y - e iu ia");
+const DUDEN = letters("a b w g d e jo sch s i i k l m n o p r s t u f ch z tsch sch schtsch - y - e ju ja");
 const CYR_VOWEL = /[аеёиоуыэюяьъ]/;
 // The French transcription (fr.wikipedia.org/wiki/Transcription_du_russe_en_français: ш ch, ж j, ч tch, щ chtch,
-// х kh, у ou, ю iou, я ia, ё io, е ie after a vowel (e at a word's start, as usage writes Evgueni, Elena), й ï after a vowel, г gu before e and
-// i, с ss between vowels, -ин -ine at a name's end, ий at a word's end i), as French-language records and press
-// write Russian names ("Sergueï Choïgou", "Evgueni Prigojine").
-const FRENCH = {
-  а: "a",
-  б: "b",
-  в: "v",
-  г: "g",
-  д: "d",
-  е: "e",
-  ё: "io",
-  ж: "j",
-  з: "z",
-  и: "i",
-  й: "ï",
-  к: "k",
-  л: "l",
-  м: "m",
-  н: "n",
-  о: "o",
-  п: "p",
-  р: "r",
-  с: "s",
-  т: "t",
-  у: "ou",
-  ф: "f",
-  х: "kh",
-  ц: "ts",
-  ч: "tch",
-  ш: "ch",
-  щ: "chtch",
-  ъ: "",
-  ы: "y",
-  ь: "",
-  э: "e",
-  ю: "iou",
-  я: "ia",
-};
+// х kh, у ou, ю iou, я ia, ё io, е ie after a vowel (e at a word's start, as usage writes Evgueni, Elena), й ï
+// after a vowel, г gu before e and i, с ss between vowels, -ин -ine at a name's end, ий at a word's end i), as
+// French-language records and press write Russian names ("Sergueï Choïgou", "Evgueni Prigojine").
+const FRENCH = letters("a b v g d e io j z i ï k l m n o p r s t ou f kh ts tch ch chtch - y - e iou ia");
 
 function romanize(cyr, system) {
   const w = cyr.toLowerCase();
