@@ -298,7 +298,7 @@ interface Respelt {
   german: string | null;
 }
 const NOT_RESPELT: Respelt = { keys: [], german: null };
-/** Respellings by word: the same listed words are compared again and again (cleared when full). */
+/** Respellings by word: query words and the keys the index looks up recur across requests (cleared when full). */
 const RESPELT = new Map<string, Respelt>();
 const RESPELT_CACHE_SIZE = 50_000;
 
@@ -314,12 +314,12 @@ function lastRespelt(w: string): Respelt {
 }
 
 /**
- * The keys a word may also have in the lists' English-style romanization: the German transcription respelt
- * (germanAsEnglish), a j read y (Jurij / Yuriy, Juri / Yuri, Julia / Yulia, Natalja / Natalia, Jelena / Yelena:
- * German, Polish, Czech and South Slavic spellings, see jForY), and a ch read kh in a word of six letters or more,
- * seven when it starts the word (Michail / Mikhail, Charitonow / Kharitonov): shorter words are Chinese and Korean
- * syllables (Chan / Han, Chung / Hung, Cheung / Heung) or Spanish names (Chavez). Only a word with a j, a w or a
- * ch is respelt.
+ * The keys a word may also have in the lists' English-style romanization: the German and French transcriptions
+ * respelt (germanAsEnglish, frenchAsEnglish), a j read y (Jurij / Yuriy, Juri / Yuri, Julia / Yulia, Natalja /
+ * Natalia, Jelena / Yelena: German, Polish, Czech and South Slavic spellings, see jForY), and a ch read kh in a word
+ * of six letters or more, seven when it starts the word (Michail / Mikhail, Charitonow / Kharitonov): shorter words
+ * are Chinese and Korean syllables (Chan / Han, Chung / Hung, Cheung / Heung) or Spanish names (Chavez). A word
+ * with none of j, w, ch, ou, gu, ie, io or a final -ine is not respelt.
  */
 export function respelt(w: string): Respelt {
   const j = w.includes("j");
@@ -370,12 +370,10 @@ function spellingSim(aNorm: string, aKey: string, bNorm: string, bKey: string): 
   // letter apart. Not the French one: its marks (ou, io, gu) are common in other names (Georgios, Guoying), which
   // compared as respelt lost their typo variants.
   if (ra.german !== null && !/w|sch/.test(bNorm)) aKey = ra.german;
-
-  // A hard c is the k of other romanizations (Victor / Viktor, Nicolai / Nikolai, Marco / Marko): where one
-  // word has a c and the other a k at the same length (the fold changes no length), they are compared with the
-  // hard c folded. Not in the key itself: a c folded
-  // from the Turkish ç (Koçak / Kochak) or the South Slavic ć (Petrović / Petrovich) is no k, and the spellings
-  // the lists pair by key (LISTED_VARIANTS) keep their link.
+  // A hard c is the k of other romanizations (Victor / Viktor, Nicolai / Nikolai, Marco / Marko): where one word
+  // has a c and the other a k at the same length (the fold changes no length), they are compared with the hard c
+  // folded. Not in the key itself: a c folded from the Turkish ç (Koçak / Kochak) or the South Slavic ć (Petrović /
+  // Petrovich) is no k, and the spellings the lists pair by key (LISTED_VARIANTS) keep their link.
   if (
     aKey.length === bKey.length &&
     ((aKey.includes("c") && bKey.includes("k")) || (aKey.includes("k") && bKey.includes("c")))
