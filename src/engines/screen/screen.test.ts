@@ -103,6 +103,15 @@ const individuals = (...names: string[]) =>
     })),
   );
 
+/** The hit on listed entry `id` for `query`, if any. */
+const hitOn = (index: ScreenIndex, query: string, id: string) =>
+  screen(index, { name: query }).find((h) => index.entries[h.entry]?.id === id);
+
+/** Each query finds its listed entry at `min` or more. */
+function expectFound(index: ScreenIndex, cases: readonly (readonly [string, string])[], min = 0.7): void {
+  for (const [query, id] of cases) expect(hitOn(index, query, id)?.score ?? 0, query).toBeGreaterThanOrEqual(min);
+}
+
 describe("score", () => {
   it.each([
     ["Hassan Ali", "ALI, Hassan", 0.98], // reordered
@@ -156,15 +165,14 @@ describe("spellings the lists give for one name (name-variants.ts)", () => {
 
   it("finds a listed person by another romanization of the first name, and says so", () => {
     const index = individuals("SECHIN, Igor Ivanovich", "GLAZYEV, Sergey", "HAMDAN, Usama");
-    for (const [query, id] of [
+    const cases = [
       ["Ihor Ivanovich SECHIN", "P:1"],
       ["Sergej GLAZYEV", "P:2"],
       ["Osama HAMDAN", "P:3"],
-    ]) {
-      const hit = screen(index, { name: query as string }).find((h) => index.entries[h.entry]?.id === id);
-      expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.7);
-      expect(hit?.explanation.features, query).toContain("transliteration");
-    }
+    ] as const;
+    expectFound(index, cases);
+    for (const [query, id] of cases)
+      expect(hitOn(index, query, id)?.explanation.features, query).toContain("transliteration");
   });
 
   it("does not make two common names more alike than before", () => {
@@ -196,17 +204,14 @@ describe("a hard c is the k of other romanizations", () => {
 
   it("finds a listed person by a first name spelt with k for c", () => {
     const index = individuals("VASQUEZ MIRELES, Victor Manuel", "PETROV, Nicolai");
-    for (const [query, id] of [
+    expectFound(index, [
       ["Viktar Manuel VASQUEZ MIRELES", "P:1"],
       ["Nikolai PETROV", "P:2"],
-    ]) {
-      const hit = screen(index, { name: query as string }).find((h) => index.entries[h.entry]?.id === id);
-      expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.7);
-    }
+    ]);
   });
 });
 
-describe("Russian names in other romanizations (bench/screen-world.mjs: icao_romanization, german_romanization)", () => {
+describe("Russian names in other romanizations (bench/screen-world.mjs: icao_, german_, french_romanization)", () => {
   it("respells the German transcription as the lists' romanization", () => {
     expect(germanAsEnglish("wiktorowitsch")).toBe("viktorovich");
     expect(germanAsEnglish("schtscherbakow")).toBe("shcherbakov");
@@ -258,30 +263,28 @@ describe("Russian names in other romanizations (bench/screen-world.mjs: icao_rom
       "KOVALCHUK, Yuriy Valentinovich",
       "SHCHERBAKOV, Yevgeniy",
     );
-    for (const [query, id] of [
-      ["Juri Wiktorowitsch Iwanow", "P:1"],
-      ["Iurii Viktorovich Ivanov", "P:1"],
-      ["Michail Borissowitsch Chodorkowski", "P:2"],
-      ["Juri Walentinowitsch Kowaltschuk", "P:3"],
-      ["Jewgeni Schtscherbakow", "P:4"],
-      ["Iouri Viktorovitch Ivanov", "P:1"],
-      ["Mikhaïl Borissovitch Khodorkovski", "P:2"],
-      ["Evgueni Chtcherbakov", "P:4"],
-    ]) {
-      const hit = screen(people, { name: query as string }).find((h) => people.entries[h.entry]?.id === id);
-      expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.85);
-    }
+    expectFound(
+      people,
+      [
+        ["Juri Wiktorowitsch Iwanow", "P:1"],
+        ["Iurii Viktorovich Ivanov", "P:1"],
+        ["Michail Borissowitsch Chodorkowski", "P:2"],
+        ["Juri Walentinowitsch Kowaltschuk", "P:3"],
+        ["Jewgeni Schtscherbakow", "P:4"],
+        ["Iouri Viktorovitch Ivanov", "P:1"],
+        ["Mikhaïl Borissovitch Khodorkovski", "P:2"],
+        ["Evgueni Chtcherbakov", "P:4"],
+      ],
+      0.85,
+    );
   });
 
   it("keeps the typo variants of names that merely look transcribed (French io, gu; bench/screen-eval.json)", () => {
     const people = individuals("MANIDIS, Georgios", "WANG, Guoying");
-    for (const [query, id] of [
+    expectFound(people, [
       ["Gergios MANIDIS", "P:1"],
       ["Guhying WANG", "P:2"],
-    ]) {
-      const hit = screen(people, { name: query as string }).find((h) => people.entries[h.entry]?.id === id);
-      expect(hit?.score ?? 0, query).toBeGreaterThanOrEqual(0.7);
-    }
+    ]);
     expect(frenchAsEnglish("georgios")).toBeNull();
     expect(frenchAsEnglish("guan")).toBeNull();
   });
@@ -290,10 +293,7 @@ describe("Russian names in other romanizations (bench/screen-world.mjs: icao_rom
     // Timur alone reaches many Timurs; Iwanow reaches IVANOV only through its respelling (few trigrams shared).
     const names = Array.from({ length: 40 }, (_, i) => `TIMUR, ${String.fromCharCode(65 + (i % 26))}bek${i}`);
     const people = individuals(...names, "IVANOV, Timur");
-    const hit = screen(people, { name: "Timur Iwanow" }).find(
-      (h) => people.entries[h.entry]?.id === `P:${names.length + 1}`,
-    );
-    expect(hit?.score ?? 0).toBeGreaterThanOrEqual(0.95);
+    expectFound(people, [["Timur Iwanow", `P:${names.length + 1}`]], 0.95);
   });
 });
 
