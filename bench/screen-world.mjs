@@ -274,20 +274,14 @@ export function buildSet() {
       }
       const russian = e.programs.some((g) => /RUSSIA|UKRAINE-EO1366/.test(g));
       const hasCyrillic = e.alt_names.some((a) => /\p{Script=Cyrillic}/u.test(a));
-      if (p && russian && !hasCyrillic && hash(`cyr:${id}`) % 3 === 0) {
-        const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
-        if (words.every(Boolean)) add("cross_script", words.join(" "), e.name);
-      }
-      if (p && russian && hash(`rom:${id}`) % 3 === 0) {
-        const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
-        if (words.every(Boolean)) {
-          const system = hash(`romsys:${id}`) % 2 === 0 ? "icao" : "german";
-          add(`${system}_romanization`, words.map((w) => romanize(w, system)).join(" "), e.name);
-        }
-      }
-      if (p && russian && hash(`rom:${id}`) % 3 === 1) {
-        const words = [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic);
-        if (words.every(Boolean)) add("french_romanization", words.map((w) => romanize(w, "french")).join(" "), e.name);
+      // The person in Cyrillic, the list's romanization mapped back (null when a word does not map).
+      const words = p && russian ? [...p.given, ...p.last.split(/[\s-]+/)].map(toCyrillic) : [];
+      const cyrillic = words.length && words.every(Boolean) ? words : null;
+      if (cyrillic && !hasCyrillic && hash(`cyr:${id}`) % 3 === 0) add("cross_script", cyrillic.join(" "), e.name);
+      const rom = hash(`rom:${id}`) % 3;
+      if (cyrillic && rom < 2) {
+        const system = rom === 1 ? "french" : hash(`romsys:${id}`) % 2 === 0 ? "icao" : "german";
+        add(`${system}_romanization`, cyrillic.map((w) => romanize(w, system)).join(" "), e.name);
       }
     }
     if (e.type === "entity") {
