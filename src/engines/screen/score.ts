@@ -298,20 +298,9 @@ interface Respelt {
   german: string | null;
 }
 const NOT_RESPELT: Respelt = { keys: [], german: null };
-/** Respellings by word: query words and the keys the index looks up recur across requests (cleared when full). */
+/** Respellings by word: a query word is compared with many listed words, and recurs across requests (cleared when full). */
 const RESPELT = new Map<string, Respelt>();
 const RESPELT_CACHE_SIZE = 50_000;
-
-/** `respelt` of the last query word asked for: a query word is compared with many listed words in a row. */
-let lastWord = "";
-let lastResult = NOT_RESPELT;
-function lastRespelt(w: string): Respelt {
-  if (w !== lastWord) {
-    lastWord = w;
-    lastResult = respelt(w);
-  }
-  return lastResult;
-}
 
 /**
  * The keys a word may also have in the lists' English-style romanization: the German and French transcriptions
@@ -363,7 +352,7 @@ function spellingSim(aNorm: string, aKey: string, bNorm: string, bKey: string): 
   // has the listed word's key once respelt as the lists' romanization writes it. The query's side only (every
   // caller passes the query's word first): the lists write their own romanization, and a listed word respelt on
   // every comparison cost a third of a query's time.
-  const ra = lastRespelt(aNorm);
+  const ra = respelt(aNorm);
   if (ra.keys.includes(bKey)) return Math.abs(aNorm.length - bNorm.length) <= 4 ? KEY_EQUAL_SIM : 0;
   // A Russian name in the German transcription (Juri Wiktorowitsch Iwanow) against the English-style one the lists
   // use (Yuri Viktorovich Ivanov) is compared as respelt, so the rules below read Scherebzow / Zherebtsov as one
