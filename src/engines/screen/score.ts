@@ -298,7 +298,10 @@ interface Respelt {
   german: string | null;
 }
 const NOT_RESPELT: Respelt = { keys: [], german: null };
-/** Respellings by word: a query word is compared with many listed words, and recurs across requests (cleared when full). */
+/**
+ * Respellings by word: a query word is compared with many listed words, and recurs across requests (cleared when
+ * full).
+ */
 const RESPELT = new Map<string, Respelt>();
 const RESPELT_CACHE_SIZE = 50_000;
 
