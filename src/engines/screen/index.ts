@@ -35,6 +35,7 @@ import {
   type Explanation,
   explainTokens,
   INITIAL_SIM,
+  KEY_EQUAL_SIM,
   listedVariants,
   respelt,
   scoreTokens,
@@ -42,6 +43,7 @@ import {
   type Tok,
   tokenSim,
   toks,
+  transcribedNames,
 } from "./score";
 
 export type EntryType = "individual" | "entity" | "vessel" | "aircraft" | "unknown";
@@ -1034,6 +1036,37 @@ function withinOneEdit(a: string, b: string): boolean {
  * Screens `name` and `company` (when given) and merges: an entry hit by both keeps its best score. Hits are
  * ≥ THRESHOLD, best first (ties: list code, then input order), at most `limit`.
  */
+/**
+ * The explanation of a hit found through a respelt name (`transcribedNames`) in the query's own words: each respelt
+ * word shown as written, and a word respelt to the listed spelling matched by transliteration, not exactly.
+ */
+function asWritten(e: Explanation, respelt: string, written: string | undefined): Explanation {
+  if (written === undefined) return e;
+  const from = tokens(respelt);
+  const to = tokens(written);
+  if (from.length !== to.length) return e;
+  const wordOf = new Map(from.map((w, i) => [w, to[i] ?? w]));
+  const back = (words: string) =>
+    words
+      .split(" ")
+      .map((w) => wordOf.get(w) ?? w)
+      .join(" ");
+  const matched = e.matched.map((m) => {
+    const query = back(m.query);
+    return query !== m.query && m.feature === "exact"
+      ? { ...m, query, sim: KEY_EQUAL_SIM, feature: "transliteration" as const }
+      : { ...m, query };
+  });
+  return {
+    matched,
+    unmatched_query: e.unmatched_query.map(back),
+    unmatched_listed: e.unmatched_listed,
+    features: [
+      ...new Set([...matched.map((m) => m.feature), ...e.features.filter((f) => f === "low_quality_alias")]),
+    ].sort(),
+  };
+}
+
 export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCHES): Hit[] {
   const types = allowedTypes(input.type);
   const allow = (e: number) => {
@@ -1065,14 +1098,25 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
       const forms = hangulSurnameForms(text);
       if (forms) surnameOf.set(latin, forms);
     }
+  // A name in the German or French transcription of Russian is also searched as the lists' romanization writes it
+  // (score.ts `transcribedNames`: Guennadi Jidko as Gennadi Zhidko); a respelt name is another spelling, never the
+  // listed one itself, so its hits score at most as a word of the same key does.
+  const respeltFrom = new Map<string, string>();
+  for (const [query, text] of [...queries])
+    for (const respelling of transcribedNames(text)) {
+      queries.push([query, respelling]);
+      respeltFrom.set(respelling, text);
+    }
   for (const [query, text] of queries) {
     const surname = surnameOf.get(text);
+    const cap = respeltFrom.has(text) ? KEY_EQUAL_SIM : 1;
     // An identifier is a fact, not a resemblance: a listed IMO number in the query is a certain match (1.0),
     // whatever the name beside it says.
     for (const { entry, identifier } of index.identifierHits(text))
       if (allow(entry)) merged.set(entry, { entry, score: 1, name: identifier, query, text });
-    for (const [entry, { score, name }] of index.search(text, allow)) {
+    for (const [entry, { score: found, name }] of index.search(text, allow)) {
       if (surname && !surnameAgrees(index.nameOf(name), surname)) continue;
+      const score = Math.min(found, cap);
       const cur = merged.get(entry);
       if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text });
     }
@@ -1102,6 +1146,6 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
               unmatched_listed: [],
               features: ["identifier" as const],
             }
-          : index.explain(name, text)),
+          : asWritten(index.explain(name, text), text, respeltFrom.get(text))),
     }));
 }

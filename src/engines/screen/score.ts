@@ -32,7 +32,7 @@ export function toks(normTokens: readonly string[]): Tok[] {
 }
 
 /** A token pair whose keys are equal but spellings differ (Yusuf / Yousuf). */
-const KEY_EQUAL_SIM = 0.95;
+export const KEY_EQUAL_SIM = 0.95;
 /** Two words that differ only in their vowels (see tokenSim): Hezbollah / Hizballah, Mohamed / Muhamad. */
 const VOWEL_VARIANT_SIM = 0.85;
 export const skeleton = (key: string) => key.replace(/[aeiou]/g, "");
@@ -235,9 +235,10 @@ const LISTED_VARIANT_SIM = 0.86;
  * English-style romanization the lists use: schtsch → shch, tsch → ch, sch → sh, ch → kh, w → v, z → ts, an s
  * between vowels → z, j before a vowel → y. Null for a word without the transcription's marks (a w in a word of
  * five letters or more, sch, or the patronymic's -itsch): Chinese Wang and Wu and English Chen keep their letters.
+ * `whole`: the word is part of a name read as German as a whole (transcribedNames), respelt marks or not.
  */
-export function germanAsEnglish(w: string): string | null {
-  if (!(w.includes("sch") || (w.length >= 5 && w.includes("w")) || /[iy]tsch$/.test(w))) return null;
+export function germanAsEnglish(w: string, whole = false): string | null {
+  if (!whole && !germanMarks(w)) return null;
   return w
     .replace(/schtsch/g, "1")
     .replace(/tsch/g, "2")
@@ -260,16 +261,16 @@ export function germanAsEnglish(w: string): string | null {
  * Sergey Shoygu, Prigozhin, Andreyevich, Artyom; ou for u is already the key's). Null for a word without the
  * transcription's marks (ou, tch, gu, ie after a vowel, io after a consonant, a final -ine), for a word of fewer than
  * five letters, or seven when it starts with ch (Chinese syllables: Chou, Guan, Guo stay as written), and the Greek
- * -ios (Georgios) is not a ё.
+ * -ios (Georgios) is not a ё. `whole`: the word is part of a name read as French as a whole (transcribedNames),
+ * respelt marks or not, and its dj is the transcription's dzh.
  */
-export function frenchAsEnglish(w: string): string | null {
-  if (w.length < (w.startsWith("ch") ? 7 : 5) || !/ou|tch|gu|[aeiou]ie|[^aeiou]io(?!s$)|[^aeiou]ine$/.test(w))
-    return null;
+export function frenchAsEnglish(w: string, whole = false): string | null {
+  if (!whole && !frenchMarks(w)) return null;
   return w
     .replace(/chtch/g, "1")
     .replace(/tch/g, "2")
     .replace(/ch/g, "sh")
-    .replace(/(?<!d)j/g, "zh")
+    .replace(whole ? /d?j/g : /(?<!d)j/g, (m) => (m === "dj" ? "dzh" : "zh"))
     .replace(/gu(?=[eiy])/g, "g")
     .replace(/gu(?=[^aeiouy])/g, "ge")
     .replace(/(?<=[aeiou])ie/g, "ye")
@@ -277,6 +278,41 @@ export function frenchAsEnglish(w: string): string | null {
     .replace(/([^aeiou])ine$/, "$1in")
     .replace(/1/g, "shch")
     .replace(/2/g, "ch");
+}
+
+/** The German transcription's marks in a word (see germanAsEnglish). */
+const germanMarks = (w: string) => w.includes("sch") || (w.length >= 5 && w.includes("w")) || /[iy]tsch$/.test(w);
+/** The French transcription's marks in a word (see frenchAsEnglish). */
+const frenchMarks = (w: string) =>
+  w.length >= (w.startsWith("ch") ? 7 : 5) && /ou|tch|gu|[aeiou]ie|[^aeiou]io(?!s$)|[^aeiou]ine$/.test(w);
+
+/**
+ * The French marks that make a whole name French (see transcribedNames): not an io alone, the ending of Spanish and
+ * Italian words (Nacional, Internacional, Antonio), which would have every such name searched twice for nothing.
+ */
+const frenchNameMarks = (w: string) => frenchMarks(w) && /ou|tch|gu|[aeiou]ie|[^aeiou]ine$/.test(w);
+
+/**
+ * A name one of whose words bears the German or French transcription's marks, with every word respelt as that
+ * transcription's (normalized words joined by spaces; none, one or both). A transcription is the whole name's, not
+ * one word's: in Roman Wiktorowitsch Ptizyn and Guennadi Jidko only one word shows it, and the others (Ptizyn for
+ * Ptitsyn, Jidko for Zhidko) are respelt only once the name is read as German or French. Whole, the French dj is
+ * the dzh of the lists (Gadjiev / Gadzhiev), not the dj of an Arabic name written the French way (Djamal), which a
+ * single word without the name's context keeps.
+ */
+export function transcribedNames(raw: string): string[] {
+  const words = tokens(raw);
+  if (words.length < 2) return [];
+  const out: string[] = [];
+  for (const [marks, respell] of [
+    [germanMarks, germanAsEnglish],
+    [frenchNameMarks, frenchAsEnglish],
+  ] as const) {
+    if (!words.some(marks)) continue;
+    const name = words.map((w) => respell(w, true) ?? w).join(" ");
+    if (name !== words.join(" ") && !out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /** A j not after d (the dj of Djamal is the j of Jamal), as the y it may stand for. */

@@ -10,7 +10,7 @@ import {
   tokenKey,
   tokens,
 } from "./normalize";
-import { frenchAsEnglish, germanAsEnglish, osaDistance, scoreTokens, tokenSim, toks } from "./score";
+import { frenchAsEnglish, germanAsEnglish, osaDistance, scoreTokens, tokenSim, toks, transcribedNames } from "./score";
 
 describe("normalization", () => {
   it.each([
@@ -287,6 +287,34 @@ describe("Russian names in other romanizations (bench/screen-world.mjs: icao_, g
     ]);
     expect(frenchAsEnglish("georgios")).toBeNull();
     expect(frenchAsEnglish("guan")).toBeNull();
+  });
+
+  it("reads a whole name as German or French when one of its words shows the transcription", () => {
+    expect(transcribedNames("Roman Wiktorowitsch Ptizyn")).toEqual(["roman viktorovich ptitsyn"]);
+    expect(transcribedNames("Guennadi Jidko")).toEqual(["gennadi zhidko"]);
+    // Whole, the French dj is dzh (Gadjiev); the Arabic Djamal of a name with no French mark keeps its dj.
+    expect(transcribedNames("Mourad Stanislavovitch Gadjiev")).toEqual(["mourad stanislavovich gadzhiev"]);
+    expect(transcribedNames("Djamal Hamdan")).toEqual([]);
+    // A Spanish or Italian io alone does not make a name French; one word is no name to read as a whole.
+    for (const q of ["Banco Nacional de Cuba", "Antonio Rossi", "Iwanow"]) expect(transcribedNames(q), q).toEqual([]);
+  });
+
+  it("finds a transcribed name whose other words show no mark, as a same-key spelling, and explains it in the query's words", () => {
+    const people = individuals("PTITSYN, Roman Viktorovich", "ZHIDKO, Gennady", "GADZHIYEV, Murad Stanislavovich");
+    const cases = [
+      ["Roman Wiktorowitsch Ptizyn", "P:1"],
+      ["Guennady Jidko", "P:2"],
+      ["Mourad Stanislavovitch Gadjiïev", "P:3"],
+    ] as const;
+    expectFound(people, cases);
+    for (const [query, id] of cases) {
+      const hit = hitOn(people, query, id);
+      // Another spelling, never the listed name itself.
+      expect(hit?.score, query).toBeLessThanOrEqual(0.95);
+      expect(hit?.explanation.features, query).toContain("transliteration");
+    }
+    const jidko = hitOn(people, "Guennady Jidko", "P:2")?.explanation.matched;
+    expect(jidko).toContainEqual({ query: "jidko", listed: "zhidko", sim: 0.95, feature: "transliteration" });
   });
 
   it("looks a respelt query word up among the listed words, so a common given name does not crowd it out", () => {
