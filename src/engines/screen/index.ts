@@ -22,7 +22,9 @@ import {
 } from "./abjad";
 import {
   hangulSurnameForms,
+  hanName,
   hyphenGroups,
+  koreanReadings,
   latinizations,
   normalizeName,
   tokenClass,
@@ -1038,14 +1040,15 @@ function withinOneEdit(a: string, b: string): boolean {
  */
 /**
  * The explanation of a hit found through a respelt name (`transcribedNames`) in the query's own words: each respelt
- * word shown as written, and a word respelt to the listed spelling matched by transliteration, not exactly.
+ * word shown as written, and a word respelt to the listed spelling matched by transliteration, not exactly. A
+ * name read from another script (`koreanReading`) keeps the reading's words, every one read.
  */
 function asWritten(e: Explanation, respelt: string, written: string | undefined): Explanation {
   if (written === undefined) return e;
   const from = tokens(respelt);
   const to = tokens(written);
-  if (from.length !== to.length) return e;
-  const wordOf = new Map(from.map((w, i) => [w, to[i] ?? w]));
+  const sameWords = from.length === to.length;
+  const wordOf = new Map(sameWords ? from.map((w, i) => [w, to[i] ?? w]) : []);
   const back = (words: string) =>
     words
       .split(" ")
@@ -1053,7 +1056,7 @@ function asWritten(e: Explanation, respelt: string, written: string | undefined)
       .join(" ");
   const matched = e.matched.map((m) => {
     const query = back(m.query);
-    return query !== m.query && m.feature === "exact"
+    return (query !== m.query || !sameWords) && m.feature === "exact"
       ? { ...m, query, sim: KEY_EQUAL_SIM, feature: "transliteration" as const }
       : { ...m, query };
   });
@@ -1090,23 +1093,33 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
     queries.push(["company", input.company]);
   // A query in another script is also searched in Latin letters (the best score of the two spellings counts).
   // A Korean name's romanized syllables are short and resemble many names: a hit through them must agree on
-  // the surname, which Korean names always carry and never vary.
+  // the surname, which Korean names always carry and never vary. A name in Chinese characters is also read as
+  // Korean (normalize.ts `koreanReadings`: 金正恩 as 김정은, Kim Jong Un), a reading that assumes the name is
+  // Korean: its hits score at most as a same-key spelling. And a name in the German or French transcription of
+  // Russian is also searched as the lists' romanization writes it (score.ts `transcribedNames`: Guennadi Jidko as
+  // Gennadi Zhidko), another spelling, never the listed name itself, so its hits score at most as that too.
   const surnameOf = new Map<string, string[]>();
-  for (const [query, text] of [...queries])
-    for (const latin of latinizations(text)) {
-      queries.push([query, latin]);
-      const forms = hangulSurnameForms(text);
-      if (forms) surnameOf.set(latin, forms);
-    }
-  // A name in the German or French transcription of Russian is also searched as the lists' romanization writes it
-  // (score.ts `transcribedNames`: Guennadi Jidko as Gennadi Zhidko); a respelt name is another spelling, never the
-  // listed one itself, so its hits score at most as a word of the same key does.
+  /** A spelling searched for the query as written (`written`): its hits are capped and explained in its words. */
   const respeltFrom = new Map<string, string>();
-  for (const [query, text] of [...queries])
+  /** Spellings read from Chinese characters: every word must match at transliteration strength. */
+  const fromHan = new Set<string>();
+  for (const [query, text] of [...queries]) {
     for (const respelling of transcribedNames(text)) {
       queries.push([query, respelling]);
       respeltFrom.set(respelling, text);
     }
+    const han = hanName(text) !== null;
+    const direct = latinizations(text);
+    for (const source of [text, ...koreanReadings(text)])
+      for (const latin of source === text ? direct : latinizations(source)) {
+        if (source !== text && (direct.includes(latin) || respeltFrom.has(latin))) continue;
+        queries.push([query, latin]);
+        const forms = hangulSurnameForms(source);
+        if (forms) surnameOf.set(latin, forms);
+        if (source !== text) respeltFrom.set(latin, text);
+        if (han) fromHan.add(latin);
+      }
+  }
   for (const [query, text] of queries) {
     const surname = surnameOf.get(text);
     const cap = respeltFrom.has(text) ? KEY_EQUAL_SIM : 1;
@@ -1116,6 +1129,9 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
       if (allow(entry)) merged.set(entry, { entry, score: 1, name: identifier, query, text });
     for (const [entry, { score: found, name }] of index.search(text, allow)) {
       if (surname && !surnameAgrees(index.nameOf(name), surname)) continue;
+      // Pinyin and the Korean readings are regular spellings of the characters: a syllable that is only near a
+      // listed word (Jin-Zhong / Junzheng, a vowel apart) is another name.
+      if (fromHan.has(text) && index.explain(name, text).matched.some((m) => m.sim < KEY_EQUAL_SIM)) continue;
       const score = Math.min(found, cap);
       const cur = merged.get(entry);
       if (!cur || score > cur.score) merged.set(entry, { entry, score, name, query, text });

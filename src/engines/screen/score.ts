@@ -524,9 +524,11 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
     const legal = a.cls === "legal" || b.cls === "legal";
     // Run together, the words are normalized again as one (Cifu + entes → cifuentes → cifuntes, as the name
     // itself normalizes).
+    // The parts of one hyphenated name are joined only in their order: Jia-Pei is not Peijia.
+    const oneName = a.group !== undefined && a.group >= 0 && a.group === b.group;
     for (const [norm, cap] of [
       [joinedNorm(a.norm, b.norm), JOINED_SIM],
-      [joinedNorm(b.norm, a.norm), JOINED_SIM * REORDER_FACTOR],
+      ...(oneName ? [] : [[joinedNorm(b.norm, a.norm), JOINED_SIM * REORDER_FACTOR] as const]),
     ] as const) {
       const key = tokenKey(norm);
       other.forEach((o, j) => {
@@ -635,7 +637,13 @@ function missingMiddle(
  * reversed, which is how "Yoo-jin SHIN" would otherwise match "YOO, Jin" (a surname and a given name), and never
  * by one part alone.
  */
-function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Unit[], usedQ: Uint8Array): boolean {
+function splitCompound(
+  q: readonly Tok[],
+  n: readonly Tok[],
+  taken: readonly Unit[],
+  usedQ: Uint8Array,
+  surnameStart: number,
+): boolean {
   const at = new Map<number, [number, number][]>();
   // Half of a compound matched and its other half left over is another name: Seong-jin is not Jin, nor
   // Mohammad-Reza Mohammad.
@@ -659,9 +667,15 @@ function splitCompound(q: readonly Tok[], n: readonly Tok[], taken: readonly Uni
   }
   // In order, with nothing but particles between (Husam-al-Din / "Husam al Din").
   const apart = (from: number, to: number) => to <= from || n.slice(from + 1, to).some((t) => t.cls !== "particle");
+  // Nor across the surname the list marks: a given name and a surname side by side are two names (Qiu Jian-Zhang
+  // is not ZHANG, Jian, natural order Jian Zhang).
+  const across = (from: number, to: number) => surnameStart > 0 && from < surnameStart && to >= surnameStart;
   for (const pairs of at.values()) {
     pairs.sort((a, b) => a[0] - b[0]);
-    for (let k = 1; k < pairs.length; k++) if (apart(pairs[k - 1]?.[1] ?? 0, pairs[k]?.[1] ?? 0)) return true;
+    for (let k = 1; k < pairs.length; k++) {
+      const [from, to] = [pairs[k - 1]?.[1] ?? 0, pairs[k]?.[1] ?? 0];
+      if (apart(from, to) || across(from, to)) return true;
+    }
   }
   return false;
 }
@@ -808,7 +822,7 @@ export function scoreTokens(
   const cn = matchedN / totalN;
   if (cq <= 0 || cn <= 0) return 0;
   let score = (2 * cq * cn) / (cq + cn);
-  if (splitCompound(q, n, taken, usedQ)) return 0;
+  if (splitCompound(q, n, taken, usedQ, surnameStart)) return 0;
   const middle = missingMiddle(q, n, taken, usedQ, usedN, surnameStart);
   if (middle) score = Math.max(score, MISSING_MIDDLE_FLOOR);
   const leftOver = usedQ.includes(0) || usedN.includes(0);

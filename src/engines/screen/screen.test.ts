@@ -3,6 +3,7 @@ import { allowedTypes, ScreenIndex, screen } from "./index";
 import {
   hangulSurnameForms,
   hyphenGroups,
+  koreanReadings,
   latinizations,
   latinize,
   normalizeName,
@@ -677,6 +678,80 @@ describe("Hangul names", () => {
     expect(ids("강하준")).not.toContain("SDN:99002");
     // The same names typed in Latin letters are not subject to it.
     expect(ids("Yu Jin")).toContain("SDN:99001");
+  });
+});
+
+describe("names in Chinese characters (bench/screen-hanzi.mjs)", () => {
+  const person = (id: string, name: string) => ({
+    id,
+    listCode: "SDN",
+    entryType: "individual" as const,
+    name,
+    altNames: [],
+    remarks: null,
+  });
+  const index = ScreenIndex.build([
+    person("SDN:20157", "KIM, Jong Un"),
+    person("SDN:23213", "CHOE, Ryong Hae"),
+    person("SDN:39497", "YU, Jin"),
+    person("SDN:11447", "LI, Fangwei"),
+    person("SDN:21042", "ZHANG, Jian"),
+    person("SDN:31492", "WANG, Junzheng"),
+  ]);
+  const hit = (name: string, id: string) => screen(index, { name }).find((h) => index.entries[h.entry]?.id === id);
+
+  it("writes a Chinese name in pinyin as surname and given name, the given name one hyphenated name", () => {
+    expect(latinizations("邱建彰")).toEqual(["Qiu Jian-Zhang"]);
+    expect(latinizations("李方伟")).toEqual(["Li Fang-Wei"]);
+    expect(latinizations("王伟")).toEqual(["Wang Wei"]);
+    // Four characters: a two-character surname.
+    expect(latinizations("欧阳士琳")).toEqual(["OuYang Shi-Lin"]);
+    // Longer texts (a company's name) stay syllable by syllable.
+    expect(latinizations("朝鲜联合机械贸易会社")[0]).toMatch(/^Chao Xian Lian He/);
+  });
+
+  it("reads a name in Chinese characters as Korean, 金 as the surname Kim, and the South's initial-sound rule", () => {
+    expect(koreanReadings("金正恩")).toEqual(["김정은"]);
+    expect(koreanReadings("崔龙海")).toEqual(["최룡해"]);
+    expect(koreanReadings("崔龍海")).toEqual(["최룡해"]); // traditional and simplified alike
+    expect(koreanReadings("劉進")).toEqual(["류진", "유진"]);
+    expect(koreanReadings("李炳哲")).toEqual(["리병철", "이병철"]);
+    expect(koreanReadings("羅正")).toEqual(["라정", "나정"]);
+    // A compatibility ideograph (as Korean input methods produce it) is its unified character.
+    expect(koreanReadings("\uf90a正恩")).toEqual(["김정은"]);
+    for (const q of ["金", "朝鲜联合机械贸易会社", "Kim Jong Un", "김정은"]) expect(koreanReadings(q), q).toEqual([]);
+  });
+
+  it("finds a Korean person the list writes in Latin letters by the characters of the name, as a transliteration", () => {
+    for (const [q, id] of [
+      ["金正恩", "SDN:20157"],
+      ["崔龙海", "SDN:23213"],
+      ["劉進", "SDN:39497"],
+    ] as const) {
+      const h = hit(q, id);
+      expect(h?.score, q).toBe(0.95);
+      expect(h?.explanation.features, q).toEqual(["transliteration"]);
+    }
+    // A Chinese person by the pinyin: the given name joined or apart.
+    expect(hit("李方伟", "SDN:11447")?.score ?? 0).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("does not take a Chinese name for another by its syllables reordered or a vowel apart", () => {
+    // Qiu Jian-Zhang: ZHANG is the listed surname, Jian the given name; not one name across them.
+    expect(hit("邱建彰", "SDN:21042")).toBeUndefined();
+    // Wang Jin-Zhong against WANG, Junzheng: pinyin is a regular spelling, a vowel apart is another name.
+    expect(hit("王金中", "SDN:31492")).toBeUndefined();
+    // Typed in Latin letters, a vowel apart is still a possible slip.
+    expect(hit("Wang Jinzhong", "SDN:31492")).toBeDefined();
+  });
+});
+
+describe("a hyphenated name is not joined backwards", () => {
+  it("joins a compound's parts only in their order", () => {
+    const idx = ScreenIndex.build([
+      { id: "E:1", listCode: "E", entryType: "entity", name: "PEIA PTE. LTD.", altNames: [], remarks: null },
+    ]);
+    expect(screen(idx, { name: "Wu Jia-Pei" })).toEqual([]);
   });
 });
 
