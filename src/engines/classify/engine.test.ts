@@ -1094,6 +1094,28 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("Laptop 15.6 inch 16GB RAM")).toBe("8471");
   });
 
+  it("ends a title's head phrase at a figure after the goods are named: what follows is their specification", () => {
+    // "Tablet 10 inch 64GB wifi" is a tablet computer; "wifi" after the figures is not the head noun (8517).
+    const tablet = rank(fullIndex(), "Tablet 10 inch 64GB wifi", { schedule: "US" });
+    expect(tablet.ok && tablet.suggestions[0]?.hs6).toBe("847130");
+    expect(tablet.ok && tablet.suggestions[0]?.confidence).toBe("high");
+    // With the head noun found, an answer the words agree on is certain, where the figures' words had left it open.
+    for (const [title, code] of [
+      ["Kids bicycle 16 inch", "871200"],
+      ["Electric pressure cooker 6 quart", "851660"],
+    ] as const) {
+      const r = rank(fullIndex(), title, { schedule: "US" });
+      expect(r.ok && [r.suggestions[0]?.hs6, r.suggestions[0]?.confidence], title).toEqual([code, "high"]);
+    }
+    // A figure before the goods are named is part of the phrase; prose keeps its figures inside the noun phrase.
+    expect(topHeading("Men's 100% cotton knitted shirt")).toBe("6105");
+    expect(
+      topHeading(
+        "The subject merchandise is a man's emerald green long sleeve 100% cotton woven shirt with two pockets.",
+      ),
+    ).toBe("6205");
+  });
+
   it("puts a fabric of stated composition in its predominant fibre's chapter, whatever rulings alike say", () => {
     const text =
       "You have submitted a sample of plain woven flannel fabric that is composed of 85% cotton and 15% filament " +

@@ -543,9 +543,22 @@ export interface Analysis {
  */
 const FORM_WORDS = new Set(["sheet", "tablet", "capsule", "pod", "bar", "stick", "strip", "roll", "cube", "block"]);
 
+/**
+ * Words a text has at most to be read as a title rather than prose (see headPhraseEnd); a title has no clause or
+ * sentence punctuation either ("2-t-Butyl-4-methoxyphenol, a pharmaceutical intermediate" is a compound's name and
+ * what it is).
+ */
+const TITLE_WORDS = 10;
+
 /** The head noun phrase's end: the words before the first preposition, participle clause or punctuation. */
-function headPhraseEnd(text: string, ws: string[], names?: (ws: string[]) => boolean): number {
+function headPhraseEnd(
+  text: string,
+  ws: string[],
+  names?: (ws: string[]) => boolean,
+  gaps?: readonly boolean[],
+): number {
   const end = Math.min(ws.length, firstClauseLength(text, names) || ws.length);
+  const title = ws.length <= TITLE_WORDS && !/[.!?]\s|[,;:]/.test(text.trim());
   // "a pair of leather gloves", "set of six steak knives": a word for how many or how put up names no goods; the
   // noun phrase after its "of" is the head.
   let from = 1;
@@ -565,6 +578,12 @@ function headPhraseEnd(text: string, ws: string[], names?: (ws: string[]) => boo
     const adjective = (PARTICIPLES.has(w) || w === "compatible") && attributive(ws[i + 1]);
     if (HEAD_BOUNDARIES.has(w) && !adjective) return i;
     if (w.endsWith("ed") && ws[i + 1] === "by") return i;
+    // In a title (a few words, no sentence), a figure after words that name goods starts their specification
+    // ("Printer paper A4 500 sheets", "Tablet 10 inch 64GB"): the words after it are what the figure counts or
+    // measures, not the head noun. A figure before the goods are named ("Men's 100% cotton shirt") is part of the
+    // phrase; in prose a figure is mostly a share or a style number inside the noun phrase ("a long sleeve 100%
+    // cotton woven shirt").
+    if (title && gaps?.[i] && names?.(ws.slice(0, i))) return i;
   }
   return end;
 }
@@ -970,8 +989,14 @@ export function analyze(index: Index, description: string): Analysis {
   });
   const weights = new Map<string, number>();
   const found: (SynonymHit & { end: number; start: number; elsewhere: string[] })[] = [];
-  const headEnd = headPhraseEnd(text, ws, (clause) =>
-    clause.some((w, i) => namesArticle(index, w) || index.synonyms.get(w)?.some((s) => phraseAt(clause, i, s.phrase))),
+  const headEnd = headPhraseEnd(
+    text,
+    ws,
+    (clause) =>
+      clause.some(
+        (w, i) => namesArticle(index, w) || index.synonyms.get(w)?.some((s) => phraseAt(clause, i, s.phrase)),
+      ),
+    gaps,
   );
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
