@@ -975,6 +975,10 @@ function firstClauseLength(text: string, names?: (ws: string[]) => boolean): num
   }
 }
 
+/** Whether words name goods: a noun the tariff names goods by, or the start of a product term. */
+const namesGoods = (index: Index, clause: readonly string[]) =>
+  clause.some((w, i) => namesArticle(index, w) || index.synonyms.get(w)?.some((s) => phraseAt(clause, i, s.phrase)));
+
 /** Query analysis: weighted content terms and the synonym phrases found (longest first, no overlap). */
 export function analyze(index: Index, description: string): Analysis {
   const text = withoutLetterFrame(description);
@@ -989,15 +993,7 @@ export function analyze(index: Index, description: string): Analysis {
   });
   const weights = new Map<string, number>();
   const found: (SynonymHit & { end: number; start: number; elsewhere: string[] })[] = [];
-  const headEnd = headPhraseEnd(
-    text,
-    ws,
-    (clause) =>
-      clause.some(
-        (w, i) => namesArticle(index, w) || index.synonyms.get(w)?.some((s) => phraseAt(clause, i, s.phrase)),
-      ),
-    gaps,
-  );
+  const headEnd = headPhraseEnd(text, ws, (clause) => namesGoods(index, clause), gaps);
   const content = (t: string) => !STOPWORDS.has(t) && t.length > 1;
   const head = ws.slice(0, headEnd).filter(content);
   let qualified = false;
