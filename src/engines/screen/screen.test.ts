@@ -108,6 +108,16 @@ const individuals = (...names: string[]) =>
 const hitOn = (index: ScreenIndex, query: string, id: string) =>
   screen(index, { name: query }).find((h) => index.entries[h.entry]?.id === id);
 
+/** An SDN individual as the index takes it. */
+const person = (id: string, name: string) => ({
+  id,
+  listCode: "SDN",
+  entryType: "individual" as const,
+  name,
+  altNames: [],
+  remarks: null,
+});
+
 /** Each query finds its listed entry at `min` or more. */
 function expectFound(index: ScreenIndex, cases: readonly (readonly [string, string])[], min = 0.7): void {
   for (const [query, id] of cases) expect(hitOn(index, query, id)?.score ?? 0, query).toBeGreaterThanOrEqual(min);
@@ -621,14 +631,6 @@ describe("cross-script", () => {
 });
 
 describe("Hangul names", () => {
-  const person = (id: string, name: string) => ({
-    id,
-    listCode: "SDN",
-    entryType: "individual" as const,
-    name,
-    altNames: [],
-    remarks: null,
-  });
   const index = ScreenIndex.build([
     person("SDN:20157", "KIM, Jong Un"),
     person("SDN:19491", "RI, Man Gon"),
@@ -682,14 +684,6 @@ describe("Hangul names", () => {
 });
 
 describe("names in Chinese characters (bench/screen-hanzi.mjs)", () => {
-  const person = (id: string, name: string) => ({
-    id,
-    listCode: "SDN",
-    entryType: "individual" as const,
-    name,
-    altNames: [],
-    remarks: null,
-  });
   const index = ScreenIndex.build([
     person("SDN:20157", "KIM, Jong Un"),
     person("SDN:23213", "CHOE, Ryong Hae"),
