@@ -1094,6 +1094,15 @@ describe("what the product is, not the words around it (full index)", () => {
     expect(topHeading("Laptop 15.6 inch 16GB RAM")).toBe("8471");
   });
 
+  it("puts tableware named as such in its material's household heading, no kitchen or table word needed", () => {
+    // The Explanatory Notes' examples of tableware and kitchenware (69.12 (A), (B)) are household articles by name.
+    expect(topHeading("Porcelain teapot")).toBe("6911");
+    expect(topHeading("Stainless steel teapot")).toBe("7323");
+    expect(topHeading("Glass teacup")).toBe("7013");
+    // An ornament stays an ornament; a pot is also a flower pot or a packing pot, so it is not tableware by name.
+    expect(topHeading("Decorative porcelain plate figurine")).toBe("6913");
+  });
+
   it("ends a title's head phrase at a figure after the goods are named: what follows is their specification", () => {
     // "Tablet 10 inch 64GB wifi" is a tablet computer; "wifi" after the figures is not the head noun (8517).
     const tablet = rank(fullIndex(), "Tablet 10 inch 64GB wifi", { schedule: "US" });

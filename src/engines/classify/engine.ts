@@ -639,7 +639,9 @@ function residualMaterials(
   }
   const ornament = ws.some((w) => ORNAMENTAL.has(w));
   // A drinking glass of another material is tableware of that material (3924, 6912, 7323...).
-  const household = !ornament && (drinkingGlass || ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2));
+  const household =
+    !ornament &&
+    (drinkingGlass || TABLEWARE.has(headNoun) || ws.some((w, i) => HOUSEHOLD.has(w) && (sentenceOf[i] ?? 0) < 2));
   const codes = named
     .map(
       (t) =>
@@ -650,6 +652,22 @@ function residualMaterials(
     .filter((c): c is string => c !== undefined);
   return [...new Set(codes)];
 }
+
+/**
+ * Head nouns that name tableware, kitchenware or another household article whatever the text says of its use: the
+ * examples the Explanatory Notes give under heading 69.12 (and 69.11 by reference), (A) tableware, (B) kitchenware
+ * and (C) other household articles (HS 2022 ENs; seenthis.kr/hscode/770?page=12 quotes them), which the headings of
+ * household articles of plastics, wood, glass and base metals (39.24, 44.19, 70.13, 73.23, 74.18, 76.15) cover alike.
+ * Not the words that also name packing or garden goods (jar, pot).
+ */
+const TABLEWARE = new Set(
+  (
+    "cup teacup saucer plate bowl tureen dish platter tray teapot coffeepot jug pitcher mug tankard sauceboat cruet " +
+    "saltcellar eggcup casserole stewpan basin ladle funnel canister colander ashtray"
+  )
+    .split(" ")
+    .flatMap((w) => words(w)),
+);
 
 /** Articles of apparel and clothing accessories a material chapter holds in its own heading (head nouns). */
 const APPAREL = new Set(
