@@ -1035,13 +1035,9 @@ function withinOneEdit(a: string, b: string): boolean {
 }
 
 /**
- * Screens `name` and `company` (when given) and merges: an entry hit by both keeps its best score. Hits are
- * ≥ THRESHOLD, best first (ties: list code, then input order), at most `limit`.
- */
-/**
  * The explanation of a hit found through a respelt name (`transcribedNames`) in the query's own words: each respelt
  * word shown as written, and a word respelt to the listed spelling matched by transliteration, not exactly. A
- * name read from another script (`koreanReading`) keeps the reading's words, every one read.
+ * name read from another script (`koreanReadings`) keeps the reading's words, every one read.
  */
 function asWritten(e: Explanation, respelt: string, written: string | undefined): Explanation {
   if (written === undefined) return e;
@@ -1070,6 +1066,10 @@ function asWritten(e: Explanation, respelt: string, written: string | undefined)
   };
 }
 
+/**
+ * Screens `name` and `company` (when given) and merges: an entry hit by both keeps its best score. Hits are
+ * ≥ THRESHOLD, best first (ties: list code, then input order), at most `limit`.
+ */
 export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCHES): Hit[] {
   const types = allowedTypes(input.type);
   const allow = (e: number) => {
@@ -1099,7 +1099,7 @@ export function screen(index: ScreenIndex, input: ScreenInput, limit = MAX_MATCH
   // Russian is also searched as the lists' romanization writes it (score.ts `transcribedNames`: Guennadi Jidko as
   // Gennadi Zhidko), another spelling, never the listed name itself, so its hits score at most as that too.
   const surnameOf = new Map<string, string[]>();
-  /** A spelling searched for the query as written (`written`): its hits are capped and explained in its words. */
+  /** Spellings searched for a query, each to the query as written: their hits are capped and explained in its words. */
   const respeltFrom = new Map<string, string>();
   /** Spellings read from Chinese characters: every word must match at transliteration strength. */
   const fromHan = new Set<string>();
