@@ -13,7 +13,7 @@
  * do not hold. A hit at 0.7 is a false positive unless some listed name carries exactly those words (reported
  * apart as a namesake).
  */
-import { bundledModule, sanctionsInput } from "./lib/screen-engine.mjs";
+import { bundledModule, fnv1a as fnv, sanctionsInput } from "./lib/screen-engine.mjs";
 
 const E = await bundledModule("src/engines/screen/index.ts");
 const { readList } = await import("../scripts/data/sanctions.mjs");
@@ -21,11 +21,6 @@ const input = sanctionsInput(readList);
 const arabic = (s) => /\p{Script=Arabic}/u.test(s);
 const latinOnly = input.map((e) => ({ ...e, altNames: e.altNames.filter((n) => !arabic(n)) }));
 const index = E.ScreenIndex.build(latinOnly);
-const fnv = (s) => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-};
 const items = [];
 // The Arabic words of the list's Arabic-script name (some carry a Latin gloss in brackets beside them).
 const arabicPart = (n) =>

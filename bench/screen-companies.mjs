@@ -11,22 +11,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { screenEngine } from "./lib/screen-engine.mjs";
+import { fnv1a, screenEngine } from "./lib/screen-engine.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const THRESHOLD = 0.7;
 const showMisses = process.argv.includes("--misses");
 const { E, index } = await screenEngine();
 const { names } = JSON.parse(readFileSync(join(ROOT, "bench", "data", "companies-sp500.json"), "utf8"));
-
-function fnv1a(s) {
-  let h = 0x811c9dc5;
-  for (const ch of s) {
-    h ^= ch.codePointAt(0);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 const counts = { dev: { n: 0, flagged: 0, namesakes: 0 }, test: { n: 0, flagged: 0, namesakes: 0 } };
 for (const name of names) {

@@ -12,18 +12,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { screenEngine } from "./lib/screen-engine.mjs";
+import { fnv1a as fnv, screenEngine } from "./lib/screen-engine.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rows = (file) =>
   readFileSync(join(here, "data", file), "utf8")
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"));
-const fnv = (s) => {
-  let h = 0x811c9dc5;
-  for (const c of Buffer.from(s)) h = Math.imul(h ^ c, 0x01000193) >>> 0;
-  return h;
-};
 
 const { screen } = await screenEngine(process.argv[2]);
 const listed = rows("screen-hanzi-listed.tsv")

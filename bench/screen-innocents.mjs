@@ -24,7 +24,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { screenEngine } from "./lib/screen-engine.mjs";
+import { fnv1a, screenEngine } from "./lib/screen-engine.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SEED = 20261201;
@@ -36,13 +36,6 @@ const showMisses = args.includes("--misses");
 const checkout = args.find((a) => !a.startsWith("--"));
 const { E, index } = await screenEngine(checkout);
 const data = JSON.parse(readFileSync(join(ROOT, "bench", "data", "innocent-names.json"), "utf8"));
-
-/** FNV-1a, 32 bits, over the code points of `s`. */
-function fnv1a(s) {
-  let h = 0x811c9dc5;
-  for (const c of s) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
-  return h;
-}
 
 /** mulberry32: a small seeded PRNG returning floats in [0, 1). */
 function mulberry32(seed) {

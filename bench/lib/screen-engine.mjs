@@ -8,6 +8,13 @@ import { fileURLToPath } from "node:url";
 
 const here = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** FNV-1a, 32 bits, over the code points of `s`: the benches' content-blind dev / test splits. */
+export function fnv1a(s) {
+  let h = 0x811c9dc5;
+  for (const c of s) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
+  return h;
+}
+
 /** The engine's index input from the bundled SDN and UN lists (`readList` of scripts/data/sanctions.mjs). */
 export function sanctionsInput(readList) {
   const input = [];
