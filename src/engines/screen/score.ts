@@ -282,15 +282,18 @@ export function frenchAsEnglish(w: string, whole = false): string | null {
 
 /** The German transcription's marks in a word (see germanAsEnglish). */
 const germanMarks = (w: string) => w.includes("sch") || (w.length >= 5 && w.includes("w")) || /[iy]tsch$/.test(w);
+/** The French transcription's marks in a word but an io after a consonant (see frenchAsEnglish). */
+const FRENCH_MARKS = /ou|tch|gu|[aeiou]ie|[^aeiou]ine$/;
+/** A word long enough to be read as French: Chinese syllables (Chou, Guan, Guo) are shorter. */
+const frenchLength = (w: string) => w.length >= (w.startsWith("ch") ? 7 : 5);
 /** The French transcription's marks in a word (see frenchAsEnglish). */
-const frenchMarks = (w: string) =>
-  w.length >= (w.startsWith("ch") ? 7 : 5) && /ou|tch|gu|[aeiou]ie|[^aeiou]io(?!s$)|[^aeiou]ine$/.test(w);
+const frenchMarks = (w: string) => frenchLength(w) && (FRENCH_MARKS.test(w) || /[^aeiou]io(?!s$)/.test(w));
 
 /**
  * The French marks that make a whole name French (see transcribedNames): not an io alone, the ending of Spanish and
  * Italian words (Nacional, Internacional, Antonio), which would have every such name searched twice for nothing.
  */
-const frenchNameMarks = (w: string) => frenchMarks(w) && /ou|tch|gu|[aeiou]ie|[^aeiou]ine$/.test(w);
+const frenchNameMarks = (w: string) => frenchLength(w) && FRENCH_MARKS.test(w);
 
 /**
  * A name one of whose words bears the German or French transcription's marks, with every word respelt as that
@@ -522,10 +525,10 @@ function joinedUnits(joined: readonly Tok[], other: readonly Tok[], side: "query
     // A legal form run together with a name must be spelt as the other side spells it ("TRADINGFZE" / TRADING
     // FZE), never a near miss ("transportation limited" is no "corporation").
     const legal = a.cls === "legal" || b.cls === "legal";
-    // Run together, the words are normalized again as one (Cifu + entes → cifuentes → cifuntes, as the name
-    // itself normalizes).
     // The parts of one hyphenated name are joined only in their order: Jia-Pei is not Peijia.
     const oneName = a.group !== undefined && a.group >= 0 && a.group === b.group;
+    // Run together, the words are normalized again as one (Cifu + entes → cifuentes → cifuntes, as the name
+    // itself normalizes).
     for (const [norm, cap] of [
       [joinedNorm(a.norm, b.norm), JOINED_SIM],
       ...(oneName ? [] : [[joinedNorm(b.norm, a.norm), JOINED_SIM * REORDER_FACTOR] as const]),
